@@ -1,0 +1,1200 @@
+/*
+ * tracedat.c: the trace.dat container reader, versions 6 and 7, as
+ * trace-cmd 3.x writes them (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)).
+ *
+ * tdat_open() reads all metadata into a struct tdat_file: the headers,
+ * event formats, kallsyms, printk formats, cmdlines, every option, every
+ * v7 section and the per-CPU flyrecord locations of every buffer.  Ring
+ * buffer pages are not read here; lib/records.c walks them in windows.
+ * Every size and offset read from the file is checked against the file
+ * before it is used.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tdat.h"
+
+#define MAX_STRING	4096		/* names, versions, clocks */
+#define MAX_COUNT	(1u << 20)	/* events, systems, options, CPUs */
+
+static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a',
+    'c', 'i', 'n', 'g' };
+
+/*
+ * A reader over either the file (pread, bounded by its size) or a
+ * decompressed section in memory.  Errors name the file offset: the
+ * position itself for the file, the section's offset for memory.
+ */
+struct rd {
+	struct tdat_file *f;
+	const unsigned char *mem;
+	uint64_t len;		/* bytes readable: file size or section size */
+	uint64_t pos;
+	uint64_t base;		/* file offset of a memory section */
+	const char *what;	/* the section, for messages */
+	struct tdat_err *e;
+};
+
+static uint64_t
+rd_where(const struct rd *r)
+{
+	return r->mem ? r->base : r->pos;
+}
+
+static int
+rd_short(struct rd *r, const char *what)
+{
+	if (r->mem)
+		return tdat_fail(r->e, TDAT_ECORRUPT, r->base,
+		    "%s: %s runs past the end of the section", r->what, what);
+	return tdat_fail(r->e, TDAT_ECORRUPT, r->pos,
+	    "%s runs past the end of the file", what);
+}
+
+static int
+rd_read(struct rd *r, void *dst, uint64_t n, const char *what)
+{
+	if (n > r->len || r->pos > r->len - n)
+		return rd_short(r, what);
+	if (r->mem)
+		memcpy(dst, r->mem + r->pos, n);
+	else if (tdat_pread(r->f, dst, r->pos, n, r->e) < 0)
+		return r->e->code;
+	r->pos += n;
+	return 0;
+}
+
+static int
+rd_num(struct rd *r, int n, uint64_t *v, const char *what)
+{
+	unsigned char b[8];
+	int rc;
+
+	if ((rc = rd_read(r, b, (uint64_t)n, what)) < 0)
+		return rc;
+	*v = tdat_get(b, n, r->f->big);
+	return 0;
+}
+
+static int
+rd_u32(struct rd *r, uint32_t *v, const char *what)
+{
+	uint64_t x;
+	int rc;
+
+	if ((rc = rd_num(r, 4, &x, what)) < 0)
+		return rc;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+/* Read a NUL-terminated string of at most MAX_STRING bytes. */
+static int
+rd_str(struct rd *r, char **out, const char *what)
+{
+	char buf[MAX_STRING];
+	uint64_t start = r->pos;
+	size_t i;
+
+	for (i = 0; i < sizeof(buf); i++) {
+		if (rd_read(r, buf + i, 1, what) < 0)
+			return r->e->code;
+		if (buf[i] == '\0') {
+			if ((*out = strdup(buf)) == NULL)
+				return tdat_fail_nooff(r->e, TDAT_ENOMEM,
+				    "out of memory");
+			return 0;
+		}
+	}
+	r->pos = start;
+	return tdat_fail(r->e, TDAT_ECORRUPT, rd_where(r),
+	    "%s is not terminated", what);
+}
+
+/* Read n bytes into a new blob (NUL-terminated for convenience). */
+static int
+rd_blob(struct rd *r, uint64_t n, struct tdat_blob *b, const char *what)
+{
+	b->off = rd_where(r);
+	if (n > r->len || r->pos > r->len - n)
+		return rd_short(r, what);
+	if ((b->p = malloc(n + 1)) == NULL)
+		return tdat_fail_nooff(r->e, TDAT_ENOMEM, "out of memory");
+	b->len = n;
+	b->p[n] = '\0';
+	return rd_read(r, b->p, n, what);
+}
+
+/* A blob preceded by its size in sz bytes. */
+static int
+rd_sized_blob(struct rd *r, int sz, struct tdat_blob *b, const char *what)
+{
+	uint64_t n, at = rd_where(r);
+	int rc;
+
+	if ((rc = rd_num(r, sz, &n, what)) < 0)
+		return rc;
+	if ((rc = rd_blob(r, n, b, what)) < 0)
+		return rc;
+	b->off = at;
+	return 0;
+}
+
+static int
+rd_tag(struct rd *r, const char *tag, size_t n)
+{
+	char buf[16];
+	uint64_t at = rd_where(r);
+	int rc;
+
+	if ((rc = rd_read(r, buf, n, tag)) < 0)
+		return rc;
+	if (memcmp(buf, tag, n) != 0)
+		return tdat_fail(r->e, TDAT_ECORRUPT, at, "expected \"%s\"",
+		    tag);
+	return 0;
+}
+
+int
+tdat_pread(struct tdat_file *f, void *dst, uint64_t off, uint64_t len,
+    struct tdat_err *e)
+{
+	unsigned char *p = dst;
+	ssize_t n;
+
+	if (len > f->fsize || off > f->fsize - len)
+		return tdat_fail(e, TDAT_ECORRUPT, off,
+		    "%llu bytes at this offset run past the end of the file",
+		    (unsigned long long)len);
+	while (len > 0) {
+		n = pread(f->fd, p, len > (1u << 30) ? (1u << 30) : len,
+		    (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return tdat_fail(e, TDAT_EIO, off, "read: %s",
+			    strerror(errno));
+		if (n == 0)
+			return tdat_fail(e, TDAT_ECORRUPT, off,
+			    "unexpected end of file");
+		p += n;
+		off += (uint64_t)n;
+		len -= (uint64_t)n;
+	}
+	return 0;
+}
+
+/* Copy standard input to an unlinked temporary file. */
+static int
+spool_stdin(struct tdat_err *e)
+{
+	char path[4096], buf[65536];
+	const char *dir = getenv("TMPDIR");
+	ssize_t n, w, off;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/tdat.XXXXXX", dir && *dir ? dir : "/tmp");
+	if ((fd = mkstemp(path)) < 0)
+		return tdat_fail_nooff(e, TDAT_EIO, "cannot spool stdin: %s",
+		    strerror(errno));
+	unlink(path);
+	for (;;) {
+		n = read(0, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto fail;
+		if (n == 0)
+			break;
+		for (off = 0; off < n; off += w)
+			if ((w = write(fd, buf + off, (size_t)(n - off))) < 0)
+				goto fail;
+	}
+	return fd;
+fail:
+	tdat_fail_nooff(e, TDAT_EIO, "cannot spool stdin: %s", strerror(errno));
+	close(fd);
+	return -1;
+}
+
+const char *
+tdat_string(const struct tdat_file *f, uint32_t id)
+{
+	if (f->strings == NULL || id >= f->strings_len)
+		return NULL;
+	return (const char *)f->strings + id;
+}
+
+const char *
+tdat_option_name(unsigned id)
+{
+	static const char *const names[TDAT_OPT_MAX] = {
+		"DONE", "DATE", "CPUSTAT", "BUFFER", "TRACECLOCK", "UNAME",
+		"HOOK", "OFFSET", "CPUCOUNT", "VERSION", "PROCMAPS", "TRACEID",
+		"TIME_SHIFT", "GUEST", "TSC2NSEC", "STRINGS", "HEADER_INFO",
+		"FTRACE_EVENTS", "EVENT_FORMATS", "KALLSYMS", "PRINTK",
+		"CMDLINES", "BUFFER_TEXT", "BTF_FILE", "LAST_BOOT_INFO",
+		"MODULES_FILE",
+	};
+
+	return id < TDAT_OPT_MAX ? names[id] : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Metadata sections shared by v6 (in the file) and v7 (in sections). */
+
+static int
+read_headers(struct rd *r, struct tdat_file *f)
+{
+	int rc;
+
+	if ((rc = rd_tag(r, "header_page", 12)) < 0 ||
+	    (rc = rd_sized_blob(r, 8, &f->hpage, "header_page")) < 0 ||
+	    (rc = rd_tag(r, "header_event", 13)) < 0 ||
+	    (rc = rd_sized_blob(r, 8, &f->hevent, "header_event")) < 0)
+		return rc;
+	return 0;
+}
+
+static int
+read_ftrace(struct rd *r, struct tdat_file *f)
+{
+	uint32_t i, n;
+	int rc;
+
+	if ((rc = rd_u32(r, &n, "ftrace event count")) < 0)
+		return rc;
+	if (n > MAX_COUNT || (uint64_t)n * 8 > r->len - r->pos)
+		return tdat_fail(r->e, TDAT_ECORRUPT, rd_where(r),
+		    "ftrace event count %u exceeds the data", n);
+	if ((f->ftrace = calloc(n ? n : 1, sizeof(*f->ftrace))) == NULL)
+		return tdat_fail_nooff(r->e, TDAT_ENOMEM, "out of memory");
+	for (i = 0; i < n; i++, f->nftrace++)
+		if ((rc = rd_sized_blob(r, 8, &f->ftrace[i],
+		    "ftrace event format")) < 0)
+			return rc;
+	return 0;
+}
+
+static int
+read_systems(struct rd *r, struct tdat_file *f)
+{
+	struct tdat_system *s;
+	uint32_t i, j, n;
+	int rc;
+
+	if ((rc = rd_u32(r, &n, "event system count")) < 0)
+		return rc;
+	if (n > MAX_COUNT || (uint64_t)n * 5 > r->len - r->pos)
+		return tdat_fail(r->e, TDAT_ECORRUPT, rd_where(r),
+		    "event system count %u exceeds the data", n);
+	if ((f->sys = calloc(n ? n : 1, sizeof(*f->sys))) == NULL)
+		return tdat_fail_nooff(r->e, TDAT_ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		s = &f->sys[i];
+		f->nsys++;
+		if ((rc = rd_str(r, &s->name, "event system name")) < 0 ||
+		    (rc = rd_u32(r, &s->nev, "event count")) < 0)
+			return rc;
+		if (s->nev > MAX_COUNT || (uint64_t)s->nev * 8 > r->len - r->pos)
+			return tdat_fail(r->e, TDAT_ECORRUPT, rd_where(r),
+			    "event count %u of system %s exceeds the data",
+			    s->nev, s->name);
+		if ((s->ev = calloc(s->nev ? s->nev : 1, sizeof(*s->ev))) == NULL)
+			return tdat_fail_nooff(r->e, TDAT_ENOMEM, "out of memory");
+		for (j = 0; j < s->nev; j++)
+			if ((rc = rd_sized_blob(r, 8, &s->ev[j],
+			    "event format")) < 0) {
+				s->nev = j;
+				return rc;
+			}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Buffers and options. */
+
+static struct tdat_buffer *
+add_buffer(struct tdat_file *f)
+{
+	struct tdat_buffer *b;
+
+	if ((b = realloc(f->buf, (f->nbuf + 1) * sizeof(*b))) == NULL)
+		return NULL;
+	f->buf = b;
+	b = &f->buf[f->nbuf++];
+	memset(b, 0, sizeof(*b));
+	b->opt_index = -1;
+	return b;
+}
+
+static int
+add_option(struct tdat_file *f, uint16_t id, uint32_t size, uint64_t off,
+    const unsigned char *data, int sect, struct tdat_err *e)
+{
+	struct tdat_option *o;
+
+	if (f->nopt >= MAX_COUNT)
+		return tdat_fail(e, TDAT_ECORRUPT, off, "too many options");
+	if ((o = realloc(f->opt, (f->nopt + 1) * sizeof(*o))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	f->opt = o;
+	o = &f->opt[f->nopt++];
+	o->id = id;
+	o->size = size;
+	o->off = off;
+	o->data = data;
+	o->sect = sect;
+	return 0;
+}
+
+/* Check that n CPU records of per bytes fit in the data left. */
+static int
+check_cpus(struct rd *r, uint32_t n, unsigned per)
+{
+	if (n > MAX_COUNT || (uint64_t)n * per > r->len - r->pos)
+		return tdat_fail(r->e, TDAT_ECORRUPT, rd_where(r),
+		    "CPU count %u exceeds the data", n);
+	return 0;
+}
+
+/* v6: ncpu (offset, size) pairs at r's position. */
+static int
+read_cpu_pairs(struct rd *r, struct tdat_buffer *b, uint32_t ncpu)
+{
+	uint32_t i;
+	int rc;
+
+	if ((rc = check_cpus(r, ncpu, 16)) < 0)
+		return rc;
+	if ((b->cpu = calloc(ncpu ? ncpu : 1, sizeof(*b->cpu))) == NULL)
+		return tdat_fail_nooff(r->e, TDAT_ENOMEM, "out of memory");
+	for (i = 0; i < ncpu; i++) {
+		b->cpu[i].id = i;
+		if ((rc = rd_num(r, 8, &b->cpu[i].off, "CPU data offset")) < 0 ||
+		    (rc = rd_num(r, 8, &b->cpu[i].size, "CPU data size")) < 0)
+			return rc;
+		b->ncpu++;
+	}
+	return 0;
+}
+
+/* Check that each CPU's data lies inside the file (empty CPUs excepted). */
+static int
+check_cpu_data(struct tdat_file *f, struct tdat_buffer *b, struct tdat_err *e)
+{
+	uint32_t i;
+
+	for (i = 0; i < b->ncpu; i++) {
+		struct tdat_cpu *c = &b->cpu[i];
+
+		if (c->size == 0)
+			continue;
+		if (c->off > f->fsize || c->size > f->fsize - c->off)
+			return tdat_fail(e, TDAT_ECORRUPT, c->off,
+			    "buffer \"%s\" CPU %u: data size %llu exceeds file",
+			    b->name, c->id, (unsigned long long)c->size);
+	}
+	return 0;
+}
+
+/* v6 BUFFER option: offset of the instance's CPU table, then its name. */
+static int
+v6_buffer(struct tdat_file *f, const unsigned char *d, uint32_t size,
+    uint64_t off, int index, struct tdat_err *e)
+{
+	struct tdat_buffer *b;
+	struct rd r = { .f = f, .len = f->fsize, .e = e };
+	const unsigned char *nul;
+	int rc;
+
+	if (size < 9 || (nul = memchr(d + 8, 0, size - 8)) == NULL)
+		return tdat_fail(e, TDAT_ECORRUPT, off, "malformed BUFFER option");
+	if ((b = add_buffer(f)) == NULL ||
+	    (b->name = strdup((const char *)d + 8)) == NULL ||
+	    (b->clock = strdup(f->buf[0].clock ? f->buf[0].clock : "local")) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	b->opt_off = tdat_get64(d, f->big);
+	b->opt_index = index;
+	b->page_size = f->page_size;
+	r.pos = b->opt_off;
+	if ((rc = rd_tag(&r, "flyrecord", 10)) < 0 ||
+	    (rc = read_cpu_pairs(&r, b, f->ncpus)) < 0)
+		return rc;
+	return check_cpu_data(f, b, e);
+}
+
+/* v7 BUFFER / BUFFER_TEXT option. */
+static int
+v7_buffer(struct tdat_file *f, const unsigned char *d, uint32_t size,
+    uint64_t off, int index, int text, struct tdat_err *e)
+{
+	struct rd r = { .f = f, .mem = d, .len = size, .base = off,
+	    .what = "BUFFER option", .e = e };
+	struct tdat_buffer *b;
+	size_t i;
+	uint32_t n;
+	int rc;
+
+	if ((b = add_buffer(f)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	b->opt_index = index;
+	b->latency = text;
+	b->page_size = f->page_size;
+	if ((rc = rd_num(&r, 8, &b->opt_off, "buffer offset")) < 0 ||
+	    (rc = rd_str(&r, &b->name, "buffer name")) < 0 ||
+	    (rc = rd_str(&r, &b->clock, "buffer clock")) < 0)
+		return rc;
+	for (i = 0; i < f->nsect; i++)
+		if (f->sect[i].off == b->opt_off)
+			break;
+	if (i == f->nsect || f->sect[i].id != (text ? TDAT_OPT_BUFFER_TEXT :
+	    TDAT_OPT_BUFFER))
+		return tdat_fail(e, TDAT_ECORRUPT, off,
+		    "buffer \"%s\" names offset %llu, which is not its section",
+		    b->name, (unsigned long long)b->opt_off);
+	b->compressed = (f->sect[i].flags & TDAT_SEC_COMPRESSED) != 0;
+	if (text)
+		return 0;
+	if ((rc = rd_u32(&r, &b->page_size, "buffer page size")) < 0 ||
+	    (rc = rd_u32(&r, &n, "buffer CPU count")) < 0 ||
+	    (rc = check_cpus(&r, n, 20)) < 0)
+		return rc;
+	if ((b->cpu = calloc(n ? n : 1, sizeof(*b->cpu))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	for (; b->ncpu < n; b->ncpu++) {
+		struct tdat_cpu *c = &b->cpu[b->ncpu];
+		uint64_t id;
+
+		if ((rc = rd_num(&r, 4, &id, "CPU id")) < 0 ||
+		    (rc = rd_num(&r, 8, &c->off, "CPU data offset")) < 0 ||
+		    (rc = rd_num(&r, 8, &c->size, "CPU data size")) < 0)
+			return rc;
+		c->id = (uint32_t)id;
+		if (c->size && (c->off < f->sect[i].off + 16 ||
+		    c->off - f->sect[i].off - 16 > f->sect[i].size ||
+		    c->size > f->sect[i].size - (c->off - f->sect[i].off - 16)))
+			return tdat_fail(e, TDAT_ECORRUPT, c->off,
+			    "buffer \"%s\" CPU %u: data lies outside its section",
+			    b->name, c->id);
+	}
+	if (b->page_size < 64 || b->page_size > (1u << 24))
+		return tdat_fail(e, TDAT_ECORRUPT, off,
+		    "buffer \"%s\": page size %u is not sane", b->name,
+		    b->page_size);
+	return check_cpu_data(f, b, e);
+}
+
+/* The trace clock named in a TRACECLOCK text: the word in brackets. */
+static char *
+selected_clock(const unsigned char *d, size_t n)
+{
+	const char *s = (const char *)d, *a, *b;
+
+	a = memchr(s, '[', n);
+	if (a == NULL)
+		return NULL;
+	b = memchr(a, ']', n - (size_t)(a - s));
+	if (b == NULL)
+		return NULL;
+	return strndup(a + 1, (size_t)(b - a - 1));
+}
+
+static int
+note_option(struct tdat_file *f, uint16_t id, const unsigned char *d,
+    uint32_t size, uint64_t off, struct tdat_err *e)
+{
+	char *clk;
+
+	if (id == TDAT_OPT_TRACECLOCK && size > 0) {
+		if ((clk = selected_clock(d, size)) != NULL) {
+			free(f->trace_clock);
+			f->trace_clock = clk;
+		}
+		f->has_clock_data = 1;
+	}
+	if (id == TDAT_OPT_CPUCOUNT && size >= 4 && f->version >= 7)
+		f->ncpus = tdat_get32(d, f->big);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Version 6. */
+
+static int
+v6_options(struct rd *r, struct tdat_file *f)
+{
+	uint64_t id, size, start = r->pos;
+	unsigned char *blob;
+	size_t n;
+	int rc;
+
+	/* First pass: find the end of the list to read it in one piece. */
+	for (n = 0;; n++) {
+		if ((rc = rd_num(r, 2, &id, "option id")) < 0)
+			return rc;
+		if (id == 0)
+			break;
+		if ((rc = rd_num(r, 4, &size, "option size")) < 0)
+			return rc;
+		if (size > r->len - r->pos)
+			return tdat_fail(r->e, TDAT_ECORRUPT, r->pos - 6,
+			    "option %u size %llu exceeds file", (unsigned)id,
+			    (unsigned long long)size);
+		r->pos += size;
+		if (n >= MAX_COUNT)
+			return tdat_fail(r->e, TDAT_ECORRUPT, start,
+			    "too many options");
+	}
+	if ((blob = malloc(r->pos - start)) == NULL)
+		return tdat_fail_nooff(r->e, TDAT_ENOMEM, "out of memory");
+	f->opt_blobs = realloc(f->opt_blobs, (f->nopt_blobs + 1) * sizeof(*f->opt_blobs));
+	if (f->opt_blobs == NULL) {
+		free(blob);
+		return tdat_fail_nooff(r->e, TDAT_ENOMEM, "out of memory");
+	}
+	f->opt_blobs[f->nopt_blobs++] = blob;
+	if ((rc = tdat_pread(f, blob, start, r->pos - start, r->e)) < 0)
+		return rc;
+	/* Second pass over memory. */
+	{
+		uint64_t p = 0, end = r->pos - start;
+
+		while (p + 2 <= end) {
+			uint16_t oid = tdat_get16(blob + p, f->big);
+			uint32_t osz;
+
+			if (oid == 0)
+				break;
+			osz = tdat_get32(blob + p + 2, f->big);
+			if ((rc = add_option(f, oid, osz, start + p + 6,
+			    blob + p + 6, -1, r->e)) < 0 ||
+			    (rc = note_option(f, oid, blob + p + 6, osz,
+			    start + p + 6, r->e)) < 0)
+				return rc;
+			p += 6 + (uint64_t)osz;
+		}
+	}
+	return 0;
+}
+
+static int
+v6_buffers(struct tdat_file *f, struct tdat_err *e)
+{
+	size_t i, n = f->nopt;
+	int rc;
+
+	for (i = 0; i < n; i++)
+		if (f->opt[i].id == TDAT_OPT_BUFFER &&
+		    (rc = v6_buffer(f, f->opt[i].data, f->opt[i].size,
+		    f->opt[i].off, (int)i, e)) < 0)
+			return rc;
+	return 0;
+}
+
+static int
+read_v6(struct rd *r, struct tdat_file *f)
+{
+	struct tdat_buffer *top;
+	char tag[10];
+	uint64_t at;
+	int rc;
+
+	if ((rc = read_headers(r, f)) < 0 || (rc = read_ftrace(r, f)) < 0 ||
+	    (rc = read_systems(r, f)) < 0 ||
+	    (rc = rd_sized_blob(r, 4, &f->kallsyms, "kallsyms")) < 0 ||
+	    (rc = rd_sized_blob(r, 4, &f->printk, "printk formats")) < 0 ||
+	    (rc = rd_sized_blob(r, 8, &f->cmdlines, "saved cmdlines")) < 0 ||
+	    (rc = rd_u32(r, &f->ncpus, "CPU count")) < 0)
+		return rc;
+	if (f->ncpus > MAX_COUNT)
+		return tdat_fail(r->e, TDAT_ECORRUPT, r->pos - 4,
+		    "CPU count %u is not sane", f->ncpus);
+	if ((top = add_buffer(f)) == NULL || (top->name = strdup("")) == NULL ||
+	    (top->clock = strdup("local")) == NULL)
+		return tdat_fail_nooff(r->e, TDAT_ENOMEM, "out of memory");
+	top->page_size = f->page_size;
+	for (;;) {
+		at = r->pos;
+		if (r->len - r->pos < 10)
+			break;
+		if ((rc = rd_read(r, tag, 10, "section tag")) < 0)
+			return rc;
+		if (memcmp(tag, "options  \0", 10) == 0) {
+			if ((rc = v6_options(r, f)) < 0)
+				return rc;
+		} else if (memcmp(tag, "latency  \0", 10) == 0) {
+			f->latency = 1;
+			f->latency_off = r->pos;
+			f->buf[0].latency = 1;
+			break;
+		} else if (memcmp(tag, "flyrecord\0", 10) == 0) {
+			if ((rc = read_cpu_pairs(r, &f->buf[0], f->ncpus)) < 0)
+				return rc;
+			if (f->has_clock_data) {
+				struct tdat_blob clk;
+
+				f->clock_off = r->pos;
+				if ((rc = rd_sized_blob(r, 8, &clk,
+				    "trace clock")) < 0)
+					return rc;
+				f->clock_data = (char *)clk.p;
+			}
+			break;
+		} else {
+			r->pos = at;
+			return tdat_fail(r->e, TDAT_ECORRUPT, at,
+			    "expected options, latency or flyrecord");
+		}
+	}
+	if (!f->latency && f->buf[0].cpu == NULL && f->ncpus > 0)
+		return tdat_fail(r->e, TDAT_ECORRUPT, r->pos,
+		    "no flyrecord or latency data");
+	if (f->clock_data) {
+		char *clk = selected_clock((unsigned char *)f->clock_data,
+		    strlen(f->clock_data));
+
+		if (clk) {
+			free(f->trace_clock);
+			f->trace_clock = clk;
+		}
+	}
+	if (f->trace_clock) {
+		free(f->buf[0].clock);
+		if ((f->buf[0].clock = strdup(f->trace_clock)) == NULL)
+			return tdat_fail_nooff(r->e, TDAT_ENOMEM, "out of memory");
+	}
+	if ((rc = check_cpu_data(f, &f->buf[0], r->e)) < 0)
+		return rc;
+	return v6_buffers(f, r->e);
+}
+
+/* ------------------------------------------------------------------ */
+/* Version 7. */
+
+/* Load a section's payload into memory, decompressing it if flagged. */
+static int
+load_section(struct tdat_file *f, const struct tdat_section *s,
+    unsigned char **out, uint64_t *len, struct tdat_err *e)
+{
+	uint64_t data = s->off + 16;
+	unsigned char *c, *u;
+	int rc;
+
+	*out = NULL;
+	if (!(s->flags & TDAT_SEC_COMPRESSED)) {
+		if ((u = malloc(s->size + 1)) == NULL)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		if ((rc = tdat_pread(f, u, data, s->size, e)) < 0) {
+			free(u);
+			return rc;
+		}
+		u[s->size] = '\0';
+		*out = u;
+		*len = s->size;
+		return 0;
+	}
+	if (f->codec == NULL)
+		return tdat_fail(e, TDAT_ECORRUPT, s->off,
+		    "section is compressed but the file names no compression");
+	if ((uint64_t)s->csize + 8 > s->size)
+		return tdat_fail(e, TDAT_ECORRUPT, s->off,
+		    "compressed size %u exceeds section size %llu", s->csize,
+		    (unsigned long long)s->size);
+	if (s->usize > (1u << 30) || s->usize > 1024 * (uint64_t)s->csize + 4096)
+		return tdat_fail(e, TDAT_ECORRUPT, s->off,
+		    "uncompressed size %u is not sane", s->usize);
+	if ((c = malloc(s->csize ? s->csize : 1)) == NULL ||
+	    (u = malloc((size_t)s->usize + 1)) == NULL) {
+		free(c);
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	if ((rc = tdat_pread(f, c, data + 8, s->csize, e)) < 0)
+		goto fail;
+	if (tdat_codec_decompress(f->codec, c, s->csize, u, s->usize) < 0) {
+		rc = tdat_fail(e, TDAT_ECORRUPT, data + 8,
+		    "%s data does not decompress to %u bytes",
+		    tdat_codec_name(f->codec), s->usize);
+		goto fail;
+	}
+	free(c);
+	u[s->usize] = '\0';
+	*out = u;
+	*len = s->usize;
+	return 0;
+fail:
+	free(c);
+	free(u);
+	return rc;
+}
+
+/* Walk every section header from off to the end of the file. */
+static int
+v7_walk(struct tdat_file *f, uint64_t off, struct tdat_err *e)
+{
+	unsigned char h[16];
+	struct tdat_section *s;
+	int rc;
+
+	while (f->fsize - off >= 16) {
+		if ((rc = tdat_pread(f, h, off, 16, e)) < 0)
+			return rc;
+		if (f->nsect >= MAX_COUNT)
+			return tdat_fail(e, TDAT_ECORRUPT, off, "too many sections");
+		if ((s = realloc(f->sect, (f->nsect + 1) * sizeof(*s))) == NULL)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		f->sect = s;
+		s = &f->sect[f->nsect++];
+		memset(s, 0, sizeof(*s));
+		s->id = tdat_get16(h, f->big);
+		s->flags = tdat_get16(h + 2, f->big);
+		s->name_id = tdat_get32(h + 4, f->big);
+		s->size = tdat_get64(h + 8, f->big);
+		s->off = off;
+		if (s->size > f->fsize - off - 16)
+			return tdat_fail(e, TDAT_ECORRUPT, off,
+			    "section size %llu exceeds file",
+			    (unsigned long long)s->size);
+		if ((s->flags & TDAT_SEC_COMPRESSED) && s->id != TDAT_OPT_BUFFER &&
+		    s->id != TDAT_OPT_BUFFER_TEXT) {
+			if (s->size < 8)
+				return tdat_fail(e, TDAT_ECORRUPT, off,
+				    "compressed section too small");
+			if ((rc = tdat_pread(f, h, off + 16, 8, e)) < 0)
+				return rc;
+			s->csize = tdat_get32(h, f->big);
+			s->usize = tdat_get32(h + 4, f->big);
+		}
+		off += 16 + s->size;
+	}
+	return 0;
+}
+
+static int
+v7_strings(struct tdat_file *f, struct tdat_err *e)
+{
+	unsigned char *p, *s;
+	uint64_t len;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < f->nsect; i++) {
+		if (f->sect[i].id != TDAT_OPT_STRINGS)
+			continue;
+		if ((rc = load_section(f, &f->sect[i], &p, &len, e)) < 0)
+			return rc;
+		if ((s = realloc(f->strings, f->strings_len + len + 1)) == NULL) {
+			free(p);
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		}
+		memcpy(s + f->strings_len, p, len);
+		f->strings = s;
+		f->strings_len += len;
+		s[f->strings_len] = '\0';
+		free(p);
+	}
+	return 0;
+}
+
+static const struct tdat_section *
+find_section(struct tdat_file *f, uint64_t off)
+{
+	size_t i;
+
+	for (i = 0; i < f->nsect; i++)
+		if (f->sect[i].off == off)
+			return &f->sect[i];
+	return NULL;
+}
+
+/* A metadata section named by an option: parse it into f. */
+static int
+v7_meta(struct tdat_file *f, uint16_t id, const unsigned char *d,
+    uint32_t size, uint64_t off, struct tdat_err *e)
+{
+	const struct tdat_section *s;
+	struct rd r = { .f = f, .e = e };
+	unsigned char *p;
+	uint64_t where, len;
+	int rc;
+
+	if (size < 8)
+		return tdat_fail(e, TDAT_ECORRUPT, off, "option %s too small",
+		    tdat_option_name(id));
+	where = tdat_get64(d, f->big);
+	if ((s = find_section(f, where)) == NULL || s->id != id)
+		return tdat_fail(e, TDAT_ECORRUPT, off,
+		    "option %s names offset %llu, which is not its section",
+		    tdat_option_name(id), (unsigned long long)where);
+	if ((rc = load_section(f, s, &p, &len, e)) < 0)
+		return rc;
+	r.mem = p;
+	r.len = len;
+	r.base = s->off;
+	r.what = tdat_option_name(id);
+	switch (id) {
+	case TDAT_OPT_HEADER_INFO:
+		rc = read_headers(&r, f);
+		break;
+	case TDAT_OPT_FTRACE_EVENTS:
+		rc = read_ftrace(&r, f);
+		break;
+	case TDAT_OPT_EVENT_FORMATS:
+		rc = read_systems(&r, f);
+		break;
+	case TDAT_OPT_KALLSYMS:
+		rc = rd_sized_blob(&r, 4, &f->kallsyms, "kallsyms");
+		break;
+	case TDAT_OPT_PRINTK:
+		rc = rd_sized_blob(&r, 4, &f->printk, "printk formats");
+		break;
+	case TDAT_OPT_CMDLINES:
+		rc = rd_sized_blob(&r, 8, &f->cmdlines, "saved cmdlines");
+		break;
+	}
+	free(p);
+	return rc;
+}
+
+static int
+v7_options(struct tdat_file *f, struct tdat_err *e)
+{
+	const struct tdat_section *s;
+	uint64_t off = f->first_opt, len, p;
+	unsigned char *blob, **nb;
+	size_t hops = 0;
+	int rc, si;
+
+	while (off != 0) {
+		if ((s = find_section(f, off)) == NULL || s->id != 0)
+			return tdat_fail(e, TDAT_ECORRUPT, off,
+			    "no options section at this offset");
+		if (++hops > f->nsect)
+			return tdat_fail(e, TDAT_ECORRUPT, off,
+			    "options sections form a loop");
+		si = (int)(s - f->sect);
+		if ((rc = load_section(f, s, &blob, &len, e)) < 0)
+			return rc;
+		if ((nb = realloc(f->opt_blobs, (f->nopt_blobs + 1) *
+		    sizeof(*nb))) == NULL) {
+			free(blob);
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		}
+		f->opt_blobs = nb;
+		f->opt_blobs[f->nopt_blobs++] = blob;
+		off = 0;
+		for (p = 0;;) {
+			uint16_t id;
+			uint32_t size;
+			uint64_t at = (s->flags & TDAT_SEC_COMPRESSED) ?
+			    s->off : s->off + 16 + p + 6;
+
+			if (len - p < 6)
+				return tdat_fail(e, TDAT_ECORRUPT, s->off,
+				    "options section ends without DONE");
+			id = tdat_get16(blob + p, f->big);
+			size = tdat_get32(blob + p + 2, f->big);
+			p += 6;
+			if (size > len - p)
+				return tdat_fail(e, TDAT_ECORRUPT, at - 6,
+				    "option %u size %u exceeds its section",
+				    id, size);
+			if ((rc = add_option(f, id, size, at, blob + p, si,
+			    e)) < 0)
+				return rc;
+			if (id == TDAT_OPT_DONE) {
+				if (size >= 8)
+					off = tdat_get64(blob + p, f->big);
+				break;
+			}
+			p += size;
+		}
+	}
+	return 0;
+}
+
+/* Second pass over the options: metadata sections and buffers. */
+static int
+v7_apply(struct tdat_file *f, struct tdat_err *e)
+{
+	size_t i, n = f->nopt;
+	int rc = 0;
+
+	for (i = 0; i < n && rc == 0; i++) {
+		struct tdat_option *o = &f->opt[i];
+
+		switch (o->id) {
+		case TDAT_OPT_HEADER_INFO: case TDAT_OPT_FTRACE_EVENTS:
+		case TDAT_OPT_EVENT_FORMATS: case TDAT_OPT_KALLSYMS:
+		case TDAT_OPT_PRINTK: case TDAT_OPT_CMDLINES:
+			rc = v7_meta(f, o->id, o->data, o->size, o->off, e);
+			break;
+		case TDAT_OPT_BUFFER: case TDAT_OPT_BUFFER_TEXT:
+			rc = v7_buffer(f, o->data, o->size, o->off, (int)i,
+			    o->id == TDAT_OPT_BUFFER_TEXT, e);
+			break;
+		default:
+			rc = note_option(f, o->id, o->data, o->size, o->off, e);
+		}
+	}
+	if (rc == 0 && f->hpage.p == NULL)
+		rc = tdat_fail(e, TDAT_ECORRUPT, f->first_opt,
+		    "no HEADER_INFO option: the file has no headers section");
+	return rc;
+}
+
+/* Put the top buffer (named "") first; a file without one gets an empty one. */
+static int
+v7_top_first(struct tdat_file *f, struct tdat_err *e)
+{
+	struct tdat_buffer tmp, *b;
+	size_t i;
+
+	for (i = 0; i < f->nbuf; i++)
+		if (f->buf[i].name[0] == '\0' && !f->buf[i].latency)
+			break;
+	if (i == f->nbuf) {
+		if ((b = add_buffer(f)) == NULL || (b->name = strdup("")) == NULL ||
+		    (b->clock = strdup(f->trace_clock ? f->trace_clock :
+		    "local")) == NULL)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		b->page_size = f->page_size;
+	}
+	tmp = f->buf[i];
+	memmove(f->buf + 1, f->buf, i * sizeof(*f->buf));
+	f->buf[0] = tmp;
+	return 0;
+}
+
+static int
+read_v7(struct rd *r, struct tdat_file *f)
+{
+	int rc;
+
+	if ((rc = rd_str(r, &f->comp, "compression name")) < 0 ||
+	    (rc = rd_str(r, &f->comp_ver, "compression version")) < 0 ||
+	    (rc = rd_num(r, 8, &f->first_opt, "first options offset")) < 0)
+		return rc;
+	if (strcmp(f->comp, "none") != 0 &&
+	    (f->codec = tdat_codec_new(f->comp)) == NULL)
+		return tdat_fail(r->e, TDAT_EUNSUP, 0,
+		    "unknown compression \"%s\"", f->comp);
+	if ((rc = v7_walk(f, r->pos, r->e)) < 0 ||
+	    (rc = v7_strings(f, r->e)) < 0 ||
+	    (rc = v7_options(f, r->e)) < 0)
+		return rc;
+	if ((rc = v7_apply(f, r->e)) < 0)
+		return rc;
+	return v7_top_first(f, r->e);
+}
+
+static int
+read_initial(struct rd *r, struct tdat_file *f)
+{
+	unsigned char b[10];
+	char *ver;
+	int rc;
+
+	if (f->fsize < 10)
+		return tdat_fail(r->e, TDAT_ECORRUPT, 0,
+		    "file too short for a trace.dat header");
+	if ((rc = rd_read(r, b, 10, "magic")) < 0)
+		return rc;
+	if (memcmp(b, magic, 10) != 0)
+		return tdat_fail(r->e, TDAT_ECORRUPT, 0,
+		    "not a trace.dat file (bad magic)");
+	if ((rc = rd_str(r, &ver, "version string")) < 0)
+		return rc;
+	f->version = atoi(ver);
+	if (f->version != 6 && f->version != 7) {
+		rc = tdat_fail(r->e, TDAT_EUNSUP, 10,
+		    "unsupported file version \"%s\"", ver);
+		free(ver);
+		return rc;
+	}
+	free(ver);
+	if ((rc = rd_read(r, b, 2, "endianness and long size")) < 0)
+		return rc;
+	f->big = b[0] != 0;
+	f->lsize = b[1];
+	if (b[0] > 1)
+		return tdat_fail(r->e, TDAT_ECORRUPT, r->pos - 2,
+		    "endianness byte %u is neither 0 nor 1", b[0]);
+	if (f->lsize != 4 && f->lsize != 8)
+		return tdat_fail(r->e, TDAT_ECORRUPT, r->pos - 1,
+		    "long size %d is neither 4 nor 8", f->lsize);
+	if ((rc = rd_u32(r, &f->page_size, "page size")) < 0)
+		return rc;
+	if (f->page_size < 64 || f->page_size > (1u << 24))
+		return tdat_fail(r->e, TDAT_ECORRUPT, r->pos - 4,
+		    "page size %u is not sane", f->page_size);
+	return 0;
+}
+
+int
+tdat_open(const char *path, struct tdat_file **out, struct tdat_err *e)
+{
+	struct tdat_file *f;
+	struct stat st;
+	struct rd r;
+	int rc;
+
+	*out = NULL;
+	if ((f = calloc(1, sizeof(*f))) == NULL ||
+	    (f->path = strdup(path)) == NULL) {
+		free(f);
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	if (strcmp(path, "-") == 0)
+		f->fd = spool_stdin(e);
+	else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		tdat_fail_nooff(e, TDAT_EIO, "%s", strerror(errno));
+	if (f->fd < 0) {
+		rc = e->code;
+		goto fail;
+	}
+	if (fstat(f->fd, &st) < 0) {
+		rc = tdat_fail_nooff(e, TDAT_EIO, "%s", strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		rc = tdat_fail_nooff(e, TDAT_EIO, "is a directory");
+		goto fail;
+	}
+	f->fsize = (uint64_t)st.st_size;
+	memset(&r, 0, sizeof(r));
+	r.f = f;
+	r.len = f->fsize;
+	r.e = e;
+	if ((rc = read_initial(&r, f)) < 0)
+		goto fail;
+	rc = f->version >= 7 ? read_v7(&r, f) : read_v6(&r, f);
+	if (rc < 0)
+		goto fail;
+	*out = f;
+	return 0;
+fail:
+	tdat_close(f);
+	return rc;
+}
+
+static void
+free_blob(struct tdat_blob *b)
+{
+	free(b->p);
+}
+
+void
+tdat_close(struct tdat_file *f)
+{
+	size_t i;
+	uint32_t j;
+
+	if (f == NULL)
+		return;
+	if (f->fd > 0)
+		close(f->fd);
+	free(f->path);
+	free(f->comp);
+	free(f->comp_ver);
+	free_blob(&f->hpage);
+	free_blob(&f->hevent);
+	free_blob(&f->kallsyms);
+	free_blob(&f->printk);
+	free_blob(&f->cmdlines);
+	for (j = 0; j < f->nftrace; j++)
+		free_blob(&f->ftrace[j]);
+	free(f->ftrace);
+	for (j = 0; j < f->nsys; j++) {
+		uint32_t k;
+
+		for (k = 0; k < f->sys[j].nev; k++)
+			free_blob(&f->sys[j].ev[k]);
+		free(f->sys[j].ev);
+		free(f->sys[j].name);
+	}
+	free(f->sys);
+	free(f->opt);
+	free(f->sect);
+	free(f->strings);
+	for (i = 0; i < f->nopt_blobs; i++)
+		free(f->opt_blobs[i]);
+	free(f->opt_blobs);
+	for (i = 0; i < f->nbuf; i++) {
+		free(f->buf[i].name);
+		free(f->buf[i].clock);
+		free(f->buf[i].cpu);
+	}
+	free(f->buf);
+	free(f->clock_data);
+	free(f->trace_clock);
+	tdat_codec_free(f->codec);
+	free(f);
+}
+
+int
+tdat_cpu_chunks(struct tdat_file *f, const struct tdat_buffer *b,
+    const struct tdat_cpu *c, struct tdat_chunk **out, uint32_t *n,
+    struct tdat_err *e)
+{
+	unsigned char h[8];
+	struct tdat_chunk *ch;
+	uint64_t off = c->off, end;
+	uint32_t i, count;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!b->compressed || c->size == 0)
+		return 0;
+	end = c->off + c->size;
+	if (c->size < 4)
+		return tdat_fail(e, TDAT_ECORRUPT, off, "CPU %u: no chunk count",
+		    c->id);
+	if ((rc = tdat_pread(f, h, off, 4, e)) < 0)
+		return rc;
+	count = tdat_get32(h, f->big);
+	off += 4;
+	if ((uint64_t)count * 8 > end - off)
+		return tdat_fail(e, TDAT_ECORRUPT, c->off,
+		    "CPU %u: chunk count %u exceeds the data", c->id, count);
+	if ((ch = calloc(count ? count : 1, sizeof(*ch))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	for (i = 0; i < count; i++) {
+		if (end - off < 8) {
+			rc = tdat_fail(e, TDAT_ECORRUPT, off,
+			    "CPU %u: chunk %u header runs past the data",
+			    c->id, i);
+			goto fail;
+		}
+		if ((rc = tdat_pread(f, h, off, 8, e)) < 0)
+			goto fail;
+		ch[i].csize = tdat_get32(h, f->big);
+		ch[i].usize = tdat_get32(h + 4, f->big);
+		ch[i].off = off + 8;
+		if (ch[i].csize > end - off - 8) {
+			rc = tdat_fail(e, TDAT_ECORRUPT, off,
+			    "CPU %u: chunk %u size %u exceeds the data",
+			    c->id, i, ch[i].csize);
+			goto fail;
+		}
+		if (ch[i].usize > (1u << 28) || ch[i].usize % b->page_size) {
+			rc = tdat_fail(e, TDAT_ECORRUPT, off,
+			    "CPU %u: chunk %u uncompressed size %u is not a "
+			    "whole number of pages", c->id, i, ch[i].usize);
+			goto fail;
+		}
+		off += 8 + ch[i].csize;
+	}
+	*out = ch;
+	*n = count;
+	return 0;
+fail:
+	free(ch);
+	return rc;
+}

@@ -1,0 +1,181 @@
+/*
+ * common.c: errors as values, string buffers and byte-order helpers.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+
+int
+tdat_fail(struct tdat_err *e, int code, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e == NULL)
+		return code;
+	e->code = code;
+	e->has_off = 1;
+	e->off = off;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int
+tdat_fail_nooff(struct tdat_err *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e == NULL)
+		return code;
+	e->code = code;
+	e->has_off = 0;
+	e->off = 0;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int
+tdat_exit_status(int code)
+{
+	if (code == 0)
+		return 0;
+	if (code == TDAT_ECORRUPT || code == TDAT_EUNSUP)
+		return 1;
+	return 2;
+}
+
+void
+tdat_sb_init(struct tdat_sbuf *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+void
+tdat_sb_free(struct tdat_sbuf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+void
+tdat_sb_reset(struct tdat_sbuf *b)
+{
+	b->len = 0;
+	if (b->p)
+		b->p[0] = '\0';
+}
+
+static int
+sb_grow(struct tdat_sbuf *b, size_t need)
+{
+	size_t cap;
+	char *p;
+
+	if (b->oom)
+		return -1;
+	if (b->len + need + 1 <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 256;
+	while (cap < b->len + need + 1)
+		cap *= 2;
+	if ((p = realloc(b->p, cap)) == NULL) {
+		b->oom = 1;
+		return -1;
+	}
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+void
+tdat_sb_add(struct tdat_sbuf *b, const char *s, size_t n)
+{
+	if (sb_grow(b, n) < 0)
+		return;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+void
+tdat_sb_putc(struct tdat_sbuf *b, int c)
+{
+	if (sb_grow(b, 1) < 0)
+		return;
+	b->p[b->len++] = (char)c;
+	b->p[b->len] = '\0';
+}
+
+void
+tdat_sb_puts(struct tdat_sbuf *b, const char *s)
+{
+	tdat_sb_add(b, s, strlen(s));
+}
+
+void
+tdat_sb_printf(struct tdat_sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (sb_grow(b, 64) < 0)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= b->cap - b->len) {
+		if (sb_grow(b, (size_t)n) < 0)
+			return;
+		va_start(ap, fmt);
+		vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+	}
+	b->len += (size_t)n;
+}
+
+const char *
+tdat_sb_str(struct tdat_sbuf *b)
+{
+	return b->p ? b->p : "";
+}
+
+uint64_t
+tdat_get(const void *p, int n, int big)
+{
+	const unsigned char *c = p;
+	uint64_t v = 0;
+	int i;
+
+	if (big)
+		for (i = 0; i < n; i++)
+			v = v << 8 | c[i];
+	else
+		for (i = n - 1; i >= 0; i--)
+			v = v << 8 | c[i];
+	return v;
+}
+
+uint16_t
+tdat_get16(const void *p, int big)
+{
+	return (uint16_t)tdat_get(p, 2, big);
+}
+
+uint32_t
+tdat_get32(const void *p, int big)
+{
+	return (uint32_t)tdat_get(p, 4, big);
+}
+
+uint64_t
+tdat_get64(const void *p, int big)
+{
+	return tdat_get(p, 8, big);
+}

@@ -1,0 +1,259 @@
+/*
+ * tdat.h: the public interface of libtdat, the library under the tdat tools.
+ *
+ * Layers, bottom up: common (errors, bytes, buffers) -> container reader
+ * (trace.dat v6/v7, formats/tracedat.c) -> record decoder (ring-buffer pages,
+ * event formats, print formats) -> filter -> writers.  Tools in bin/ include
+ * only this header.
+ */
+#ifndef TDAT_H
+#define TDAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Error codes: library functions return 0 or one of these (negative). */
+enum {
+	TDAT_OK = 0,
+	TDAT_ECORRUPT = -1,	/* the data is damaged: exit 1 */
+	TDAT_EIO = -2,		/* a system or I/O error: exit 2 */
+	TDAT_ENOMEM = -3,	/* out of memory: exit 2 */
+	TDAT_EUSAGE = -4,	/* bad argument: exit 2 */
+	TDAT_EUNSUP = -5,	/* valid but not supported: exit 1 */
+};
+
+/* Where and why something failed; filled by the library, printed by bin/. */
+struct tdat_err {
+	int code;
+	int has_off;
+	uint64_t off;
+	char msg[256];
+};
+
+int tdat_fail(struct tdat_err *e, int code, uint64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int tdat_fail_nooff(struct tdat_err *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int tdat_exit_status(int code);
+
+/* A growable string buffer. */
+struct tdat_sbuf {
+	char *p;
+	size_t len, cap;
+	int oom;
+};
+void tdat_sb_init(struct tdat_sbuf *);
+void tdat_sb_free(struct tdat_sbuf *);
+void tdat_sb_reset(struct tdat_sbuf *);
+void tdat_sb_putc(struct tdat_sbuf *, int c);
+void tdat_sb_add(struct tdat_sbuf *, const char *s, size_t n);
+void tdat_sb_puts(struct tdat_sbuf *, const char *s);
+void tdat_sb_printf(struct tdat_sbuf *, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+const char *tdat_sb_str(struct tdat_sbuf *);
+
+/* Byte order helpers: read an n-byte unsigned number in the file's order. */
+uint64_t tdat_get(const void *p, int n, int big);
+uint16_t tdat_get16(const void *p, int big);
+uint32_t tdat_get32(const void *p, int big);
+uint64_t tdat_get64(const void *p, int big);
+
+/* ---------------------------------------------------------------------
+ * Container: trace.dat v6 and v7 (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)).
+ */
+
+/* Option and section ids (the same numbers in v7). */
+enum {
+	TDAT_OPT_DONE = 0, TDAT_OPT_DATE, TDAT_OPT_CPUSTAT, TDAT_OPT_BUFFER,
+	TDAT_OPT_TRACECLOCK, TDAT_OPT_UNAME, TDAT_OPT_HOOK, TDAT_OPT_OFFSET,
+	TDAT_OPT_CPUCOUNT, TDAT_OPT_VERSION, TDAT_OPT_PROCMAPS, TDAT_OPT_TRACEID,
+	TDAT_OPT_TIME_SHIFT, TDAT_OPT_GUEST, TDAT_OPT_TSC2NSEC, TDAT_OPT_STRINGS,
+	TDAT_OPT_HEADER_INFO, TDAT_OPT_FTRACE_EVENTS, TDAT_OPT_EVENT_FORMATS,
+	TDAT_OPT_KALLSYMS, TDAT_OPT_PRINTK, TDAT_OPT_CMDLINES,
+	TDAT_OPT_BUFFER_TEXT, TDAT_OPT_BTF_FILE, TDAT_OPT_LAST_BOOT_INFO,
+	TDAT_OPT_MODULES_FILE, TDAT_OPT_MAX
+};
+const char *tdat_option_name(unsigned id);	/* "DATE", ...; NULL if unknown */
+
+#define TDAT_SEC_COMPRESSED 0x1
+
+/* A piece of metadata, held decompressed in memory. */
+struct tdat_blob {
+	unsigned char *p;
+	uint64_t len;
+	uint64_t off;	/* file offset of its size field (v6) or section */
+};
+
+struct tdat_system {
+	char *name;
+	uint32_t nev;
+	struct tdat_blob *ev;	/* one format file each */
+};
+
+struct tdat_option {
+	uint16_t id;
+	uint32_t size;
+	uint64_t off;		/* file offset of the option's data */
+	const unsigned char *data;	/* size bytes */
+	int sect;		/* index in tdat_file.sect of its options section, or -1 */
+};
+
+struct tdat_section {
+	uint16_t id, flags;
+	uint32_t name_id;
+	uint64_t off;		/* offset of the 16-byte section header */
+	uint64_t size;		/* size of what follows the header */
+	uint32_t csize, usize;	/* compressed metadata sections */
+};
+
+struct tdat_cpu {
+	uint32_t id;
+	uint64_t off, size;	/* as stored; compressed bytes for compressed v7 */
+};
+
+struct tdat_buffer {
+	char *name;		/* "" for the top buffer */
+	char *clock;
+	uint32_t page_size;
+	uint32_t ncpu;
+	struct tdat_cpu *cpu;
+	uint64_t opt_off;	/* the offset the BUFFER option names */
+	int latency;		/* BUFFER_TEXT: latency text, no pages */
+	int compressed;		/* flyrecord data in compressed chunks */
+	int opt_index;		/* index of its BUFFER option, -1 for v6 top */
+};
+
+struct tdat_file {
+	char *path;		/* as given; "-" for stdin */
+	int fd;
+	uint64_t fsize;
+	int version;		/* 6 or 7 */
+	int big;		/* file is big-endian */
+	int lsize;		/* bytes in a long: 4 or 8 */
+	uint32_t page_size;
+	char *comp, *comp_ver;	/* v7 compression name, version */
+	uint64_t first_opt;	/* v7 offset of the first options section */
+
+	struct tdat_blob hpage, hevent, kallsyms, printk, cmdlines;
+	uint32_t nftrace;
+	struct tdat_blob *ftrace;
+	uint32_t nsys;
+	struct tdat_system *sys;
+
+	uint32_t ncpus;		/* v6 CPU count, v7 CPUCOUNT */
+	size_t nopt;
+	struct tdat_option *opt;
+	size_t nsect;
+	struct tdat_section *sect;
+	unsigned char *strings;
+	size_t strings_len;
+	size_t nopt_blobs;
+	unsigned char **opt_blobs;	/* decompressed v7 options sections */
+
+	size_t nbuf;
+	struct tdat_buffer *buf;	/* buf[0] is the top buffer */
+	int latency;		/* v6 latency file: text after "latency  " */
+	uint64_t latency_off;
+	int has_clock_data;	/* v6: trace clock stored after flyrecord */
+	uint64_t clock_off;
+	char *clock_data;
+	char *trace_clock;	/* the selected clock of TRACECLOCK, if any */
+
+	struct tdat_codec *codec;	/* v7 compression, or NULL */
+};
+
+/* Open a trace.dat ("-" spools stdin to a temporary file).  On failure
+ * returns a negative code with *e filled; *out is NULL. */
+int tdat_open(const char *path, struct tdat_file **out, struct tdat_err *e);
+void tdat_close(struct tdat_file *);
+const char *tdat_string(const struct tdat_file *, uint32_t id);	/* v7 strings */
+
+/* Bounded file access: read len bytes at off, or fail with a located error. */
+int tdat_pread(struct tdat_file *, void *dst, uint64_t off, uint64_t len,
+    struct tdat_err *e);
+
+/* Compression codecs (zlib, zstd). */
+struct tdat_codec;
+struct tdat_codec *tdat_codec_new(const char *name);	/* NULL if unknown */
+void tdat_codec_free(struct tdat_codec *);
+const char *tdat_codec_name(const struct tdat_codec *);
+/* Decompress exactly dlen bytes; 0 or negative code. */
+int tdat_codec_decompress(struct tdat_codec *, const void *src, size_t slen,
+    void *dst, size_t dlen);
+/* Compress; returns bytes written, or 0 on error. */
+size_t tdat_codec_compress(struct tdat_codec *, const void *src, size_t slen,
+    void *dst, size_t dcap);
+size_t tdat_codec_bound(struct tdat_codec *, size_t slen);
+
+/* One compressed flyrecord chunk of a CPU. */
+struct tdat_chunk {
+	uint64_t off;		/* offset of the compressed bytes */
+	uint32_t csize, usize;
+};
+/* Read the chunk table of a compressed CPU stream (count, then chunks). */
+int tdat_cpu_chunks(struct tdat_file *, const struct tdat_buffer *,
+    const struct tdat_cpu *, struct tdat_chunk **out, uint32_t *n,
+    struct tdat_err *e);
+
+/* Structure dump (tdat-dump): what to show. */
+enum {
+	TDAT_DUMP_SUMMARY = 1 << 0, TDAT_DUMP_HEAD_PAGE = 1 << 1,
+	TDAT_DUMP_HEAD_EVENT = 1 << 2, TDAT_DUMP_FTRACE = 1 << 3,
+	TDAT_DUMP_SYSTEMS = 1 << 4, TDAT_DUMP_EVENTS = 1 << 5,
+	TDAT_DUMP_KALLSYMS = 1 << 6, TDAT_DUMP_PRINTK = 1 << 7,
+	TDAT_DUMP_CMDLINES = 1 << 8, TDAT_DUMP_OPTIONS = 1 << 9,
+	TDAT_DUMP_FLYRECORD = 1 << 10, TDAT_DUMP_CLOCK = 1 << 11,
+	TDAT_DUMP_SECTIONS = 1 << 12, TDAT_DUMP_STRINGS = 1 << 13,
+	TDAT_DUMP_ALL = 0x3fff,
+};
+/* Print the structure in trace-cmd dump's layout. */
+int tdat_dump(struct tdat_file *, FILE *out, unsigned what, struct tdat_err *e);
+/* Print a short summary (tdat-dump's default). */
+int tdat_dump_summary(struct tdat_file *, FILE *out, struct tdat_err *e);
+/* Print per buffer and CPU: offset, size, chunks and pages. */
+int tdat_dump_flyrecord(struct tdat_file *, FILE *out, struct tdat_err *e);
+
+/* ---------------------------------------------------------------------
+ * Records: ring-buffer pages decoded and merged into one time-ordered
+ * stream over every CPU of every selected buffer (lib/records.c).
+ */
+struct tdat_record {
+	uint64_t ts;		/* timestamp in ns after OFFSET/TSC2NSEC/TIME_SHIFT */
+	uint64_t raw_ts;	/* timestamp as the ring buffer holds it */
+	int cpu;		/* CPU id */
+	int buffer;		/* index in tdat_file.buf */
+	const unsigned char *data;	/* the event: starts with common_type */
+	uint32_t size;		/* bytes of data */
+	uint64_t off;		/* file offset of the record header (compressed
+				 * data: offset of its chunk) */
+	int missed;		/* set on the first record after lost events */
+	long long missed_count;	/* how many were lost, when stored; -1 unknown */
+};
+
+/* What the header_page and header_event of a file describe. */
+struct tdat_page_layout {
+	int commit_size;	/* bytes of the commit field: long size */
+	int data_off;		/* where records start in a page */
+	int big;
+	int padding_type, extend_type, stamp_type;	/* 29, 30, 31 */
+};
+int tdat_page_layout(const struct tdat_file *, struct tdat_page_layout *,
+    struct tdat_err *e);
+
+struct tdat_reader_opts {
+	const unsigned char *cpus;	/* cpus[i] != 0 selects CPU i; NULL all */
+	int ncpus;
+	int buffer;		/* buffer index, or -1 for every buffer */
+	int no_offsets;		/* ignore OFFSET/TSC2NSEC/TIME_SHIFT */
+};
+
+struct tdat_reader;
+int tdat_reader_open(struct tdat_file *, const struct tdat_reader_opts *,
+    struct tdat_reader **out, struct tdat_err *e);
+/* 1 and *rec filled (valid until the next call), 0 at the end, < 0 error. */
+int tdat_reader_next(struct tdat_reader *, struct tdat_record *rec,
+    struct tdat_err *e);
+void tdat_reader_close(struct tdat_reader *);
+
+#endif
