@@ -256,4 +256,11 @@ int tdat_reader_next(struct tdat_reader *, struct tdat_record *rec,
     struct tdat_err *e);
 void tdat_reader_close(struct tdat_reader *);
 
+/* Event formats, print formats and report lines (lib/event*.c, lib/report.c). */
+#include "tdat-event.h"
+/* Writing trace.dat v6/v7 (lib/write*.c). */
+#include "tdat-write.h"
+/* Command-line helpers for bin/ (lib/cli.c). */
+#include "tdat-cli.h"
+
 #endif
