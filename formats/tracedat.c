@@ -459,6 +459,7 @@ v7_buffer(struct tdat_file *f, const unsigned char *d, uint32_t size,
 		    "buffer \"%s\" names offset %llu, which is not its section",
 		    b->name, (unsigned long long)b->opt_off);
 	b->compressed = (f->sect[i].flags & TDAT_SEC_COMPRESSED) != 0;
+	b->data_end = f->sect[i].off + 16 + f->sect[i].size;
 	if (text)
 		return 0;
 	if ((rc = rd_u32(&r, &b->page_size, "buffer page size")) < 0 ||
@@ -1152,10 +1153,14 @@ tdat_cpu_chunks(struct tdat_file *f, const struct tdat_buffer *b,
 	*n = 0;
 	if (!b->compressed || c->size == 0)
 		return 0;
-	end = c->off + c->size;
-	if (c->size < 4)
-		return tdat_fail(e, TDAT_ECORRUPT, off, "CPU %u: no chunk count",
-		    c->id);
+	/*
+	 * trace-cmd 3.1 stores the size of the chunks without the 4-byte
+	 * chunk count, 3.2 with it: the chunks are bounded by their section.
+	 */
+	end = b->data_end ? b->data_end : f->fsize;
+	if (c->off > end || end - c->off < 4)
+		return tdat_fail(e, TDAT_ECORRUPT, off,
+		    "CPU %u: compressed data lies outside its section", c->id);
 	if ((rc = tdat_pread(f, h, off, 4, e)) < 0)
 		return rc;
 	count = tdat_get32(h, f->big);

@@ -122,6 +122,7 @@ struct tdat_buffer {
 	int latency;		/* BUFFER_TEXT: latency text, no pages */
 	int compressed;		/* flyrecord data in compressed chunks */
 	int opt_index;		/* index of its BUFFER option, -1 for v6 top */
+	uint64_t data_end;	/* v7: end of its flyrecord section */
 };
 
 struct tdat_file {

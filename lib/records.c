@@ -1,0 +1,649 @@
+/*
+ * records.c: ring-buffer pages decoded into records, and the records of
+ * every CPU of every buffer merged into one time-ordered stream, in the
+ * order trace-cmd report prints them.
+ *
+ * Each CPU stream holds one window of pages (a read of up to WINDOW
+ * bytes, or one decompressed chunk), so memory stays bounded whatever the
+ * trace size.  The page layout comes from the file's header_page and
+ * header_event; the record header is the kernel's struct
+ * ring_buffer_event { u32 type_len:5, time_delta:27; u32 array[]; } whose
+ * bit fields sit at opposite ends of the word on big-endian machines.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+
+#define WINDOW		(256 * 1024)
+#define TS_SHIFT	27
+#define TS_MSB		(0xf8ULL << 56)
+#define COMMIT_MASK	((1u << 27) - 1)
+#define MISSING_EVENTS	(1ULL << 31)
+#define MISSING_STORED	(1ULL << 30)
+
+struct stream {
+	int buffer;
+	struct tdat_cpu cpu;
+	uint32_t page_size;
+	/* the data source */
+	struct tdat_chunk *chunks;
+	uint32_t nchunks, next_chunk;
+	uint64_t next_off;	/* uncompressed: next file offset to read */
+	uint64_t end_off;
+	unsigned char *win;	/* the window */
+	size_t win_cap, win_len, win_pos;	/* win_pos: next page */
+	uint64_t win_file_off;	/* file offset of win[0] (uncompressed) */
+	/* the current page */
+	const unsigned char *page;
+	uint64_t page_off;
+	uint32_t size;		/* bytes of records in the page (commit) */
+	uint32_t pos;		/* next record header, relative to data */
+	uint64_t ts;
+	long long lost;
+	int first;
+	/* the decoded record, if any */
+	int have;
+	struct tdat_record rec;
+	int done;
+};
+
+struct tsc {
+	uint32_t mult, shift;
+	uint64_t offset;
+};
+
+/* TIME_SHIFT: per guest CPU, samples of the host offset over time. */
+struct ts_sample {
+	int64_t time, offset, scaling, frac;
+};
+
+struct ts_cpu {
+	uint32_t n;
+	struct ts_sample *s;
+};
+
+struct tdat_reader {
+	struct tdat_file *f;
+	struct tdat_page_layout pl;
+	struct stream *s;
+	size_t ns;
+	struct stream *pending;	/* returned last; advance on the next call */
+	int64_t ts_offset;
+	struct tsc tsc;
+	int raw;
+	uint32_t sync_flags;
+	uint32_t sync_ncpu;
+	struct ts_cpu *sync;
+};
+
+/* ------------------------------------------------------------------ */
+
+/* The value after "KEY:" in a header_page field line naming name. */
+static int
+hp_field(const char *text, const char *name, const char *key, int *out)
+{
+	const char *p = text, *line, *end;
+	char pat[64];
+
+	snprintf(pat, sizeof(pat), " %s;", name);
+	while ((line = strstr(p, pat)) != NULL) {
+		end = strchr(line, '\n');
+		if (end == NULL)
+			end = line + strlen(line);
+		p = strstr(line, key);
+		if (p != NULL && p < end) {
+			*out = atoi(p + strlen(key));
+			return 0;
+		}
+		p = end;
+	}
+	return -1;
+}
+
+static void
+he_type(const char *text, const char *name, int *out)
+{
+	const char *p = strstr(text, name);
+
+	if (p && (p = strstr(p, "type ==")) != NULL)
+		*out = atoi(p + 7);
+}
+
+int
+tdat_page_layout(const struct tdat_file *f, struct tdat_page_layout *pl,
+    struct tdat_err *e)
+{
+	const char *hp = f->hpage.p ? (const char *)f->hpage.p : "";
+	const char *he = f->hevent.p ? (const char *)f->hevent.p : "";
+
+	memset(pl, 0, sizeof(*pl));
+	pl->big = f->big;
+	pl->commit_size = f->lsize;
+	pl->data_off = 8 + f->lsize;
+	hp_field(hp, "commit", "size:", &pl->commit_size);
+	hp_field(hp, "data", "offset:", &pl->data_off);
+	if (pl->commit_size != 4 && pl->commit_size != 8)
+		return tdat_fail(e, TDAT_ECORRUPT, f->hpage.off,
+		    "header_page: commit size %d is neither 4 nor 8",
+		    pl->commit_size);
+	if (pl->data_off < 8 + pl->commit_size || pl->data_off > 64)
+		return tdat_fail(e, TDAT_ECORRUPT, f->hpage.off,
+		    "header_page: data offset %d is not sane", pl->data_off);
+	pl->padding_type = 29;
+	pl->extend_type = 30;
+	pl->stamp_type = 31;
+	he_type(he, "padding", &pl->padding_type);
+	he_type(he, "time_extend", &pl->extend_type);
+	he_type(he, "time_stamp", &pl->stamp_type);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Windows of pages. */
+
+static int
+refill(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
+{
+	struct tdat_file *f = r->f;
+	size_t want;
+	unsigned char *c;
+	int rc;
+
+	s->win_pos = 0;
+	s->win_len = 0;
+	if (s->chunks) {
+		struct tdat_chunk *ch;
+
+		if (s->next_chunk >= s->nchunks)
+			return 0;
+		ch = &s->chunks[s->next_chunk++];
+		if (ch->usize > s->win_cap) {
+			free(s->win);
+			if ((s->win = malloc(ch->usize)) == NULL)
+				return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+			s->win_cap = ch->usize;
+		}
+		if ((c = malloc(ch->csize ? ch->csize : 1)) == NULL)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		if ((rc = tdat_pread(f, c, ch->off, ch->csize, e)) < 0) {
+			free(c);
+			return rc;
+		}
+		rc = tdat_codec_decompress(f->codec, c, ch->csize, s->win,
+		    ch->usize);
+		free(c);
+		if (rc < 0)
+			return tdat_fail(e, TDAT_ECORRUPT, ch->off - 8,
+			    "CPU %u: %s chunk does not decompress to %u bytes",
+			    s->cpu.id, tdat_codec_name(f->codec), ch->usize);
+		s->win_len = ch->usize;
+		s->win_file_off = ch->off - 8;
+		return 0;
+	}
+	if (s->next_off >= s->end_off)
+		return 0;
+	want = s->end_off - s->next_off;
+	if (want > s->win_cap)
+		want = s->win_cap;
+	want -= want % s->page_size;
+	if (want == 0)
+		return 0;	/* a partial page at the end is ignored */
+	if ((rc = tdat_pread(f, s->win, s->next_off, want, e)) < 0)
+		return rc;
+	s->win_len = want;
+	s->win_file_off = s->next_off;
+	s->next_off += want;
+	return 0;
+}
+
+/* Load the next page with records; 1 loaded, 0 none left. */
+static int
+next_page(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
+{
+	const struct tdat_page_layout *pl = &r->pl;
+	uint64_t flags;
+	int rc;
+
+	for (;;) {
+		if (s->win_pos + s->page_size > s->win_len) {
+			if ((rc = refill(r, s, e)) < 0)
+				return rc;
+			if (s->win_len < s->page_size)
+				return 0;
+		}
+		s->page = s->win + s->win_pos;
+		s->page_off = s->win_file_off + (s->chunks ? 0 : s->win_pos);
+		s->win_pos += s->page_size;
+		s->ts = tdat_get64(s->page, pl->big);
+		flags = tdat_get(s->page + 8, pl->commit_size, pl->big);
+		s->size = (uint32_t)flags & COMMIT_MASK;
+		if (s->size > s->page_size - (uint32_t)pl->data_off)
+			return tdat_fail(e, TDAT_ECORRUPT, s->page_off,
+			    "CPU %u: page commit %u exceeds the page", s->cpu.id,
+			    s->size);
+		s->lost = 0;
+		if (flags & MISSING_EVENTS) {
+			s->lost = -1;
+			if ((flags & MISSING_STORED) && s->size +
+			    (uint32_t)pl->data_off + pl->commit_size <= s->page_size)
+				s->lost = (long long)tdat_get(s->page +
+				    pl->data_off + s->size, pl->commit_size,
+				    pl->big);
+		}
+		s->pos = 0;
+		s->first = 1;
+		if (s->size > 0)
+			return 1;
+	}
+}
+
+static uint64_t
+correct(uint64_t ts, uint32_t flags, const struct ts_sample *a,
+    const struct ts_sample *b)
+{
+	int64_t cor = a->offset;
+
+	if ((flags & 1) && b->time != a->time) {
+		int64_t delta = b->time - a->time;
+		int64_t off = ((int64_t)ts - a->time) * (b->offset - a->offset);
+
+		cor = a->offset + (off + delta / 2) / delta;
+	}
+	if (a->scaling > 0 && a->frac >= 0 && a->frac < 64)
+		ts = (uint64_t)(((unsigned __int128)ts * (uint64_t)a->scaling) >>
+		    a->frac);
+	return cor < 0 ? ts - (uint64_t)(-cor) : ts + (uint64_t)cor;
+}
+
+/* Guest timestamps mapped to the host's clock (TIME_SHIFT). */
+static uint64_t
+host_sync(struct tdat_reader *r, uint64_t ts, int cpu)
+{
+	const struct ts_cpu *c;
+	uint32_t lo, hi, mid;
+
+	if (cpu < 0 || (uint32_t)cpu >= r->sync_ncpu)
+		return ts;
+	c = &r->sync[cpu];
+	if (c->n == 0)
+		return ts;
+	if (c->n == 1)
+		return ts + (uint64_t)c->s[0].offset;
+	if ((int64_t)ts <= c->s[0].time)
+		return correct(ts, r->sync_flags, &c->s[0], &c->s[1]);
+	if ((int64_t)ts >= c->s[c->n - 1].time)
+		return correct(ts, r->sync_flags, &c->s[c->n - 2],
+		    &c->s[c->n - 1]);
+	lo = 0;
+	hi = c->n - 1;
+	while (hi - lo > 1) {
+		mid = (lo + hi) / 2;
+		if ((int64_t)ts < c->s[mid].time)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return correct(ts, r->sync_flags, &c->s[lo], &c->s[lo + 1]);
+}
+
+static uint64_t
+adjust(struct tdat_reader *r, uint64_t ts, int cpu)
+{
+	if (r->raw)
+		return ts;
+	if (r->sync)
+		ts = host_sync(r, ts, cpu);
+	if (r->tsc.mult) {
+		ts -= r->tsc.offset;
+		ts = (uint64_t)(((unsigned __int128)ts * r->tsc.mult) >> r->tsc.shift);
+	}
+	return ts + (uint64_t)r->ts_offset;
+}
+
+/* Decode the stream's next data record into s->rec; 1, 0 at end, < 0. */
+static int
+decode(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
+{
+	const struct tdat_page_layout *pl = &r->pl;
+	const unsigned char *d;
+	uint32_t w, type, delta, len, at;
+	int rc;
+
+	for (;;) {
+		if (s->page == NULL || s->pos >= s->size) {
+			if ((rc = next_page(r, s, e)) <= 0)
+				return rc;
+		}
+		d = s->page + pl->data_off;
+		at = s->pos;
+		if (s->size - at < 4)
+			return tdat_fail(e, TDAT_ECORRUPT, s->page_off +
+			    (uint64_t)pl->data_off + at,
+			    "CPU %u: record header runs past the page commit",
+			    s->cpu.id);
+		w = tdat_get32(d + at, pl->big);
+		if (pl->big) {
+			type = w >> 27;
+			delta = w & ((1u << 27) - 1);
+		} else {
+			type = w & 0x1f;
+			delta = w >> 5;
+		}
+		s->pos += 4;
+		if ((int)type == pl->padding_type) {
+			len = s->size - s->pos >= 4 ?
+			    tdat_get32(d + s->pos, pl->big) : 0;
+			s->ts += delta;
+			if (delta == 0 || len > s->size - s->pos)
+				s->pos = s->size;	/* rest of the page */
+			else
+				s->pos += len;
+			continue;
+		}
+		if ((int)type == pl->extend_type || (int)type == pl->stamp_type) {
+			uint64_t ext;
+
+			if (s->size - s->pos < 4)
+				return tdat_fail(e, TDAT_ECORRUPT, s->page_off +
+				    (uint64_t)pl->data_off + at,
+				    "CPU %u: time extend runs past the page "
+				    "commit", s->cpu.id);
+			ext = (uint64_t)tdat_get32(d + s->pos, pl->big) << TS_SHIFT;
+			ext += delta;
+			s->pos += 4;
+			if ((int)type == pl->stamp_type)
+				s->ts = ext | (s->ts & TS_MSB);
+			else
+				s->ts += ext;
+			continue;
+		}
+		if (type == 0) {
+			if (s->size - s->pos < 4)
+				return tdat_fail(e, TDAT_ECORRUPT, s->page_off +
+				    (uint64_t)pl->data_off + at,
+				    "CPU %u: record length runs past the page "
+				    "commit", s->cpu.id);
+			len = tdat_get32(d + s->pos, pl->big);
+			if (len < 4)
+				return tdat_fail(e, TDAT_ECORRUPT, s->page_off +
+				    (uint64_t)pl->data_off + at,
+				    "CPU %u: record length %u is too small",
+				    s->cpu.id, len);
+			len = ((len - 4) + 3) & ~3u;
+			s->pos += 4;
+		} else if (type > 28) {
+			return tdat_fail(e, TDAT_ECORRUPT, s->page_off +
+			    (uint64_t)pl->data_off + at,
+			    "CPU %u: unknown record type %u", s->cpu.id, type);
+		} else
+			len = type * 4;
+		if (len > s->size - s->pos)
+			return tdat_fail(e, TDAT_ECORRUPT, s->page_off +
+			    (uint64_t)pl->data_off + at,
+			    "CPU %u: record of %u bytes runs past the page "
+			    "commit", s->cpu.id, len);
+		s->ts += delta;
+		memset(&s->rec, 0, sizeof(s->rec));
+		s->rec.raw_ts = s->ts;
+		s->rec.ts = adjust(r, s->ts, (int)s->cpu.id);
+		s->rec.cpu = (int)s->cpu.id;
+		s->rec.buffer = s->buffer;
+		s->rec.data = d + s->pos;
+		s->rec.size = len;
+		s->rec.off = s->chunks ? s->page_off :
+		    s->page_off + (uint64_t)pl->data_off + at;
+		if (s->first && s->lost) {
+			s->rec.missed = 1;
+			s->rec.missed_count = s->lost;
+		}
+		s->first = 0;
+		s->pos += len;
+		return 1;
+	}
+}
+
+static int
+advance(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
+{
+	int rc;
+
+	s->have = 0;
+	if (s->done)
+		return 0;
+	if ((rc = decode(r, s, e)) < 0)
+		return rc;
+	if (rc == 0)
+		s->done = 1;
+	else
+		s->have = 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int
+sample_cmp(const void *a, const void *b)
+{
+	const struct ts_sample *x = a, *y = b;
+
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+/* TIME_SHIFT: id, flags, CPU count, per CPU (count, times, offsets,
+ * scalings), then optionally per CPU the scaling fraction bits. */
+static void
+load_time_shift(struct tdat_reader *r, const unsigned char *d, uint32_t size)
+{
+	int big = r->f->big;
+	uint32_t i, j, ncpu, pos = 16;
+
+	if (size < 16 || r->sync)
+		return;
+	r->sync_flags = tdat_get32(d + 8, big);
+	ncpu = tdat_get32(d + 12, big);
+	if (ncpu > (size - 16) / 4 || (r->sync = calloc(ncpu ? ncpu : 1,
+	    sizeof(*r->sync))) == NULL)
+		return;
+	r->sync_ncpu = ncpu;
+	for (i = 0; i < ncpu; i++) {
+		struct ts_cpu *c = &r->sync[i];
+		uint32_t n;
+
+		if (size - pos < 4)
+			goto bad;
+		n = tdat_get32(d + pos, big);
+		pos += 4;
+		if (n > (size - pos) / 24 ||
+		    (c->s = calloc(n ? n : 1, sizeof(*c->s))) == NULL)
+			goto bad;
+		c->n = n;
+		for (j = 0; j < n; j++) {
+			c->s[j].time = (int64_t)tdat_get64(d + pos + 8 * j, big);
+			c->s[j].offset = (int64_t)tdat_get64(d + pos + 8 * (n + j),
+			    big);
+			c->s[j].scaling = (int64_t)tdat_get64(d + pos +
+			    8 * (2 * n + j), big);
+		}
+		pos += 24 * n;
+	}
+	for (i = 0; i < ncpu; i++) {
+		struct ts_cpu *c = &r->sync[i];
+
+		if ((uint64_t)(size - pos) < 8ull * c->n)
+			break;
+		for (j = 0; j < c->n; j++)
+			c->s[j].frac = (int64_t)tdat_get64(d + pos + 8 * j, big);
+		pos += 8 * c->n;
+	}
+	for (i = 0; i < ncpu; i++)
+		qsort(r->sync[i].s, r->sync[i].n, sizeof(*r->sync[i].s),
+		    sample_cmp);
+	return;
+bad:
+	for (i = 0; i < ncpu; i++)
+		free(r->sync[i].s);
+	free(r->sync);
+	r->sync = NULL;
+	r->sync_ncpu = 0;
+}
+
+static void
+read_time_options(struct tdat_reader *r)
+{
+	struct tdat_file *f = r->f;
+	size_t i;
+
+	for (i = 0; i < f->nopt; i++) {
+		const struct tdat_option *o = &f->opt[i];
+		char buf[64];
+		size_t n;
+
+		switch (o->id) {
+		case TDAT_OPT_OFFSET:
+			n = o->size < sizeof(buf) - 1 ? o->size : sizeof(buf) - 1;
+			memcpy(buf, o->data, n);
+			buf[n] = '\0';
+			r->ts_offset += strtoll(buf, NULL, 0);
+			break;
+		case TDAT_OPT_TIME_SHIFT:
+			load_time_shift(r, o->data, o->size);
+			break;
+		case TDAT_OPT_TSC2NSEC:
+			if (o->size < 16)
+				break;
+			r->tsc.mult = tdat_get32(o->data, f->big);
+			r->tsc.shift = tdat_get32(o->data + 4, f->big);
+			r->tsc.offset = tdat_get64(o->data + 8, f->big);
+			break;
+		}
+	}
+	if (r->tsc.shift > 63)
+		r->tsc.mult = 0;
+}
+
+static int
+add_stream(struct tdat_reader *r, int bi, const struct tdat_cpu *c,
+    struct tdat_err *e)
+{
+	struct tdat_file *f = r->f;
+	const struct tdat_buffer *b = &f->buf[bi];
+	struct stream *s = &r->s[r->ns++];
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->buffer = bi;
+	s->cpu = *c;
+	s->page_size = b->page_size;
+	if (b->compressed) {
+		if ((rc = tdat_cpu_chunks(f, b, c, &s->chunks, &s->nchunks,
+		    e)) < 0)
+			return rc;
+	} else {
+		s->next_off = c->off;
+		s->end_off = c->off + c->size;
+		s->win_cap = WINDOW < s->page_size ? s->page_size :
+		    WINDOW - WINDOW % s->page_size;
+		if ((s->win = malloc(s->win_cap)) == NULL)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	return advance(r, s, e);
+}
+
+int
+tdat_reader_open(struct tdat_file *f, const struct tdat_reader_opts *o,
+    struct tdat_reader **out, struct tdat_err *e)
+{
+	struct tdat_reader *r;
+	size_t bi, total = 0;
+	uint32_t ci;
+	int rc;
+
+	*out = NULL;
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	r->f = f;
+	r->raw = o && o->no_offsets;
+	if ((rc = tdat_page_layout(f, &r->pl, e)) < 0)
+		goto fail;
+	if (!r->raw)
+		read_time_options(r);
+	for (bi = 0; bi < f->nbuf; bi++)
+		total += f->buf[bi].ncpu;
+	if ((r->s = calloc(total ? total : 1, sizeof(*r->s))) == NULL) {
+		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (bi = 0; bi < f->nbuf; bi++) {
+		const struct tdat_buffer *b = &f->buf[bi];
+
+		if (b->latency || (o && o->buffer >= 0 && (size_t)o->buffer != bi))
+			continue;
+		for (ci = 0; ci < b->ncpu; ci++) {
+			const struct tdat_cpu *c = &b->cpu[ci];
+
+			if (c->size == 0)
+				continue;
+			if (o && o->cpus && ((int)c->id >= o->ncpus ||
+			    !o->cpus[c->id]))
+				continue;
+			if (b->page_size < (uint32_t)r->pl.data_off + 4) {
+				rc = tdat_fail(e, TDAT_ECORRUPT, 0,
+				    "page size %u too small", b->page_size);
+				goto fail;
+			}
+			if ((rc = add_stream(r, (int)bi, c, e)) < 0)
+				goto fail;
+		}
+	}
+	*out = r;
+	return 0;
+fail:
+	tdat_reader_close(r);
+	return rc;
+}
+
+int
+tdat_reader_next(struct tdat_reader *r, struct tdat_record *rec,
+    struct tdat_err *e)
+{
+	struct stream *best = NULL;
+	size_t i;
+	int rc;
+
+	if (r->pending) {
+		rc = advance(r, r->pending, e);
+		r->pending = NULL;
+		if (rc < 0)
+			return rc;
+	}
+	for (i = 0; i < r->ns; i++) {
+		struct stream *s = &r->s[i];
+
+		if (s->have && (best == NULL || s->rec.ts < best->rec.ts))
+			best = s;
+	}
+	if (best == NULL)
+		return 0;
+	*rec = best->rec;
+	r->pending = best;
+	return 1;
+}
+
+void
+tdat_reader_close(struct tdat_reader *r)
+{
+	size_t i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->ns; i++) {
+		free(r->s[i].win);
+		free(r->s[i].chunks);
+	}
+	free(r->s);
+	for (i = 0; i < r->sync_ncpu; i++)
+		free(r->sync[i].s);
+	free(r->sync);
+	free(r);
+}
