@@ -512,8 +512,8 @@ note_option(struct tdat_file *f, uint16_t id, const unsigned char *d,
 {
 	char *clk;
 
-	if (id == TDAT_OPT_TRACECLOCK && size > 0) {
-		if ((clk = selected_clock(d, size)) != NULL) {
+	if (id == TDAT_OPT_TRACECLOCK) {
+		if (size > 0 && (clk = selected_clock(d, size)) != NULL) {
 			free(f->trace_clock);
 			f->trace_clock = clk;
 		}
@@ -627,6 +627,7 @@ read_v6(struct rd *r, struct tdat_file *f)
 		if ((rc = rd_read(r, tag, 10, "section tag")) < 0)
 			return rc;
 		if (memcmp(tag, "options  \0", 10) == 0) {
+			f->v6_options = 1;
 			if ((rc = v6_options(r, f)) < 0)
 				return rc;
 		} else if (memcmp(tag, "latency  \0", 10) == 0) {

@@ -154,6 +154,7 @@ struct tdat_file {
 
 	size_t nbuf;
 	struct tdat_buffer *buf;	/* buf[0] is the top buffer */
+	int v6_options;		/* v6: the file has an options part */
 	int latency;		/* v6 latency file: text after "latency  " */
 	uint64_t latency_off;
 	int has_clock_data;	/* v6: trace clock stored after flyrecord */
@@ -256,6 +257,17 @@ int tdat_reader_open(struct tdat_file *, const struct tdat_reader_opts *,
 int tdat_reader_next(struct tdat_reader *, struct tdat_record *rec,
     struct tdat_err *e);
 void tdat_reader_close(struct tdat_reader *);
+
+/* Printing records as trace-cmd report does (tdat-dump --records). */
+enum { TDAT_RECORDS_PLUGINS, TDAT_RECORDS_PRINT, TDAT_RECORDS_RAW };
+struct tdat_records_opts {
+	int mode;		/* TDAT_RECORDS_*: report, report -N, report -R */
+	int full_ts;		/* -t: full nanosecond timestamps */
+	unsigned char *cpus;	/* cpus[i] selects CPU i; NULL: all */
+	int ncpus;
+};
+int tdat_print_records(struct tdat_file *, FILE *out,
+    const struct tdat_records_opts *, struct tdat_err *e);
 
 /* Event formats, print formats and report lines (lib/event*.c, lib/report.c). */
 #include "tdat-event.h"

@@ -1,0 +1,137 @@
+/*
+ * tdat-dump: the structure of a trace.dat (like trace-cmd dump) and, with
+ * --records, its events as trace-cmd report prints them.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+#include <string.h>
+
+#include "tdat.h"
+
+enum {
+	O_HEAD_PAGE = 256, O_HEAD_EVENT, O_FTRACE, O_SYSTEMS, O_EVENTS,
+	O_KALLSYMS, O_PRINTK, O_CMDLINES, O_OPTIONS, O_FLYRECORD, O_SECTIONS,
+	O_STRINGS, O_CLOCK, O_ALL, O_RECORDS, O_CPU,
+};
+
+static const struct tdat_cli_opt opts[] = {
+	{ O_ALL, "all", 0, NULL, "everything, in the layout of trace-cmd dump --all" },
+	{ O_OPTIONS, "options", 0, NULL, "the options" },
+	{ O_HEAD_PAGE, "head-page", 0, NULL, "the header_page format" },
+	{ O_HEAD_EVENT, "head-event", 0, NULL, "the header_event format" },
+	{ O_FTRACE, "ftrace-events", 0, NULL, "the formats of ftrace's own events" },
+	{ O_SYSTEMS, "systems", 0, NULL, "the event systems" },
+	{ O_EVENTS, "events", 0, NULL, "the event format files" },
+	{ O_KALLSYMS, "kallsyms", 0, NULL, "the kernel symbols" },
+	{ O_PRINTK, "printk", 0, NULL, "the trace_printk formats" },
+	{ O_CMDLINES, "cmd-lines", 0, NULL, "the saved command lines" },
+	{ O_FLYRECORD, "flyrecord", 0, NULL,
+	    "per buffer and CPU: offset, size, chunks, pages" },
+	{ O_SECTIONS, "sections", 0, NULL, "the v7 sections" },
+	{ O_STRINGS, "strings", 0, NULL, "the v7 strings" },
+	{ O_CLOCK, "clock", 0, NULL, "the trace clock" },
+	{ O_RECORDS, "records", 0, NULL, "the events, as trace-cmd report prints them" },
+	{ 't', NULL, 0, NULL, "with --records: full nanosecond timestamps" },
+	{ 'N', "no-plugins", 0, NULL, "with --records: print formats only (report -N)" },
+	{ 'R', "raw", 0, NULL, "with --records: raw field values (report -R)" },
+	{ O_CPU, "cpu", 1, "LIST", "with --records: only these CPUs (0,2-3)" },
+	{ 0, NULL, 0, NULL, NULL },
+};
+
+static const struct tdat_cli cli = {
+	"[--all | --options | --events | ... | --flyrecord] [FILE]\n"
+	"--records [-t] [-N | -R] [--cpu LIST] [FILE]",
+	"print the structure or the events of a trace.dat file (default "
+	"FILE: trace.dat, - for stdin)",
+	opts,
+};
+
+struct job {
+	unsigned what;
+	int flyrecord;
+	int records;
+	struct tdat_records_opts ro;
+};
+
+static int
+dump_one(const char *path, const struct job *j)
+{
+	struct tdat_file *f;
+	struct tdat_err e = { 0 };
+	int rc;
+
+	if ((rc = tdat_open(path, &f, &e)) < 0)
+		return tdat_report_err(path, &e);
+	if (j->records)
+		rc = tdat_print_records(f, stdout, &j->ro, &e);
+	else if (j->what)
+		rc = tdat_dump(f, stdout, j->what, &e);
+	else if (j->flyrecord)
+		rc = tdat_dump_flyrecord(f, stdout, &e);
+	else
+		rc = tdat_dump_summary(f, stdout, &e);
+	if (rc == 0 && j->what && j->flyrecord)
+		rc = tdat_dump_flyrecord(f, stdout, &e);
+	tdat_close(f);
+	return rc < 0 ? tdat_report_err(path, &e) : 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const unsigned bits[] = {
+		[O_HEAD_PAGE - 256] = TDAT_DUMP_HEAD_PAGE,
+		[O_HEAD_EVENT - 256] = TDAT_DUMP_HEAD_EVENT,
+		[O_FTRACE - 256] = TDAT_DUMP_FTRACE,
+		[O_SYSTEMS - 256] = TDAT_DUMP_SYSTEMS,
+		[O_EVENTS - 256] = TDAT_DUMP_EVENTS,
+		[O_KALLSYMS - 256] = TDAT_DUMP_KALLSYMS,
+		[O_PRINTK - 256] = TDAT_DUMP_PRINTK,
+		[O_CMDLINES - 256] = TDAT_DUMP_CMDLINES,
+		[O_OPTIONS - 256] = TDAT_DUMP_OPTIONS,
+		[O_SECTIONS - 256] = TDAT_DUMP_SECTIONS,
+		[O_STRINGS - 256] = TDAT_DUMP_STRINGS,
+		[O_CLOCK - 256] = TDAT_DUMP_CLOCK,
+		[O_ALL - 256] = TDAT_DUMP_ALL,
+	};
+	struct job j;
+	int c, st;
+
+	memset(&j, 0, sizeof(j));
+	j.ro.mode = TDAT_RECORDS_PLUGINS;
+	tdat_cli_init("tdat-dump");
+	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
+		switch (c) {
+		case O_FLYRECORD:
+			j.flyrecord = 1;
+			break;
+		case O_RECORDS:
+			j.records = 1;
+			break;
+		case 't':
+			j.ro.full_ts = 1;
+			break;
+		case 'N':
+			j.ro.mode = TDAT_RECORDS_PRINT;
+			break;
+		case 'R':
+			j.ro.mode = TDAT_RECORDS_RAW;
+			break;
+		case O_CPU:
+			j.ro.cpus = tdat_cli_cpus("--cpu", optarg, &j.ro.ncpus);
+			break;
+		default:
+			if (c >= 256 && c <= O_ALL)
+				j.what |= bits[c - 256];
+			break;
+		}
+	}
+	if (argc - optind > 1)
+		tdat_usage_error("more than one FILE");
+	if (j.records && (j.what || j.flyrecord))
+		tdat_usage_error("--records cannot be combined with structure "
+		    "options");
+	st = dump_one(optind < argc ? argv[optind] : "trace.dat", &j);
+	free(j.ro.cpus);
+	return tdat_close_stdout(st);
+}
