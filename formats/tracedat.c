@@ -126,7 +126,13 @@ rd_blob(struct rd *r, uint64_t n, struct tdat_blob *b, const char *what)
 		return tdat_fail_nooff(r->e, TDAT_ENOMEM, "out of memory");
 	b->len = n;
 	b->p[n] = '\0';
-	return rd_read(r, b->p, n, what);
+	if (rd_read(r, b->p, n, what) < 0) {
+		free(b->p);
+		b->p = NULL;
+		b->len = 0;
+		return r->e->code;
+	}
+	return 0;
 }
 
 /* A blob preceded by its size in sz bytes. */
@@ -284,7 +290,7 @@ static int
 read_systems(struct rd *r, struct tdat_file *f)
 {
 	struct tdat_system *s;
-	uint32_t i, j, n;
+	uint32_t i, j, n, nev;
 	int rc;
 
 	if ((rc = rd_u32(r, &n, "event system count")) < 0)
@@ -298,18 +304,19 @@ read_systems(struct rd *r, struct tdat_file *f)
 		s = &f->sys[i];
 		f->nsys++;
 		if ((rc = rd_str(r, &s->name, "event system name")) < 0 ||
-		    (rc = rd_u32(r, &s->nev, "event count")) < 0)
+		    (rc = rd_u32(r, &nev, "event count")) < 0)
 			return rc;
-		if (s->nev > MAX_COUNT || (uint64_t)s->nev * 8 > r->len - r->pos)
+		if (nev > MAX_COUNT || (uint64_t)nev * 8 > r->len - r->pos)
 			return tdat_fail(r->e, TDAT_ECORRUPT, rd_where(r),
 			    "event count %u of system %s exceeds the data",
-			    s->nev, s->name);
-		if ((s->ev = calloc(s->nev ? s->nev : 1, sizeof(*s->ev))) == NULL)
+			    nev, s->name);
+		if ((s->ev = calloc(nev ? nev : 1, sizeof(*s->ev))) == NULL)
 			return tdat_fail_nooff(r->e, TDAT_ENOMEM, "out of memory");
-		for (j = 0; j < s->nev; j++)
+		for (j = 0; j < nev; j++, s->nev++)
 			if ((rc = rd_sized_blob(r, 8, &s->ev[j],
 			    "event format")) < 0) {
-				s->nev = j;
+				free(s->ev[j].p);
+				s->ev[j].p = NULL;
 				return rc;
 			}
 	}
@@ -803,6 +810,21 @@ v7_strings(struct tdat_file *f, struct tdat_err *e)
 	return 0;
 }
 
+/* Every section names itself with an offset into the strings. */
+static int
+v7_names(struct tdat_file *f, struct tdat_err *e)
+{
+	size_t i;
+
+	for (i = 0; i < f->nsect; i++)
+		if (tdat_string(f, f->sect[i].name_id) == NULL)
+			return tdat_fail(e, TDAT_ECORRUPT, f->sect[i].off,
+			    "section name %u is not in the strings table%s",
+			    f->sect[i].name_id, f->strings ? "" :
+			    " (the file has no strings section)");
+	return 0;
+}
+
 static const struct tdat_section *
 find_section(struct tdat_file *f, uint64_t off)
 {
@@ -988,6 +1010,7 @@ read_v7(struct rd *r, struct tdat_file *f)
 		    "unknown compression \"%s\"", f->comp);
 	if ((rc = v7_walk(f, r->pos, r->e)) < 0 ||
 	    (rc = v7_strings(f, r->e)) < 0 ||
+	    (rc = v7_names(f, r->e)) < 0 ||
 	    (rc = v7_options(f, r->e)) < 0)
 		return rc;
 	if ((rc = v7_apply(f, r->e)) < 0)

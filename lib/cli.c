@@ -28,7 +28,10 @@ static const struct tdat_cli *cur;	/* the table of the last tdat_getopt() */
 
 static void	vwarn(const char *, va_list);
 static void	usage_lines(FILE *);
+static void	help_line(FILE *, int, const char *, int, const char *,
+		    const char *);
 static int	opt_val(const struct tdat_cli_opt *, int);
+static void	stdout_failed(void);
 
 void
 tdat_cli_init(const char *name)

@@ -1,6 +1,6 @@
 /*
  * printrec.c: tdat_print_records(), the glue between tdat-dump --records
- * and the report printer.
+ * and the report printer (lib/report.c).
  */
 #include "tdat.h"
 
@@ -8,8 +8,20 @@ int
 tdat_print_records(struct tdat_file *f, FILE *out,
     const struct tdat_records_opts *o, struct tdat_err *e)
 {
-	(void)f;
-	(void)out;
-	(void)o;
-	return tdat_fail_nooff(e, TDAT_EUNSUP, "--records is not built yet");
+	struct tdat_report_opts r = { 0 };
+
+	switch (o->mode) {
+	case TDAT_RECORDS_PRINT:
+		r.mode = TDAT_PRINT_FMT;
+		break;
+	case TDAT_RECORDS_RAW:
+		r.mode = TDAT_PRINT_RAW;
+		break;
+	default:
+		r.mode = TDAT_PRINT_PLUGINS;
+	}
+	r.ns = o->full_ts;
+	r.cpus = o->cpus;
+	r.ncpus = o->ncpus;
+	return tdat_report(f, out, &r, e);
 }

@@ -1,4 +1,137 @@
-/* tdat-event.h: placeholder, filled by its module. */
+/*
+ * tdat-event.h: event formats, print formats and report lines
+ * (lib/event.c, lib/print.c, lib/kallsyms.c, lib/plugins.c, lib/report.c).
+ *
+ * An event format file (tracefs events/SYS/NAME/format) is parsed once into
+ * a struct tdat_event: its fields and its print format, compiled into a list
+ * of literal text and conversions whose arguments are expression trees.
+ * Printing a record then only walks that list.  The output matches what
+ * trace-cmd report (libtraceevent) prints, including its fallbacks.
+ */
 #ifndef TDAT_EVENT_H
 #define TDAT_EVENT_H
+
+/* Field flags. */
+enum {
+	TDAT_FLD_SIGNED = 1 << 0,
+	TDAT_FLD_ARRAY = 1 << 1,	/* fixed array, or old 2-byte dynamic */
+	TDAT_FLD_DYNAMIC = 1 << 2,	/* __data_loc */
+	TDAT_FLD_RELATIVE = 1 << 3,	/* __rel_loc */
+	TDAT_FLD_STRING = 1 << 4,	/* char/u8/s8 array */
+	TDAT_FLD_POINTER = 1 << 5,	/* type ends in '*' */
+	TDAT_FLD_LONG = 1 << 6,	/* type mentions "long" */
+};
+
+struct tdat_field {
+	char *type;		/* "int", "char[16]", "__data_loc char[]" */
+	char *name;
+	int offset, size;
+	int arraylen;		/* elements of a fixed array, else 0 */
+	int elemsize;
+	unsigned flags;
+};
+
+struct tdat_print;		/* a compiled print format */
+struct tdat_simple;		/* a compiled "format:" line */
+struct tdat_events;
+
+/* One event type. */
+struct tdat_event {
+	char *system, *name;
+	int id;
+	int ncommon, nfields;
+	struct tdat_field *common;	/* common_type, common_pid, ... */
+	struct tdat_field *fields;	/* the event's own fields */
+	char *fmt;		/* print fmt string (escapes kept), or NULL */
+	struct tdat_print *print;	/* compiled print format */
+	struct tdat_simple *simple;	/* or compiled "format:" line */
+	int failed;		/* print format could not be parsed */
+	unsigned flags;		/* TDAT_EV_* */
+	const struct tdat_plugin *plugin;	/* plugin override, or NULL */
+	const struct tdat_field *pid;	/* common_pid, or NULL */
+	struct tdat_events *set;	/* the set it belongs to */
+};
+
+enum {
+	TDAT_EV_FTRACE = 1 << 0,	/* system "ftrace" */
+	TDAT_EV_BPRINT = 1 << 1,	/* ftrace bprint: vbin data */
+	TDAT_EV_SIMPLE = 1 << 2,	/* "format:" language, not print fmt */
+};
+
+/* Parse one format file.  lsize is the trace's long size (4 or 8), big
+ * its byte order.  A print format that cannot be parsed is not an error:
+ * the event is returned with failed set (trace-cmd prints raw fields). */
+int tdat_event_parse(const char *text, size_t len, const char *system,
+    int lsize, int big, struct tdat_event **out, struct tdat_err *e);
+void tdat_event_free(struct tdat_event *);
+
+struct tdat_field *tdat_event_field(const struct tdat_event *,
+    const char *name);
+/* Read a numeric field of a record (unsigned, in host order); 0 if short. */
+unsigned long long tdat_field_read(const struct tdat_event *,
+    const struct tdat_field *, const unsigned char *data, uint32_t size);
+
+/* All events of a trace, with its kallsyms, printk formats and comms. */
+int tdat_events_load(struct tdat_file *, struct tdat_events **out,
+    struct tdat_err *e);
+/* An empty set (for tests): add symbols, formats, events by hand. */
+struct tdat_events *tdat_events_new(int lsize, int big);
+void tdat_events_free(struct tdat_events *);
+int tdat_events_add_kallsyms(struct tdat_events *, const char *text,
+    size_t len);
+int tdat_events_add_printk(struct tdat_events *, const char *text, size_t len);
+int tdat_events_add_cmdlines(struct tdat_events *, const char *text,
+    size_t len);
+/* Parse and add a format file; the set owns the event. */
+int tdat_events_add(struct tdat_events *, const char *text, size_t len,
+    const char *system, struct tdat_event **out, struct tdat_err *e);
+/* Sort by id and attach plugins; call once after the last add. */
+void tdat_events_finish(struct tdat_events *, int plugins);
+
+const struct tdat_event *tdat_events_find(const struct tdat_events *, int id);
+const struct tdat_event *tdat_events_find_name(const struct tdat_events *,
+    const char *system, const char *name);
+/* The comm of a pid: "<idle>" for 0, "<...>" when unknown. */
+const char *tdat_events_comm(const struct tdat_events *, int pid);
+/* Add a comm for a pid that has none yet. */
+int tdat_events_set_comm(struct tdat_events *, int pid, const char *comm);
+/* The kernel symbol holding addr, its start in *start; NULL if none. */
+const char *tdat_events_sym(const struct tdat_events *, unsigned long long addr,
+    unsigned long long *start);
+/* The printk format at addr (quotes and a final \n removed); NULL if none. */
+const char *tdat_events_printk(const struct tdat_events *,
+    unsigned long long addr);
+
+/* How to print an event's text. */
+enum {
+	TDAT_PRINT_FMT = 0,	/* print formats only (report -N) */
+	TDAT_PRINT_RAW = 1,	/* field=value list (report -R) */
+	TDAT_PRINT_PLUGINS = 2,	/* print formats with plugins (report) */
+};
+/* Append the text of one record (after "name: ") to out.  Printing with
+ * plugins may update the set: comms seen in sched events, function
+ * nesting per CPU. */
+void tdat_event_print(const struct tdat_event *, const struct tdat_record *,
+    int mode, struct tdat_sbuf *out);
+
+/* A plugin: replaces the printing of one event (lib/plugins.c).
+ * Returns 0 when it printed, 1 to go on with the print format. */
+struct tdat_plugin {
+	const char *system, *name;
+	int (*print)(const struct tdat_event *, const struct tdat_record *,
+	    struct tdat_sbuf *out);
+};
+const struct tdat_plugin *tdat_plugin_find(const char *system,
+    const char *name);
+
+/* Report: what trace-cmd report [-N|-R] [-t] prints. */
+struct tdat_report_opts {
+	int mode;		/* TDAT_PRINT_FMT, _RAW or _PLUGINS */
+	int ns;			/* -t: full nanosecond timestamps */
+	const unsigned char *cpus;	/* cpus[i] selects CPU i; NULL: all */
+	int ncpus;
+};
+int tdat_report(struct tdat_file *, FILE *out, const struct tdat_report_opts *,
+    struct tdat_err *e);
+
 #endif

@@ -1,0 +1,164 @@
+/*
+ * event-int.h: private structures shared by lib/event.c, lib/print.c,
+ * lib/kallsyms.c, lib/plugins.c and lib/report.c.  Not for bin/.
+ */
+#ifndef TDAT_EVENT_INT_H
+#define TDAT_EVENT_INT_H
+
+#include <string.h>
+
+#include "tdat.h"
+
+/* Kinds of print-format argument nodes. */
+enum {
+	PA_NULL, PA_ATOM, PA_FIELD, PA_FLAGS, PA_SYMBOL, PA_HEX, PA_HEX_STR,
+	PA_INT_ARRAY, PA_TYPE, PA_STRING, PA_BSTRING, PA_BITMASK, PA_CPUMASK,
+	PA_DYNARRAY, PA_DYNARRAY_LEN, PA_OP, PA_FUNC
+};
+
+struct flagsym {
+	struct flagsym *next;
+	char *value, *str;
+	long long fval;		/* value as the flag evaluator sees it */
+};
+
+/* A print-format argument: an expression tree. */
+struct parg {
+	int type;
+	struct parg *next;	/* next argument of the list */
+	char *str;		/* atom text, field name, op, cast type,
+				 * __get_str/bitmask field name, bstring */
+	unsigned long long num;	/* atom value, computed once */
+	int num_done;
+	struct tdat_field *field;
+	struct parg *left, *right, *third;	/* op sides; flags/hex/array
+						 * field, size, count, elsize */
+	int prio;
+	char *delim;		/* __print_flags delimiter */
+	struct flagsym *syms;
+	int func;		/* helper function index */
+};
+
+/* Items of a compiled print format. */
+enum { PP_STRING, PP_DIGIT, PP_POINTER, PP_STR };
+
+struct pitem {
+	int type;
+	char *format;		/* literal text, or the conversion "%-5llu" */
+	struct parg *arg, *len_arg;
+	int ls;			/* length modifier: -2 hh .. 2 ll */
+	int fast;		/* plain %d %u %x: 'd', 'u' or 'x'; else 0 */
+};
+
+struct tdat_print {
+	int n, cap;
+	struct pitem *it;
+	struct parg *args;	/* the argument list (owned) */
+};
+
+struct symbol {
+	unsigned long long addr;
+	char *name, *mod;
+	size_t seq;
+};
+
+struct printkfmt {
+	unsigned long long addr;
+	char *fmt;
+	size_t seq;
+};
+
+struct comm {
+	int pid;
+	char *comm;
+	size_t seq;
+};
+
+struct tdat_events {
+	int lsize, big;
+	size_t nev, capev;
+	struct tdat_event **ev;	/* sorted by id after finish */
+	size_t nsym, capsym;
+	struct symbol *sym;	/* sorted by address, then a 0 sentinel */
+	int sym_sorted;
+	size_t nprintk, capprintk;
+	struct printkfmt *printk;
+	int printk_sorted;
+	size_t ncomm, capcomm;
+	struct comm *comm;
+	int comm_sorted;
+	const struct tdat_event *last;
+	struct fstack *fstack;	/* function plugin: callers per CPU */
+	struct symcache {
+		unsigned long long addr, start;
+		const char *name;
+	} *symcache;		/* recent symbol lookups */
+	int nfstack;
+	/* bprint's fields, for vbin decoding */
+	char *text;		/* scratch */
+};
+
+/* Tokens of format files and print formats (lib/event.c). */
+enum { T_ERROR, T_NONE, T_SPACE, T_NEWLINE, T_OP, T_DELIM, T_ITEM, T_DQUOTE,
+	T_SQUOTE };
+
+struct ptok {
+	const char *buf;
+	size_t len, pos;
+};
+int tdat_tok_raw(struct ptok *, char **tok);
+int tdat_tok_read(struct ptok *, char **tok);	/* skips spaces */
+int tdat_tok_item(struct ptok *, char **tok);	/* skips spaces, newlines */
+int tdat_tok_expect(struct ptok *, int nl_ok, int type, const char *str);
+
+/* lib/print.c */
+int tdat_print_compile(struct tdat_event *, struct ptok *);
+void tdat_print_free(struct tdat_print *);
+void tdat_print_fields(const struct tdat_event *, const unsigned char *data,
+    uint32_t size, int use_fmt, struct tdat_sbuf *out);
+void tdat_print_pretty(const struct tdat_event *, const unsigned char *data,
+    uint32_t size, struct tdat_sbuf *out);
+unsigned long long tdat_read_num(const struct tdat_events *, const void *p,
+    int n);
+
+/* lib/event-simple.c */
+int tdat_simple_compile(struct tdat_event *, const char *text, size_t len);
+void tdat_simple_free(struct tdat_simple *);
+void tdat_simple_print(const struct tdat_event *, const unsigned char *data,
+    uint32_t size, struct tdat_sbuf *out);
+
+/* Appending without a call when the buffer has room. */
+static inline void
+sb_add(struct tdat_sbuf *b, const char *s, size_t n)
+{
+	if (b->cap - b->len > n) {
+		memcpy(b->p + b->len, s, n);
+		b->len += n;
+		b->p[b->len] = '\0';
+	} else
+		tdat_sb_add(b, s, n);
+}
+
+static inline void
+sb_putc(struct tdat_sbuf *b, int c)
+{
+	if (b->cap - b->len > 1) {
+		b->p[b->len++] = (char)c;
+		b->p[b->len] = '\0';
+	} else
+		tdat_sb_putc(b, c);
+}
+
+/* Fast number formatting (lib/print.c). */
+void tdat_put_udec(struct tdat_sbuf *, unsigned long long);
+void tdat_put_dec(struct tdat_sbuf *, long long);
+void tdat_put_pad(struct tdat_sbuf *, const char *s, size_t n, int width,
+    int left);
+
+/* lib/plugins.c */
+void tdat_plugins_free(struct tdat_events *);
+
+/* lib/kallsyms.c */
+void tdat_syms_sort(struct tdat_events *);
+
+#endif

@@ -1,0 +1,867 @@
+/*
+ * event.c: event format files (tracefs events/SYS/NAME/format) parsed into
+ * struct tdat_event, and the set of all events of a trace.
+ *
+ * The tokenizer follows the rules libtraceevent applies to these files, so
+ * that a format it cannot read is also one we cannot read: trace-cmd then
+ * prints raw fields, and so do we.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+#include "event-int.h"
+
+static int
+ctype_of(int ch)
+{
+	if (ch == '\n')
+		return T_NEWLINE;
+	if (isspace(ch))
+		return T_SPACE;
+	if (isalnum(ch) || ch == '_')
+		return T_ITEM;
+	if (ch == '\'')
+		return T_SQUOTE;
+	if (ch == '"')
+		return T_DQUOTE;
+	if (!isprint(ch))
+		return T_NONE;
+	if (ch == '(' || ch == ')' || ch == ',')
+		return T_DELIM;
+	return T_OP;
+}
+
+static int
+getch(struct ptok *t)
+{
+	if (t->pos >= t->len)
+		return -1;
+	return (signed char)t->buf[t->pos++];
+}
+
+static int
+peekch(struct ptok *t)
+{
+	if (t->pos >= t->len)
+		return -1;
+	return (signed char)t->buf[t->pos];
+}
+
+static int
+tok_done(struct tdat_sbuf *b, char **tok, int type)
+{
+	if (b->oom) {
+		tdat_sb_free(b);
+		*tok = NULL;
+		return T_ERROR;
+	}
+	*tok = b->p ? b->p : strdup("");
+	return type;
+}
+
+static int
+tok_forced(const char *s, char **tok)
+{
+	struct ptok t = { s, strlen(s), 0 };
+
+	return tdat_tok_raw(&t, tok);
+}
+
+/* Operators: "->", doubled "++ -- || && >> <<", and a trailing '='. */
+static void
+tok_op(struct ptok *t, int ch, struct tdat_sbuf *b)
+{
+	int nx;
+
+	if (ch == '-' && peekch(t) == '>') {
+		tdat_sb_putc(b, getch(t));
+		return;
+	}
+	switch (ch) {
+	case '-': case '+': case '|': case '&': case '>': case '<':
+		if (peekch(t) == ch) {
+			tdat_sb_putc(b, getch(t));
+			if (ch != '>' && ch != '<')
+				return;
+		}
+		break;
+	case '!': case '=':
+		break;
+	default:
+		return;
+	}
+	nx = peekch(t);
+	if (nx == '=')
+		tdat_sb_putc(b, getch(t));
+}
+
+/* A quoted string; adjacent double-quoted strings are joined. */
+static int
+tok_quote(struct ptok *t, int quote, struct tdat_sbuf *b)
+{
+	int ch = quote, last, type = quote == '"' ? T_DQUOTE : T_SQUOTE;
+	size_t save;
+
+again:
+	last = 0;
+	do {
+		last = ch;
+		ch = getch(t);
+		if (ch == '\\' && last == '\\')
+			last = 0;
+		if (ch <= 0)
+			break;
+		tdat_sb_putc(b, ch);
+	} while ((ch != quote && isprint(ch)) || last == '\\' || ch == '\n');
+	if (ch <= 0)
+		return T_NONE;
+	b->len--;		/* the closing quote or stray character */
+	b->p[b->len] = '\0';
+	if (type == T_DQUOTE) {
+		save = t->pos;
+		do
+			ch = getch(t);
+		while (ch >= 0 && isspace(ch));
+		if (ch == '"')
+			goto again;
+		t->pos = save;
+	}
+	return type;
+}
+
+int
+tdat_tok_raw(struct ptok *t, char **tok)
+{
+	struct tdat_sbuf b;
+	int ch, type;
+
+	*tok = NULL;
+	tdat_sb_init(&b);
+	ch = getch(t);
+	if (ch < 0)
+		return T_NONE;
+	type = ctype_of(ch);
+	if (type == T_NONE)
+		return type;
+	switch (type) {
+	case T_NEWLINE:
+	case T_DELIM:
+		tdat_sb_putc(&b, ch);
+		return tok_done(&b, tok, type);
+	case T_OP:
+		tdat_sb_putc(&b, ch);
+		tok_op(t, ch, &b);
+		return tok_done(&b, tok, type);
+	case T_DQUOTE:
+	case T_SQUOTE:
+		type = tok_quote(t, ch, &b);
+		if (type == T_NONE) {
+			tdat_sb_free(&b);
+			return T_NONE;
+		}
+		return tok_done(&b, tok, type);
+	default:
+		break;
+	}
+	tdat_sb_putc(&b, ch);
+	while (ctype_of(peekch(t)) == type)
+		tdat_sb_putc(&b, getch(t));
+	if (tok_done(&b, tok, type) == T_ERROR)
+		return T_ERROR;
+	if (type == T_ITEM) {
+		/* Old kernels' broken mac80211 symbols, as libtraceevent. */
+		const char *rep = NULL;
+
+		if (strcmp(*tok, "LOCAL_PR_FMT") == 0)
+			rep = "\"%s\" ";
+		else if (strcmp(*tok, "STA_PR_FMT") == 0)
+			rep = "\" sta:%pM\" ";
+		else if (strcmp(*tok, "VIF_PR_FMT") == 0)
+			rep = "\" vif:%p(%d)\" ";
+		if (rep) {
+			free(*tok);
+			return tok_forced(rep, tok);
+		}
+	}
+	return type;
+}
+
+int
+tdat_tok_read(struct ptok *t, char **tok)
+{
+	int type;
+
+	for (;;) {
+		type = tdat_tok_raw(t, tok);
+		if (type != T_SPACE)
+			return type;
+		free(*tok);
+	}
+}
+
+int
+tdat_tok_item(struct ptok *t, char **tok)
+{
+	int type;
+
+	for (;;) {
+		type = tdat_tok_raw(t, tok);
+		if (type != T_SPACE && type != T_NEWLINE)
+			return type;
+		free(*tok);
+	}
+}
+
+/* Read a token of the given type (and text, unless str is NULL). */
+int
+tdat_tok_expect(struct ptok *t, int nl_ok, int type, const char *str)
+{
+	char *tok;
+	int ty, r;
+
+	ty = nl_ok ? tdat_tok_read(t, &tok) : tdat_tok_item(t, &tok);
+	r = ty == type && (str == NULL || (tok && strcmp(tok, str) == 0));
+	free(tok);
+	return r ? 0 : -1;
+}
+
+static int
+tok_expect_get(struct ptok *t, int nl_ok, int type, char **out)
+{
+	int ty;
+
+	ty = nl_ok ? tdat_tok_read(t, out) : tdat_tok_item(t, out);
+	if (ty != type) {
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+append(char **buf, const char *delim, const char *s)
+{
+	size_t a = strlen(*buf), b = strlen(delim), c = strlen(s);
+	char *p;
+
+	if ((p = realloc(*buf, a + b + c + 1)) == NULL)
+		return -1;
+	memcpy(p + a, delim, b);
+	memcpy(p + a + b, s, c + 1);
+	*buf = p;
+	return 0;
+}
+
+static int
+type_size(const char *name)
+{
+	static const struct { const char *t; int n; } tab[] = {
+		{ "u8", 1 }, { "u16", 2 }, { "u32", 4 }, { "u64", 8 },
+		{ "s8", 1 }, { "s16", 2 }, { "s32", 4 }, { "s64", 8 },
+		{ "char", 1 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (strcmp(tab[i].t, name) == 0)
+			return tab[i].n;
+	return 0;
+}
+
+static void
+field_clear(struct tdat_field *f)
+{
+	free(f->type);
+	free(f->name);
+	memset(f, 0, sizeof(*f));
+}
+
+/* "[N]" after a field name; sets the array length. */
+static int
+field_brackets(struct ptok *t, struct tdat_field *f, char **tok, int *sized)
+{
+	char *brackets = strdup("["), *tk;
+	int type, last = T_OP;
+
+	if (brackets == NULL)
+		return -1;
+	f->flags |= TDAT_FLD_ARRAY;
+	type = tdat_tok_read(t, &tk);
+	f->arraylen = type == T_ITEM ? (int)strtoul(tk, NULL, 0) : 0;
+	while (tk && strcmp(tk, "]") != 0) {
+		const char *d = last == T_ITEM && type == T_ITEM ? " " : "";
+
+		last = type;
+		if (append(&brackets, d, tk) < 0)
+			goto fail;
+		f->arraylen = (int)strtoul(tk, NULL, 0);
+		free(tk);
+		type = tdat_tok_read(t, &tk);
+		if (type == T_NONE)
+			goto fail;
+	}
+	free(tk);
+	if (append(&brackets, "", "]") < 0)
+		goto fail;
+	type = tdat_tok_read(t, &tk);
+	if (type == T_ITEM) {
+		/* "type [] name;" */
+		if (append(&f->type, " ", f->name) < 0 ||
+		    append(&f->type, "", brackets) < 0) {
+			free(tk);
+			goto fail;
+		}
+		*sized = type_size(f->name);
+		free(f->name);
+		f->name = tk;
+		type = tdat_tok_read(t, &tk);
+	} else if (append(&f->type, "", brackets) < 0) {
+		free(tk);
+		goto fail;
+	}
+	free(brackets);
+	*tok = tk;
+	return type;
+fail:
+	free(brackets);
+	return -1;
+}
+
+static int
+expect_num(struct ptok *t, const char *key, int *val)
+{
+	char *tk;
+
+	if (tdat_tok_expect(t, 1, T_ITEM, key) < 0 ||
+	    tdat_tok_expect(t, 1, T_OP, ":") < 0 ||
+	    tok_expect_get(t, 1, T_ITEM, &tk) < 0)
+		return -1;
+	*val = (int)strtoul(tk, NULL, 0);
+	free(tk);
+	return tdat_tok_expect(t, 1, T_OP, ";");
+}
+
+/* The type and name of "field:TYPE NAME;" */
+static int
+field_decl(struct ptok *t, int ftrace, struct tdat_field *f, int *sized)
+{
+	char *tk, *last;
+	const char *delim = " ";
+	int type;
+
+	if (tok_expect_get(t, 1, T_ITEM, &last) < 0)
+		return -1;
+	for (;;) {
+		type = tdat_tok_read(t, &tk);
+		if (type == T_ITEM || (type == T_OP && strcmp(tk, "*") == 0) ||
+		    (ftrace && type == T_OP && strcmp(tk, ".") == 0)) {
+			if (strcmp(tk, "*") == 0)
+				f->flags |= TDAT_FLD_POINTER;
+			if (f->type) {
+				if (append(&f->type, delim, last) < 0)
+					goto fail;
+				free(last);
+			} else
+				f->type = last;
+			last = tk;
+			delim = " ";
+			continue;
+		}
+		if (type == T_DELIM && f->type && strcmp(last, "__attribute__")
+		    == 0 && tk[0] == '(') {
+			int depth = 1;
+
+			if (append(&f->type, " ", last) < 0 ||
+			    append(&f->type, "", "(") < 0)
+				goto fail;
+			free(tk);
+			while ((type = tdat_tok_read(t, &tk)) != T_NONE) {
+				int r;
+
+				if (type == T_DELIM) {
+					if (tk[0] == '(')
+						depth++;
+					else if (tk[0] == ')')
+						depth--;
+					if (!depth)
+						break;
+					r = append(&f->type, "", tk);
+					delim = "";
+				} else {
+					r = append(&f->type, delim, tk);
+					delim = " ";
+				}
+				if (r < 0)
+					goto fail;
+				free(last);
+				last = tk;
+			}
+			free(tk);
+			continue;
+		}
+		break;
+	}
+	if (f->type == NULL) {
+		free(tk);
+		free(last);
+		return -1;
+	}
+	f->name = last;
+	if (type != T_OP) {
+		free(tk);
+		return -1;
+	}
+	if (strcmp(tk, "[") == 0) {
+		free(tk);
+		type = field_brackets(t, f, &tk, sized);
+		if (type < 0)
+			return -1;
+	}
+	if (type != T_OP || strcmp(tk, ";") != 0) {
+		free(tk);
+		return -1;
+	}
+	free(tk);
+	return 0;
+fail:
+	free(tk);
+	free(last);
+	return -1;
+}
+
+static void
+field_flags(struct tdat_field *f, int lsize, int sized)
+{
+	if ((f->flags & TDAT_FLD_ARRAY) && (strstr(f->type, "char") ||
+	    strstr(f->type, "u8") || strstr(f->type, "s8")))
+		f->flags |= TDAT_FLD_STRING;
+	if (strncmp(f->type, "__data_loc", 10) == 0)
+		f->flags |= TDAT_FLD_DYNAMIC;
+	if (strncmp(f->type, "__rel_loc", 9) == 0)
+		f->flags |= TDAT_FLD_DYNAMIC | TDAT_FLD_RELATIVE;
+	if (strstr(f->type, "long"))
+		f->flags |= TDAT_FLD_LONG;
+	(void)lsize;
+	(void)sized;
+}
+
+static void
+field_elemsize(struct tdat_field *f, int lsize, int sized)
+{
+	if (f->flags & (TDAT_FLD_ARRAY | TDAT_FLD_DYNAMIC)) {
+		if (f->arraylen)
+			f->elemsize = f->size / f->arraylen;
+		else if (f->flags & TDAT_FLD_DYNAMIC)
+			f->elemsize = sized;
+		else if (f->flags & TDAT_FLD_STRING)
+			f->elemsize = 1;
+		else if (f->flags & TDAT_FLD_LONG)
+			f->elemsize = lsize;
+	} else
+		f->elemsize = f->size;
+}
+
+/* One "field:...;offset:N;size:N;[signed:N;]" line. */
+static int
+field_line(struct ptok *t, int ftrace, int lsize, struct tdat_field *f)
+{
+	char *tk;
+	int type, sized = 0, sgn;
+
+	type = tdat_tok_read(t, &tk);
+	if (ftrace && type == T_ITEM && strcmp(tk, "special") == 0) {
+		free(tk);
+		type = tdat_tok_read(t, &tk);
+	}
+	if (type != T_OP || strcmp(tk, ":") != 0) {
+		free(tk);
+		return -1;
+	}
+	free(tk);
+	if (field_decl(t, ftrace, f, &sized) < 0)
+		return -1;
+	field_flags(f, lsize, sized);
+	if (expect_num(t, "offset", &f->offset) < 0 ||
+	    expect_num(t, "size", &f->size) < 0)
+		return -1;
+	if ((f->flags & TDAT_FLD_DYNAMIC) && f->size == 2)
+		f->flags |= TDAT_FLD_STRING | TDAT_FLD_ARRAY;
+	type = tdat_tok_read(t, &tk);
+	if (type != T_NEWLINE) {
+		if (type != T_ITEM || strcmp(tk, "signed") != 0) {
+			free(tk);
+			return -1;
+		}
+		free(tk);
+		if (tdat_tok_expect(t, 1, T_OP, ":") < 0 ||
+		    tok_expect_get(t, 1, T_ITEM, &tk) < 0)
+			return -1;
+		sgn = strtoul(tk, NULL, 0) != 0;
+		free(tk);
+		if (sgn)
+			f->flags |= TDAT_FLD_SIGNED;
+		if (tdat_tok_expect(t, 1, T_OP, ";") < 0 ||
+		    tok_expect_get(t, 1, T_NEWLINE, &tk) < 0)
+			return -1;
+	}
+	free(tk);
+	field_elemsize(f, lsize, sized);
+	return 0;
+}
+
+/* Fields up to a blank line; returns the count or -1. */
+static int
+read_fields(struct ptok *t, int ftrace, int lsize, struct tdat_field **out)
+{
+	struct tdat_field *v = NULL, *nv;
+	int n = 0, cap = 0, type;
+	char *tk;
+
+	for (;;) {
+		type = tdat_tok_read(t, &tk);
+		if (type == T_NEWLINE) {
+			free(tk);
+			break;
+		}
+		if (type != T_ITEM || strcmp(tk, "field") != 0) {
+			free(tk);
+			goto fail;
+		}
+		free(tk);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			if ((nv = realloc(v, cap * sizeof(*v))) == NULL)
+				goto fail;
+			v = nv;
+		}
+		memset(&v[n], 0, sizeof(v[n]));
+		if (field_line(t, ftrace, lsize, &v[n]) < 0) {
+			field_clear(&v[n]);
+			goto fail;
+		}
+		n++;
+	}
+	*out = v;
+	return n;
+fail:
+	while (n > 0)
+		field_clear(&v[--n]);
+	free(v);
+	return -1;
+}
+
+void
+tdat_event_free(struct tdat_event *ev)
+{
+	int i;
+
+	if (ev == NULL)
+		return;
+	for (i = 0; i < ev->ncommon; i++)
+		field_clear(&ev->common[i]);
+	for (i = 0; i < ev->nfields; i++)
+		field_clear(&ev->fields[i]);
+	free(ev->common);
+	free(ev->fields);
+	free(ev->system);
+	free(ev->name);
+	free(ev->fmt);
+	tdat_print_free(ev->print);
+	tdat_simple_free(ev->simple);
+	free(ev);
+}
+
+static int
+read_header(struct ptok *t, struct tdat_event *ev)
+{
+	char *tk;
+
+	if (tdat_tok_expect(t, 1, T_ITEM, "name") < 0 ||
+	    tdat_tok_expect(t, 1, T_OP, ":") < 0 ||
+	    tok_expect_get(t, 1, T_ITEM, &ev->name) < 0)
+		return -1;
+	if (tdat_tok_expect(t, 0, T_ITEM, "ID") < 0 ||
+	    tdat_tok_expect(t, 1, T_OP, ":") < 0 ||
+	    tok_expect_get(t, 1, T_ITEM, &tk) < 0)
+		return -1;
+	ev->id = (int)strtoul(tk, NULL, 0);
+	free(tk);
+	if (ev->id < 0)
+		return -1;
+	if (tdat_tok_expect(t, 0, T_ITEM, "format") < 0 ||
+	    tdat_tok_expect(t, 1, T_OP, ":") < 0 ||
+	    tdat_tok_expect(t, 1, T_NEWLINE, NULL) < 0)
+		return -1;
+	return 0;
+}
+
+/* Is the rest (after blank lines) the simple "format:" language? */
+static int
+simple_start(const struct ptok *t, size_t *at)
+{
+	size_t p = t->pos;
+
+	while (p < t->len && isspace((unsigned char)t->buf[p]))
+		p++;
+	if (t->len - p >= 7 && memcmp(t->buf + p, "format:", 7) == 0) {
+		*at = p + 7;
+		return 1;
+	}
+	return 0;
+}
+
+int
+tdat_event_parse(const char *text, size_t len, const char *system,
+    int lsize, int big, struct tdat_event **out, struct tdat_err *e)
+{
+	struct ptok t = { text, len, 0 };
+	struct tdat_event *ev;
+	int n, ftrace = strcmp(system, "ftrace") == 0;
+	size_t at;
+
+	(void)big;
+	*out = NULL;
+	if ((ev = calloc(1, sizeof(*ev))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	if ((ev->system = strdup(system)) == NULL)
+		goto nomem;
+	if (read_header(&t, ev) < 0)
+		goto bad;
+	if (ftrace) {
+		ev->flags |= TDAT_EV_FTRACE;
+		if (strcmp(ev->name, "bprint") == 0)
+			ev->flags |= TDAT_EV_BPRINT;
+	}
+	if ((n = read_fields(&t, ftrace, lsize, &ev->common)) < 0)
+		goto bad;
+	ev->ncommon = n;
+	if ((n = read_fields(&t, ftrace, lsize, &ev->fields)) < 0)
+		goto bad;
+	ev->nfields = n;
+	ev->pid = tdat_event_field(ev, "common_pid");
+	if (simple_start(&t, &at)) {
+		ev->flags |= TDAT_EV_SIMPLE;
+		if (tdat_simple_compile(ev, text + at, len - at) < 0)
+			ev->failed = 1;
+	} else if (tdat_print_compile(ev, &t) < 0)
+		ev->failed = 1;
+	*out = ev;
+	return 0;
+nomem:
+	tdat_event_free(ev);
+	return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+bad:
+	tdat_event_free(ev);
+	return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: bad event format",
+	    system);
+}
+
+struct tdat_field *
+tdat_event_field(const struct tdat_event *ev, const char *name)
+{
+	int i;
+
+	for (i = 0; i < ev->ncommon; i++)
+		if (strcmp(ev->common[i].name, name) == 0)
+			return &ev->common[i];
+	for (i = 0; i < ev->nfields; i++)
+		if (strcmp(ev->fields[i].name, name) == 0)
+			return &ev->fields[i];
+	return NULL;
+}
+
+unsigned long long
+tdat_field_read(const struct tdat_event *ev, const struct tdat_field *f,
+    const unsigned char *data, uint32_t size)
+{
+	if (f == NULL || (uint32_t)f->offset + f->size > size)
+		return 0;
+	return tdat_read_num(ev->set, data + f->offset, f->size);
+}
+
+/* ------------------------------------------------------------------ */
+
+struct tdat_events *
+tdat_events_new(int lsize, int big)
+{
+	struct tdat_events *s;
+
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return NULL;
+	s->lsize = lsize;
+	s->big = big;
+	return s;
+}
+
+void
+tdat_events_free(struct tdat_events *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->nev; i++)
+		tdat_event_free(s->ev[i]);
+	free(s->ev);
+	for (i = 0; i < s->nsym; i++) {
+		free(s->sym[i].name);
+		free(s->sym[i].mod);
+	}
+	free(s->sym);
+	for (i = 0; i < s->nprintk; i++)
+		free(s->printk[i].fmt);
+	free(s->printk);
+	for (i = 0; i < s->ncomm; i++)
+		free(s->comm[i].comm);
+	free(s->comm);
+	free(s->text);
+	tdat_plugins_free(s);
+	free(s->symcache);
+	free(s);
+}
+
+int
+tdat_events_add(struct tdat_events *s, const char *text, size_t len,
+    const char *system, struct tdat_event **out, struct tdat_err *e)
+{
+	struct tdat_event *ev, **nv;
+	int r;
+
+	if (out)
+		*out = NULL;
+	if (s->nev == s->capev) {
+		size_t cap = s->capev ? s->capev * 2 : 64;
+
+		if ((nv = realloc(s->ev, cap * sizeof(*nv))) == NULL)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		s->ev = nv;
+		s->capev = cap;
+	}
+	/* The print format is compiled against the set (symbols). */
+	if ((r = tdat_event_parse(text, len, system, s->lsize, s->big, &ev,
+	    e)) < 0)
+		return r;
+	ev->set = s;
+	s->ev[s->nev++] = ev;
+	if (out)
+		*out = ev;
+	return 0;
+}
+
+static int
+ev_cmp(const void *a, const void *b)
+{
+	const struct tdat_event *x = *(struct tdat_event * const *)a;
+	const struct tdat_event *y = *(struct tdat_event * const *)b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return 0;
+}
+
+void
+tdat_events_finish(struct tdat_events *s, int plugins)
+{
+	size_t i, j;
+
+	/* Stable insertion order for equal ids, as libtraceevent. */
+	for (i = 1; i < s->nev; i++) {
+		struct tdat_event *v = s->ev[i];
+
+		for (j = i; j > 0 && ev_cmp(&s->ev[j - 1], &v) > 0; j--)
+			s->ev[j] = s->ev[j - 1];
+		s->ev[j] = v;
+	}
+	for (i = 0; i < s->nev; i++)
+		s->ev[i]->plugin = plugins ?
+		    tdat_plugin_find(s->ev[i]->system, s->ev[i]->name) : NULL;
+	tdat_syms_sort(s);
+}
+
+const struct tdat_event *
+tdat_events_find(const struct tdat_events *s, int id)
+{
+	size_t lo = 0, hi = s->nev, mid;
+
+	if (s->last && s->last->id == id)
+		return s->last;
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (s->ev[mid]->id == id) {
+			((struct tdat_events *)s)->last = s->ev[mid];
+			return s->ev[mid];
+		}
+		if (s->ev[mid]->id > id)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+const struct tdat_event *
+tdat_events_find_name(const struct tdat_events *s, const char *system,
+    const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nev; i++)
+		if (strcmp(s->ev[i]->name, name) == 0 &&
+		    (system == NULL || strcmp(s->ev[i]->system, system) == 0))
+			return s->ev[i];
+	return NULL;
+}
+
+static int
+add_blob(struct tdat_events *s, const struct tdat_blob *b, const char *sys,
+    struct tdat_err *e)
+{
+	int r;
+
+	r = tdat_events_add(s, (const char *)b->p, b->len, sys, NULL, e);
+	/* A damaged format drops that event only, as trace-cmd does. */
+	if (r == TDAT_ECORRUPT)
+		return 0;
+	return r;
+}
+
+int
+tdat_events_load(struct tdat_file *f, struct tdat_events **out,
+    struct tdat_err *e)
+{
+	struct tdat_events *s;
+	uint32_t i, j;
+	int r;
+
+	*out = NULL;
+	if ((s = tdat_events_new(f->lsize, f->big)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	if (f->kallsyms.p && tdat_events_add_kallsyms(s,
+	    (const char *)f->kallsyms.p, f->kallsyms.len) < 0)
+		goto nomem;
+	if (f->printk.p && tdat_events_add_printk(s,
+	    (const char *)f->printk.p, f->printk.len) < 0)
+		goto nomem;
+	if (f->cmdlines.p && tdat_events_add_cmdlines(s,
+	    (const char *)f->cmdlines.p, f->cmdlines.len) < 0)
+		goto nomem;
+	tdat_syms_sort(s);
+	for (i = 0; i < f->nftrace; i++)
+		if ((r = add_blob(s, &f->ftrace[i], "ftrace", e)) < 0)
+			goto fail;
+	for (i = 0; i < f->nsys; i++)
+		for (j = 0; j < f->sys[i].nev; j++)
+			if ((r = add_blob(s, &f->sys[i].ev[j], f->sys[i].name,
+			    e)) < 0)
+				goto fail;
+	*out = s;
+	return 0;
+nomem:
+	r = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+fail:
+	tdat_events_free(s);
+	return r;
+}

@@ -1,0 +1,389 @@
+/*
+ * kallsyms.c: kernel symbols (/proc/kallsyms text), printk formats
+ * (printk_formats: '0xADDR : "fmt"') and comms (saved_cmdlines: "pid comm").
+ *
+ * Lookups reproduce trace-cmd's: entries are kept in reverse order of
+ * registration, sorted stably, and searched by the same binary search, so
+ * that duplicate addresses or pids resolve to the same entry.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+#include "event-int.h"
+
+static const char *sym_search(const struct tdat_events *,
+    unsigned long long, unsigned long long *);
+
+/* Call fn on each non-empty line of text. */
+static int
+each_line(const char *text, size_t len, struct tdat_events *s,
+    int (*fn)(struct tdat_events *, char *))
+{
+	char *buf, *p, *nl;
+	int r = 0;
+
+	if ((buf = malloc(len + 1)) == NULL)
+		return -1;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	for (p = buf; *p; p = nl) {
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl++ = '\0';
+		else
+			nl = p + strlen(p);
+		if (*p == '\0')
+			continue;
+		if ((r = fn(s, p)) != 0)
+			break;
+	}
+	free(buf);
+	return r < 0 ? -1 : 0;
+}
+
+static int
+add_sym(struct tdat_events *s, unsigned long long addr, const char *name,
+    const char *mod)
+{
+	struct symbol *v;
+
+	if (s->nsym + 1 >= s->capsym) {
+		size_t cap = s->capsym ? s->capsym * 2 : 4096;
+
+		if ((v = realloc(s->sym, cap * sizeof(*v))) == NULL)
+			return -1;
+		s->sym = v;
+		s->capsym = cap;
+	}
+	v = &s->sym[s->nsym];
+	v->addr = addr;
+	v->seq = s->nsym;
+	v->name = strdup(name);
+	v->mod = mod ? strdup(mod) : NULL;
+	if (v->name == NULL || (mod && v->mod == NULL))
+		return -1;
+	s->nsym++;
+	s->sym_sorted = 0;
+	return 0;
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* "ADDR T NAME[\t[MOD]]"; returns 1 to stop at a line it cannot read. */
+static int
+kallsyms_line(struct tdat_events *s, char *line)
+{
+	unsigned long long addr = 0;
+	char *p = line, *name, *mod = NULL, type;
+	int n = 0;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	while (n < 16 && hexval((unsigned char)*p) >= 0) {
+		addr = addr << 4 | hexval((unsigned char)*p++);
+		n++;
+	}
+	if (n == 0)
+		return 1;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '\0')
+		return 1;
+	type = *p++;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '\0')
+		return 1;
+	name = p;
+	while (*p && !isspace((unsigned char)*p))
+		p++;
+	if (*p == '\t' && p[1] == '[') {
+		*p = '\0';
+		mod = p + 2;
+		p = mod;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		if (p > mod)
+			p[-1] = '\0';
+		else
+			mod = NULL;
+	} else
+		*p = '\0';
+	if (name[0] == '$' || type == 'A' || type == 'a')
+		return 0;
+	return add_sym(s, addr, name, mod) < 0 ? -1 : 0;
+}
+
+int
+tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
+{
+	return each_line(text, len, s, kallsyms_line);
+}
+
+static int
+printk_line(struct tdat_events *s, char *line)
+{
+	struct printkfmt *v;
+	char *colon, *fmt, *p;
+	size_t n;
+
+	if ((colon = strchr(line, ':')) == NULL)
+		return 0;
+	*colon = '\0';
+	fmt = colon + 1;
+	if (*fmt)
+		fmt++;		/* the space after ':' */
+	if (s->nprintk == s->capprintk) {
+		size_t cap = s->capprintk ? s->capprintk * 2 : 256;
+
+		if ((v = realloc(s->printk, cap * sizeof(*v))) == NULL)
+			return -1;
+		s->printk = v;
+		s->capprintk = cap;
+	}
+	v = &s->printk[s->nprintk];
+	v->addr = strtoull(line, NULL, 16);
+	v->seq = s->nprintk;
+	if (fmt[0] == '"')
+		fmt++;
+	if ((v->fmt = strdup(fmt)) == NULL)
+		return -1;
+	n = strlen(v->fmt);
+	if (n > 0) {
+		p = v->fmt + n - 1;
+		if (*p == '"')
+			*p = '\0';
+		if (p - v->fmt >= 2) {
+			p -= 2;
+			if (strcmp(p, "\\n") == 0)
+				*p = '\0';
+		}
+	}
+	s->nprintk++;
+	s->printk_sorted = 0;
+	return 0;
+}
+
+int
+tdat_events_add_printk(struct tdat_events *s, const char *text, size_t len)
+{
+	return each_line(text, len, s, printk_line);
+}
+
+static int
+comm_line(struct tdat_events *s, char *line)
+{
+	struct comm *v;
+	char *end;
+	long pid;
+
+	pid = strtol(line, &end, 10);
+	if (end == line)
+		return 1;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end == '\0')
+		return 1;
+	if (s->ncomm == s->capcomm) {
+		size_t cap = s->capcomm ? s->capcomm * 2 : 256;
+
+		if ((v = realloc(s->comm, cap * sizeof(*v))) == NULL)
+			return -1;
+		s->comm = v;
+		s->capcomm = cap;
+	}
+	v = &s->comm[s->ncomm];
+	v->pid = (int)pid;
+	v->seq = s->ncomm;
+	if ((v->comm = strdup(end)) == NULL)
+		return -1;
+	s->ncomm++;
+	s->comm_sorted = 0;
+	return 0;
+}
+
+int
+tdat_events_add_cmdlines(struct tdat_events *s, const char *text, size_t len)
+{
+	return each_line(text, len, s, comm_line);
+}
+
+/* Stable sort, newest registration first among equal keys. */
+static int
+sym_cmp(const void *a, const void *b)
+{
+	const struct symbol *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->seq > y->seq ? -1 : x->seq < y->seq;
+}
+
+static int
+printk_cmp(const void *a, const void *b)
+{
+	const struct printkfmt *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->seq > y->seq ? -1 : x->seq < y->seq;
+}
+
+static int
+comm_cmp(const void *a, const void *b)
+{
+	const struct comm *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->seq > y->seq ? -1 : x->seq < y->seq;
+}
+
+void
+tdat_syms_sort(struct tdat_events *s)
+{
+	if (!s->sym_sorted && s->nsym) {
+		qsort(s->sym, s->nsym, sizeof(*s->sym), sym_cmp);
+		/* The sentinel after the last symbol. */
+		memset(&s->sym[s->nsym], 0, sizeof(s->sym[0]));
+	}
+	s->sym_sorted = 1;
+	if (!s->printk_sorted && s->nprintk)
+		qsort(s->printk, s->nprintk, sizeof(*s->printk), printk_cmp);
+	s->printk_sorted = 1;
+	if (!s->comm_sorted && s->ncomm)
+		qsort(s->comm, s->ncomm, sizeof(*s->comm), comm_cmp);
+	s->comm_sorted = 1;
+}
+
+#define SYMCACHE 1024
+
+const char *
+tdat_events_sym(const struct tdat_events *s, unsigned long long addr,
+    unsigned long long *start)
+{
+	struct tdat_events *w = (struct tdat_events *)s;
+	struct symcache *c;
+
+	if (w->symcache == NULL &&
+	    (w->symcache = calloc(SYMCACHE, sizeof(*c))) == NULL)
+		return sym_search(s, addr, start);
+	c = &w->symcache[(addr ^ addr >> 10) % SYMCACHE];
+	if (c->name == NULL || c->addr != addr) {
+		c->name = sym_search(s, addr, &c->start);
+		c->addr = addr;
+		if (c->name == NULL) {
+			c->name = "";
+			c->start = 0;
+		}
+	}
+	if (start && c->name[0])
+		*start = c->start;
+	return c->name[0] ? c->name : NULL;
+}
+
+static const char *
+sym_search(const struct tdat_events *s, unsigned long long addr,
+    unsigned long long *start)
+{
+	size_t lo = 0, hi = s->nsym, mid;
+	const struct symbol *e;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		e = &s->sym[mid];
+		if (addr == e->addr || (addr > e->addr && addr < e[1].addr)) {
+			if (start)
+				*start = e->addr;
+			return e->name;
+		}
+		if (addr < e->addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+const char *
+tdat_events_printk(const struct tdat_events *s, unsigned long long addr)
+{
+	size_t lo = 0, hi = s->nprintk, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (s->printk[mid].addr == addr)
+			return s->printk[mid].fmt;
+		if (addr < s->printk[mid].addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+const char *
+tdat_events_comm(const struct tdat_events *s, int pid)
+{
+	size_t lo = 0, hi = s->ncomm, mid;
+
+	if (pid == 0)
+		return "<idle>";
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (s->comm[mid].pid == pid)
+			return s->comm[mid].comm;
+		if (pid < s->comm[mid].pid)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return "<...>";
+}
+
+int
+tdat_events_set_comm(struct tdat_events *s, int pid, const char *comm)
+{
+	size_t lo = 0, hi = s->ncomm, mid;
+	struct comm *v;
+	char *c;
+
+	if (pid == 0)
+		return 0;
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (s->comm[mid].pid == pid)
+			return 0;
+		if (pid < s->comm[mid].pid)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (s->ncomm == s->capcomm) {
+		size_t cap = s->capcomm ? s->capcomm * 2 : 256;
+
+		if ((v = realloc(s->comm, cap * sizeof(*v))) == NULL)
+			return -1;
+		s->comm = v;
+		s->capcomm = cap;
+	}
+	if ((c = strdup(comm)) == NULL)
+		return -1;
+	memmove(&s->comm[lo + 1], &s->comm[lo],
+	    (s->ncomm - lo) * sizeof(s->comm[0]));
+	s->comm[lo].pid = pid;
+	s->comm[lo].comm = c;
+	s->comm[lo].seq = s->ncomm;
+	s->ncomm++;
+	return 0;
+}

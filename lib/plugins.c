@@ -1,0 +1,571 @@
+/*
+ * plugins.c: per-event print overrides, as the plugins trace-cmd report
+ * loads by default (libtraceevent's sched_switch, function, hrtimer, kmem,
+ * kvm, tlb).  Each is one entry of a table; an entry returns 0 when it
+ * printed the event, or 1 to let the print format follow what it wrote.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+#include "event-int.h"
+
+/* Callers seen per CPU, to indent nested function calls. */
+struct fstack {
+	int size;
+	char **stack;
+};
+
+/* A field of the event (not a common one), libtraceevent's way:
+ * "<CANT FIND FIELD x>" when missing, " x=INVALID" for odd sizes. */
+static int
+field_val(const struct tdat_event *ev, const struct tdat_record *rec,
+    const char *name, unsigned long long *v, int err, struct tdat_sbuf *out)
+{
+	const struct tdat_field *f = NULL;
+	int i;
+
+	for (i = 0; i < ev->nfields; i++)
+		if (strcmp(ev->fields[i].name, name) == 0)
+			f = &ev->fields[i];
+	if (f == NULL) {
+		if (err)
+			tdat_sb_printf(out, "<CANT FIND FIELD %s>", name);
+		return -1;
+	}
+	if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8) {
+		if (err)
+			tdat_sb_printf(out, " %s=INVALID", name);
+		return -1;
+	}
+	*v = tdat_field_read(ev, f, rec->data, rec->size);
+	return 0;
+}
+
+static int
+num_field(const struct tdat_event *ev, const struct tdat_record *rec,
+    const char *fmt, const char *name, int err, struct tdat_sbuf *out)
+{
+	unsigned long long v;
+	int i;
+
+	for (i = 0; i < ev->nfields; i++)
+		if (strcmp(ev->fields[i].name, name) == 0)
+			break;
+	if (i == ev->nfields || field_val(ev, rec, name, &v, 0, out) < 0) {
+		if (err)
+			tdat_sb_printf(out, "CAN'T FIND FIELD \"%s\"", name);
+		return -1;
+	}
+	tdat_sb_printf(out, fmt, v);
+	return 0;
+}
+
+static int
+func_field(const struct tdat_event *ev, const struct tdat_record *rec,
+    const char *fmt, const char *name, int err, struct tdat_sbuf *out)
+{
+	unsigned long long v, start = 0;
+	const char *fn;
+	char tmp[128];
+
+	if (field_val(ev, rec, name, &v, 0, out) < 0) {
+		if (err)
+			tdat_sb_printf(out, "CAN'T FIND FIELD \"%s\"", name);
+		return -1;
+	}
+	if ((fn = tdat_events_sym(ev->set, v, &start)) != NULL)
+		snprintf(tmp, sizeof(tmp), "%s/0x%llx", fn, start - v);
+	else
+		snprintf(tmp, sizeof(tmp), "0x%08llx", v);
+	tdat_sb_printf(out, fmt, tmp);
+	return 0;
+}
+
+static const struct tdat_field *
+any_field(const struct tdat_event *ev, const char *name)
+{
+	return tdat_event_field(ev, name);
+}
+
+/* ---- sched ---- */
+
+static void
+write_state(struct tdat_sbuf *out, int v)
+{
+	static const char states[] = "SDTtZXxW";
+	int i, found = 0;
+
+	for (i = 0; i < (int)sizeof(states) - 1; i++) {
+		if (!(v & (1 << i)))
+			continue;
+		if (found)
+			tdat_sb_putc(out, '|');
+		found = 1;
+		tdat_sb_putc(out, states[i]);
+	}
+	if (!found)
+		tdat_sb_putc(out, 'R');
+}
+
+static void
+write_comm(const struct tdat_event *ev, const struct tdat_record *rec,
+    const struct tdat_field *f, int pid, struct tdat_sbuf *out)
+{
+	size_t start = out->len;
+	int n = f->size;
+
+	if ((uint32_t)f->offset > rec->size)
+		n = 0;
+	else if ((uint32_t)(f->offset + n) > rec->size)
+		n = (int)(rec->size - f->offset);
+	n = (int)strnlen((const char *)rec->data + f->offset, (size_t)n);
+	tdat_sb_add(out, (const char *)rec->data + f->offset, (size_t)n);
+	if (!out->oom)
+		tdat_events_set_comm(ev->set, pid, out->p + start);
+}
+
+static int
+sched_switch(const struct tdat_event *ev, const struct tdat_record *rec,
+    struct tdat_sbuf *out)
+{
+	const struct tdat_field *f;
+	unsigned long long v;
+
+	if (field_val(ev, rec, "prev_pid", &v, 1, out) < 0) {
+		tdat_sb_putc(out, '!');
+		return 0;
+	}
+	if ((f = any_field(ev, "prev_comm")) != NULL) {
+		write_comm(ev, rec, f, (int)v, out);
+		tdat_sb_putc(out, ':');
+	}
+	tdat_sb_printf(out, "%lld ", (long long)v);
+	if (field_val(ev, rec, "prev_prio", &v, 1, out) == 0)
+		tdat_sb_printf(out, "[%d] ", (int)v);
+	if (field_val(ev, rec, "prev_state", &v, 1, out) == 0)
+		write_state(out, (int)v);
+	tdat_sb_puts(out, " ==> ");
+	if (field_val(ev, rec, "next_pid", &v, 1, out) < 0) {
+		tdat_sb_putc(out, '!');
+		return 0;
+	}
+	if ((f = any_field(ev, "next_comm")) != NULL) {
+		write_comm(ev, rec, f, (int)v, out);
+		tdat_sb_putc(out, ':');
+	}
+	tdat_sb_printf(out, "%lld", (long long)v);
+	if (field_val(ev, rec, "next_prio", &v, 1, out) == 0)
+		tdat_sb_printf(out, " [%d]", (int)v);
+	return 0;
+}
+
+static int
+sched_wakeup(const struct tdat_event *ev, const struct tdat_record *rec,
+    struct tdat_sbuf *out)
+{
+	const struct tdat_field *f;
+	unsigned long long v;
+
+	if (field_val(ev, rec, "pid", &v, 1, out) < 0) {
+		tdat_sb_putc(out, '!');
+		return 0;
+	}
+	if ((f = any_field(ev, "comm")) != NULL) {
+		write_comm(ev, rec, f, (int)v, out);
+		tdat_sb_putc(out, ':');
+	}
+	tdat_sb_printf(out, "%lld", (long long)v);
+	if (field_val(ev, rec, "prio", &v, 1, out) == 0)
+		tdat_sb_printf(out, " [%lld]", (long long)v);
+	if (field_val(ev, rec, "success", &v, 0, out) == 0)
+		tdat_sb_printf(out, " success=%lld", (long long)v);
+	if (field_val(ev, rec, "target_cpu", &v, 1, out) == 0)
+		tdat_sb_printf(out, " CPU:%03llu", v);
+	return 0;
+}
+
+/* ---- ftrace ---- */
+
+static void
+add_child(struct fstack *st, const char *child, int pos)
+{
+	char **p;
+	int i;
+
+	if (child == NULL)
+		return;
+	if (pos < st->size)
+		free(st->stack[pos]);
+	else {
+		if ((p = realloc(st->stack, sizeof(char *) * (st->size + 10)))
+		    == NULL)
+			return;
+		st->stack = p;
+		for (i = st->size; i < st->size + 10; i++)
+			st->stack[i] = NULL;
+		st->size += 10;
+	}
+	st->stack[pos] = strdup(child);
+}
+
+static int
+stack_index(struct tdat_events *s, const char *parent, const char *child,
+    int cpu)
+{
+	struct fstack *st, *p;
+	int i;
+
+	if (cpu < 0)
+		return 0;
+	if (cpu >= s->nfstack) {
+		if ((p = realloc(s->fstack, sizeof(*p) * (cpu + 1))) == NULL)
+			return 0;
+		s->fstack = p;
+		for (i = s->nfstack; i <= cpu; i++)
+			memset(&s->fstack[i], 0, sizeof(s->fstack[i]));
+		s->nfstack = cpu + 1;
+	}
+	st = &s->fstack[cpu];
+	for (i = 0; i < st->size && st->stack[i]; i++)
+		if (strcmp(parent, st->stack[i]) == 0) {
+			add_child(st, child, i + 1);
+			return i;
+		}
+	add_child(st, parent, 0);
+	add_child(st, child, 1);
+	return 0;
+}
+
+void
+tdat_plugins_free(struct tdat_events *s)
+{
+	int i, j;
+
+	for (i = 0; i < s->nfstack; i++) {
+		for (j = 0; j < s->fstack[i].size; j++)
+			free(s->fstack[i].stack[j]);
+		free(s->fstack[i].stack);
+	}
+	free(s->fstack);
+	s->fstack = NULL;
+	s->nfstack = 0;
+}
+
+static int
+function(const struct tdat_event *ev, const struct tdat_record *rec,
+    struct tdat_sbuf *out)
+{
+	unsigned long long ip, pip;
+	const char *fn, *parent;
+	int index = 0;
+
+	if (field_val(ev, rec, "ip", &ip, 1, out) < 0) {
+		tdat_sb_putc(out, '!');
+		return 0;
+	}
+	fn = tdat_events_sym(ev->set, ip, NULL);
+	if (field_val(ev, rec, "parent_ip", &pip, 1, out) < 0) {
+		tdat_sb_putc(out, '!');
+		return 0;
+	}
+	parent = tdat_events_sym(ev->set, pip, NULL);
+	if (parent)
+		index = stack_index(ev->set, parent, fn, rec->cpu);
+	tdat_sb_printf(out, "%*s", index * 3, "");
+	if (fn)
+		tdat_sb_puts(out, fn);
+	else
+		tdat_sb_printf(out, "0x%llx", ip);
+	return 0;
+}
+
+static int
+kernel_stack(const struct tdat_event *ev, const struct tdat_record *rec,
+    struct tdat_sbuf *out)
+{
+	const struct tdat_field *f = any_field(ev, "caller");
+	int ls = ev->set->lsize;
+	unsigned long long a;
+	uint32_t off;
+	const char *fn;
+
+	if (f == NULL) {
+		tdat_sb_puts(out, "<CANT FIND FIELD caller>");
+		return 0;
+	}
+	tdat_sb_puts(out, "<stack trace >\n");
+	for (off = (uint32_t)f->offset; off + ls <= rec->size; off += ls) {
+		a = tdat_read_num(ev->set, rec->data + off, ls);
+		if ((ls == 8 && a == ~0ULL) || (int)a == -1)
+			break;
+		if ((fn = tdat_events_sym(ev->set, a, NULL)) != NULL)
+			tdat_sb_printf(out, "=> %s (%llx)\n", fn, a);
+		else
+			tdat_sb_printf(out, "=> %llx\n", a);
+	}
+	return 0;
+}
+
+static int
+raw_data(const struct tdat_event *ev, const struct tdat_record *rec,
+    struct tdat_sbuf *out)
+{
+	const struct tdat_field *f;
+	unsigned long long id;
+	uint32_t off, i, n;
+	int ls = ev->set->lsize;
+
+	if (field_val(ev, rec, "id", &id, 1, out) < 0) {
+		tdat_sb_putc(out, '!');
+		return 0;
+	}
+	tdat_sb_printf(out, "# %llx", id);
+	if ((f = any_field(ev, "buf")) == NULL) {
+		tdat_sb_puts(out, "<CANT FIND FIELD buf>");
+		return 0;
+	}
+	for (off = (uint32_t)f->offset; off < rec->size; off += ls) {
+		n = rec->size - off < 8 ? rec->size - off : 8;
+		for (i = 0; i < n; i++)
+			tdat_sb_printf(out, " %02x", rec->data[off + i]);
+	}
+	return 0;
+}
+
+/* ---- timer ---- */
+
+static int
+hrtimer_expire(const struct tdat_event *ev, const struct tdat_record *rec,
+    struct tdat_sbuf *out)
+{
+	tdat_sb_puts(out, "hrtimer=");
+	if (num_field(ev, rec, "0x%llx", "timer", 0, out) < 0)
+		num_field(ev, rec, "0x%llx", "hrtimer", 1, out);
+	tdat_sb_puts(out, " now=");
+	num_field(ev, rec, "%llu", "now", 1, out);
+	func_field(ev, rec, " function=%s", "function", 0, out);
+	return 0;
+}
+
+static int
+hrtimer_start(const struct tdat_event *ev, const struct tdat_record *rec,
+    struct tdat_sbuf *out)
+{
+	tdat_sb_puts(out, "hrtimer=");
+	if (num_field(ev, rec, "0x%llx", "timer", 0, out) < 0)
+		num_field(ev, rec, "0x%llx", "hrtimer", 1, out);
+	func_field(ev, rec, " function=%s", "function", 0, out);
+	tdat_sb_puts(out, " expires=");
+	num_field(ev, rec, "%llu", "expires", 1, out);
+	tdat_sb_puts(out, " softexpires=");
+	num_field(ev, rec, "%llu", "softexpires", 1, out);
+	return 0;
+}
+
+/* ---- kmem: the call site, then the print format ---- */
+
+static int
+call_site(const struct tdat_event *ev, const struct tdat_record *rec,
+    struct tdat_sbuf *out)
+{
+	unsigned long long v, start = 0;
+	const char *fn;
+
+	if (field_val(ev, rec, "call_site", &v, 0, out) < 0)
+		return 1;
+	if ((fn = tdat_events_sym(ev->set, v, &start)) == NULL)
+		return 1;
+	tdat_sb_printf(out, "(%s+0x%x) ", fn, (int)(v - start));
+	return 1;
+}
+
+/* ---- kvm ---- */
+
+struct reason {
+	int val;
+	const char *str;
+};
+
+static const struct reason vmx_reasons[] = {
+	{ 0, "EXCEPTION_NMI" }, { 1, "EXTERNAL_INTERRUPT" },
+	{ 2, "TRIPLE_FAULT" }, { 7, "PENDING_INTERRUPT" },
+	{ 8, "NMI_WINDOW" }, { 9, "TASK_SWITCH" }, { 10, "CPUID" },
+	{ 12, "HLT" }, { 13, "INVD" }, { 14, "INVLPG" }, { 15, "RDPMC" },
+	{ 16, "RDTSC" }, { 18, "VMCALL" }, { 19, "VMCLEAR" },
+	{ 20, "VMLAUNCH" }, { 21, "VMPTRLD" }, { 22, "VMPTRST" },
+	{ 23, "VMREAD" }, { 24, "VMRESUME" }, { 25, "VMWRITE" },
+	{ 26, "VMOFF" }, { 27, "VMON" }, { 28, "CR_ACCESS" },
+	{ 29, "DR_ACCESS" }, { 30, "IO_INSTRUCTION" }, { 31, "MSR_READ" },
+	{ 32, "MSR_WRITE" }, { 36, "MWAIT_INSTRUCTION" },
+	{ 39, "MONITOR_INSTRUCTION" }, { 40, "PAUSE_INSTRUCTION" },
+	{ 41, "MCE_DURING_VMENTRY" }, { 43, "TPR_BELOW_THRESHOLD" },
+	{ 44, "APIC_ACCESS" }, { 45, "EOI_INDUCED" }, { 48, "EPT_VIOLATION" },
+	{ 49, "EPT_MISCONFIG" }, { 50, "INVEPT" }, { 52, "PREEMPTION_TIMER" },
+	{ 54, "WBINVD" }, { 55, "XSETBV" }, { 56, "APIC_WRITE" },
+	{ 58, "INVPCID" }, { 62, "PML_FULL" }, { 63, "XSAVES" },
+	{ 64, "XRSTORS" }, { 0, NULL }
+};
+
+static const struct reason svm_reasons[] = {
+	{ 0x000, "EXIT_READ_CR0" }, { 0x003, "EXIT_READ_CR3" },
+	{ 0x004, "EXIT_READ_CR4" }, { 0x008, "EXIT_READ_CR8" },
+	{ 0x010, "EXIT_WRITE_CR0" }, { 0x013, "EXIT_WRITE_CR3" },
+	{ 0x014, "EXIT_WRITE_CR4" }, { 0x018, "EXIT_WRITE_CR8" },
+	{ 0x020, "EXIT_READ_DR0" }, { 0x021, "EXIT_READ_DR1" },
+	{ 0x022, "EXIT_READ_DR2" }, { 0x023, "EXIT_READ_DR3" },
+	{ 0x024, "EXIT_READ_DR4" }, { 0x025, "EXIT_READ_DR5" },
+	{ 0x026, "EXIT_READ_DR6" }, { 0x027, "EXIT_READ_DR7" },
+	{ 0x030, "EXIT_WRITE_DR0" }, { 0x031, "EXIT_WRITE_DR1" },
+	{ 0x032, "EXIT_WRITE_DR2" }, { 0x033, "EXIT_WRITE_DR3" },
+	{ 0x034, "EXIT_WRITE_DR4" }, { 0x035, "EXIT_WRITE_DR5" },
+	{ 0x036, "EXIT_WRITE_DR6" }, { 0x037, "EXIT_WRITE_DR7" },
+	{ 0x040, "EXIT_EXCP_DE" }, { 0x041, "EXIT_EXCP_DB" },
+	{ 0x043, "EXIT_EXCP_BP" }, { 0x044, "EXIT_EXCP_OF" },
+	{ 0x045, "EXIT_EXCP_BR" }, { 0x046, "EXIT_EXCP_UD" },
+	{ 0x047, "EXIT_EXCP_NM" }, { 0x048, "EXIT_EXCP_DF" },
+	{ 0x04a, "EXIT_EXCP_TS" }, { 0x04b, "EXIT_EXCP_NP" },
+	{ 0x04c, "EXIT_EXCP_SS" }, { 0x04d, "EXIT_EXCP_GP" },
+	{ 0x04e, "EXIT_EXCP_PF" }, { 0x050, "EXIT_EXCP_MF" },
+	{ 0x051, "EXIT_EXCP_AC" }, { 0x052, "EXIT_EXCP_MC" },
+	{ 0x053, "EXIT_EXCP_XF" }, { 0x060, "EXIT_INTR" },
+	{ 0x061, "EXIT_NMI" }, { 0x062, "EXIT_SMI" }, { 0x063, "EXIT_INIT" },
+	{ 0x064, "EXIT_VINTR" }, { 0x065, "EXIT_CR0_SEL_WRITE" },
+	{ 0x066, "EXIT_IDTR_READ" }, { 0x067, "EXIT_GDTR_READ" },
+	{ 0x068, "EXIT_LDTR_READ" }, { 0x069, "EXIT_TR_READ" },
+	{ 0x06a, "EXIT_IDTR_WRITE" }, { 0x06b, "EXIT_GDTR_WRITE" },
+	{ 0x06c, "EXIT_LDTR_WRITE" }, { 0x06d, "EXIT_TR_WRITE" },
+	{ 0x06e, "EXIT_RDTSC" }, { 0x06f, "EXIT_RDPMC" },
+	{ 0x070, "EXIT_PUSHF" }, { 0x071, "EXIT_POPF" },
+	{ 0x072, "EXIT_CPUID" }, { 0x073, "EXIT_RSM" }, { 0x074, "EXIT_IRET" },
+	{ 0x075, "EXIT_SWINT" }, { 0x076, "EXIT_INVD" },
+	{ 0x077, "EXIT_PAUSE" }, { 0x078, "EXIT_HLT" },
+	{ 0x079, "EXIT_INVLPG" }, { 0x07a, "EXIT_INVLPGA" },
+	{ 0x07b, "EXIT_IOIO" }, { 0x07c, "EXIT_MSR" },
+	{ 0x07d, "EXIT_TASK_SWITCH" }, { 0x07e, "EXIT_FERR_FREEZE" },
+	{ 0x07f, "EXIT_SHUTDOWN" }, { 0x080, "EXIT_VMRUN" },
+	{ 0x081, "EXIT_VMMCALL" }, { 0x082, "EXIT_VMLOAD" },
+	{ 0x083, "EXIT_VMSAVE" }, { 0x084, "EXIT_STGI" },
+	{ 0x085, "EXIT_CLGI" }, { 0x086, "EXIT_SKINIT" },
+	{ 0x087, "EXIT_RDTSCP" }, { 0x088, "EXIT_ICEBP" },
+	{ 0x089, "EXIT_WBINVD" }, { 0x08a, "EXIT_MONITOR" },
+	{ 0x08b, "EXIT_MWAIT" }, { 0x08c, "EXIT_MWAIT_COND" },
+	{ 0x08d, "EXIT_XSETBV" }, { 0x400, "EXIT_NPF" },
+	{ 0x401, "EXIT_AVIC_INCOMPLETE_IPI" },
+	{ 0x402, "EXIT_AVIC_UNACCELERATED_ACCESS" }, { -1, "EXIT_ERR" },
+	{ 0, NULL }
+};
+
+static int
+exit_reason(const struct tdat_event *ev, const struct tdat_record *rec,
+    const char *name, struct tdat_sbuf *out)
+{
+	const struct reason *t;
+	unsigned long long v, isa;
+
+	if (field_val(ev, rec, name, &v, 1, out) < 0)
+		return -1;
+	if (field_val(ev, rec, "isa", &isa, 0, out) < 0)
+		isa = 1;
+	if (isa != 1 && isa != 2) {
+		tdat_sb_puts(out, "reason UNKNOWN-ISA");
+		return 0;
+	}
+	for (t = isa == 1 ? vmx_reasons : svm_reasons; t->str; t++)
+		if (t->val == (int)v)
+			break;
+	if (t->str)
+		tdat_sb_printf(out, "reason %s", t->str);
+	else
+		tdat_sb_printf(out, "reason UNKNOWN (%llu)", v);
+	return 0;
+}
+
+static int
+kvm_exit(const struct tdat_event *ev, const struct tdat_record *rec,
+    struct tdat_sbuf *out)
+{
+	unsigned long long rip, i1 = 0, i2 = 0;
+
+	if (exit_reason(ev, rec, "exit_reason", out) < 0)
+		return 1;
+	if (field_val(ev, rec, "guest_rip", &rip, 1, out) < 0)
+		return 1;
+	tdat_sb_printf(out, " rip 0x%llx", rip);
+	if (field_val(ev, rec, "info1", &i1, 0, out) >= 0 &&
+	    field_val(ev, rec, "info2", &i2, 0, out) >= 0)
+		tdat_sb_printf(out, " info %llx %llx", i1, i2);
+	return 0;
+}
+
+static int
+kvm_entry(const struct tdat_event *ev, const struct tdat_record *rec,
+    struct tdat_sbuf *out)
+{
+	unsigned long long rip, v;
+
+	if (field_val(ev, rec, "vcpu_id", &v, 0, out) == 0)
+		tdat_sb_printf(out, " vcpu %u", (unsigned)v);
+	else
+		tdat_sb_puts(out, "CAN'T FIND FIELD \"vcpu_id\"");
+	if (field_val(ev, rec, "rip", &rip, 1, out) < 0)
+		return 1;
+	tdat_sb_printf(out, " rip 0x%llx", rip);
+	return 0;
+}
+
+/* ---- tlb ---- */
+
+static int
+tlb_flush(const struct tdat_event *ev, const struct tdat_record *rec,
+    struct tdat_sbuf *out)
+{
+	static const char *why[] = { "flush on task switch",
+	    "remote shootdown", "local shootdown", "local mm shootdown" };
+	unsigned long long v;
+
+	tdat_sb_puts(out, "pages=");
+	num_field(ev, rec, "%ld", "pages", 1, out);
+	if (field_val(ev, rec, "reason", &v, 1, out) < 0)
+		return 1;
+	tdat_sb_puts(out, " reason=");
+	if (v < 4)
+		tdat_sb_puts(out, why[v]);
+	else
+		tdat_sb_puts(out, "unknown reason");
+	tdat_sb_printf(out, " (%lld)", (long long)v);
+	return 0;
+}
+
+static const struct tdat_plugin plugins[] = {
+	{ "sched", "sched_switch", sched_switch },
+	{ "sched", "sched_wakeup", sched_wakeup },
+	{ "sched", "sched_wakeup_new", sched_wakeup },
+	{ "ftrace", "function", function },
+	{ "ftrace", "kernel_stack", kernel_stack },
+	{ "ftrace", "raw_data", raw_data },
+	{ "timer", "hrtimer_expire_entry", hrtimer_expire },
+	{ "timer", "hrtimer_start", hrtimer_start },
+	{ "kmem", "kfree", call_site },
+	{ "kmem", "kmalloc", call_site },
+	{ "kmem", "kmalloc_node", call_site },
+	{ "kmem", "kmem_cache_alloc", call_site },
+	{ "kmem", "kmem_cache_alloc_node", call_site },
+	{ "kmem", "kmem_cache_free", call_site },
+	{ "kvm", "kvm_exit", kvm_exit },
+	{ "kvm", "kvm_entry", kvm_entry },
+	{ "tlb", "tlb_flush", tlb_flush },
+	{ NULL, NULL, NULL }
+};
+
+const struct tdat_plugin *
+tdat_plugin_find(const char *system, const char *name)
+{
+	const struct tdat_plugin *p;
+
+	for (p = plugins; p->name; p++)
+		if (strcmp(p->name, name) == 0 &&
+		    (p->system == NULL || strcmp(p->system, system) == 0))
+			return p;
+	return NULL;
+}

@@ -1,0 +1,254 @@
+/*
+ * report.c: the lines trace-cmd report [-N|-R] [-t] prints for a trace.
+ *
+ *	cpus=N
+ *	[BUF: ]           comm-pid   [cpu]  secs.nsecs: name:     text
+ *
+ * Instance buffers prefix every line with their name (the top buffer with
+ * blanks of the same width); lost events print "CPU:N [K EVENTS DROPPED]"
+ * before the record that follows them.  A latency-tracer file has no
+ * records: its text follows the cpus line.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+#include "event-int.h"
+
+struct report {
+	struct tdat_file *f;
+	FILE *out;
+	const struct tdat_report_opts *o;
+	struct tdat_events *ev;
+	struct tdat_sbuf line;
+	int prefix;		/* instances: width of the name column */
+	int usecs;		/* the clock counts time (not cycles) */
+};
+
+/* What trace-cmd prints for a latency-tracer file: its text, read in
+ * BUFSIZ pieces each printed up to its first NUL. */
+static int
+report_latency(struct report *r, struct tdat_err *e)
+{
+	unsigned char buf[8192];
+	uint64_t off = r->f->latency_off, n;
+	size_t k;
+	int rc;
+
+	while (off < r->f->fsize) {
+		n = r->f->fsize - off;
+		if (n > sizeof(buf))
+			n = sizeof(buf);
+		if ((rc = tdat_pread(r->f, buf, off, n, e)) < 0)
+			return rc;
+		for (k = 0; k < n && buf[k]; k++)
+			;
+		fwrite(buf, 1, k, r->out);
+		off += n;
+	}
+	fputc('\n', r->out);
+	return 0;
+}
+
+static void
+put_digits(struct tdat_sbuf *l, unsigned long long v, int width, char fill)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (buf + sizeof(buf) - p < width)
+		*--p = fill;
+	tdat_sb_add(l, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+static void
+put_time(struct report *r, uint64_t ts)
+{
+	struct tdat_sbuf *l = &r->line;
+
+	if (!r->usecs) {
+		put_digits(l, ts, 12, ' ');
+		tdat_sb_putc(l, ':');
+		return;
+	}
+	tdat_sb_putc(l, ' ');
+	if (r->o->ns) {
+		put_digits(l, ts / 1000000000, 5, ' ');
+		tdat_sb_putc(l, '.');
+		put_digits(l, ts % 1000000000, 9, '0');
+	} else {
+		ts = (ts + 500) / 1000;
+		put_digits(l, ts / 1000000, 5, ' ');
+		tdat_sb_putc(l, '.');
+		put_digits(l, ts % 1000000, 6, '0');
+	}
+	tdat_sb_putc(l, ':');
+}
+
+static void
+put_name(struct report *r, const char *name)
+{
+	static const char spaces[] = "                    ";
+	size_t n = strlen(name);
+
+	tdat_sb_putc(&r->line, ' ');
+	tdat_sb_add(&r->line, name, n);
+	tdat_sb_add(&r->line, ": ", 2);
+	if (n < 20)
+		tdat_sb_add(&r->line, spaces, 20 - n);
+}
+
+/* "%16s-%-5d [%03d]" */
+static void
+put_task(struct report *r, const char *comm, int pid, int cpu)
+{
+	struct tdat_sbuf *l = &r->line;
+	char buf[16];
+	int n;
+
+	tdat_put_pad(l, comm, strlen(comm), 16, 0);
+	tdat_sb_putc(l, '-');
+	n = snprintf(buf, sizeof(buf), "%d", pid);
+	tdat_put_pad(l, buf, (size_t)n, 5, 1);
+	tdat_sb_add(l, " [", 2);
+	if (cpu >= 0)
+		put_digits(l, (unsigned)cpu, 3, '0');
+	else
+		tdat_sb_printf(l, "%03d", cpu);
+	tdat_sb_putc(l, ']');
+}
+
+static int
+report_record(struct report *r, const struct tdat_record *rec)
+{
+	const struct tdat_event *ev;
+	struct tdat_sbuf *l = &r->line;
+	size_t start = l->len;
+	int id = 0, pid = 0;
+
+	if (r->prefix) {
+		const char *bn = r->f->buf[rec->buffer].name;
+
+		if (bn[0])
+			tdat_sb_printf(l, "%*s: ", r->prefix, bn);
+		else
+			tdat_sb_printf(l, "%*s  ", r->prefix, "");
+	}
+	if (rec->missed) {
+		if (rec->missed_count > 0)
+			tdat_sb_printf(l, "CPU:%d [%lld EVENTS DROPPED]\n",
+			    rec->cpu, rec->missed_count);
+		else if (rec->missed_count < 0)
+			tdat_sb_printf(l, "CPU:%d [EVENTS DROPPED]\n",
+			    rec->cpu);
+	}
+	if (r->ev->nev && rec->size >= 2)
+		id = (int)tdat_read_num(r->ev, rec->data,
+		    r->ev->ev[0]->ncommon ? r->ev->ev[0]->common[0].size : 2);
+	ev = tdat_events_find(r->ev, id);
+	if (ev == NULL) {
+		tdat_sb_puts(l, "[UNKNOWN EVENT][UNKNOWN EVENT]");
+		goto done;
+	}
+	pid = (int)tdat_field_read(ev, ev->pid, rec->data, rec->size);
+	put_task(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
+	put_time(r, rec->ts);
+	put_name(r, ev->name);
+	tdat_event_print(ev, rec, r->o->mode, l);
+done:
+	if (l->len > start && l->p[l->len - 1] == '\n')
+		l->len--;
+	tdat_sb_putc(l, '\n');
+	if (l->oom)
+		return -1;
+	if (l->len >= 65536) {
+		fwrite(l->p, 1, l->len, r->out);
+		tdat_sb_reset(l);
+	}
+	return 0;
+}
+
+static int
+clock_counts_time(const struct tdat_file *f)
+{
+	static const char *tclocks[] = { "local", "global", "uptime", "perf",
+	    "mono", "mono_raw", "boot", NULL };
+	const char *c = f->trace_clock;
+	size_t k;
+	int i;
+
+	for (k = 0; k < f->nopt; k++)
+		if (f->opt[k].id == TDAT_OPT_TSC2NSEC)
+			return 1;
+	if (c == NULL || *c == '\0')
+		return 1;
+	for (i = 0; tclocks[i]; i++)
+		if (strcmp(c, tclocks[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+report_records(struct report *r, struct tdat_err *e)
+{
+	struct tdat_reader_opts ro;
+	struct tdat_reader *rd;
+	struct tdat_record rec;
+	size_t i;
+	int rc, w;
+
+	for (i = 1; i < r->f->nbuf; i++) {
+		w = (int)strlen(r->f->buf[i].name);
+		if (w > r->prefix)
+			r->prefix = w;
+	}
+	if (r->f->nbuf > 1 && r->prefix == 0)
+		r->prefix = 0;
+	memset(&ro, 0, sizeof(ro));
+	ro.cpus = r->o->cpus;
+	ro.ncpus = r->o->ncpus;
+	ro.buffer = -1;
+	if ((rc = tdat_reader_open(r->f, &ro, &rd, e)) < 0)
+		return rc;
+	while ((rc = tdat_reader_next(rd, &rec, e)) > 0)
+		if (report_record(r, &rec) < 0) {
+			rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+			break;
+		}
+	fwrite(r->line.p ? r->line.p : "", 1, r->line.len, r->out);
+	tdat_sb_reset(&r->line);
+	tdat_reader_close(rd);
+	return rc < 0 ? rc : 0;
+}
+
+int
+tdat_report(struct tdat_file *f, FILE *out, const struct tdat_report_opts *o,
+    struct tdat_err *e)
+{
+	struct report r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	r.f = f;
+	r.out = out;
+	r.o = o;
+	r.usecs = clock_counts_time(f);
+	tdat_sb_init(&r.line);
+	fprintf(out, "cpus=%u\n", f->ncpus);
+	if (f->latency) {
+		rc = report_latency(&r, e);
+		goto done;
+	}
+	if ((rc = tdat_events_load(f, &r.ev, e)) < 0)
+		goto done;
+	tdat_events_finish(r.ev, o->mode == TDAT_PRINT_PLUGINS);
+	rc = report_records(&r, e);
+done:
+	tdat_events_free(r.ev);
+	tdat_sb_free(&r.line);
+	if (rc == 0 && ferror(out))
+		rc = tdat_fail_nooff(e, TDAT_EIO, "write error");
+	return rc;
+}

@@ -1,0 +1,369 @@
+#!/usr/bin/env bats
+# dump.bats: tdat-dump against trace-cmd 3.1.6's own output for the
+# fixtures in t/data, its command-line conventions, and damaged input.
+# Run by t/run-tests (make check); TDAT_BIN names the tools' folder.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	D=${TDAT_DATA:-$BATS_TEST_DIRNAME/data}
+	DUMP=${TDAT_BIN:-$BATS_TEST_DIRNAME/../build/bin}/tdat-dump
+	if [ ! -x "$DUMP" ]; then
+		echo "# $DUMP is not built" >&3
+		return 1
+	fi
+}
+
+# expected NAME KIND: trace-cmd's output for t/data/NAME.dat.
+expected() {
+	local f=$D/expected/$1.$2.txt
+	if [ -f "$f" ]; then
+		cat "$f"
+	else
+		zstd -dcq "$f.zst"
+	fi
+}
+
+# trace-cmd names the file as given on its command line; so may we.
+norm() {
+	sed 's/^\( Tracing meta data in file \).*:$/\1FILE:/'
+}
+
+# same EXPECTED ACTUAL: compare two files, show the start of the diff.
+same() {
+	if ! cmp -s "$1" "$2"; then
+		echo "output differs from $1 (first lines of the diff):"
+		diff "$1" "$2" | head -n 30
+		return 1
+	fi
+}
+
+# dump_all NAME: tdat-dump --all equals trace-cmd dump --all.
+dump_all() {
+	local x=$BATS_TEST_TMPDIR/expected a=$BATS_TEST_TMPDIR/actual
+	expected "$1" dump-all | norm >"$x"
+	run --separate-stderr "$DUMP" --all "$D/$1.dat"
+	[ "$status" -eq 0 ] || { echo "exit $status: $stderr"; return 1; }
+	[ -z "$stderr" ] || { echo "stderr: $stderr"; return 1; }
+	"$DUMP" --all "$D/$1.dat" | norm >"$a"
+	same "$x" "$a"
+}
+
+# ---- command line
+
+@test "--help prints usage and every option, exits 0" {
+	run --separate-stderr "$DUMP" --help
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ ${lines[0]} == "usage: tdat-dump "* ]]
+	for o in --options --head-page --head-event --ftrace-events --systems \
+	    --events --kallsyms --printk --cmd-lines --flyrecord --sections \
+	    --strings --clock --all --records --no-plugins --raw --cpu \
+	    --help --version; do
+		[[ $output == *"$o"* ]] || { echo "--help lacks $o"; return 1; }
+	done
+}
+
+@test "--version prints one line, exits 0" {
+	run --separate-stderr "$DUMP" --version
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ ${lines[0]} == "tdat-dump "*[0-9]* ]]
+}
+
+@test "an unknown option exits 2 with a usage line" {
+	run --separate-stderr "$DUMP" --no-such-option "$D/labsisop-qemu-trace.dat"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ $stderr == "tdat-dump: "* ]]
+	[[ $stderr == *"usage: tdat-dump "* ]]
+}
+
+@test "a bad --cpu list exits 2" {
+	run --separate-stderr "$DUMP" --records --cpu 1-x "$D/labsisop-qemu-trace.dat"
+	[ "$status" -eq 2 ]
+	[[ $stderr == "tdat-dump: "* ]]
+}
+
+@test "a missing file exits 2 with one 'tdat-dump: FILE: ...' line" {
+	run --separate-stderr "$DUMP" "$BATS_TEST_TMPDIR/nothing.dat"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "tdat-dump: $BATS_TEST_TMPDIR/nothing.dat: "* ]]
+}
+
+@test "a file that is not a trace exits 1 with one line" {
+	printf 'this is not a trace.dat file\n%.0s' $(seq 100) >"$BATS_TEST_TMPDIR/x.dat"
+	run --separate-stderr "$DUMP" "$BATS_TEST_TMPDIR/x.dat"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "tdat-dump: $BATS_TEST_TMPDIR/x.dat: "* ]]
+	[[ $stderr != *.  ]]
+}
+
+@test "an empty file exits 1" {
+	: >"$BATS_TEST_TMPDIR/empty.dat"
+	run --separate-stderr "$DUMP" --all "$BATS_TEST_TMPDIR/empty.dat"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "tdat-dump: "* ]]
+}
+
+@test "a directory exits 1 or 2 with one line" {
+	run --separate-stderr "$DUMP" "$D"
+	[ "$status" -eq 1 ] || [ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "tdat-dump: "* ]]
+}
+
+@test "a write error on stdout exits 2" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run --separate-stderr sh -c '"$0" --all "$1" >/dev/full' "$DUMP" "$D/labsisop-qemu-trace.dat"
+	[ "$status" -eq 2 ]
+	[[ $stderr == "tdat-dump: "*"stdout"* ]]
+}
+
+# ---- the default summary
+
+@test "the default summary works on every fixture" {
+	for f in "$D"/*.dat; do
+		run --separate-stderr "$DUMP" "$f"
+		[ "$status" -eq 0 ] || { echo "$f: exit $status: $stderr"; return 1; }
+		[ -n "$output" ] || { echo "$f: no output"; return 1; }
+	done
+}
+
+@test "summary names version, endianness and compression" {
+	run "$DUMP" "$D/s390x-v7-zstd-sched.dat"
+	[ "$status" -eq 0 ]
+	[[ $output == *7* ]]
+	[[ $output == *[Bb]ig* ]]
+	[[ $output == *zstd* ]]
+}
+
+# ---- --all against trace-cmd dump --all
+
+@test "--all: kinmax-listen (v6, 32-bit, trace-cmd listen)" {
+	dump_all kinmax-listen-trace.192.168.1.10_53616
+}
+
+@test "--all: labsisop-qemu (v6, 32-bit)" {
+	dump_all labsisop-qemu-trace
+}
+
+@test "--all: hebel23-driver (v6, 32-bit ARM, 3 systems)" {
+	dump_all hebel23-driver-trace
+}
+
+@test "--all: s390x-v7-zstd-sched (v7 zstd, big-endian)" {
+	dump_all s390x-v7-zstd-sched
+}
+
+@test "--all: x86_64-default-sched (v7 zstd)" {
+	dump_all x86_64-default-sched
+}
+
+@test "--all: hip24-host (v7 zlib, GUEST option)" {
+	dump_all hip24-host-trace
+}
+
+@test "--all: x86_64-v7-none-instances (v7 uncompressed, instances)" {
+	dump_all x86_64-v7-none-instances
+}
+
+@test "--all: nish97 (v7 zstd, no event data)" {
+	dump_all nish97-trace
+}
+
+# ---- one part at a time, against trace-cmd dump --PART
+
+parts() {
+	local name=$1 p
+	for p in head-page head-event ftrace-events systems events printk \
+	    cmd-lines options clock; do
+		expected "$name" "dump-$p" >"$BATS_TEST_TMPDIR/x"
+		run --separate-stderr "$DUMP" "--$p" "$D/$name.dat"
+		[ "$status" -eq 0 ] || { echo "--$p: exit $status: $stderr"; return 1; }
+		"$DUMP" "--$p" "$D/$name.dat" >"$BATS_TEST_TMPDIR/a"
+		same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a" ||
+		    { echo "in --$p"; return 1; }
+	done
+	"$DUMP" --kallsyms "$D/$name.dat" | sha256sum | cut -d' ' -f1 >"$BATS_TEST_TMPDIR/a"
+	same "$D/expected/$name.dump-kallsyms.sha256" "$BATS_TEST_TMPDIR/a" ||
+	    { echo "in --kallsyms"; return 1; }
+}
+
+@test "each part option matches trace-cmd dump (v6)" {
+	parts labsisop-qemu-trace
+}
+
+@test "each part option matches trace-cmd dump (v7 zstd)" {
+	parts x86_64-default-sched
+}
+
+# flyrecord NAME: tdat-dump --flyrecord has its own layout, one line per
+# CPU; its offsets and sizes are those trace-cmd dump --flyrecord prints.
+flyrecord() {
+	local name=$1 n=0 cpu off size
+	run --separate-stderr "$DUMP" --flyrecord "$D/$name.dat"
+	[ "$status" -eq 0 ] || { echo "exit $status: $stderr"; return 1; }
+	while read -r cpu off size; do
+		n=$((n + 1))
+		[[ $output =~ "cpu $cpu: offset $off, "(compressed )?"size $size" ]] ||
+		    { echo "no 'cpu $cpu: offset $off, ... size $size'"; return 1; }
+	done < <(expected "$name" dump-flyrecord | awk '
+	    /\[offset, size of cpu [0-9]+\]/ { c = $NF; sub(/\]/, "", c); print c, $1, $2 }
+	    /\[id, data offset and size\]/ { print $1, $2, $3 }')
+	[ "$n" -gt 0 ]
+}
+
+@test "--flyrecord gives trace-cmd's CPU offsets and sizes (v6)" {
+	flyrecord labsisop-qemu-trace
+}
+
+@test "--flyrecord gives trace-cmd's CPU offsets and sizes (v7 zstd)" {
+	flyrecord x86_64-default-sched
+}
+
+@test "--sections and --strings work on v7 and are quiet or exit 0 on v6" {
+	run --separate-stderr "$DUMP" --sections "$D/x86_64-default-sched.dat"
+	[ "$status" -eq 0 ]
+	[[ $output == *options* ]]
+	run --separate-stderr "$DUMP" --strings "$D/x86_64-v7-none-instances.dat"
+	[ "$status" -eq 0 ]
+	[[ $output == *flyrecord* ]]
+	run --separate-stderr "$DUMP" --sections "$D/labsisop-qemu-trace.dat"
+	[ "$status" -eq 0 ]
+}
+
+# ---- stdin
+
+@test "'-' reads the trace from stdin (a file)" {
+	"$DUMP" --all "$D/s390x-v7-zstd-sched.dat" | norm >"$BATS_TEST_TMPDIR/x"
+	"$DUMP" --all - <"$D/s390x-v7-zstd-sched.dat" | norm >"$BATS_TEST_TMPDIR/a"
+	same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a"
+}
+
+@test "'-' reads the trace from stdin (a pipe)" {
+	"$DUMP" --all "$D/labsisop-qemu-trace.dat" | norm >"$BATS_TEST_TMPDIR/x"
+	cat "$D/labsisop-qemu-trace.dat" | "$DUMP" --all - | norm >"$BATS_TEST_TMPDIR/a"
+	same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a"
+}
+
+@test "a damaged trace on stdin is named 'stdin' or '-'" {
+	head -c 3000 "$D/labsisop-qemu-trace.dat" >"$BATS_TEST_TMPDIR/cut.dat"
+	run --separate-stderr "$DUMP" --all - <"$BATS_TEST_TMPDIR/cut.dat"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "tdat-dump: stdin: "* || $stderr == "tdat-dump: -: "* ]]
+}
+
+# ---- records
+
+# records NAME KIND ARGS...: tdat-dump --records equals trace-cmd report.
+records() {
+	local name=$1 kind=$2
+	shift 2
+	expected "$name" "$kind" >"$BATS_TEST_TMPDIR/x"
+	run --separate-stderr "$DUMP" --records "$@" "$D/$name.dat"
+	[ "$status" -eq 0 ] || { echo "exit $status: $stderr"; return 1; }
+	"$DUMP" --records "$@" "$D/$name.dat" >"$BATS_TEST_TMPDIR/a"
+	same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a"
+}
+
+@test "--records -t: labsisop-qemu equals trace-cmd report -t" {
+	records labsisop-qemu-trace report -t
+}
+
+@test "--records -t -N: kinmax-listen equals trace-cmd report -N -t" {
+	records kinmax-listen-trace.192.168.1.10_53616 report-N -t -N
+}
+
+@test "--records -t -R: hebel23-driver equals trace-cmd report -R -t" {
+	records hebel23-driver-trace report-R -t -R
+}
+
+@test "--records -t: nish97 (no data) equals trace-cmd report -t" {
+	records nish97-trace report -t
+}
+
+@test "--records -t: s390x-v7-zstd-sched (big-endian v7) equals trace-cmd report -t" {
+	records s390x-v7-zstd-sched report -t
+}
+
+@test "--records -t: x86_64-v7-none-instances (instances) equals trace-cmd report -t" {
+	records x86_64-v7-none-instances report -t
+}
+
+@test "--records -t -N: hip24-host (v7 zlib) equals trace-cmd report -N -t" {
+	records hip24-host-trace report-N -t -N
+}
+
+@test "--records -t -R: x86_64-default-sched equals trace-cmd report -R -t" {
+	records x86_64-default-sched report-R -t -R
+}
+
+@test "--records from stdin equals --records from the file" {
+	"$DUMP" --records -t "$D/labsisop-qemu-trace.dat" >"$BATS_TEST_TMPDIR/x"
+	cat "$D/labsisop-qemu-trace.dat" | "$DUMP" --records -t - >"$BATS_TEST_TMPDIR/a"
+	[ -s "$BATS_TEST_TMPDIR/x" ]
+	same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a"
+}
+
+@test "--records cut short by a closed pipe is silent" {
+	run --separate-stderr bash -c 'set -o pipefail; "$0" --records -t "$1" | head -n 1 >/dev/null; echo "${PIPESTATUS[0]}"' \
+	    "$DUMP" "$D/x86_64-default-sched.dat"
+	[ -z "$stderr" ] || { echo "stderr: $stderr"; return 1; }
+	case $output in 0 | 1 | 141) ;; *) echo "exit $output"; return 1 ;; esac
+}
+
+@test "--records --cpu keeps only the CPUs asked for" {
+	run --separate-stderr "$DUMP" --records -t --cpu 1,3 "$D/x86_64-default-sched.dat"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -gt 10 ]
+	printf '%s\n' "${lines[@]}" | grep -q '\[001\]'
+	! printf '%s\n' "${lines[@]}" | grep -q '\[00[02]\]'
+}
+
+# ---- damaged input: never a crash or a hang, one error line
+
+hostile() {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	run python3 "$BATS_TEST_DIRNAME/mkbad" -n "${TDAT_MKBAD_N:-24}" \
+	    "$D/$1.dat" -- "$DUMP" --all
+	echo "$output" | tail -n 40
+	[ "$status" -eq 0 ]
+}
+
+@test "damaged copies of labsisop-qemu (v6 32-bit)" {
+	hostile labsisop-qemu-trace
+}
+
+@test "damaged copies of hebel23-driver (v6, 3 systems)" {
+	hostile hebel23-driver-trace
+}
+
+@test "damaged copies of s390x-v7-zstd-sched (v7 zstd big-endian)" {
+	hostile s390x-v7-zstd-sched
+}
+
+@test "damaged copies of hip24-host (v7 zlib)" {
+	hostile hip24-host-trace
+}
+
+@test "damaged copies of x86_64-v7-none-instances (v7 none)" {
+	hostile x86_64-v7-none-instances
+}
+
+@test "damaged copies of nish97 (v7, no data)" {
+	hostile nish97-trace
+}
+
+@test "damaged copies: --records never crashes or hangs" {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	run python3 "$BATS_TEST_DIRNAME/mkbad" -n 12 \
+	    "$D/x86_64-default-sched.dat" -- "$DUMP" --records
+	echo "$output" | tail -n 40
+	[ "$status" -eq 0 ]
+}

@@ -1,0 +1,333 @@
+/*
+ * test_event.c: unit tests of lib/event.c, lib/print.c, lib/kallsyms.c and
+ * lib/plugins.c: format files, print formats evaluated on hand-made
+ * records, raw fields, symbols, printk formats and comms.  TAP output.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+
+static int ntest, nfail;
+
+static void
+ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	ntest++;
+	if (!cond)
+		nfail++;
+	printf("%sok %d - ", cond ? "" : "not ", ntest);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+static void
+is(const char *got, const char *want, const char *what)
+{
+	ok(strcmp(got, want) == 0, "%s", what);
+	if (strcmp(got, want) != 0)
+		printf("# got:  '%s'\n# want: '%s'\n", got, want);
+}
+
+#define COMMON \
+	"format:\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;" \
+	"\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+static const char sched_switch[] =
+	"name: sched_switch\nID: 316\n" COMMON
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:1;\n"
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s"
+	" ==> next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, "
+	"REC->prev_pid, REC->prev_prio, (REC->prev_state & ((((0x00000000 | "
+	"0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | "
+	"0x00000020 | 0x00000040) + 1) << 1) - 1)) ? __print_flags("
+	"REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | "
+	"0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) "
+	"+ 1) << 1) - 1), \"|\", { 0x00000001, \"S\" }, { 0x00000002, \"D\" }, "
+	"{ 0x00000004, \"T\" }, { 0x00000008, \"t\" }, { 0x00000010, \"X\" }, "
+	"{ 0x00000020, \"Z\" }, { 0x00000040, \"P\" }, { 0x00000080, \"I\" }) "
+	": \"R\", REC->prev_state & (((0x00000000 | 0x00000001 | 0x00000002 | "
+	"0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) "
+	"<< 1) ? \"+\" : \"\", REC->next_comm, REC->next_pid, REC->next_prio\n";
+
+static const char softirq[] =
+	"name: softirq_entry\nID: 20\n" COMMON
+	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"vec=%u [action=%s]\", REC->vec, __print_symbolic("
+	"REC->vec, { 0, \"HI\" }, { 1, \"TIMER\" }, { 2, \"NET_TX\" }, "
+	"{ 3, \"NET_RX\" }, { 7, \"SCHED\" }, { 9, \"RCU\" })\n";
+
+static const char irq[] =
+	"name: irq_handler_entry\nID: 21\n" COMMON
+	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"irq=%d name=%s\", REC->irq, __get_str(name)\n";
+
+static const char misc[] =
+	"name: misc\nID: 22\n" COMMON
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 v;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:int w;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned char b[4];\toffset:28;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%pS|%ps|%llx|%5d|%-4d|%03x|%hhx|%*d|%c|%%|%s|%d|%lu"
+	"|%s|%d\\t=>\", (void *)REC->ip, (void *)REC->ip, REC->v, REC->w, "
+	"REC->w, REC->w, REC->w, 4, REC->w, 'A', REC->w > 0 ? \"pos\" : "
+	"\"neg\", (REC->w + 3) * 2 - 1, sizeof(u64) + 1, "
+	"__print_hex(REC->b, 4), REC->b[2]\n";
+
+static const char bad[] =
+	"name: bad\nID: 23\n" COMMON
+	"\tfield:u64 secs;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"delay %Ld\", div_s64(REC->secs, 1000)\n";
+
+static const char bprint[] =
+	"name: bprint\nID: 6\n" COMMON
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:const char * fmt;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:u32 buf[];\toffset:24;\tsize:0;\tsigned:0;\n\n"
+	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->fmt\n";
+
+static const char kallsyms[] =
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81001000 T do_work\n"
+	"ffffffff81002000 t helper\t[mymod]\n"
+	"ffffffff81003000 T the_end\n";
+
+static const char printk[] =
+	"0xffffffff82000000 : \"pid=%d comm=%s val=%lx\\n\"\n";
+
+static const char cmdlines[] = "42 worker\n7 init\n";
+
+static void
+put16(unsigned char *p, unsigned v)
+{
+	p[0] = v & 0xff;
+	p[1] = v >> 8 & 0xff;
+}
+
+static void
+put32(unsigned char *p, unsigned long v)
+{
+	put16(p, v & 0xffff);
+	put16(p + 2, v >> 16 & 0xffff);
+}
+
+static void
+put64(unsigned char *p, unsigned long long v)
+{
+	put32(p, (unsigned long)(v & 0xffffffff));
+	put32(p + 4, (unsigned long)(v >> 32));
+}
+
+static const char *
+show(struct tdat_sbuf *b, const struct tdat_event *ev, unsigned char *d,
+    uint32_t size, int mode)
+{
+	struct tdat_record rec;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.data = d;
+	rec.size = size;
+	tdat_sb_reset(b);
+	tdat_event_print(ev, &rec, mode, b);
+	return tdat_sb_str(b);
+}
+
+static struct tdat_event *
+add(struct tdat_events *s, const char *text, const char *sys)
+{
+	struct tdat_event *ev = NULL;
+	struct tdat_err e;
+
+	memset(&e, 0, sizeof(e));
+	if (tdat_events_add(s, text, strlen(text), sys, &ev, &e) < 0)
+		printf("# %s\n", e.msg);
+	return ev;
+}
+
+static void
+test_fields(struct tdat_event *ev)
+{
+	const struct tdat_field *f;
+
+	ok(ev != NULL && ev->id == 316 && strcmp(ev->name, "sched_switch") == 0,
+	    "name and ID");
+	if (ev == NULL)
+		return;
+	ok(ev->ncommon == 4 && ev->nfields == 7, "4 common, 7 own fields");
+	f = tdat_event_field(ev, "prev_comm");
+	ok(f && f->offset == 8 && f->size == 16 && f->arraylen == 16 &&
+	    (f->flags & TDAT_FLD_ARRAY) && (f->flags & TDAT_FLD_STRING) &&
+	    strcmp(f->type, "char[16]") == 0, "char prev_comm[16]");
+	f = tdat_event_field(ev, "prev_state");
+	ok(f && (f->flags & TDAT_FLD_LONG) && (f->flags & TDAT_FLD_SIGNED),
+	    "long prev_state is long and signed");
+	f = tdat_event_field(ev, "common_pid");
+	ok(f && f->offset == 4 && (f->flags & TDAT_FLD_SIGNED), "common_pid");
+	ok(!ev->failed, "print fmt parsed");
+}
+
+static void
+test_sched(struct tdat_event *ev, struct tdat_sbuf *b)
+{
+	unsigned char d[64];
+
+	memset(d, 0, sizeof(d));
+	put16(d, 316);
+	memcpy(d + 8, "bash", 4);
+	put32(d + 24, 1234);
+	put32(d + 28, 120);
+	put64(d + 32, 0x1);
+	memcpy(d + 40, "swapper/1", 9);
+	put32(d + 56, 0);
+	put32(d + 60, 120);
+	is(show(b, ev, d, 64, TDAT_PRINT_FMT), "prev_comm=bash prev_pid=1234 "
+	    "prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 "
+	    "next_prio=120", "sched_switch print fmt, state S");
+	put64(d + 32, 0x100);
+	is(show(b, ev, d, 64, TDAT_PRINT_FMT), "prev_comm=bash prev_pid=1234 "
+	    "prev_prio=120 prev_state=R+ ==> next_comm=swapper/1 next_pid=0 "
+	    "next_prio=120", "ternaries and shifts: state R+");
+	put64(d + 32, 0x3);
+	is(show(b, ev, d, 64, TDAT_PRINT_FMT), "prev_comm=bash prev_pid=1234 "
+	    "prev_prio=120 prev_state=S|D ==> next_comm=swapper/1 next_pid=0 "
+	    "next_prio=120", "__print_flags with a delimiter");
+	is(show(b, ev, d, 64, TDAT_PRINT_RAW), " prev_comm=bash prev_pid=1234 "
+	    "prev_prio=120 prev_state=3 next_comm=swapper/1 next_pid=0 "
+	    "next_prio=120", "raw fields: a signed long in decimal");
+	is(show(b, ev, d, 64, TDAT_PRINT_PLUGINS), "bash:1234 [120] S|D ==> "
+	    "swapper/1:0 [120]", "sched_switch plugin");
+	is(tdat_events_comm(ev->set, 1234), "bash",
+	    "the plugin remembers the comm of a pid");
+}
+
+static void
+test_softirq_irq(struct tdat_event *sirq, struct tdat_event *hirq,
+    struct tdat_sbuf *b)
+{
+	unsigned char d[32];
+
+	memset(d, 0, sizeof(d));
+	put32(d + 8, 9);
+	is(show(b, sirq, d, 12, TDAT_PRINT_FMT), "vec=9 [action=RCU]",
+	    "__print_symbolic");
+	put32(d + 8, 5);
+	is(show(b, sirq, d, 12, TDAT_PRINT_FMT), "vec=5 [action=0x5]",
+	    "__print_symbolic without a match");
+	memset(d, 0, sizeof(d));
+	put32(d + 8, (unsigned long)-3);
+	put32(d + 12, 16 | 6 << 16);
+	memcpy(d + 16, "eth0", 5);
+	is(show(b, hirq, d, 24, TDAT_PRINT_FMT), "irq=-3 name=eth0",
+	    "__get_str of a __data_loc string");
+	is(show(b, hirq, d, 24, TDAT_PRINT_RAW), " irq=-3 name=eth0",
+	    "raw __data_loc string");
+}
+
+static void
+test_misc(struct tdat_event *ev, struct tdat_sbuf *b)
+{
+	unsigned char d[32];
+
+	memset(d, 0, sizeof(d));
+	put64(d + 8, 0xffffffff81001010ULL);
+	put64(d + 16, 0xabcdef);
+	put32(d + 24, 0x1ff);
+	d[28] = 0xde;
+	d[29] = 0xad;
+	d[30] = 0x07;
+	d[31] = 0xef;
+	is(show(b, ev, d, 32, TDAT_PRINT_FMT), "do_work+0x10|do_work|abcdef|"
+	    "  511|511 |1ff|ff| 511|A|%|pos|1027|9|de ad 07 ef|7\t=>",
+	    "conversions, flags, widths, *, casts, arithmetic, sizeof");
+	put64(d + 8, 0x10);
+	put32(d + 24, (unsigned long)-2);
+	ok(strncmp(show(b, ev, d, 32, TDAT_PRINT_FMT), "0x10|0x10|", 10) == 0,
+	    "an address outside kallsyms prints in hex");
+}
+
+static void
+test_failed(struct tdat_event *ev, struct tdat_sbuf *b)
+{
+	unsigned char d[16];
+
+	memset(d, 0, sizeof(d));
+	put64(d + 8, 414);
+	ok(ev && ev->failed, "unknown helper function fails the print fmt");
+	if (ev)
+		is(show(b, ev, d, 16, TDAT_PRINT_FMT),
+		    "[FAILED TO PARSE] secs=414", "failed events print raw");
+}
+
+static void
+test_bprint(struct tdat_event *ev, struct tdat_sbuf *b)
+{
+	unsigned char d[64];
+
+	memset(d, 0, sizeof(d));
+	put64(d + 8, 0xffffffff81002004ULL);
+	put64(d + 16, 0xffffffff82000000ULL);
+	put32(d + 24, 42);
+	memcpy(d + 28, "init", 5);
+	put64(d + 36, 0xbeef);
+	is(show(b, ev, d, 44, TDAT_PRINT_FMT),
+	    "helper: pid=42 comm=init val=beef", "bprint: printk format, vbin");
+	put64(d + 16, 0x1234);
+	is(show(b, ev, d, 44, TDAT_PRINT_FMT),
+	    "helper: (NO FORMAT FOUND at 1234)\n", "bprint: unknown format");
+}
+
+int
+main(void)
+{
+	struct tdat_events *s = tdat_events_new(8, 0);
+	struct tdat_event *ss, *sirq, *hirq, *misc_ev, *bad_ev, *bp;
+	struct tdat_sbuf b;
+
+	tdat_sb_init(&b);
+	ok(s != NULL, "new event set");
+	if (s == NULL)
+		return 1;
+	tdat_events_add_kallsyms(s, kallsyms, strlen(kallsyms));
+	tdat_events_add_printk(s, printk, strlen(printk));
+	tdat_events_add_cmdlines(s, cmdlines, strlen(cmdlines));
+	ss = add(s, sched_switch, "sched");
+	sirq = add(s, softirq, "irq");
+	hirq = add(s, irq, "irq");
+	misc_ev = add(s, misc, "test");
+	bad_ev = add(s, bad, "test");
+	bp = add(s, bprint, "ftrace");
+	tdat_events_finish(s, 1);
+	ok(tdat_events_find(s, 21) == hirq && tdat_events_find(s, 99) == NULL,
+	    "events found by id");
+	is(tdat_events_comm(s, 42), "worker", "comm from cmdlines");
+	is(tdat_events_comm(s, 0), "<idle>", "pid 0 is <idle>");
+	is(tdat_events_comm(s, 5), "<...>", "unknown pid");
+	test_fields(ss);
+	if (ss && sirq && hirq && misc_ev && bp) {
+		test_sched(ss, &b);
+		test_softirq_irq(sirq, hirq, &b);
+		test_misc(misc_ev, &b);
+		test_bprint(bp, &b);
+	}
+	test_failed(bad_ev, &b);
+	tdat_sb_free(&b);
+	tdat_events_free(s);
+	printf("1..%d\n", ntest);
+	return nfail != 0;
+}
