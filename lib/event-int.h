@@ -1,5 +1,5 @@
 /*
- * event-int.h: private structures shared by lib/event.c, lib/print.c,
+ * event-int.h: private structures shared by lib/event.c, lib/print*.c,
  * lib/kallsyms.c, lib/plugins.c and lib/report.c.  Not for bin/.
  */
 #ifndef TDAT_EVENT_INT_H
@@ -76,6 +76,7 @@ struct comm {
 
 struct tdat_events {
 	int lsize, big;
+	int plugins;		/* plugin helper functions are known */
 	size_t nev, capev;
 	struct tdat_event **ev;	/* sorted by id after finish */
 	size_t nsym, capsym;
@@ -89,13 +90,13 @@ struct tdat_events {
 	int comm_sorted;
 	const struct tdat_event *last;
 	struct fstack *fstack;	/* function plugin: callers per CPU */
+	const struct tdat_event *fgraph_exit;	/* function_graph plugin */
+	int fgraph_looked;
 	struct symcache {
 		unsigned long long addr, start;
 		const char *name;
 	} *symcache;		/* recent symbol lookups */
 	int nfstack;
-	/* bprint's fields, for vbin decoding */
-	char *text;		/* scratch */
 };
 
 /* Tokens of format files and print formats (lib/event.c). */
@@ -111,9 +112,21 @@ int tdat_tok_read(struct ptok *, char **tok);	/* skips spaces */
 int tdat_tok_item(struct ptok *, char **tok);	/* skips spaces, newlines */
 int tdat_tok_expect(struct ptok *, int nl_ok, int type, const char *str);
 
-/* lib/print.c */
+/* Helper functions a print format may call: none without plugins
+ * (trace-cmd -N); trace-cmd's plugins register these. */
+enum { FN_NONE, FN_JIFFIES_TO_MSECS, FN_JBD2_DEV_TO_NAME };
+
+/* lib/print.c: parsing */
+struct parg *tdat_parg_new(void);
+void tdat_parg_free_list(struct parg *);
+struct tdat_field *tdat_own_field(const struct tdat_event *,
+    const char *name);
+void tdat_print_items(struct tdat_print *, int *failed, const char *fmt,
+    struct parg *args);
 int tdat_print_compile(struct tdat_event *, struct ptok *);
 void tdat_print_free(struct tdat_print *);
+
+/* lib/print-eval.c: printing */
 void tdat_print_fields(const struct tdat_event *, const unsigned char *data,
     uint32_t size, int use_fmt, struct tdat_sbuf *out);
 void tdat_print_pretty(const struct tdat_event *, const unsigned char *data,
@@ -149,7 +162,7 @@ sb_putc(struct tdat_sbuf *b, int c)
 		tdat_sb_putc(b, c);
 }
 
-/* Fast number formatting (lib/print.c). */
+/* Fast number formatting (lib/print-eval.c). */
 void tdat_put_udec(struct tdat_sbuf *, unsigned long long);
 void tdat_put_dec(struct tdat_sbuf *, long long);
 void tdat_put_pad(struct tdat_sbuf *, const char *s, size_t n, int width,

@@ -291,6 +291,21 @@ print_mask(const struct sitem *it, unsigned long long v,
 }
 
 static void
+print_int(const struct tdat_field *f, unsigned long long v,
+    struct tdat_sbuf *out)
+{
+	int bits = f->size * 8;
+
+	if (!(f->flags & TDAT_FLD_SIGNED)) {
+		tdat_put_udec(out, v);
+		return;
+	}
+	if (bits > 0 && bits < 64 && (v >> (bits - 1) & 1))
+		v |= ~0ULL << bits;
+	tdat_put_dec(out, (long long)v);
+}
+
+static void
 print_sitem(const struct tdat_event *ev, const struct sitem *it,
     const unsigned char *data, uint32_t size, struct tdat_sbuf *out)
 {
@@ -307,13 +322,7 @@ print_sitem(const struct tdat_event *ev, const struct sitem *it,
 		v = tdat_field_read(ev, it->field, data, size);
 	switch (it->kind) {
 	case S_INT:
-		if ((it->field->flags & TDAT_FLD_SIGNED) && it->field->size < 8 &&
-		    (v >> (it->field->size * 8 - 1) & 1))
-			v |= ~0ULL << (it->field->size * 8);
-		if (it->field->flags & TDAT_FLD_SIGNED)
-			tdat_put_dec(out, (long long)v);
-		else
-			tdat_put_udec(out, v);
+		print_int(it->field, v, out);
 		break;
 	case S_HEX:
 		tdat_sb_printf(out, "0x%llx", v);

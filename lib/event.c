@@ -433,7 +433,7 @@ fail:
 }
 
 static void
-field_flags(struct tdat_field *f, int lsize, int sized)
+field_flags(struct tdat_field *f)
 {
 	if ((f->flags & TDAT_FLD_ARRAY) && (strstr(f->type, "char") ||
 	    strstr(f->type, "u8") || strstr(f->type, "s8")))
@@ -444,8 +444,6 @@ field_flags(struct tdat_field *f, int lsize, int sized)
 		f->flags |= TDAT_FLD_DYNAMIC | TDAT_FLD_RELATIVE;
 	if (strstr(f->type, "long"))
 		f->flags |= TDAT_FLD_LONG;
-	(void)lsize;
-	(void)sized;
 }
 
 static void
@@ -483,7 +481,7 @@ field_line(struct ptok *t, int ftrace, int lsize, struct tdat_field *f)
 	free(tk);
 	if (field_decl(t, ftrace, f, &sized) < 0)
 		return -1;
-	field_flags(f, lsize, sized);
+	field_flags(f);
 	if (expect_num(t, "offset", &f->offset) < 0 ||
 	    expect_num(t, "size", &f->size) < 0)
 		return -1;
@@ -574,6 +572,10 @@ tdat_event_free(struct tdat_event *ev)
 	free(ev);
 }
 
+static uint32_t span_of(const struct tdat_event *);
+static int event_parse(const char *, size_t, const char *, int,
+    struct tdat_events *, struct tdat_event **, struct tdat_err *);
+
 static int
 read_header(struct ptok *t, struct tdat_event *ev)
 {
@@ -617,15 +619,24 @@ int
 tdat_event_parse(const char *text, size_t len, const char *system,
     int lsize, int big, struct tdat_event **out, struct tdat_err *e)
 {
+	(void)big;
+	return event_parse(text, len, system, lsize, NULL, out, e);
+}
+
+/* Parse a format; set (if any) gives symbols and plugin helpers. */
+static int
+event_parse(const char *text, size_t len, const char *system, int lsize,
+    struct tdat_events *set, struct tdat_event **out, struct tdat_err *e)
+{
 	struct ptok t = { text, len, 0 };
 	struct tdat_event *ev;
 	int n, ftrace = strcmp(system, "ftrace") == 0;
 	size_t at;
 
-	(void)big;
 	*out = NULL;
 	if ((ev = calloc(1, sizeof(*ev))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	ev->set = set;
 	if ((ev->system = strdup(system)) == NULL)
 		goto nomem;
 	if (read_header(&t, ev) < 0)
@@ -642,6 +653,7 @@ tdat_event_parse(const char *text, size_t len, const char *system,
 		goto bad;
 	ev->nfields = n;
 	ev->pid = tdat_event_field(ev, "common_pid");
+	ev->span = span_of(ev);
 	if (simple_start(&t, &at)) {
 		ev->flags |= TDAT_EV_SIMPLE;
 		if (tdat_simple_compile(ev, text + at, len - at) < 0)
@@ -717,7 +729,6 @@ tdat_events_free(struct tdat_events *s)
 	for (i = 0; i < s->ncomm; i++)
 		free(s->comm[i].comm);
 	free(s->comm);
-	free(s->text);
 	tdat_plugins_free(s);
 	free(s->symcache);
 	free(s);
@@ -741,10 +752,8 @@ tdat_events_add(struct tdat_events *s, const char *text, size_t len,
 		s->capev = cap;
 	}
 	/* The print format is compiled against the set (symbols). */
-	if ((r = tdat_event_parse(text, len, system, s->lsize, s->big, &ev,
-	    e)) < 0)
+	if ((r = event_parse(text, len, system, s->lsize, s, &ev, e)) < 0)
 		return r;
-	ev->set = s;
 	s->ev[s->nev++] = ev;
 	if (out)
 		*out = ev;
@@ -832,6 +841,13 @@ int
 tdat_events_load(struct tdat_file *f, struct tdat_events **out,
     struct tdat_err *e)
 {
+	return tdat_events_load_mode(f, 0, out, e);
+}
+
+int
+tdat_events_load_mode(struct tdat_file *f, int plugins,
+    struct tdat_events **out, struct tdat_err *e)
+{
 	struct tdat_events *s;
 	uint32_t i, j;
 	int r;
@@ -839,6 +855,7 @@ tdat_events_load(struct tdat_file *f, struct tdat_events **out,
 	*out = NULL;
 	if ((s = tdat_events_new(f->lsize, f->big)) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	s->plugins = plugins;
 	if (f->kallsyms.p && tdat_events_add_kallsyms(s,
 	    (const char *)f->kallsyms.p, f->kallsyms.len) < 0)
 		goto nomem;
@@ -864,4 +881,27 @@ nomem:
 fail:
 	tdat_events_free(s);
 	return r;
+}
+
+uint32_t
+tdat_event_span(const struct tdat_event *ev)
+{
+	return ev->span;
+}
+
+static uint32_t
+span_of(const struct tdat_event *ev)
+{
+	uint32_t end = 0, e;
+	int i;
+
+	for (i = 0; i < ev->nfields; i++) {
+		if (ev->fields[i].flags & TDAT_FLD_DYNAMIC)
+			continue;
+		e = (uint32_t)ev->fields[i].offset +
+		    (uint32_t)ev->fields[i].size;
+		if (e > end)
+			end = e;
+	}
+	return end;
 }

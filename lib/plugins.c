@@ -1,8 +1,9 @@
 /*
  * plugins.c: per-event print overrides, as the plugins trace-cmd report
  * loads by default (libtraceevent's sched_switch, function, hrtimer, kmem,
- * kvm, tlb).  Each is one entry of a table; an entry returns 0 when it
- * printed the event, or 1 to let the print format follow what it wrote.
+ * kvm, tlb, futex, and trace-cmd's own function_graph).  Each is one
+ * entry of a table; an entry returns 0 when it printed the event, or 1 to
+ * let the print format follow what it wrote.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -127,7 +128,7 @@ write_comm(const struct tdat_event *ev, const struct tdat_record *rec,
 
 static int
 sched_switch(const struct tdat_event *ev, const struct tdat_record *rec,
-    struct tdat_sbuf *out)
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
 {
 	const struct tdat_field *f;
 	unsigned long long v;
@@ -162,7 +163,7 @@ sched_switch(const struct tdat_event *ev, const struct tdat_record *rec,
 
 static int
 sched_wakeup(const struct tdat_event *ev, const struct tdat_record *rec,
-    struct tdat_sbuf *out)
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
 {
 	const struct tdat_field *f;
 	unsigned long long v;
@@ -254,7 +255,7 @@ tdat_plugins_free(struct tdat_events *s)
 
 static int
 function(const struct tdat_event *ev, const struct tdat_record *rec,
-    struct tdat_sbuf *out)
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
 {
 	unsigned long long ip, pip;
 	const char *fn, *parent;
@@ -282,7 +283,7 @@ function(const struct tdat_event *ev, const struct tdat_record *rec,
 
 static int
 kernel_stack(const struct tdat_event *ev, const struct tdat_record *rec,
-    struct tdat_sbuf *out)
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
 {
 	const struct tdat_field *f = any_field(ev, "caller");
 	int ls = ev->set->lsize;
@@ -309,7 +310,7 @@ kernel_stack(const struct tdat_event *ev, const struct tdat_record *rec,
 
 static int
 raw_data(const struct tdat_event *ev, const struct tdat_record *rec,
-    struct tdat_sbuf *out)
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
 {
 	const struct tdat_field *f;
 	unsigned long long id;
@@ -337,7 +338,7 @@ raw_data(const struct tdat_event *ev, const struct tdat_record *rec,
 
 static int
 hrtimer_expire(const struct tdat_event *ev, const struct tdat_record *rec,
-    struct tdat_sbuf *out)
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
 {
 	tdat_sb_puts(out, "hrtimer=");
 	if (num_field(ev, rec, "0x%llx", "timer", 0, out) < 0)
@@ -350,7 +351,7 @@ hrtimer_expire(const struct tdat_event *ev, const struct tdat_record *rec,
 
 static int
 hrtimer_start(const struct tdat_event *ev, const struct tdat_record *rec,
-    struct tdat_sbuf *out)
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
 {
 	tdat_sb_puts(out, "hrtimer=");
 	if (num_field(ev, rec, "0x%llx", "timer", 0, out) < 0)
@@ -367,7 +368,7 @@ hrtimer_start(const struct tdat_event *ev, const struct tdat_record *rec,
 
 static int
 call_site(const struct tdat_event *ev, const struct tdat_record *rec,
-    struct tdat_sbuf *out)
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
 {
 	unsigned long long v, start = 0;
 	const char *fn;
@@ -483,7 +484,7 @@ exit_reason(const struct tdat_event *ev, const struct tdat_record *rec,
 
 static int
 kvm_exit(const struct tdat_event *ev, const struct tdat_record *rec,
-    struct tdat_sbuf *out)
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
 {
 	unsigned long long rip, i1 = 0, i2 = 0;
 
@@ -500,7 +501,7 @@ kvm_exit(const struct tdat_event *ev, const struct tdat_record *rec,
 
 static int
 kvm_entry(const struct tdat_event *ev, const struct tdat_record *rec,
-    struct tdat_sbuf *out)
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
 {
 	unsigned long long rip, v;
 
@@ -514,11 +515,179 @@ kvm_entry(const struct tdat_event *ev, const struct tdat_record *rec,
 	return 0;
 }
 
+/* The rest of the kvm plugin: nested exits, emulated instructions (shown
+ * as bytes: trace-cmd's plugin is built without a disassembler) and the
+ * shadow-page role of kvmmmu events. */
+static int
+kvm_nested_vmexit_inject(const struct tdat_event *ev,
+    const struct tdat_record *rec, const struct tdat_plugin_ctx *ctx,
+    struct tdat_sbuf *out)
+{
+	if (exit_reason(ev, rec, "exit_code", out) < 0)
+		return 1;
+	num_field(ev, rec, " info1 %llx", "exit_info1", 1, out);
+	num_field(ev, rec, " info2 %llx", "exit_info2", 1, out);
+	num_field(ev, rec, " int_info %llx", "exit_int_info", 1, out);
+	num_field(ev, rec, " int_info_err %llx", "exit_int_info_err", 1, out);
+	return 0;
+}
+
+static int
+kvm_nested_vmexit(const struct tdat_event *ev, const struct tdat_record *rec,
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
+{
+	unsigned long long rip;
+
+	if (field_val(ev, rec, "rip", &rip, 1, out) < 0)
+		return 1;
+	tdat_sb_printf(out, " rip %llx", rip);
+	return kvm_nested_vmexit_inject(ev, rec, ctx, out);
+}
+
+static int
+kvm_emulate_insn(const struct tdat_event *ev, const struct tdat_record *rec,
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
+{
+	unsigned long long rip, csbase, len, flags, failed, i;
+	const struct tdat_field *f;
+
+	if (field_val(ev, rec, "rip", &rip, 1, out) < 0 ||
+	    field_val(ev, rec, "csbase", &csbase, 1, out) < 0 ||
+	    field_val(ev, rec, "len", &len, 1, out) < 0 ||
+	    field_val(ev, rec, "flags", &flags, 1, out) < 0 ||
+	    field_val(ev, rec, "failed", &failed, 1, out) < 0)
+		return 1;
+	for (f = ev->fields; f < ev->fields + ev->nfields; f++)
+		if (strcmp(f->name, "insn") == 0)
+			break;
+	if (f == ev->fields + ev->nfields) {
+		tdat_sb_puts(out, "<CANT FIND FIELD insn>");
+		return 1;
+	}
+	tdat_sb_printf(out, "%llx:%llx: ", csbase, rip);
+	for (i = 0; i < len && i < 15; i++) {
+		uint32_t at = (uint32_t)f->offset + (uint32_t)i;
+
+		tdat_sb_printf(out, i ? " %02x" : "%02x",
+		    at < rec->size ? rec->data[at] : 0);
+	}
+	if (failed)
+		tdat_sb_puts(out, " FAIL");
+	return 0;
+}
+
+static int
+kvm_mmu_role(const struct tdat_event *ev, const struct tdat_record *rec,
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
+{
+	static const char *access[] = { "---", "--x", "w--", "w-x", "-u-",
+	    "-ux", "wu-", "wux" };
+	unsigned long long v;
+	unsigned w;
+
+	if (field_val(ev, rec, "role", &v, 1, out) < 0)
+		return 1;
+	w = (unsigned)v;
+	if (!ev->set->big)
+		tdat_sb_printf(out, "%u q%u%s %s%s %spae %snxe %swp%s%s%s",
+		    w & 0xf, w >> 5 & 3, w >> 7 & 1 ? " direct" : "",
+		    access[w >> 8 & 7], w >> 11 & 1 ? " invalid" : "",
+		    w >> 4 & 1 ? "" : "!", w >> 12 & 1 ? "" : "!",
+		    w >> 13 & 1 ? "" : "!", w >> 14 & 1 ? " smep" : "",
+		    w >> 15 & 1 ? " smap" : "", w >> 24 ? " smm" : "");
+	else
+		tdat_sb_printf(out, "WORD: %08x", w);
+	num_field(ev, rec, " root %u ", "root_count", 1, out);
+	if (field_val(ev, rec, "unsync", &v, 1, out) < 0)
+		return 1;
+	/* The plugin ends with a NUL, which ends the printed line too. */
+	tdat_sb_puts(out, v ? "unsync" : "sync");
+	return 0;
+}
+
+static int
+kvm_mmu_get_page(const struct tdat_event *ev, const struct tdat_record *rec,
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
+{
+	unsigned long long v;
+
+	if (field_val(ev, rec, "created", &v, 1, out) < 0)
+		return 1;
+	tdat_sb_printf(out, "%s ", v ? "new" : "existing");
+	if (field_val(ev, rec, "gfn", &v, 1, out) < 0)
+		return 1;
+	tdat_sb_printf(out, "sp gfn %llx ", v);
+	return kvm_mmu_role(ev, rec, ctx, out);
+}
+
+/* ---- futex: the arguments of sys_enter_futex by operation ---- */
+
+struct futex_op {
+	const char *name, *val, *utime, *uaddr2, *val3;
+};
+
+static const struct futex_op futex_ops[] = {
+	{ "FUTEX_WAIT", " val=0x%08llx", " utime=0x%08llx", NULL, NULL },
+	{ "FUTEX_WAKE", " val=%llu", NULL, NULL, NULL },
+	{ "FUTEX_FD", " val=%llu", NULL, NULL, NULL },
+	{ "FUTEX_REQUEUE", " val=%llu", " val2=%llu", " uaddr2=0x%08llx",
+	    NULL },
+	{ "FUTEX_CMP_REQUEUE", " val=%llu", " val2=%llu", " uaddr2=0x%08llx",
+	    " val3=0x%08llx" },
+	{ "FUTEX_WAKE_OP", " val=%llu", " val2=%llu", " uaddr2=0x%08llx",
+	    " val3=0x%08llx" },
+	{ "FUTEX_LOCK_PI", NULL, " utime=0x%08llx", NULL, NULL },
+	{ "FUTEX_UNLOCK_PI", NULL, NULL, NULL, NULL },
+	{ "FUTEX_TRYLOCK_PI", NULL, NULL, NULL, NULL },
+	{ "FUTEX_WAIT_BITSET", " val=0x%08llx", " utime=0x%08llx", NULL,
+	    " val3=0x%08llx" },
+	{ "FUTEX_WAKE_BITSET", " val=%llu", NULL, NULL, " val3=0x%08llx" },
+	{ "FUTEX_WAIT_REQUEUE_PI", " val=0x%08llx", " utime=0x%08llx",
+	    " uaddr2=0x%08llx", " val3=0x%08llx" },
+	{ "FUTEX_CMP_REQUEUE_PI", " val=%llu", " val2=%llu",
+	    " uaddr2=0x%08llx", " val3=0x%08llx" },
+};
+
+static int
+futex(const struct tdat_event *ev, const struct tdat_record *rec,
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
+{
+	unsigned long long uaddr, op, val, utime, uaddr2, val3, cmd;
+	const struct futex_op *f;
+
+	if (field_val(ev, rec, "uaddr", &uaddr, 1, out) < 0 ||
+	    field_val(ev, rec, "op", &op, 1, out) < 0 ||
+	    field_val(ev, rec, "val", &val, 1, out) < 0 ||
+	    field_val(ev, rec, "utime", &utime, 1, out) < 0 ||
+	    field_val(ev, rec, "uaddr2", &uaddr2, 1, out) < 0 ||
+	    field_val(ev, rec, "val3", &val3, 1, out) < 0)
+		return 1;
+	cmd = op & ~(128ULL | 256ULL);
+	if (cmd >= sizeof(futex_ops) / sizeof(futex_ops[0]))
+		return 1;
+	f = &futex_ops[cmd];
+	tdat_sb_printf(out, "op=%s", f->name);
+	if (op & 128)
+		tdat_sb_puts(out, "|FUTEX_PRIVATE_FLAG");
+	if (op & 256)
+		tdat_sb_puts(out, "|FUTEX_CLOCK_REALTIME");
+	tdat_sb_printf(out, " uaddr=0x%08llx", uaddr);
+	if (f->val)
+		tdat_sb_printf(out, f->val, val);
+	if (f->utime)
+		tdat_sb_printf(out, f->utime, utime);
+	if (f->uaddr2)
+		tdat_sb_printf(out, f->uaddr2, uaddr2);
+	if (f->val3)
+		tdat_sb_printf(out, f->val3, val3);
+	return 0;
+}
+
 /* ---- tlb ---- */
 
 static int
 tlb_flush(const struct tdat_event *ev, const struct tdat_record *rec,
-    struct tdat_sbuf *out)
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
 {
 	static const char *why[] = { "flush on task switch",
 	    "remote shootdown", "local shootdown", "local mm shootdown" };
@@ -531,31 +700,208 @@ tlb_flush(const struct tdat_event *ev, const struct tdat_record *rec,
 	tdat_sb_puts(out, " reason=");
 	if (v < 4)
 		tdat_sb_puts(out, why[v]);
-	else
-		tdat_sb_puts(out, "unknown reason");
 	tdat_sb_printf(out, " (%lld)", (long long)v);
 	return 0;
 }
 
+/* ---- function_graph (trace-cmd's own handlers) ---- */
+
+#define GRAPH_INDENT	2
+
+static void
+graph_overhead(struct tdat_sbuf *out, unsigned long long d)
+{
+	if (d > 1000000000ULL)
+		tdat_sb_puts(out, "$ ");
+	else if (d > 1000000ULL)
+		tdat_sb_puts(out, "# ");
+	else if (d > 100000ULL)
+		tdat_sb_puts(out, "! ");
+	else if (d > 10000ULL)
+		tdat_sb_puts(out, "+ ");
+	else
+		tdat_sb_puts(out, "  ");
+}
+
+/* "usecs.nsecs us " padded to the column, then "|  ". */
+static void
+graph_duration(struct tdat_sbuf *out, unsigned long long d)
+{
+	size_t start = out->len;
+	int len;
+
+	tdat_put_udec(out, d / 1000);
+	len = (int)(out->len - start);
+	if (len < 7) {
+		char ns[4] = { '.', (char)('0' + d % 1000 / 100),
+		    (char)('0' + d % 100 / 10), (char)('0' + d % 10) };
+
+		sb_add(out, ns, 4);
+		len += 4;
+	}
+	sb_add(out, " us ", 4);
+	for (; len < 7; len++)
+		tdat_sb_putc(out, ' ');
+	tdat_sb_puts(out, "|  ");
+}
+
+static void
+graph_indent(struct tdat_sbuf *out, unsigned long long depth)
+{
+	int n = (int)(depth * GRAPH_INDENT);
+
+	if (n > 0)
+		tdat_put_pad(out, "", 0, n, 0);
+}
+
+static void
+graph_func(const struct tdat_event *ev, unsigned long long v, const char *end,
+    struct tdat_sbuf *out)
+{
+	const char *fn = tdat_events_sym(ev->set, v, NULL);
+
+	if (fn)
+		sb_add(out, fn, strlen(fn));
+	else
+		tdat_sb_printf(out, "%llx", v);
+	sb_add(out, end, strlen(end));
+}
+
+static unsigned long long
+common_val(const struct tdat_event *ev, const struct tdat_record *rec,
+    const char *name)
+{
+	return tdat_field_read(ev, tdat_event_field(ev, name), rec->data,
+	    rec->size);
+}
+
+/* The return of a leaf function: the next record, if it is the
+ * funcgraph_exit of the same task and function. */
+static const struct tdat_record *
+graph_leaf(const struct tdat_event *ev, const struct tdat_record *rec,
+    const struct tdat_plugin_ctx *ctx, unsigned long long func,
+    const struct tdat_event **retev)
+{
+	const struct tdat_record *n;
+	const struct tdat_event *x;
+	const struct tdat_field *f;
+
+	if (ctx == NULL || ctx->peek == NULL || (n = ctx->peek(ctx->arg)) ==
+	    NULL || n->buffer != rec->buffer)
+		return NULL;
+	if (!ev->set->fgraph_looked) {
+		ev->set->fgraph_exit = tdat_events_find_name(ev->set, "ftrace",
+		    "funcgraph_exit");
+		ev->set->fgraph_looked = 1;
+	}
+	if ((x = ev->set->fgraph_exit) == NULL || n->size < 2)
+		return NULL;
+	if ((int)tdat_read_num(ev->set, n->data, x->common[0].size) != x->id)
+		return NULL;
+	if (common_val(x, n, "common_pid") != common_val(ev, rec, "common_pid"))
+		return NULL;
+	for (f = x->fields; f < x->fields + x->nfields; f++)
+		if (strcmp(f->name, "func") == 0)
+			break;
+	if (f == x->fields + x->nfields ||
+	    tdat_field_read(x, f, n->data, n->size) != func)
+		return NULL;
+	*retev = x;
+	return n;
+}
+
+static int
+graph_times(const struct tdat_event *ev, const struct tdat_record *rec,
+    struct tdat_sbuf *out)
+{
+	unsigned long long rt, ct;
+
+	if (field_val(ev, rec, "rettime", &rt, 1, out) < 0 ||
+	    field_val(ev, rec, "calltime", &ct, 1, out) < 0) {
+		tdat_sb_putc(out, '!');
+		return -1;
+	}
+	graph_overhead(out, rt - ct);
+	graph_duration(out, rt - ct);
+	return 0;
+}
+
+static int
+funcgraph_entry(const struct tdat_event *ev, const struct tdat_record *rec,
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
+{
+	const struct tdat_event *retev = NULL;
+	const struct tdat_record *ret;
+	unsigned long long func, depth;
+
+	if (field_val(ev, rec, "func", &func, 1, out) < 0) {
+		tdat_sb_putc(out, '!');
+		return 0;
+	}
+	if ((ret = graph_leaf(ev, rec, ctx, func, &retev)) != NULL) {
+		int bad = graph_times(retev, ret, out);
+
+		ctx->consume(ctx->arg);
+		if (bad)
+			return 0;
+	} else
+		tdat_sb_puts(out, "  " "           |  ");
+	if (field_val(ev, rec, "depth", &depth, 1, out) < 0) {
+		tdat_sb_putc(out, '!');
+		return 0;
+	}
+	graph_indent(out, depth);
+	graph_func(ev, func, ret ? "();" : "() {", out);
+	return 0;
+}
+
+static int
+funcgraph_exit(const struct tdat_event *ev, const struct tdat_record *rec,
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
+{
+	unsigned long long depth;
+
+	if (graph_times(ev, rec, out) < 0)
+		return 0;
+	if (field_val(ev, rec, "depth", &depth, 1, out) < 0) {
+		tdat_sb_putc(out, '!');
+		return 0;
+	}
+	graph_indent(out, depth);
+	tdat_sb_putc(out, '}');
+	return 0;
+}
+
 static const struct tdat_plugin plugins[] = {
-	{ "sched", "sched_switch", sched_switch },
-	{ "sched", "sched_wakeup", sched_wakeup },
-	{ "sched", "sched_wakeup_new", sched_wakeup },
-	{ "ftrace", "function", function },
-	{ "ftrace", "kernel_stack", kernel_stack },
-	{ "ftrace", "raw_data", raw_data },
-	{ "timer", "hrtimer_expire_entry", hrtimer_expire },
-	{ "timer", "hrtimer_start", hrtimer_start },
-	{ "kmem", "kfree", call_site },
-	{ "kmem", "kmalloc", call_site },
-	{ "kmem", "kmalloc_node", call_site },
-	{ "kmem", "kmem_cache_alloc", call_site },
-	{ "kmem", "kmem_cache_alloc_node", call_site },
-	{ "kmem", "kmem_cache_free", call_site },
-	{ "kvm", "kvm_exit", kvm_exit },
-	{ "kvm", "kvm_entry", kvm_entry },
-	{ "tlb", "tlb_flush", tlb_flush },
-	{ NULL, NULL, NULL }
+	{ "sched", "sched_switch", sched_switch, 0 },
+	{ "sched", "sched_wakeup", sched_wakeup, 0 },
+	{ "sched", "sched_wakeup_new", sched_wakeup, 0 },
+	{ "ftrace", "function", function, 0 },
+	{ "ftrace", "kernel_stack", kernel_stack, 0 },
+	{ "ftrace", "raw_data", raw_data, 0 },
+	{ "timer", "hrtimer_expire_entry", hrtimer_expire, 0 },
+	{ "timer", "hrtimer_start", hrtimer_start, 0 },
+	{ "kmem", "kfree", call_site, 0 },
+	{ "kmem", "kmalloc", call_site, 0 },
+	{ "kmem", "kmalloc_node", call_site, 0 },
+	{ "kmem", "kmem_cache_alloc", call_site, 0 },
+	{ "kmem", "kmem_cache_alloc_node", call_site, 0 },
+	{ "kmem", "kmem_cache_free", call_site, 0 },
+	{ "kvm", "kvm_exit", kvm_exit, 0 },
+	{ "kvm", "kvm_entry", kvm_entry, 0 },
+	{ "kvm", "kvm_emulate_insn", kvm_emulate_insn, 0 },
+	{ "kvm", "kvm_nested_vmexit", kvm_nested_vmexit, 0 },
+	{ "kvm", "kvm_nested_vmexit_inject", kvm_nested_vmexit_inject, 0 },
+	{ "kvmmmu", "kvm_mmu_get_page", kvm_mmu_get_page, 0 },
+	{ "kvmmmu", "kvm_mmu_sync_page", kvm_mmu_role, 0 },
+	{ "kvmmmu", "kvm_mmu_unsync_page", kvm_mmu_role, 0 },
+	{ "kvmmmu", "kvm_mmu_zap_page", kvm_mmu_role, 0 },
+	{ "kvmmmu", "kvm_mmu_prepare_zap_page", kvm_mmu_role, 0 },
+	{ "tlb", "tlb_flush", tlb_flush, 0 },
+	{ "syscalls", "sys_enter_futex", futex, 0 },
+	{ "ftrace", "funcgraph_entry", funcgraph_entry, 1 },
+	{ "ftrace", "funcgraph_exit", funcgraph_exit, 0 },
+	{ NULL, NULL, NULL, 0 }
 };
 
 const struct tdat_plugin *

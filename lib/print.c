@@ -28,12 +28,9 @@ static int process_arg_token(struct pctx *, struct parg *, char **tok,
     int type);
 static int process_op(struct pctx *, struct parg *, char **tok);
 
-/* Helper functions known to the print formats: none without plugins
- * (trace-cmd -N); the plugins register these. */
-enum { FN_NONE, FN_JIFFIES_TO_MSECS };
 
-static struct parg *
-new_arg(void)
+struct parg *
+tdat_parg_new(void)
 {
 	return calloc(1, sizeof(struct parg));
 }
@@ -73,8 +70,8 @@ free_arg(struct parg *a)
 	free(a);
 }
 
-static void
-free_list(struct parg *a)
+void
+tdat_parg_free_list(struct parg *a)
 {
 	struct parg *n;
 
@@ -90,8 +87,8 @@ find_any(struct tdat_event *ev, const char *name)
 	return tdat_event_field(ev, name);
 }
 
-static struct tdat_field *
-find_own(struct tdat_event *ev, const char *name)
+struct tdat_field *
+tdat_own_field(const struct tdat_event *ev, const char *name)
 {
 	int i;
 
@@ -180,10 +177,12 @@ consolidate(int type, struct parg *a)
 	op = a->str;
 	switch (op[0]) {
 	case '>':
-		v = op[1] == '>' ? l >> r : op[1] == '=' ? l >= r : l > r;
+		v = op[1] == '>' ? l >> (r & 63) :
+		    op[1] == '=' ? l >= r : l > r;
 		break;
 	case '<':
-		v = op[1] == '<' ? l << r : op[1] == '=' ? l <= r : l < r;
+		v = op[1] == '<' ? l << (r & 63) :
+		    op[1] == '=' ? l <= r : l < r;
 		break;
 	case '&':
 		v = op[1] == '&' ? l && r : (l & r);
@@ -267,9 +266,9 @@ process_cond(struct pctx *c, struct parg *top, char **tok)
 	char *token = NULL;
 	int type;
 
-	a = new_arg();
-	l = new_arg();
-	r = new_arg();
+	a = tdat_parg_new();
+	l = tdat_parg_new();
+	r = tdat_parg_new();
 	if (!a || !l || !r) {
 		free(a);
 		free(l);
@@ -313,7 +312,7 @@ process_array(struct pctx *c, struct parg *top, char **tok)
 	char *token = NULL;
 	int type;
 
-	if ((a = new_arg()) == NULL) {
+	if ((a = tdat_parg_new()) == NULL) {
 		*tok = NULL;
 		return T_ERROR;
 	}
@@ -350,7 +349,7 @@ push_left(struct parg *a, char *op)
 {
 	struct parg *l;
 
-	if ((l = new_arg()) == NULL)
+	if ((l = tdat_parg_new()) == NULL)
 		return NULL;
 	*l = *a;
 	l->next = NULL;
@@ -373,13 +372,14 @@ process_op(struct pctx *c, struct parg *a, char **tok)
 		/* A unary operator. */
 		if (!strchr("~!+-", token[0]) || token[1]) {
 			c->failed = 1;
-			return fail_tok(tok, NULL);
+			a->str = NULL;
+			return fail_tok(tok, token);
 		}
-		if ((l = new_arg()) == NULL)
+		if ((l = tdat_parg_new()) == NULL)
 			return fail_tok(tok, NULL);
 		l->type = PA_NULL;
 		a->left = l;
-		if ((right = new_arg()) == NULL)
+		if ((right = tdat_parg_new()) == NULL)
 			return fail_tok(tok, NULL);
 		a->right = right;
 		*tok = NULL;
@@ -420,7 +420,7 @@ process_op(struct pctx *c, struct parg *a, char **tok)
 			free(l);
 			return type;
 		}
-		if ((right = new_arg()) == NULL)
+		if ((right = tdat_parg_new()) == NULL)
 			return fail_tok(tok, token);
 		type = process_arg_token(c, right, tok, type);
 		if (type == T_ERROR) {
@@ -473,7 +473,7 @@ arg_delim(struct pctx *c, const char *next, struct parg **out)
 	char *token;
 	int type;
 
-	if ((f = new_arg()) == NULL)
+	if ((f = tdat_parg_new()) == NULL)
 		return -1;
 	type = process_arg(c, f, &token);
 	if (type == T_OP) {
@@ -496,6 +496,52 @@ fail:
 
 static char *arg_eval_str(struct parg *);
 
+/* A binary operator on two signed constants (flag values). */
+static int
+num_binop(const char *op, long long l, long long r, long long *v)
+{
+	unsigned long long ul = (unsigned long long)l;
+
+	switch (op[0]) {
+	case '|':
+		*v = op[1] ? l || r : l | r;
+		return 1;
+	case '&':
+		*v = op[1] ? l && r : l & r;
+		return 1;
+	case '<':
+		if (op[1] == '<')
+			*v = (long long)(ul << (r & 63));
+		else if (op[1] == '=' || !op[1])
+			*v = op[1] ? l <= r : l < r;
+		else
+			return 0;
+		return 1;
+	case '>':
+		if (op[1] == '>')
+			*v = l >> (r & 63);
+		else if (op[1] == '=' || !op[1])
+			*v = op[1] ? l >= r : l > r;
+		else
+			return 0;
+		return 1;
+	case '=':
+	case '!':
+		if (op[1] != '=')
+			return 0;
+		*v = op[0] == '=' ? l == r : l != r;
+		return 1;
+	case '-':
+		*v = (long long)(ul - (unsigned long long)r);
+		return 1;
+	case '+':
+		*v = (long long)(ul + (unsigned long long)r);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int
 num_eval(struct parg *a, long long *v)
 {
@@ -507,9 +553,7 @@ num_eval(struct parg *a, long long *v)
 		*v = strtoll(a->str, NULL, 0);
 		return 1;
 	case PA_TYPE:
-		if (!num_eval(a->left, v))
-			return 0;
-		return 1;	/* casts are kept as they are here */
+		return num_eval(a->left, v);	/* the cast is not applied */
 	case PA_OP:
 		op = a->str;
 		if (op[0] == '~') {
@@ -524,36 +568,7 @@ num_eval(struct parg *a, long long *v)
 			return 0;
 		if (!num_eval(a->right, &r))
 			return 0;
-		switch (op[0]) {
-		case '|': *v = op[1] ? l || r : (l | r); return 1;
-		case '&': *v = op[1] ? l && r : (l & r); return 1;
-		case '<':
-			if (!op[1]) *v = l < r;
-			else if (op[1] == '<') *v = l << r;
-			else if (op[1] == '=') *v = l <= r;
-			else return 0;
-			return 1;
-		case '>':
-			if (!op[1]) *v = l > r;
-			else if (op[1] == '>') *v = l >> r;
-			else if (op[1] == '=') *v = l >= r;
-			else return 0;
-			return 1;
-		case '=':
-			if (op[1] != '=')
-				return 0;
-			*v = l == r;
-			return 1;
-		case '!':
-			if (op[1] != '=')
-				return 0;
-			*v = l != r;
-			return 1;
-		case '-': *v = l - r; return 1;
-		case '+': *v = l + r; return 1;
-		default:
-			return 0;
-		}
+		return num_binop(op, l, r, v);
 	default:
 		return 0;
 	}
@@ -615,7 +630,7 @@ process_fields(struct pctx *c, struct flagsym **list, char **tok)
 		type = read_item(c, &token);
 		if (type != T_OP || strcmp(token, "{") != 0)
 			break;
-		if ((a = new_arg()) == NULL)
+		if ((a = tdat_parg_new()) == NULL)
 			goto fail;
 		free(token);
 		type = process_arg(c, a, &token);
@@ -630,7 +645,7 @@ process_fields(struct pctx *c, struct flagsym **list, char **tok)
 		if ((v = arg_eval_str(a)) == NULL || !(f->value = strdup(v)))
 			goto fail;
 		free_arg(a);
-		if ((a = new_arg()) == NULL)
+		if ((a = tdat_parg_new()) == NULL)
 			goto fail;
 		free(token);
 		type = process_arg(c, a, &token);
@@ -673,7 +688,7 @@ process_flags(struct pctx *c, struct parg *a, char **tok, int sym)
 	int type;
 
 	a->type = sym ? PA_SYMBOL : PA_FLAGS;
-	if ((f = new_arg()) == NULL)
+	if ((f = tdat_parg_new()) == NULL)
 		return fail_tok(tok, NULL);
 	type = process_field_arg(c, f, &token);
 	if (!sym)
@@ -735,7 +750,7 @@ process_dynamic_array(struct pctx *c, struct parg *a, char **tok)
 	type = read_tok(c, &token);
 	if (type != T_ITEM)
 		return fail_tok(tok, token);
-	if ((a->field = find_own(c->ev, token)) == NULL)
+	if ((a->field = tdat_own_field(c->ev, token)) == NULL)
 		return fail_tok(tok, token);
 	a->str = token;
 	if (tdat_tok_expect(c->t, 1, T_DELIM, ")") < 0) {
@@ -762,7 +777,7 @@ process_dynamic_array_len(struct pctx *c, struct parg *a, char **tok)
 	if (type != T_ITEM)
 		return fail_tok(tok, token);
 	a->type = PA_DYNARRAY_LEN;
-	if ((a->field = find_own(c->ev, token)) == NULL)
+	if ((a->field = tdat_own_field(c->ev, token)) == NULL)
 		return fail_tok(tok, token);
 	a->str = token;
 	if (tdat_tok_expect(c->t, 1, T_DELIM, ")") < 0) {
@@ -884,9 +899,59 @@ process_sizeof(struct pctx *c, struct parg *a, char **tok)
 	return read_item(c, tok);
 }
 
+/* Helpers the plugins trace-cmd loads register. */
+static const struct helper {
+	const char *name;
+	int id, nargs;
+} helpers[] = {
+	{ "jiffies_to_msecs", FN_JIFFIES_TO_MSECS, 1 },
+	{ "jbd2_dev_to_name", FN_JBD2_DEV_TO_NAME, 1 },
+	{ NULL, 0, 0 }
+};
+
+static const struct helper *
+plugin_func(struct pctx *c, const char *name)
+{
+	const struct helper *h;
+
+	if (c->ev->set == NULL || !c->ev->set->plugins)
+		return NULL;
+	for (h = helpers; h->name; h++)
+		if (strcmp(h->name, name) == 0)
+			return h;
+	return NULL;
+}
+
+/* name(arg, ...): each argument a single term, as libtraceevent reads. */
+static int
+process_func(struct pctx *c, struct parg *a, const struct helper *h,
+    char **tok)
+{
+	struct parg **next = &a->left, *f;
+	char *token;
+	int i, type;
+
+	a->type = PA_FUNC;
+	a->func = h->id;
+	*tok = NULL;
+	for (i = 0; i < h->nargs; i++) {
+		if ((f = tdat_parg_new()) == NULL)
+			return T_ERROR;
+		type = process_arg(c, f, &token);
+		*next = f;
+		next = &f->next;
+		if (type != T_DELIM || strcmp(token, i < h->nargs - 1 ? "," :
+		    ")") != 0)
+			return fail_tok(tok, token);
+		free(token);
+	}
+	return read_tok(c, tok);
+}
+
 static int
 process_function(struct pctx *c, struct parg *a, char *name, char **tok)
 {
+	const struct helper *fn;
 	int r;
 
 	*tok = NULL;
@@ -920,10 +985,10 @@ process_function(struct pctx *c, struct parg *a, char *name, char **tok)
 		r = process_builtin_expect(c, a, tok);
 	else if (!strcmp(name, "sizeof"))
 		r = process_sizeof(c, a, tok);
-	else {
-		/* Not known to libtraceevent without plugins. */
-		r = T_ERROR;
-	}
+	else if ((fn = plugin_func(c, name)) != NULL)
+		r = process_func(c, a, fn, tok);
+	else
+		r = T_ERROR;	/* not known to libtraceevent */
 	free(name);
 	return r;
 }
@@ -955,7 +1020,7 @@ process_paren(struct pctx *c, struct parg *a, char **tok)
 	    0)) {
 		if (a->type != PA_ATOM)
 			return fail_tok(tok, token);
-		if ((item = new_arg()) == NULL)
+		if ((item = tdat_parg_new()) == NULL)
 			return fail_tok(tok, token);
 		a->type = PA_TYPE;
 		a->left = item;
@@ -1023,8 +1088,6 @@ process_arg_token(struct pctx *c, struct parg *a, char **tok, int type)
 		a->str = token;
 		a->left = NULL;
 		type = process_op(c, a, &token);
-		if (type == T_ERROR)
-			a->str = NULL;
 		break;
 	default:
 		return fail_tok(tok, token);
@@ -1058,7 +1121,7 @@ read_print_args(struct pctx *c, struct parg **list)
 			token = NULL;
 			continue;
 		}
-		if ((a = new_arg()) == NULL)
+		if ((a = tdat_parg_new()) == NULL)
 			return -1;
 		type = process_arg(c, a, &token);
 		if (type == T_ERROR) {
@@ -1314,8 +1377,8 @@ parse_literal(struct tdat_print *p, const char *f)
 	return ret;
 }
 
-static void
-parse_items(struct tdat_print *p, int *failed, const char *f,
+void
+tdat_print_items(struct tdat_print *p, int *failed, const char *f,
     struct parg *args)
 {
 	int len = (int)strlen(f), ret;
@@ -1343,7 +1406,7 @@ tdat_print_free(struct tdat_print *p)
 	for (i = 0; i < p->n; i++)
 		free(p->it[i].format);
 	free(p->it);
-	free_list(p->args);
+	tdat_parg_free_list(p->args);
 	free(p);
 }
 
@@ -1397,7 +1460,7 @@ tdat_print_compile(struct tdat_event *ev, struct ptok *t)
 
 		/* Old ftrace formats had no arguments: use every field. */
 		for (i = 0; i < ev->nfields; i++) {
-			struct parg *a = new_arg();
+			struct parg *a = tdat_parg_new();
 
 			if (a == NULL ||
 			    (a->str = strdup(ev->fields[i].name)) == NULL) {
@@ -1411,1406 +1474,10 @@ tdat_print_compile(struct tdat_event *ev, struct ptok *t)
 		}
 	}
 	if (!(ev->flags & TDAT_EV_BPRINT)) {
-		parse_items(p, &c.failed, fmt, p->args);
+		tdat_print_items(p, &c.failed, fmt, p->args);
 		if (c.failed)
 			return -1;
 	}
 	return 0;
 }
 
-/* ------------------------------------------------------------------ */
-/* Evaluation. */
-
-struct rec {
-	const struct tdat_event *ev;
-	const struct tdat_events *set;
-	const unsigned char *data;
-	uint32_t size;
-};
-
-unsigned long long
-tdat_read_num(const struct tdat_events *s, const void *p, int n)
-{
-	int swap = (s && s->big) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	uint16_t b;
-	uint32_t c;
-	uint64_t d;
-
-	switch (n) {
-	case 1:
-		return *(const unsigned char *)p;
-	case 2:
-		memcpy(&b, p, 2);
-		return swap ? __builtin_bswap16(b) : b;
-	case 4:
-		memcpy(&c, p, 4);
-		return swap ? __builtin_bswap32(c) : c;
-	case 8:
-		memcpy(&d, p, 8);
-		return swap ? __builtin_bswap64(d) : d;
-	default:
-		return 0;
-	}
-}
-
-/* A value read in host order, as libtraceevent reads some. */
-static unsigned long long
-host_read(const void *p, int n)
-{
-	uint8_t a;
-	uint16_t b;
-	uint32_t c;
-	uint64_t d;
-
-	switch (n) {
-	case 1: memcpy(&a, p, 1); return a;
-	case 2: memcpy(&b, p, 2); return b;
-	case 4: memcpy(&c, p, 4); return c;
-	case 8: memcpy(&d, p, 8); return d;
-	}
-	return 0;
-}
-
-static void
-dyn_offset(const struct rec *r, const struct tdat_field *f, unsigned *off,
-    unsigned *len)
-{
-	unsigned long long v;
-	unsigned o, l;
-
-	if (f == NULL || (uint32_t)f->offset + f->size > r->size) {
-		*off = 0;
-		*len = 0;
-		return;
-	}
-	v = tdat_read_num(r->set, r->data + f->offset, f->size);
-	o = (unsigned)(v & 0xffff);
-	if (f->size == 2)
-		l = r->size - o;
-	else
-		l = (unsigned)((v >> 16) & 0xffff);
-	*off = o > r->size ? 0 : o;
-	*len = o + l > r->size ? 0 : l;
-	if (f->flags & TDAT_FLD_RELATIVE)
-		*off += f->offset + f->size;
-}
-
-static unsigned long long
-eval_type_str(unsigned long long v, const char *type, int pointer)
-{
-	size_t len = strlen(type);
-	char ref[128];
-
-	if (len < 2)
-		return v;
-	if (pointer) {
-		if (type[len - 1] != '*' || len - 1 > sizeof(ref))
-			return v;
-		memcpy(ref, type, len - 2);
-		ref[len - 2] = '\0';
-		return eval_type_str(v, ref, 0);
-	}
-	if (type[len - 1] == '*' || strncmp(type, "struct", 6) == 0)
-		return v;
-	if (!strcmp(type, "u8"))
-		return v & 0xff;
-	if (!strcmp(type, "u16"))
-		return v & 0xffff;
-	if (!strcmp(type, "u32"))
-		return v & 0xffffffff;
-	if (!strcmp(type, "u64") || !strcmp(type, "s64"))
-		return v;
-	if (!strcmp(type, "s8"))
-		return (unsigned long long)(signed char)v & 0xff;
-	if (!strcmp(type, "s16"))
-		return (unsigned long long)(short)v & 0xffff;
-	if (!strcmp(type, "s32"))
-		return (unsigned long long)(int)v & 0xffffffff;
-	if (!strncmp(type, "unsigned ", 9))
-		type += 9;
-	if (!strcmp(type, "char"))
-		return v & 0xff;
-	if (!strcmp(type, "short"))
-		return v & 0xffff;
-	if (!strcmp(type, "int"))
-		return v & 0xffffffff;
-	return v;
-}
-
-static unsigned long long
-atom_value(const struct rec *r, struct parg *a)
-{
-	unsigned long long v;
-	size_t i;
-
-	if (a->num_done)
-		return a->num;
-	v = strtoull(a->str, NULL, 0);
-	if (v == 0 && !isdigit((unsigned char)a->str[0]) && r->set) {
-		/* A symbol name used as a number. */
-		for (i = 0; i < r->set->nsym; i++)
-			if (strcmp(r->set->sym[i].name, a->str) == 0) {
-				v = r->set->sym[i].addr;
-				break;
-			}
-	}
-	a->num = v;
-	a->num_done = 1;
-	return v;
-}
-
-static unsigned long long eval_num(const struct rec *, struct parg *);
-static unsigned long long call_func(const struct rec *, struct parg *,
-    struct tdat_sbuf *);
-
-static unsigned long long
-eval_index(const struct rec *r, struct parg *a)
-{
-	struct parg *l = a->left, *typearg = NULL;
-	unsigned long long right, v;
-	unsigned off, len;
-	int fsize;
-
-	right = eval_num(r, a->right);
-	while (l->type == PA_TYPE) {
-		if (!typearg)
-			typearg = l;
-		l = l->left;
-	}
-	fsize = r->set ? r->set->lsize : 8;
-	if (l->type == PA_DYNARRAY) {
-		dyn_offset(r, l->field, &off, &len);
-		off += (unsigned)right;
-		if (l->field->elemsize)
-			fsize = l->field->elemsize;
-	} else if (l->type == PA_FIELD && l->field) {
-		fsize = l->field->elemsize;
-		off = (unsigned)(l->field->offset + right * l->field->elemsize);
-	} else
-		return 0;
-	if ((uint64_t)off + fsize > r->size)
-		return 0;
-	v = tdat_read_num(r->set, r->data + off, fsize);
-	if (typearg)
-		v = eval_type_str(v, typearg->str, 1);
-	return v;
-}
-
-static unsigned long long
-eval_op(const struct rec *r, struct parg *a)
-{
-	unsigned long long l, rt;
-	const char *op = a->str;
-
-	if (op[0] == '[' && !op[1])
-		return eval_index(r, a);
-	if (op[0] == '?' && !op[1]) {
-		l = eval_num(r, a->left);
-		if (a->right == NULL)
-			return 0;
-		return eval_num(r, l ? a->right->left : a->right->right);
-	}
-	l = eval_num(r, a->left);
-	rt = eval_num(r, a->right);
-	switch (op[0]) {
-	case '!':
-		if (!op[1])
-			return !rt;
-		return op[1] == '=' ? l != rt : 0;
-	case '~':
-		return ~rt;
-	case '|':
-		return op[1] ? l || rt : (l | rt);
-	case '&':
-		return op[1] ? l && rt : (l & rt);
-	case '<':
-		if (!op[1])
-			return l < rt;
-		if (op[1] == '<')
-			return l << rt;
-		return op[1] == '=' ? l <= rt : 0;
-	case '>':
-		if (!op[1])
-			return l > rt;
-		if (op[1] == '>')
-			return l >> rt;
-		return op[1] == '=' ? l >= rt : 0;
-	case '=':
-		return op[1] == '=' ? l == rt : 0;
-	case '-':
-		return l - rt;
-	case '+':
-		return l + rt;
-	case '/':
-		return rt ? l / rt : 0;
-	case '%':
-		return rt ? l % rt : 0;
-	case '*':
-		return l * rt;
-	default:
-		return 0;
-	}
-}
-
-static unsigned long long
-eval_num(const struct rec *r, struct parg *a)
-{
-	unsigned off, len;
-
-	if (a == NULL)
-		return 0;
-	switch (a->type) {
-	case PA_ATOM:
-		return atom_value(r, a);
-	case PA_FIELD:
-		if (!a->field || (uint32_t)a->field->offset + a->field->size >
-		    r->size)
-			return 0;
-		return tdat_read_num(r->set, r->data + a->field->offset,
-		    a->field->size);
-	case PA_TYPE:
-		return eval_type_str(eval_num(r, a->left), a->str, 0);
-	case PA_FUNC:
-		return call_func(r, a, NULL);
-	case PA_OP:
-		return eval_op(r, a);
-	case PA_DYNARRAY_LEN:
-		dyn_offset(r, a->field, &off, &len);
-		return len;
-	case PA_DYNARRAY:
-		/* libtraceevent yields a host pointer here; nothing stable. */
-		dyn_offset(r, a->field, &off, &len);
-		return off;
-	default:
-		return 0;
-	}
-}
-
-static unsigned long long
-call_func(const struct rec *r, struct parg *a, struct tdat_sbuf *out)
-{
-	unsigned long long v = eval_num(r, a->left);
-
-	switch (a->func) {
-	case FN_JIFFIES_TO_MSECS:
-		if (out)
-			tdat_sb_printf(out, "%llu", v);
-		return v;
-	}
-	return 0;
-}
-
-/* printf of one conversion with an optional '*' length. */
-static void
-put_str(struct tdat_sbuf *out, const char *fmt, int len_arg, const char *s)
-{
-	if (fmt[0] == '%' && fmt[1] == 's' && !fmt[2]) {
-		sb_add(out, s, strlen(s));
-		return;
-	}
-	if (len_arg >= 0)
-		tdat_sb_printf(out, fmt, len_arg, s);
-	else
-		tdat_sb_printf(out, fmt, s);
-}
-
-static void
-put_bitmask(const struct rec *r, struct tdat_sbuf *out, const char *fmt,
-    int len_arg, const unsigned char *data, int size)
-{
-	int nbits = size * 8, n = (nbits + 3) / 4, len = 0, i, idx;
-	char *str;
-
-	n += (nbits - 1) / 32;
-	if (n < 0)
-		n = 0;
-	if ((str = malloc(n + 1)) == NULL)
-		return;
-	str[n] = '\0';
-	for (i = n - 2; i >= 0; i -= 2) {
-		char b[3];
-
-		idx = r->set && r->set->big ? size - (len + 1) : len;
-		snprintf(b, sizeof(b), "%02x", data[idx]);
-		memcpy(str + i, b, 2);
-		len++;
-		if (!(len & 3) && i > 0) {
-			i--;
-			str[i] = ',';
-		}
-	}
-	put_str(out, fmt, len_arg, str);
-	free(str);
-}
-
-static int
-mask_bit(const struct rec *r, const unsigned char *data, int size, int bit)
-{
-	int i = bit / 8;
-	int index = r->set && r->set->big ? size - (i + 1) : i;
-
-	return data[index] >> (bit % 8) & 1;
-}
-
-static void
-put_cpumask(const struct rec *r, struct tdat_sbuf *out, const char *fmt,
-    int len_arg, const unsigned char *data, int size)
-{
-	struct tdat_sbuf b;
-	int first = 1, lo, hi, bit = 0, nbits = size * 8;
-
-	tdat_sb_init(&b);
-	while (bit < nbits) {
-		if (!mask_bit(r, data, size, bit)) {
-			bit++;
-			continue;
-		}
-		lo = bit;
-		for (hi = bit; hi < nbits && mask_bit(r, data, size, hi); hi++)
-			;
-		if (!first)
-			tdat_sb_putc(&b, ',');
-		first = 0;
-		if (hi - 1 > lo)
-			tdat_sb_printf(&b, "%d-%d", lo, hi - 1);
-		else
-			tdat_sb_printf(&b, "%d", lo);
-		bit = hi;
-	}
-	put_str(out, fmt, len_arg, b.p ? b.p : "");
-	tdat_sb_free(&b);
-}
-
-static void print_str_arg(const struct rec *, struct tdat_sbuf *,
-    const char *fmt, int len_arg, struct parg *);
-
-static const unsigned char *
-array_base(const struct rec *r, struct parg *f, unsigned *avail)
-{
-	unsigned off, len;
-
-	if (f->type == PA_DYNARRAY) {
-		dyn_offset(r, f->field, &off, &len);
-	} else if (f->type == PA_FIELD && f->field) {
-		off = f->field->offset;
-	} else
-		return NULL;
-	if (off > r->size)
-		return NULL;
-	*avail = r->size - off;
-	return r->data + off;
-}
-
-static void
-print_flags(const struct rec *r, struct tdat_sbuf *out, const char *fmt,
-    int len_arg, struct parg *a)
-{
-	long long v = (long long)eval_num(r, a->left);
-	struct flagsym *f;
-	int printed = 0;
-
-	for (f = a->syms; f; f = f->next) {
-		if (!v && f->fval < 0) {
-			put_str(out, fmt, len_arg, f->str);
-			break;
-		}
-		if (f->fval > 0 && (v & f->fval) == f->fval) {
-			if (printed && a->delim)
-				tdat_sb_puts(out, a->delim);
-			put_str(out, fmt, len_arg, f->str);
-			printed = 1;
-			v &= ~f->fval;
-		}
-	}
-	if (v) {
-		if (printed && a->delim)
-			tdat_sb_puts(out, a->delim);
-		tdat_sb_printf(out, "0x%llx", (unsigned long long)v);
-	}
-}
-
-static void
-print_symbol(const struct rec *r, struct tdat_sbuf *out, const char *fmt,
-    int len_arg, struct parg *a)
-{
-	long long v = (long long)eval_num(r, a->left);
-	struct flagsym *f;
-
-	for (f = a->syms; f; f = f->next)
-		if (v == f->fval) {
-			put_str(out, fmt, len_arg, f->str);
-			return;
-		}
-	tdat_sb_printf(out, "0x%llx", (unsigned long long)v);
-}
-
-static void
-print_hex(const struct rec *r, struct tdat_sbuf *out, struct parg *a)
-{
-	const unsigned char *p;
-	unsigned avail = 0, i, n;
-
-	if ((p = array_base(r, a->left, &avail)) == NULL)
-		return;
-	n = (unsigned)eval_num(r, a->right);
-	for (i = 0; i < n && i < avail; i++) {
-		if (i && a->type == PA_HEX)
-			tdat_sb_putc(out, ' ');
-		tdat_sb_printf(out, "%02x", p[i]);
-	}
-}
-
-static void
-print_int_array(const struct rec *r, struct tdat_sbuf *out, struct parg *a)
-{
-	const unsigned char *p;
-	unsigned avail = 0, i, n, el;
-
-	if ((p = array_base(r, a->left, &avail)) == NULL)
-		return;
-	n = (unsigned)eval_num(r, a->right);
-	el = (unsigned)eval_num(r, a->third);
-	tdat_sb_putc(out, '{');
-	for (i = 0; i < n; i++) {
-		unsigned sz = el == 1 || el == 2 || el == 4 || el == 8 ? el : 1;
-
-		if (i)
-			tdat_sb_putc(out, ',');
-		if (sz > avail)
-			break;
-		if (el == 1 || el == 2 || el == 4 || el == 8)
-			tdat_sb_printf(out, "0x%llx", host_read(p, el));
-		else
-			tdat_sb_printf(out, "BAD SIZE:%d 0x%x", (int)el, p[0]);
-		p += sz;
-		avail -= sz;
-	}
-	tdat_sb_putc(out, '}');
-}
-
-static void
-print_field_str(const struct rec *r, struct tdat_sbuf *out, const char *fmt,
-    int len_arg, const struct tdat_field *f)
-{
-	unsigned long long addr;
-	const char *pk;
-	int len;
-	char *s;
-
-	len = f->size ? f->size : (int)r->size - f->offset;
-	if (!(f->flags & TDAT_FLD_ARRAY) && r->set &&
-	    f->size == r->set->lsize) {
-		if ((uint32_t)f->offset + f->size > r->size)
-			addr = 0;
-		else
-			addr = host_read(r->data + f->offset, f->size);
-		if ((pk = tdat_events_printk(r->set, addr)) != NULL)
-			tdat_sb_puts(out, pk);
-		else
-			tdat_sb_printf(out, "%llx", addr);
-		return;
-	}
-	if (len < 0 || (uint32_t)f->offset > r->size)
-		len = 0;
-	if ((uint32_t)f->offset + len > r->size)
-		len = (int)(r->size - f->offset);
-	if ((s = malloc((size_t)len + 1)) == NULL)
-		return;
-	memcpy(s, r->data + f->offset, (size_t)len);
-	s[len] = '\0';
-	put_str(out, fmt, len_arg, s);
-	free(s);
-}
-
-/* A NUL-terminated string inside the record at off. */
-static void
-put_data_str(const struct rec *r, struct tdat_sbuf *out, const char *fmt,
-    int len_arg, unsigned off)
-{
-	size_t n = strnlen((const char *)r->data + off, r->size - off);
-	char *s;
-
-	if (off + n < r->size) {
-		put_str(out, fmt, len_arg, (const char *)r->data + off);
-		return;
-	}
-	if ((s = strndup((const char *)r->data + off, n)) == NULL)
-		return;
-	put_str(out, fmt, len_arg, s);
-	free(s);
-}
-
-static void
-print_str_arg(const struct rec *r, struct tdat_sbuf *out, const char *fmt,
-    int len_arg, struct parg *a)
-{
-	unsigned off, len;
-	struct tdat_field *f;
-
-	switch (a->type) {
-	case PA_ATOM:
-		put_str(out, fmt, len_arg, a->str);
-		break;
-	case PA_FIELD:
-		if (a->field)
-			print_field_str(r, out, fmt, len_arg, a->field);
-		break;
-	case PA_FLAGS:
-		print_flags(r, out, fmt, len_arg, a);
-		break;
-	case PA_SYMBOL:
-		print_symbol(r, out, fmt, len_arg, a);
-		break;
-	case PA_HEX:
-	case PA_HEX_STR:
-		print_hex(r, out, a);
-		break;
-	case PA_INT_ARRAY:
-		print_int_array(r, out, a);
-		break;
-	case PA_STRING:
-		if ((f = a->field) == NULL)
-			f = a->field = tdat_event_field(r->ev, a->str);
-		if (f == NULL)
-			break;
-		dyn_offset(r, f, &off, &len);
-		if (!len || off >= r->size)
-			break;
-		put_data_str(r, out, fmt, len_arg, off);
-		break;
-	case PA_BSTRING:
-		put_str(out, fmt, len_arg, a->str);
-		break;
-	case PA_BITMASK:
-	case PA_CPUMASK:
-		if ((f = a->field) == NULL)
-			f = a->field = tdat_event_field(r->ev, a->str);
-		if (f == NULL)
-			break;
-		dyn_offset(r, f, &off, &len);
-		if (off + len > r->size)
-			break;
-		if (a->type == PA_BITMASK)
-			put_bitmask(r, out, fmt, len_arg, r->data + off,
-			    (int)len);
-		else
-			put_cpumask(r, out, fmt, len_arg, r->data + off,
-			    (int)len);
-		break;
-	case PA_OP:
-		if (a->str[0] != '?' || a->right == NULL)
-			break;
-		if (eval_num(r, a->left))
-			print_str_arg(r, out, fmt, len_arg, a->right->left);
-		else
-			print_str_arg(r, out, fmt, len_arg, a->right->right);
-		break;
-	case PA_FUNC:
-		call_func(r, a, out);
-		break;
-	default:
-		break;
-	}
-}
-
-static void
-print_function(const struct rec *r, struct tdat_sbuf *out, char conv,
-    struct parg *a)
-{
-	unsigned long long v = eval_num(r, a), start = 0;
-	const char *name = r->set ? tdat_events_sym(r->set, v, &start) : NULL;
-
-	if (name) {
-		sb_add(out, name, strlen(name));
-		if (conv == 'F' || conv == 'S')
-			tdat_sb_printf(out, "+0x%llx", v - start);
-		return;
-	}
-	if (r->set && r->set->lsize == 4)
-		tdat_sb_printf(out, "0x%lx", (long)v);
-	else
-		tdat_sb_printf(out, "0x%llx", v);
-}
-
-/* libtraceevent's numbers for argument kinds, shown in its messages. */
-static int
-tep_kind(int type)
-{
-	static const int map[] = {
-		[PA_NULL] = 0, [PA_ATOM] = 1, [PA_FIELD] = 2, [PA_FLAGS] = 3,
-		[PA_SYMBOL] = 4, [PA_HEX] = 5, [PA_INT_ARRAY] = 6,
-		[PA_TYPE] = 7, [PA_STRING] = 8, [PA_BSTRING] = 9,
-		[PA_DYNARRAY] = 10, [PA_OP] = 11, [PA_FUNC] = 12,
-		[PA_BITMASK] = 13, [PA_DYNARRAY_LEN] = 14, [PA_HEX_STR] = 15,
-		[PA_CPUMASK] = 16,
-	};
-
-	return type >= 0 && type <= PA_FUNC ? map[type] : type;
-}
-
-static struct parg *
-strip_casts(struct parg *a)
-{
-	while (a && a->type == PA_TYPE)
-		a = a->left;
-	return a;
-}
-
-static const unsigned char *
-field_bytes(const struct rec *r, struct parg *a, int want)
-{
-	if (a->type != PA_FIELD || !a->field)
-		return NULL;
-	if (a->field->size != want ||
-	    (uint32_t)a->field->offset + want > r->size)
-		return NULL;
-	return r->data + a->field->offset;
-}
-
-static void
-print_mac(const struct rec *r, struct tdat_sbuf *out, const char *f,
-    struct parg *a)
-{
-	const char *fmt = "%.2x:%.2x:%.2x:%.2x:%.2x:%.2x";
-	const unsigned char *b;
-
-	a = strip_casts(a);
-	if (a->type != PA_FIELD) {
-		tdat_sb_printf(out, "ARG TYPE NOT FIELD BUT %d",
-		    tep_kind(a->type));
-		return;
-	}
-	if (f[0] == 'm')
-		fmt = "%.2x%.2x%.2x%.2x%.2x%.2x";
-	else if (f[0] == 'M' && f[1] == 'F')
-		fmt = "%.2x-%.2x-%.2x-%.2x-%.2x-%.2x";
-	if ((b = field_bytes(r, a, 6)) == NULL) {
-		tdat_sb_puts(out, "INVALIDMAC");
-		return;
-	}
-	if (f[1] == 'R')
-		tdat_sb_printf(out, fmt, b[5], b[4], b[3], b[2], b[1], b[0]);
-	else
-		tdat_sb_printf(out, fmt, b[0], b[1], b[2], b[3], b[4], b[5]);
-}
-
-static void
-put_ip4(struct tdat_sbuf *out, char i, int rev, const unsigned char *b)
-{
-	const char *fmt = i == 'i' ? "%03d.%03d.%03d.%03d" : "%d.%d.%d.%d";
-
-	if (rev)
-		tdat_sb_printf(out, fmt, b[3], b[2], b[1], b[0]);
-	else
-		tdat_sb_printf(out, fmt, b[0], b[1], b[2], b[3]);
-}
-
-static void
-put_ip6c(struct tdat_sbuf *out, const unsigned char *a)
-{
-	unsigned char zl[8];
-	int i, j, range, longest = 1, colonpos = -1, need = 0, v4;
-	uint16_t w[8];
-
-	for (i = 0; i < 8; i++)
-		w[i] = (uint16_t)(a[2 * i] << 8 | a[2 * i + 1]);
-	v4 = (w[0] | w[1] | w[2] | w[3] | w[4]) == 0 && w[5] == 0xffff;
-	v4 = v4 || ((w[4] | 0x0200) == 0x0200 && w[5] == 0x5efe);
-	range = v4 ? 6 : 8;
-	memset(zl, 0, sizeof(zl));
-	for (i = 0; i < range; i++)
-		for (j = i; j < range && w[j] == 0; j++)
-			zl[i]++;
-	for (i = 0; i < range; i++)
-		if (zl[i] > longest) {
-			longest = zl[i];
-			colonpos = i;
-		}
-	if (longest == 1)
-		colonpos = -1;
-	for (i = 0; i < range; i++) {
-		if (i == colonpos) {
-			if (need || i == 0)
-				tdat_sb_putc(out, ':');
-			tdat_sb_putc(out, ':');
-			need = 0;
-			i += longest - 1;
-			continue;
-		}
-		if (need)
-			tdat_sb_putc(out, ':');
-		if (w[i] >> 8)
-			tdat_sb_printf(out, "%x%02x", w[i] >> 8, w[i] & 0xff);
-		else
-			tdat_sb_printf(out, "%x", w[i] & 0xff);
-		need = 1;
-	}
-	if (v4) {
-		if (need)
-			tdat_sb_putc(out, ':');
-		put_ip4(out, 'I', 0, a + 12);
-	}
-}
-
-static void
-put_ip6(struct tdat_sbuf *out, char i, const unsigned char *b)
-{
-	int j;
-
-	for (j = 0; j < 16; j += 2) {
-		tdat_sb_printf(out, "%02x%02x", b[j], b[j + 1]);
-		if (i == 'I' && j < 14)
-			tdat_sb_putc(out, ':');
-	}
-}
-
-static int
-ip4_rev(const struct rec *r, char c)
-{
-	if (c == 'h')
-		return !(r->set && r->set->big);
-	return c == 'l';
-}
-
-static void
-print_ip(const struct rec *r, struct tdat_sbuf *out, const char *f,
-    struct parg *a)
-{
-	char i = f[0], v = f[1];
-	const unsigned char *b;
-	unsigned off, len;
-	int have_c = 0, have_p = 0, rev;
-
-	a = strip_casts(a);
-	if (v == '4' || v == '6') {
-		if (a->type != PA_FIELD) {
-			tdat_sb_printf(out, "ARG TYPE NOT FIELD BUT %d",
-			    tep_kind(a->type));
-			return;
-		}
-		if (v == '4') {
-			if ((b = field_bytes(r, a, 4)) == NULL)
-				tdat_sb_puts(out, "INVALIDIPv4");
-			else
-				put_ip4(out, i, ip4_rev(r, f[2]), b);
-			return;
-		}
-		if ((b = field_bytes(r, a, 16)) == NULL)
-			tdat_sb_puts(out, "INVALIDIPv6");
-		else if (i == 'I' && f[2] == 'c')
-			put_ip6c(out, b);
-		else
-			put_ip6(out, i, b);
-		return;
-	}
-	if (v != 'S')
-		return;
-	f += 2;
-	if (i == 'I') {
-		if (*f == 'p') {
-			have_p = 1;
-			f++;
-		}
-		if (*f == 'c') {
-			have_c = 1;
-			f++;
-		}
-	}
-	rev = ip4_rev(r, *f);
-	if (a->type == PA_FIELD && a->field) {
-		off = a->field->offset;
-		len = a->field->size;
-	} else if (a->type == PA_DYNARRAY) {
-		dyn_offset(r, a->field, &off, &len);
-	} else {
-		tdat_sb_printf(out,
-		    "ARG NOT FIELD NOR DYNAMIC ARRAY BUT TYPE %d",
-		    tep_kind(a->type));
-		return;
-	}
-	if (off + 2 > r->size)
-		return;
-	b = r->data + off;
-	if (host_read(b, 2) == 2) {		/* AF_INET */
-		if (len < 16 || off + 16 > r->size) {
-			tdat_sb_puts(out, "INVALIDIPv4");
-			return;
-		}
-		put_ip4(out, i, rev, b + 4);
-		if (have_p)
-			tdat_sb_printf(out, ":%d", b[2] << 8 | b[3]);
-	} else if (host_read(b, 2) == 10) {	/* AF_INET6 */
-		if (len < 28 || off + 28 > r->size) {
-			tdat_sb_puts(out, "INVALIDIPv6");
-			return;
-		}
-		if (have_p)
-			tdat_sb_putc(out, '[');
-		if (have_c)
-			put_ip6c(out, b + 8);
-		else
-			put_ip6(out, i, b + 8);
-		if (have_p)
-			tdat_sb_printf(out, "]:%d", b[2] << 8 | b[3]);
-	}
-}
-
-static void
-print_uuid(const struct rec *r, struct tdat_sbuf *out, const char *f,
-    struct parg *a)
-{
-	static const int guid[16] = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11,
-	    12, 13, 14, 15 };
-	const char *fmt = "%02x";
-	const unsigned char *b;
-	int i, g = 0;
-
-	switch (f[1]) {
-	case 'L': fmt = "%02X"; /* fall through */
-	case 'l': g = 1; break;
-	case 'B': fmt = "%02X"; break;
-	}
-	a = strip_casts(a);
-	if (a->type != PA_FIELD) {
-		tdat_sb_printf(out, "ARG TYPE NOT FIELD BUT %d",
-		    tep_kind(a->type));
-		return;
-	}
-	if ((b = field_bytes(r, a, 16)) == NULL) {
-		tdat_sb_puts(out, "INVALIDUUID");
-		return;
-	}
-	for (i = 0; i < 16; i++) {
-		tdat_sb_printf(out, fmt, b[g ? guid[i] : i]);
-		if (i == 3 || i == 5 || i == 7 || i == 9)
-			tdat_sb_putc(out, '-');
-	}
-}
-
-static void
-print_raw_buf(const struct rec *r, struct tdat_sbuf *out, const char *f,
-    struct parg *a, int plen)
-{
-	const char *delim = " ";
-	unsigned off, len;
-	int i;
-
-	switch (f[1]) {
-	case 'C': delim = ":"; break;
-	case 'D': delim = "-"; break;
-	case 'N': delim = ""; break;
-	}
-	if (a->type != PA_DYNARRAY) {
-		tdat_sb_printf(out, "ARG TYPE NOT FIELD BUT %d",
-		    tep_kind(a->type));
-		return;
-	}
-	dyn_offset(r, a->field, &off, &len);
-	if ((int)len < plen)
-		plen = (int)len;
-	if (plen < 1 || off + plen > r->size)
-		return;
-	tdat_sb_printf(out, "%02x", r->data[off]);
-	for (i = 1; i < plen; i++)
-		tdat_sb_printf(out, "%s%02x", delim, r->data[off + i]);
-}
-
-static void
-print_pointer(const struct rec *r, struct tdat_sbuf *out, const char *fmt,
-    int plen, struct parg *a)
-{
-	const char *p;
-	unsigned long long v;
-
-	if (a->type == PA_BSTRING) {
-		tdat_sb_puts(out, a->str);
-		return;
-	}
-	p = strchr(fmt, 'p');
-	p = p ? p + 1 : fmt + strlen(fmt);
-	switch (*p) {
-	case 'F': case 'f': case 'S': case 's':
-		print_function(r, out, *p, a);
-		break;
-	case 'M': case 'm':
-		print_mac(r, out, p, a);
-		break;
-	case 'I': case 'i':
-		print_ip(r, out, p, a);
-		break;
-	case 'U':
-		print_uuid(r, out, p, a);
-		break;
-	case 'h':
-		print_raw_buf(r, out, p, a, plen);
-		break;
-	default:
-		v = eval_num(r, a);
-		if (v == 0)
-			tdat_sb_puts(out, "(nil)");
-		else
-			tdat_sb_printf(out, "0x%llx", v);
-		break;
-	}
-}
-
-void
-tdat_put_udec(struct tdat_sbuf *out, unsigned long long v)
-{
-	char buf[24], *p = buf + sizeof(buf);
-
-	do
-		*--p = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	sb_add(out, p, (size_t)(buf + sizeof(buf) - p));
-}
-
-void
-tdat_put_dec(struct tdat_sbuf *out, long long v)
-{
-	if (v < 0) {
-		tdat_sb_putc(out, '-');
-		tdat_put_udec(out, 0ULL - (unsigned long long)v);
-	} else
-		tdat_put_udec(out, (unsigned long long)v);
-}
-
-static void
-put_hex(struct tdat_sbuf *out, unsigned long long v)
-{
-	static const char dig[] = "0123456789abcdef";
-	char buf[24], *p = buf + sizeof(buf);
-
-	do
-		*--p = dig[v & 15];
-	while ((v >>= 4) != 0);
-	sb_add(out, p, (size_t)(buf + sizeof(buf) - p));
-}
-
-/* s (n bytes) right- or left-justified in width columns. */
-void
-tdat_put_pad(struct tdat_sbuf *out, const char *s, size_t n, int width,
-    int left)
-{
-	static const char sp[] = "                                ";
-	size_t pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
-
-	if (left)
-		tdat_sb_add(out, s, n);
-	while (pad > 0) {
-		size_t k = pad < sizeof(sp) - 1 ? pad : sizeof(sp) - 1;
-
-		tdat_sb_add(out, sp, k);
-		pad -= k;
-	}
-	if (!left)
-		tdat_sb_add(out, s, n);
-}
-
-/* A plain conversion: the value cast as its length letters say. */
-static void
-print_fast(struct tdat_sbuf *out, int kind, int ls, unsigned long long v)
-{
-	int bits = ls <= -2 ? 8 : ls == -1 ? 16 : ls == 0 ? 32 : 64;
-
-	if (bits < 64) {
-		unsigned long long m = (1ULL << bits) - 1;
-
-		v &= m;
-		if (kind == 'd' && (v >> (bits - 1)))
-			v |= ~m;
-	}
-	if (kind == 'd')
-		tdat_put_dec(out, (long long)v);
-	else if (kind == 'u')
-		tdat_put_udec(out, v);
-	else
-		put_hex(out, v);
-}
-
-static void
-print_number(const struct rec *r, struct tdat_sbuf *out, const char *fmt,
-    int plen, int ls, struct parg *a)
-{
-	unsigned long long v = eval_num(r, a);
-
-	switch (ls) {
-	case -2:
-		if (plen >= 0)
-			tdat_sb_printf(out, fmt, plen, (char)v);
-		else
-			tdat_sb_printf(out, fmt, (char)v);
-		break;
-	case -1:
-		if (plen >= 0)
-			tdat_sb_printf(out, fmt, plen, (short)v);
-		else
-			tdat_sb_printf(out, fmt, (short)v);
-		break;
-	case 0:
-		if (plen >= 0)
-			tdat_sb_printf(out, fmt, plen, (int)v);
-		else
-			tdat_sb_printf(out, fmt, (int)v);
-		break;
-	case 1:
-		if (plen >= 0)
-			tdat_sb_printf(out, fmt, plen, (long)v);
-		else
-			tdat_sb_printf(out, fmt, (long)v);
-		break;
-	case 2:
-		if (plen >= 0)
-			tdat_sb_printf(out, fmt, plen, (long long)v);
-		else
-			tdat_sb_printf(out, fmt, (long long)v);
-		break;
-	}
-}
-
-static int
-print_item(const struct rec *r, struct tdat_sbuf *out, const struct pitem *it)
-{
-	int len_arg = -1;
-
-	if (it->len_arg)
-		len_arg = (int)eval_num(r, it->len_arg);
-	switch (it->type) {
-	case PP_DIGIT:
-		if (it->fast)
-			print_fast(out, it->fast, it->ls, eval_num(r, it->arg));
-		else
-			print_number(r, out, it->format,
-			    it->len_arg ? len_arg : -1, it->ls, it->arg);
-		return 0;
-	case PP_POINTER:
-		print_pointer(r, out, it->format, it->len_arg ? len_arg : 1,
-		    it->arg);
-		return 0;
-	case PP_STR:
-		print_str_arg(r, out, it->format, it->len_arg ? len_arg : -1,
-		    it->arg);
-		return 0;
-	default:
-		sb_add(out, it->format, strlen(it->format));
-		return 1;
-	}
-}
-
-static void
-print_items(const struct rec *r, const struct tdat_print *p,
-    struct tdat_sbuf *out)
-{
-	int i;
-
-	for (i = 0; i < p->n; i++)
-		print_item(r, out, &p->it[i]);
-}
-
-/* ------------------------------------------------------------------ */
-/* Raw fields: " name=value" for each field (report -R, and failures). */
-
-static int
-printable(const unsigned char *p, unsigned len)
-{
-	unsigned i;
-
-	for (i = 0; i < len && p[i]; i++)
-		if (p[i] >= 0x80 || (!isprint(p[i]) && !isspace(p[i])))
-			return 0;
-	return 1;
-}
-
-static void
-field_raw(const struct rec *r, struct tdat_sbuf *out, struct tdat_field *f)
-{
-	unsigned long long v;
-	unsigned off, len, i;
-
-	if (f->flags & TDAT_FLD_ARRAY) {
-		if (f->flags & TDAT_FLD_DYNAMIC)
-			dyn_offset(r, f, &off, &len);
-		else {
-			off = f->offset;
-			len = f->size;
-		}
-		if (off > r->size)
-			off = len = 0;
-		if (off + len > r->size)
-			len = r->size - off;
-		if ((f->flags & TDAT_FLD_STRING) &&
-		    printable(r->data + off, len)) {
-			put_data_str(r, out, "%s", -1, off);
-			return;
-		}
-		tdat_sb_puts(out, "ARRAY[");
-		for (i = 0; i < len; i++)
-			tdat_sb_printf(out, i ? ", %02x" : "%02x",
-			    r->data[off + i]);
-		tdat_sb_putc(out, ']');
-		/* libtraceevent stops treating it as a string from now on */
-		f->flags &= ~TDAT_FLD_STRING;
-		return;
-	}
-	if ((uint32_t)f->offset + f->size > r->size)
-		v = 0;
-	else
-		v = tdat_read_num(r->set, r->data + f->offset, f->size);
-	if (f->flags & TDAT_FLD_POINTER)
-		tdat_sb_printf(out, "0x%llx", v);
-	else if (f->flags & TDAT_FLD_SIGNED) {
-		switch (f->size) {
-		case 4:
-			if (f->flags & TDAT_FLD_LONG)
-				tdat_sb_printf(out, "0x%x", (int)v);
-			else
-				tdat_sb_printf(out, "%d", (int)v);
-			break;
-		case 2:
-			tdat_sb_printf(out, "%2d", (short)v);
-			break;
-		case 1:
-			tdat_sb_printf(out, "%1d", (signed char)v);
-			break;
-		default:
-			tdat_sb_printf(out, "%lld", (long long)v);
-		}
-	} else if (f->flags & TDAT_FLD_LONG)
-		tdat_sb_printf(out, "0x%llx", v);
-	else
-		tdat_sb_printf(out, "%llu", v);
-}
-
-/* A field printed with the conversion its print format uses for it. */
-static void
-field_value(const struct rec *r, struct tdat_sbuf *out, struct tdat_field *f,
-    int *cursor)
-{
-	const struct tdat_print *p = r->ev->print;
-	const struct pitem *it;
-	struct parg *a;
-	int i, start, has0x = 0;
-	size_t n;
-
-	if (cursor == NULL || *cursor < 0 || p == NULL || r->ev->failed ||
-	    (r->ev->flags & TDAT_EV_BPRINT) || p->n == 0 ||
-	    (f->flags & (TDAT_FLD_ARRAY | TDAT_FLD_STRING))) {
-		field_raw(r, out, f);
-		return;
-	}
-	i = start = *cursor;
-	do {
-		it = &p->it[i];
-		if (it->type == PP_STRING) {
-			n = strlen(it->format);
-			has0x = n > 1 && strcmp(it->format + n - 2, "0x") == 0;
-		} else if ((a = strip_casts(it->arg)) == NULL ||
-		    a->type != PA_FIELD || a->field != f) {
-			has0x = 0;
-		} else {
-			if (has0x)
-				tdat_sb_puts(out, "0x");
-			print_item(r, out, it);
-			*cursor = i + 1 < p->n ? i + 1 : -1;
-			return;
-		}
-		i = i + 1 < p->n ? i + 1 : 0;
-	} while (i != start);
-	field_raw(r, out, f);
-}
-
-void
-tdat_print_fields(const struct tdat_event *ev, const unsigned char *data,
-    uint32_t size, int use_fmt, struct tdat_sbuf *out)
-{
-	struct rec r = { ev, ev->set, data, size };
-	int i, cursor = 0;
-
-	for (i = 0; i < ev->nfields; i++) {
-		tdat_sb_printf(out, " %s=", ev->fields[i].name);
-		field_value(&r, out, &ev->fields[i], use_fmt ? &cursor : NULL);
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* bprint: trace_printk() with the format's address and binary args. */
-
-static struct parg *
-atom_num(unsigned long long v)
-{
-	struct parg *a = new_arg();
-
-	if (a == NULL)
-		return NULL;
-	a->type = PA_ATOM;
-	if (asprintf(&a->str, "%lld", (long long)v) < 0) {
-		free(a);
-		return NULL;
-	}
-	a->num = v;
-	a->num_done = 1;
-	return a;
-}
-
-static struct parg *
-vbin_args(const struct rec *r, const char *fmt, unsigned long long ip)
-{
-	const struct tdat_field *buf = find_own((struct tdat_event *)r->ev,
-	    "buf");
-	struct parg *head, **next, *a;
-	const char *p;
-	unsigned off;
-	int ls, vsize = 0, lsize = r->set ? r->set->lsize : 8;
-
-	if (buf == NULL || (head = atom_num(ip)) == NULL)
-		return NULL;
-	next = &head->next;
-	off = (unsigned)buf->offset;
-	for (p = fmt + 5; off < r->size && *p; p++) {
-		if (*p != '%')
-			continue;
-		ls = 0;
-again:
-		p++;
-		switch (*p) {
-		case 'l': ls++; goto again;
-		case 'L': ls = 2; goto again;
-		case '0': case '1': case '2': case '3': case '4': case '5':
-		case '6': case '7': case '8': case '9': case '.': case '#':
-		case '+':
-			goto again;
-		case 'z': case 'Z': ls = 1; goto again;
-		case 'p':
-			ls = 1;
-			if (isalnum((unsigned char)p[1])) {
-				p++;
-				switch (*p) {
-				case 's': case 'S': case 'x':
-					break;
-				case 'f': case 'F':
-					if (p[1] != 'w')
-						break;
-					/* fall through */
-				default:
-					if (isprint(r->data[off]))
-						goto string;
-				}
-			}
-			/* fall through */
-		case 'd': case 'u': case 'i': case 'x': case 'X': case 'o':
-			vsize = ls == 0 ? 4 : ls == 1 ? lsize :
-			    ls == 2 ? 8 : ls;
-			/* fall through */
-		case '*':
-			if (*p == '*')
-				vsize = 4;
-			off = (off + 3) & ~3u;
-			if (off + vsize > r->size)
-				return head;
-			a = atom_num(tdat_read_num(r->set, r->data + off,
-			    vsize));
-			off += vsize;
-			if (a == NULL)
-				return head;
-			*next = a;
-			next = &a->next;
-			if (*p == '*')
-				goto again;
-			break;
-		case 's':
-string:
-			if ((a = new_arg()) == NULL)
-				return head;
-			a->type = PA_BSTRING;
-			a->str = strndup((const char *)r->data + off,
-			    r->size - off);
-			if (a->str == NULL) {
-				free(a);
-				return head;
-			}
-			off += (unsigned)strlen(a->str) + 1;
-			*next = a;
-			next = &a->next;
-			break;
-		default:
-			break;
-		}
-		if (*p == '\0')
-			break;
-	}
-	return head;
-}
-
-static void
-print_bprint(const struct rec *r, struct tdat_sbuf *out)
-{
-	struct tdat_event *ev = (struct tdat_event *)r->ev;
-	const struct tdat_field *ff = find_own(ev, "fmt");
-	const struct tdat_field *ipf = find_own(ev, "ip");
-	struct tdat_print p;
-	unsigned long long addr, ip;
-	const char *pk;
-	char *fmt;
-	struct parg *args;
-	int failed = 0, i;
-
-	if (ff == NULL || ipf == NULL)
-		return;
-	addr = tdat_field_read(ev, ff, r->data, r->size);
-	ip = tdat_field_read(ev, ipf, r->data, r->size);
-	pk = tdat_events_printk(r->set, addr);
-	if (pk == NULL) {
-		if (asprintf(&fmt, "%%ps: (NO FORMAT FOUND at %llx)\n",
-		    addr) < 0)
-			return;
-	} else if (asprintf(&fmt, "%%ps: %s", pk) < 0)
-		return;
-	args = vbin_args(r, fmt, ip);
-	memset(&p, 0, sizeof(p));
-	parse_items(&p, &failed, fmt, args);
-	if (failed)
-		ev->failed = 1;	/* sticky, as in libtraceevent */
-	print_items(r, &p, out);
-	for (i = 0; i < p.n; i++)
-		free(p.it[i].format);
-	free(p.it);
-	free_list(args);
-	free(fmt);
-}
-
-void
-tdat_print_pretty(const struct tdat_event *ev, const unsigned char *data,
-    uint32_t size, struct tdat_sbuf *out)
-{
-	struct rec r = { ev, ev->set, data, size };
-
-	if (ev->failed) {
-		tdat_sb_puts(out, "[FAILED TO PARSE]");
-		tdat_print_fields(ev, data, size, 0, out);
-		return;
-	}
-	if (ev->flags & TDAT_EV_BPRINT) {
-		print_bprint(&r, out);
-		return;
-	}
-	if (ev->flags & TDAT_EV_SIMPLE) {
-		tdat_simple_print(ev, data, size, out);
-		return;
-	}
-	if (ev->print)
-		print_items(&r, ev->print, out);
-}
-
-void
-tdat_event_print(const struct tdat_event *ev, const struct tdat_record *rec,
-    int mode, struct tdat_sbuf *out)
-{
-	if (mode == TDAT_PRINT_RAW) {
-		tdat_print_fields(ev, rec->data, rec->size, 1, out);
-		return;
-	}
-	if (mode == TDAT_PRINT_PLUGINS && ev->plugin &&
-	    ev->plugin->print(ev, rec, out) == 0)
-		return;
-	tdat_print_pretty(ev, rec->data, rec->size, out);
-}

@@ -10,6 +10,8 @@
  * ring_buffer_event { u32 type_len:5, time_delta:27; u32 array[]; } whose
  * bit fields sit at opposite ends of the word on big-endian machines.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,12 +37,8 @@ struct stream {
 	size_t win_cap, win_len, win_pos;	/* win_pos: next page */
 	uint64_t win_file_off;	/* file offset of win[0] (uncompressed) */
 	/* the current page */
-	const unsigned char *page;
-	uint64_t page_off;
-	uint32_t size;		/* bytes of records in the page (commit) */
-	uint32_t pos;		/* next record header, relative to data */
-	uint64_t ts;
-	long long lost;
+	struct tdat_page pg;
+	int in_page;
 	int first;
 	/* the decoded record, if any */
 	int have;
@@ -197,12 +195,170 @@ refill(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* Pages, item by item: the decoder the reader and tdat-verify share. */
+
+static inline int
+page_init(const struct tdat_page_layout *pl, struct tdat_page *pg,
+    struct tdat_err *e)
+{
+	pg->stamp = pg->ts = tdat_get64(pg->p, pl->big);
+	pg->flags = tdat_get(pg->p + 8, pl->commit_size, pl->big);
+	pg->commit = (uint32_t)pg->flags & COMMIT_MASK;
+	pg->pos = 0;
+	pg->lost = 0;
+	if (pg->commit > pg->page_size - (uint32_t)pl->data_off)
+		return tdat_fail(e, TDAT_ECORRUPT, pg->off,
+		    "page commit %u exceeds the page%s", pg->commit,
+		    pg->chunk_pos < 0 ? "" : " (in a compressed chunk)");
+	if (pg->flags & MISSING_EVENTS) {
+		pg->lost = -1;
+		if ((pg->flags & MISSING_STORED) && pg->commit +
+		    (uint32_t)pl->data_off + pl->commit_size <= pg->page_size)
+			pg->lost = (long long)tdat_get(pg->p + pl->data_off +
+			    pg->commit, pl->commit_size, pl->big);
+	}
+	return 0;
+}
+
+uint64_t
+tdat_page_where(const struct tdat_page_layout *pl, const struct tdat_page *pg,
+    uint32_t pos)
+{
+	if (pg->chunk_pos >= 0)
+		return pg->off;
+	return pg->off + (uint64_t)pl->data_off + pos;
+}
+
+static int item_fail(const struct tdat_page_layout *, const struct tdat_page *,
+    uint32_t, struct tdat_err *, const char *, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static int
+item_fail(const struct tdat_page_layout *pl, const struct tdat_page *pg,
+    uint32_t at, struct tdat_err *e, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (pg->chunk_pos < 0)
+		return tdat_fail(e, TDAT_ECORRUPT, tdat_page_where(pl, pg, at),
+		    "%s", msg);
+	return tdat_fail(e, TDAT_ECORRUPT, pg->off, "%s (chunk data +0x%llx)",
+	    msg, (unsigned long long)pg->chunk_pos + (uint64_t)pl->data_off + at);
+}
+
+/* The next item of a page; 1, 0 at the commit, < 0 on damage. */
+static inline int
+page_next(const struct tdat_page_layout *pl, struct tdat_page *pg,
+    struct tdat_page_item *it, struct tdat_err *e)
+{
+	const unsigned char *d = pg->p + pl->data_off;
+	uint32_t w, type, delta, len, at = pg->pos, size = pg->commit;
+
+	if (at >= size)
+		return 0;
+	if (size - at < 4)
+		return item_fail(pl, pg, at, e,
+		    "record header runs past the page commit");
+	w = tdat_get32(d + at, pl->big);
+	if (pl->big) {
+		type = w >> 27;
+		delta = w & ((1u << 27) - 1);
+	} else {
+		type = w & 0x1f;
+		delta = w >> 5;
+	}
+	it->at = at;
+	it->type_len = type;
+	it->delta = delta;
+	at += 4;
+	if ((int)type == pl->padding_type) {
+		len = size - at >= 4 ? tdat_get32(d + at, pl->big) : 0;
+		it->kind = TDAT_ITEM_PADDING;
+		it->size = len;
+		pg->ts += delta;
+		it->rest = delta == 0 || len > size - at;
+		pg->pos = it->rest ? size : at + len;
+		return 1;
+	}
+	if ((int)type == pl->extend_type || (int)type == pl->stamp_type) {
+		if (size - at < 4)
+			return item_fail(pl, pg, it->at, e,
+			    "time extend runs past the page commit");
+		it->ext = (uint64_t)tdat_get32(d + at, pl->big) << TS_SHIFT;
+		it->ext += delta;
+		pg->pos = at + 4;
+		if ((int)type == pl->stamp_type) {
+			it->kind = TDAT_ITEM_STAMP;
+			pg->ts = it->ext | (pg->ts & TS_MSB);
+		} else {
+			it->kind = TDAT_ITEM_EXTEND;
+			pg->ts += it->ext;
+		}
+		return 1;
+	}
+	if (type == 0) {
+		if (size - at < 4)
+			return item_fail(pl, pg, it->at, e,
+			    "record length runs past the page commit");
+		len = tdat_get32(d + at, pl->big);
+		if (len < 4)
+			return item_fail(pl, pg, it->at, e,
+			    "record length %u is too small", len);
+		len = ((len - 4) + 3) & ~3u;
+		at += 4;
+	} else if (type > 28) {
+		return item_fail(pl, pg, it->at, e, "unknown record type %u",
+		    type);
+	} else
+		len = type * 4;
+	if (len > size - at)
+		return item_fail(pl, pg, it->at, e,
+		    "record of %u bytes runs past the page commit", len);
+	pg->ts += delta;
+	it->kind = TDAT_ITEM_DATA;
+	it->data = d + at;
+	it->size = len;
+	pg->pos = at + len;
+	return 1;
+}
+
+int
+tdat_page_init(const struct tdat_page_layout *pl, struct tdat_page *pg,
+    struct tdat_err *e)
+{
+	return page_init(pl, pg, e);
+}
+
+int
+tdat_page_next(const struct tdat_page_layout *pl, struct tdat_page *pg,
+    struct tdat_page_item *it, struct tdat_err *e)
+{
+	return page_next(pl, pg, it, e);
+}
+
+/* Name the CPU in a decoder error. */
+static int
+cpu_fail(struct stream *s, struct tdat_err *e, int rc)
+{
+	char pre[32];
+	size_t n;
+
+	n = (size_t)snprintf(pre, sizeof(pre), "CPU %u: ", s->cpu.id);
+	memmove(e->msg + n, e->msg, sizeof(e->msg) - n - 1);
+	memcpy(e->msg, pre, n);
+	e->msg[sizeof(e->msg) - 1] = '\0';
+	return rc;
+}
+
 /* Load the next page with records; 1 loaded, 0 none left. */
 static int
 next_page(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
 {
-	const struct tdat_page_layout *pl = &r->pl;
-	uint64_t flags;
 	int rc;
 
 	for (;;) {
@@ -212,28 +368,20 @@ next_page(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
 			if (s->win_len < s->page_size)
 				return 0;
 		}
-		s->page = s->win + s->win_pos;
-		s->page_off = s->win_file_off + (s->chunks ? 0 : s->win_pos);
-		s->win_pos += s->page_size;
-		s->ts = tdat_get64(s->page, pl->big);
-		flags = tdat_get(s->page + 8, pl->commit_size, pl->big);
-		s->size = (uint32_t)flags & COMMIT_MASK;
-		if (s->size > s->page_size - (uint32_t)pl->data_off)
-			return tdat_fail(e, TDAT_ECORRUPT, s->page_off,
-			    "CPU %u: page commit %u exceeds the page", s->cpu.id,
-			    s->size);
-		s->lost = 0;
-		if (flags & MISSING_EVENTS) {
-			s->lost = -1;
-			if ((flags & MISSING_STORED) && s->size +
-			    (uint32_t)pl->data_off + pl->commit_size <= s->page_size)
-				s->lost = (long long)tdat_get(s->page +
-				    pl->data_off + s->size, pl->commit_size,
-				    pl->big);
+		s->pg.p = s->win + s->win_pos;
+		s->pg.page_size = s->page_size;
+		if (s->chunks) {
+			s->pg.off = s->win_file_off;
+			s->pg.chunk_pos = (int64_t)s->win_pos;
+		} else {
+			s->pg.off = s->win_file_off + s->win_pos;
+			s->pg.chunk_pos = -1;
 		}
-		s->pos = 0;
+		s->win_pos += s->page_size;
+		if ((rc = page_init(&r->pl, &s->pg, e)) < 0)
+			return cpu_fail(s, e, rc);
 		s->first = 1;
-		if (s->size > 0)
+		if (s->pg.commit > 0)
 			return 1;
 	}
 }
@@ -305,100 +453,37 @@ adjust(struct tdat_reader *r, uint64_t ts, int cpu)
 static int
 decode(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
 {
-	const struct tdat_page_layout *pl = &r->pl;
-	const unsigned char *d;
-	uint32_t w, type, delta, len, at;
+	struct tdat_page_item it = { 0 };
 	int rc;
 
 	for (;;) {
-		if (s->page == NULL || s->pos >= s->size) {
+		if (!s->in_page) {
 			if ((rc = next_page(r, s, e)) <= 0)
 				return rc;
+			s->in_page = 1;
 		}
-		d = s->page + pl->data_off;
-		at = s->pos;
-		if (s->size - at < 4)
-			return tdat_fail(e, TDAT_ECORRUPT, s->page_off +
-			    (uint64_t)pl->data_off + at,
-			    "CPU %u: record header runs past the page commit",
-			    s->cpu.id);
-		w = tdat_get32(d + at, pl->big);
-		if (pl->big) {
-			type = w >> 27;
-			delta = w & ((1u << 27) - 1);
-		} else {
-			type = w & 0x1f;
-			delta = w >> 5;
-		}
-		s->pos += 4;
-		if ((int)type == pl->padding_type) {
-			len = s->size - s->pos >= 4 ?
-			    tdat_get32(d + s->pos, pl->big) : 0;
-			s->ts += delta;
-			if (delta == 0 || len > s->size - s->pos)
-				s->pos = s->size;	/* rest of the page */
-			else
-				s->pos += len;
+		if ((rc = page_next(&r->pl, &s->pg, &it, e)) < 0)
+			return cpu_fail(s, e, rc);
+		if (rc == 0) {
+			s->in_page = 0;
 			continue;
 		}
-		if ((int)type == pl->extend_type || (int)type == pl->stamp_type) {
-			uint64_t ext;
-
-			if (s->size - s->pos < 4)
-				return tdat_fail(e, TDAT_ECORRUPT, s->page_off +
-				    (uint64_t)pl->data_off + at,
-				    "CPU %u: time extend runs past the page "
-				    "commit", s->cpu.id);
-			ext = (uint64_t)tdat_get32(d + s->pos, pl->big) << TS_SHIFT;
-			ext += delta;
-			s->pos += 4;
-			if ((int)type == pl->stamp_type)
-				s->ts = ext | (s->ts & TS_MSB);
-			else
-				s->ts += ext;
+		if (it.kind != TDAT_ITEM_DATA)
 			continue;
-		}
-		if (type == 0) {
-			if (s->size - s->pos < 4)
-				return tdat_fail(e, TDAT_ECORRUPT, s->page_off +
-				    (uint64_t)pl->data_off + at,
-				    "CPU %u: record length runs past the page "
-				    "commit", s->cpu.id);
-			len = tdat_get32(d + s->pos, pl->big);
-			if (len < 4)
-				return tdat_fail(e, TDAT_ECORRUPT, s->page_off +
-				    (uint64_t)pl->data_off + at,
-				    "CPU %u: record length %u is too small",
-				    s->cpu.id, len);
-			len = ((len - 4) + 3) & ~3u;
-			s->pos += 4;
-		} else if (type > 28) {
-			return tdat_fail(e, TDAT_ECORRUPT, s->page_off +
-			    (uint64_t)pl->data_off + at,
-			    "CPU %u: unknown record type %u", s->cpu.id, type);
-		} else
-			len = type * 4;
-		if (len > s->size - s->pos)
-			return tdat_fail(e, TDAT_ECORRUPT, s->page_off +
-			    (uint64_t)pl->data_off + at,
-			    "CPU %u: record of %u bytes runs past the page "
-			    "commit", s->cpu.id, len);
-		s->ts += delta;
 		memset(&s->rec, 0, sizeof(s->rec));
-		s->rec.raw_ts = s->ts;
-		s->rec.ts = adjust(r, s->ts, (int)s->cpu.id);
+		s->rec.raw_ts = s->pg.ts;
+		s->rec.ts = adjust(r, s->pg.ts, (int)s->cpu.id);
 		s->rec.cpu = (int)s->cpu.id;
 		s->rec.buffer = s->buffer;
-		s->rec.data = d + s->pos;
-		s->rec.size = len;
-		s->rec.off = s->chunks ? s->page_off :
-		    s->page_off + (uint64_t)pl->data_off + at;
-		if (s->first && s->lost) {
+		s->rec.data = it.data;
+		s->rec.size = it.size;
+		s->rec.off = s->chunks ? s->pg.off :
+		    s->pg.off + (uint64_t)r->pl.data_off + it.at;
+		if (s->first && s->pg.lost) {
 			s->rec.missed = 1;
-			s->rec.missed_count = s->lost;
+			s->rec.missed_count = s->pg.lost;
 		}
 		s->first = 0;
-		s->pos += len;
 		return 1;
 	}
 }
@@ -536,6 +621,9 @@ add_stream(struct tdat_reader *r, int bi, const struct tdat_cpu *c,
 	s->cpu = *c;
 	s->page_size = b->page_size;
 	if (b->compressed) {
+		if (f->codec == NULL)
+			return tdat_fail(e, TDAT_ECORRUPT, c->off, "CPU %u: data is "
+			    "compressed but the file names no compression", c->id);
 		if ((rc = tdat_cpu_chunks(f, b, c, &s->chunks, &s->nchunks,
 		    e)) < 0)
 			return rc;

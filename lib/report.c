@@ -15,14 +15,46 @@
 #include "tdat.h"
 #include "event-int.h"
 
+/* A decompressed chunk. */
+struct chunkc {
+	int have, buffer;
+	uint64_t off;		/* its header's file offset */
+	unsigned char *buf;
+	size_t len, cap;
+};
+
+#define NCHUNK	8
+
+/* The bytes after a record in its page (see tdat_event_print_avail()). */
+struct tail {
+	struct chunkc c[NCHUNK];	/* recent chunks, by offset */
+	unsigned char *ext;	/* the record and what follows */
+	size_t extcap;
+	struct tdat_page_layout pl;
+	int have_pl;
+};
+
+/* One record read ahead, for plugins that peek. */
+struct look {
+	struct tdat_reader *rd;
+	struct tdat_err *e;
+	int have, rc;
+	struct tdat_record rec;
+	unsigned char *cur;	/* a copy of the record being printed */
+	size_t curcap;
+};
+
 struct report {
 	struct tdat_file *f;
 	FILE *out;
 	const struct tdat_report_opts *o;
 	struct tdat_events *ev;
 	struct tdat_sbuf line;
-	int prefix;		/* instances: width of the name column */
+	int instances;		/* lines start with the buffer's name */
+	int prefix;		/* the width of that column */
 	int usecs;		/* the clock counts time (not cycles) */
+	struct tail tail;
+	struct look look;
 };
 
 /* What trace-cmd prints for a latency-tracer file: its text, read in
@@ -50,6 +82,241 @@ report_latency(struct report *r, struct tdat_err *e)
 	return 0;
 }
 
+static const struct tdat_cpu *
+find_cpu(const struct tdat_file *f, int buffer, int cpu)
+{
+	const struct tdat_buffer *b = &f->buf[buffer];
+	uint32_t i;
+
+	for (i = 0; i < b->ncpu; i++)
+		if (b->cpu[i].id == (uint32_t)cpu)
+			return &b->cpu[i];
+	return NULL;
+}
+
+static int
+ext_room(struct tail *t, size_t n)
+{
+	unsigned char *p;
+
+	if (n <= t->extcap)
+		return 0;
+	if ((p = realloc(t->ext, n)) == NULL)
+		return -1;
+	t->ext = p;
+	t->extcap = n;
+	return 0;
+}
+
+/* Uncompressed: the file bytes after the record's data. */
+static int
+tail_plain(struct report *r, const struct tdat_record *rec, uint32_t need)
+{
+	unsigned char hdr[4];
+	uint64_t at;
+	uint32_t w, type_len, n;
+	struct tdat_err e;
+
+	if (rec->off + 8 > r->f->fsize ||
+	    tdat_pread(r->f, hdr, rec->off, 4, &e) < 0)
+		return -1;
+	w = tdat_get32(hdr, r->f->big);
+	type_len = r->f->big ? w >> 27 : w & 0x1f;
+	at = rec->off + (type_len == 0 ? 8 : 4) + rec->size;
+	n = need - rec->size;
+	memset(r->tail.ext + rec->size, 0, n);
+	if (at >= r->f->fsize)
+		return 0;
+	if (at + n > r->f->fsize)
+		n = (uint32_t)(r->f->fsize - at);
+	return tdat_pread(r->f, r->tail.ext + rec->size, at, n, &e) < 0 ?
+	    -1 : 0;
+}
+
+/* Decompress a chunk into a cache slot. */
+static int
+chunk_load(struct report *r, const struct tdat_chunk *ch, struct chunkc *t)
+{
+	unsigned char *cbuf, *nb;
+	struct tdat_err e;
+	int rc = -1;
+
+	if (ch->usize + 1 > t->cap) {
+		if ((nb = realloc(t->buf, ch->usize + 1)) == NULL)
+			return -1;
+		t->buf = nb;
+		t->cap = ch->usize + 1;
+	}
+	if ((cbuf = malloc(ch->csize + 1)) == NULL)
+		return -1;
+	if (tdat_pread(r->f, cbuf, ch->off, ch->csize, &e) == 0 &&
+	    tdat_codec_decompress(r->f->codec, cbuf, ch->csize,
+	    t->buf, ch->usize) == 0)
+		rc = 0;
+	free(cbuf);
+	return rc;
+}
+
+/* Compressed: the record's chunk, decompressed once. */
+static struct chunkc *
+tail_chunk(struct report *r, const struct tdat_record *rec)
+{
+	struct chunkc *t = &r->tail.c[rec->off / 8 % NCHUNK];
+	const struct tdat_buffer *b = &r->f->buf[rec->buffer];
+	const struct tdat_cpu *c = find_cpu(r->f, rec->buffer, rec->cpu);
+	struct tdat_chunk *ch = NULL;
+	uint32_t n, i;
+	struct tdat_err e;
+
+	if (t->have && t->buffer == rec->buffer && t->off == rec->off)
+		return t;
+	t->have = 0;
+	if (c == NULL || tdat_cpu_chunks(r->f, b, c, &ch, &n, &e) < 0)
+		return NULL;
+	for (i = 0; i < n && ch[i].off - 8 != rec->off; i++)
+		;
+	if (i < n && chunk_load(r, &ch[i], t) == 0) {
+		t->len = ch[i].usize;
+		t->buffer = rec->buffer;
+		t->off = rec->off;
+		t->have = 1;
+	}
+	free(ch);
+	return t->have ? t : NULL;
+}
+
+/* The record in its chunk: same size, time stamp and bytes. */
+static const unsigned char *
+find_in_chunk(struct report *r, const struct tdat_record *rec,
+    const struct chunkc *t)
+{
+	uint32_t ps = r->f->buf[rec->buffer].page_size;
+	struct tdat_page_item it;
+	struct tdat_page pg;
+	struct tdat_err e;
+	size_t pos;
+
+	for (pos = 0; ps && pos + ps <= t->len; pos += ps) {
+		memset(&pg, 0, sizeof(pg));
+		pg.p = t->buf + pos;
+		pg.page_size = ps;
+		pg.off = rec->off;
+		pg.chunk_pos = (int64_t)pos;
+		if (tdat_page_init(&r->tail.pl, &pg, &e) < 0)
+			continue;
+		while (tdat_page_next(&r->tail.pl, &pg, &it, &e) > 0)
+			if (it.kind == TDAT_ITEM_DATA && it.size == rec->size &&
+			    pg.ts == rec->raw_ts &&
+			    memcmp(it.data, rec->data, rec->size) == 0)
+				return it.data;
+	}
+	return NULL;
+}
+
+/* The record followed by need - size bytes of its page, or NULL. */
+static const unsigned char *
+record_tail(struct report *r, const struct tdat_record *rec, uint32_t need)
+{
+	struct tail *t = &r->tail;
+	const struct chunkc *cc;
+	const unsigned char *d;
+	size_t n;
+
+	if (ext_room(t, need) < 0)
+		return NULL;
+	memcpy(t->ext, rec->data, rec->size);
+	if (!r->f->buf[rec->buffer].compressed)
+		return tail_plain(r, rec, need) < 0 ? NULL : t->ext;
+	if (!t->have_pl) {
+		struct tdat_err e;
+
+		if (tdat_page_layout(r->f, &t->pl, &e) < 0)
+			return NULL;
+		t->have_pl = 1;
+	}
+	if ((cc = tail_chunk(r, rec)) == NULL ||
+	    (d = find_in_chunk(r, rec, cc)) == NULL)
+		return NULL;
+	n = (size_t)(cc->buf + cc->len - d);
+	if (n > need)
+		n = need;
+	memcpy(t->ext, d, n);
+	memset(t->ext + n, 0, need - n);
+	return t->ext;
+}
+
+static const struct tdat_record *
+look_peek(void *arg)
+{
+	struct look *k = arg;
+
+	if (!k->have) {
+		if (k->rc <= 0)
+			return NULL;
+		if ((k->rc = tdat_reader_next(k->rd, &k->rec, k->e)) <= 0)
+			return NULL;
+		k->have = 1;
+	}
+	return &k->rec;
+}
+
+static void
+look_consume(void *arg)
+{
+	struct look *k = arg;
+
+	k->have = 0;
+}
+
+/* A plugin that peeks moves the reader on: keep the record's bytes. */
+static void
+print_peeking(struct report *r, const struct tdat_event *ev,
+    const struct tdat_record *rec)
+{
+	struct tdat_plugin_ctx ctx = { look_peek, look_consume, &r->look };
+	struct look *k = &r->look;
+	struct tdat_record x = *rec;
+	unsigned char *p;
+
+	if (rec->size > k->curcap) {
+		if ((p = realloc(k->cur, rec->size)) == NULL) {
+			tdat_event_print(ev, rec, r->o->mode, &r->line);
+			return;
+		}
+		k->cur = p;
+		k->curcap = rec->size;
+	}
+	memcpy(k->cur, rec->data, rec->size);
+	x.data = k->cur;
+	tdat_event_print_ctx(ev, &x, x.size, r->o->mode, &ctx, &r->line);
+}
+
+static void
+print_info(struct report *r, const struct tdat_event *ev,
+    const struct tdat_record *rec)
+{
+	struct tdat_record x;
+	uint32_t need = tdat_event_span(ev);
+
+	if (r->o->mode == TDAT_PRINT_PLUGINS && ev->plugin) {
+		if (ev->plugin->peek)
+			print_peeking(r, ev, rec);
+		else
+			tdat_event_print(ev, rec, r->o->mode, &r->line);
+		return;
+	}
+	if (need <= rec->size) {
+		tdat_event_print(ev, rec, r->o->mode, &r->line);
+		return;
+	}
+	x = *rec;
+	if ((x.data = record_tail(r, rec, need)) == NULL) {
+		tdat_event_print(ev, rec, r->o->mode, &r->line);
+		return;
+	}
+	tdat_event_print_avail(ev, &x, need, r->o->mode, &r->line);
+}
+
 static void
 put_digits(struct tdat_sbuf *l, unsigned long long v, int width, char fill)
 {
@@ -60,7 +327,7 @@ put_digits(struct tdat_sbuf *l, unsigned long long v, int width, char fill)
 	while ((v /= 10) != 0);
 	while (buf + sizeof(buf) - p < width)
 		*--p = fill;
-	tdat_sb_add(l, p, (size_t)(buf + sizeof(buf) - p));
+	sb_add(l, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 static void
@@ -70,21 +337,21 @@ put_time(struct report *r, uint64_t ts)
 
 	if (!r->usecs) {
 		put_digits(l, ts, 12, ' ');
-		tdat_sb_putc(l, ':');
+		sb_putc(l, ':');
 		return;
 	}
-	tdat_sb_putc(l, ' ');
+	sb_putc(l, ' ');
 	if (r->o->ns) {
 		put_digits(l, ts / 1000000000, 5, ' ');
-		tdat_sb_putc(l, '.');
+		sb_putc(l, '.');
 		put_digits(l, ts % 1000000000, 9, '0');
 	} else {
 		ts = (ts + 500) / 1000;
 		put_digits(l, ts / 1000000, 5, ' ');
-		tdat_sb_putc(l, '.');
+		sb_putc(l, '.');
 		put_digits(l, ts % 1000000, 6, '0');
 	}
-	tdat_sb_putc(l, ':');
+	sb_putc(l, ':');
 }
 
 static void
@@ -93,11 +360,11 @@ put_name(struct report *r, const char *name)
 	static const char spaces[] = "                    ";
 	size_t n = strlen(name);
 
-	tdat_sb_putc(&r->line, ' ');
-	tdat_sb_add(&r->line, name, n);
-	tdat_sb_add(&r->line, ": ", 2);
+	sb_putc(&r->line, ' ');
+	sb_add(&r->line, name, n);
+	sb_add(&r->line, ": ", 2);
 	if (n < 20)
-		tdat_sb_add(&r->line, spaces, 20 - n);
+		sb_add(&r->line, spaces, 20 - n);
 }
 
 /* "%16s-%-5d [%03d]" */
@@ -109,15 +376,26 @@ put_task(struct report *r, const char *comm, int pid, int cpu)
 	int n;
 
 	tdat_put_pad(l, comm, strlen(comm), 16, 0);
-	tdat_sb_putc(l, '-');
-	n = snprintf(buf, sizeof(buf), "%d", pid);
-	tdat_put_pad(l, buf, (size_t)n, 5, 1);
-	tdat_sb_add(l, " [", 2);
+	sb_putc(l, '-');
+	if (pid >= 0) {
+		char *p = buf + sizeof(buf);
+		unsigned v = (unsigned)pid;
+
+		do
+			*--p = (char)('0' + v % 10);
+		while ((v /= 10) != 0);
+		n = (int)(buf + sizeof(buf) - p);
+		tdat_put_pad(l, p, (size_t)n, 5, 1);
+	} else {
+		n = snprintf(buf, sizeof(buf), "%d", pid);
+		tdat_put_pad(l, buf, (size_t)n, 5, 1);
+	}
+	sb_add(l, " [", 2);
 	if (cpu >= 0)
 		put_digits(l, (unsigned)cpu, 3, '0');
 	else
 		tdat_sb_printf(l, "%03d", cpu);
-	tdat_sb_putc(l, ']');
+	sb_putc(l, ']');
 }
 
 static int
@@ -128,7 +406,7 @@ report_record(struct report *r, const struct tdat_record *rec)
 	size_t start = l->len;
 	int id = 0, pid = 0;
 
-	if (r->prefix) {
+	if (r->instances) {
 		const char *bn = r->f->buf[rec->buffer].name;
 
 		if (bn[0])
@@ -156,11 +434,11 @@ report_record(struct report *r, const struct tdat_record *rec)
 	put_task(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
 	put_time(r, rec->ts);
 	put_name(r, ev->name);
-	tdat_event_print(ev, rec, r->o->mode, l);
+	print_info(r, ev, rec);
 done:
 	if (l->len > start && l->p[l->len - 1] == '\n')
 		l->len--;
-	tdat_sb_putc(l, '\n');
+	sb_putc(l, '\n');
 	if (l->oom)
 		return -1;
 	if (l->len >= 65536) {
@@ -204,19 +482,35 @@ report_records(struct report *r, struct tdat_err *e)
 		if (w > r->prefix)
 			r->prefix = w;
 	}
-	if (r->f->nbuf > 1 && r->prefix == 0)
-		r->prefix = 0;
+	r->instances = r->f->nbuf > 1;
 	memset(&ro, 0, sizeof(ro));
 	ro.cpus = r->o->cpus;
 	ro.ncpus = r->o->ncpus;
-	ro.buffer = -1;
+	/* With a CPU list trace-cmd reads only the top buffer's CPUs (its
+	 * instances keep their column, but print nothing). */
+	ro.buffer = r->o->cpus ? 0 : -1;
 	if ((rc = tdat_reader_open(r->f, &ro, &rd, e)) < 0)
 		return rc;
-	while ((rc = tdat_reader_next(rd, &rec, e)) > 0)
+	r->look.rd = rd;
+	r->look.e = e;
+	r->look.rc = 1;
+	for (;;) {
+		if (r->look.have) {
+			rec = r->look.rec;
+			r->look.have = 0;
+			rc = 1;
+		} else if (r->look.rc <= 0)
+			rc = r->look.rc;
+		else
+			rc = tdat_reader_next(rd, &rec, e);
+		if (rc <= 0)
+			break;
 		if (report_record(r, &rec) < 0) {
 			rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 			break;
 		}
+	}
+	free(r->look.cur);
 	fwrite(r->line.p ? r->line.p : "", 1, r->line.len, r->out);
 	tdat_sb_reset(&r->line);
 	tdat_reader_close(rd);
@@ -228,7 +522,7 @@ tdat_report(struct tdat_file *f, FILE *out, const struct tdat_report_opts *o,
     struct tdat_err *e)
 {
 	struct report r;
-	int rc;
+	int rc, i;
 
 	memset(&r, 0, sizeof(r));
 	r.f = f;
@@ -241,12 +535,16 @@ tdat_report(struct tdat_file *f, FILE *out, const struct tdat_report_opts *o,
 		rc = report_latency(&r, e);
 		goto done;
 	}
-	if ((rc = tdat_events_load(f, &r.ev, e)) < 0)
+	if ((rc = tdat_events_load_mode(f, o->mode == TDAT_PRINT_PLUGINS, &r.ev,
+	    e)) < 0)
 		goto done;
 	tdat_events_finish(r.ev, o->mode == TDAT_PRINT_PLUGINS);
 	rc = report_records(&r, e);
 done:
 	tdat_events_free(r.ev);
+	for (i = 0; i < NCHUNK; i++)
+		free(r.tail.c[i].buf);
+	free(r.tail.ext);
 	tdat_sb_free(&r.line);
 	if (rc == 0 && ferror(out))
 		rc = tdat_fail_nooff(e, TDAT_EIO, "write error");

@@ -1,12 +1,18 @@
 /*
  * tdat-event.h: event formats, print formats and report lines
- * (lib/event.c, lib/print.c, lib/kallsyms.c, lib/plugins.c, lib/report.c).
+ * (lib/event.c, lib/event-simple.c, lib/print.c, lib/print-eval.c,
+ * lib/kallsyms.c, lib/plugins.c, lib/report.c).
  *
  * An event format file (tracefs events/SYS/NAME/format) is parsed once into
  * a struct tdat_event: its fields and its print format, compiled into a list
  * of literal text and conversions whose arguments are expression trees.
  * Printing a record then only walks that list.  The output matches what
- * trace-cmd report (libtraceevent) prints, including its fallbacks.
+ * trace-cmd report 3.1.6 (libtraceevent 1.7.1) prints, including its
+ * fallbacks: a print format libtraceevent cannot parse (an unknown helper
+ * such as __print_symbolic_u64) prints "[FAILED TO PARSE]" and raw fields.
+ *
+ * A format file may end in the simple language of lib/event-simple.c,
+ * "format: irq=<int:irq> name=<string:name>", instead of "print fmt:".
  */
 #ifndef TDAT_EVENT_H
 #define TDAT_EVENT_H
@@ -49,6 +55,7 @@ struct tdat_event {
 	unsigned flags;		/* TDAT_EV_* */
 	const struct tdat_plugin *plugin;	/* plugin override, or NULL */
 	const struct tdat_field *pid;	/* common_pid, or NULL */
+	uint32_t span;		/* bytes its fixed fields cover */
 	struct tdat_events *set;	/* the set it belongs to */
 };
 
@@ -67,13 +74,18 @@ void tdat_event_free(struct tdat_event *);
 
 struct tdat_field *tdat_event_field(const struct tdat_event *,
     const char *name);
-/* Read a numeric field of a record (unsigned, in host order); 0 if short. */
+/* A numeric field of a record, unsigned, from the file's byte order;
+ * 0 when the record is too short or the size is not 1, 2, 4 or 8. */
 unsigned long long tdat_field_read(const struct tdat_event *,
     const struct tdat_field *, const unsigned char *data, uint32_t size);
 
 /* All events of a trace, with its kallsyms, printk formats and comms. */
 int tdat_events_load(struct tdat_file *, struct tdat_events **out,
     struct tdat_err *e);
+/* The same for printing with plugins: print formats may then call the
+ * helpers trace-cmd's plugins define (jiffies_to_msecs...). */
+int tdat_events_load_mode(struct tdat_file *, int plugins,
+    struct tdat_events **out, struct tdat_err *e);
 /* An empty set (for tests): add symbols, formats, events by hand. */
 struct tdat_events *tdat_events_new(int lsize, int big);
 void tdat_events_free(struct tdat_events *);
@@ -114,12 +126,36 @@ enum {
 void tdat_event_print(const struct tdat_event *, const struct tdat_record *,
     int mode, struct tdat_sbuf *out);
 
+/* The same, when data holds avail >= rec->size readable bytes: the rest
+ * of the ring-buffer page.  libtraceevent prints a fixed array field in
+ * full even where the record ends before it, showing the bytes that
+ * follow; tdat_event_span() tells when a record is that short. */
+void tdat_event_print_avail(const struct tdat_event *,
+    const struct tdat_record *, uint32_t avail, int mode,
+    struct tdat_sbuf *out);
+uint32_t tdat_event_span(const struct tdat_event *);
+
+/* What a plugin may ask of the report: the record after the one being
+ * printed (same buffer), and to drop it (function_graph folds a
+ * function's return into its entry line). */
+struct tdat_plugin_ctx {
+	const struct tdat_record *(*peek)(void *arg);
+	void (*consume)(void *arg);
+	void *arg;
+};
+/* Printing with a context; a plugin that peeks (tdat_plugin.peek) needs
+ * rec->data to stay valid across peek(): copy it first. */
+void tdat_event_print_ctx(const struct tdat_event *,
+    const struct tdat_record *, uint32_t avail, int mode,
+    const struct tdat_plugin_ctx *, struct tdat_sbuf *out);
+
 /* A plugin: replaces the printing of one event (lib/plugins.c).
  * Returns 0 when it printed, 1 to go on with the print format. */
 struct tdat_plugin {
 	const char *system, *name;
 	int (*print)(const struct tdat_event *, const struct tdat_record *,
-	    struct tdat_sbuf *out);
+	    const struct tdat_plugin_ctx *, struct tdat_sbuf *out);
+	int peek;		/* it may call ctx->peek */
 };
 const struct tdat_plugin *tdat_plugin_find(const char *system,
     const char *name);

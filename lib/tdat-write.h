@@ -1,4 +1,144 @@
-/* tdat-write.h: placeholder, filled by its module. */
+/*
+ * tdat-write.h: writing trace.dat v6 and v7 (lib/write.c, lib/write-out.c),
+ * laid out as trace-cmd 3.x writes them (trace-cmd.dat.v6(5),
+ * trace-cmd.dat.v7(5)).
+ *
+ * tdat_write() copies every piece of metadata, every option and every
+ * buffer instance of an open trace into a new file, converting between
+ * versions and compressions.  Ring-buffer pages are streamed CPU by CPU
+ * in bounded windows: memory stays a few MiB whatever the trace size.
+ *
+ * A caller that rebuilds the pages itself (filters, merges) passes a
+ * page source: the writer asks it for each CPU's pages in turn.
+ *
+ * Output files go through struct tdat_out: a temporary beside the target,
+ * created with O_EXCL and renamed on success, or an unlinked spool copied
+ * to standard output at the end.
+ */
 #ifndef TDAT_WRITE_H
 #define TDAT_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tdat_file;
+struct tdat_err;
+
+/*
+ * A page source: for buffer index buf (in tdat_file.buf) and CPU id cpu,
+ * fill dst (cap bytes, a whole number of pages) with the next pages and
+ * set *got (0 at the end of that CPU).  Returns 0 or a negative code.
+ * total() gives the uncompressed bytes a CPU will deliver, or 0 if none.
+ */
+struct tdat_page_src {
+	void *arg;
+	int (*begin)(void *arg, int buf, uint32_t cpu, uint64_t *total,
+	    struct tdat_err *e);
+	int (*read)(void *arg, unsigned char *dst, size_t cap, size_t *got,
+	    struct tdat_err *e);
+};
+
+struct tdat_write_opts {
+	int version;			/* 6 or 7 */
+	const char *compression;	/* "none" (or NULL), "zlib", "zstd" */
+	const struct tdat_page_src *pages;	/* NULL: copy the input's */
+	/* Called as page data is written; total may grow. */
+	void (*progress)(void *arg, uint64_t done, uint64_t total);
+	void *progress_arg;
+};
+
+/* Write f as a new trace.dat on fd, which must be seekable and empty. */
+int tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
+    struct tdat_err *e);
+
+/* Bytes of page data (as stored) that tdat_write() will copy from f. */
+uint64_t tdat_write_total(const struct tdat_file *f);
+
+/* Output files. */
+struct tdat_out;
+/* Open the output: path NULL or "-" is standard output (refused when a
+ * terminal).  An output that is one of the n inputs is refused. */
+int tdat_out_open(const char *path, struct tdat_file *const *in, size_t n,
+    struct tdat_out **out, struct tdat_err *e);
+int tdat_out_fd(const struct tdat_out *);
+/* Rename the temporary onto the target, or copy the spool to stdout;
+ * frees o. */
+int tdat_out_commit(struct tdat_out *o, struct tdat_err *e);
+/* Remove the temporary; frees o. */
+void tdat_out_abort(struct tdat_out *o);
+
+/* ---------------------------------------------------------------------
+ * Event filters (lib/filter.c): the kernel's event-filter language,
+ *	[SYSTEM:]EVENT[,...]: FIELD OP VALUE [&& || ! ( ) ...]
+ * with == != < <= > >= & on numbers and == != ~ (glob) on strings.
+ * Field names are resolved by the caller, values fetched by the caller.
+ */
+enum { TDAT_FIELD_NUM, TDAT_FIELD_SIGNED, TDAT_FIELD_STR };
+
+struct tdat_fval {
+	uint64_t num;		/* numbers (signed ones sign-extended) */
+	const char *str;	/* strings: len bytes, NUL-padded or not */
+	size_t len;
+};
+
+/* Resolve a field name: an id >= 0 with its TDAT_FIELD_* kind, or -1. */
+typedef int (*tdat_field_lookup)(void *arg, const char *name, int *kind);
+/* The value of field id in the current record: 0, or -1 if it has none. */
+typedef int (*tdat_field_get)(void *arg, int id, struct tdat_fval *v);
+
+struct tdat_filter;
+struct tdat_sbuf;
+/* Parse an expression.  On error e->off is the byte position of the
+ * fault in expr and e->msg the reason ("Field not found"). */
+int tdat_filter_parse(const char *expr, tdat_field_lookup lookup, void *arg,
+    struct tdat_filter **out, struct tdat_err *e);
+/* 1 if the current record matches, else 0. */
+int tdat_filter_match(const struct tdat_filter *, tdat_field_get get,
+    void *arg);
+void tdat_filter_free(struct tdat_filter *);
+/* Split "EVENTS: EXPRESSION": *events gets a copy of EVENTS (NULL when
+ * there is none: every event); returns where the expression starts. */
+size_t tdat_filter_split(const char *arg, char **events);
+/* Append two lines to sb: indent + text, and indent + a caret under
+ * byte pos of text. */
+void tdat_filter_caret(struct tdat_sbuf *sb, const char *text, size_t pos,
+    const char *indent);
+
+/* ---------------------------------------------------------------------
+ * Selecting events (lib/filter-select.c): the pages of a copy that keeps
+ * only some events of one or more inputs, merged in time order.
+ */
+struct tdat_select_opts {
+	const char *const *events;	/* -e [SYSTEM:]EVENT globs */
+	size_t nevents;
+	const char *const *filters;	/* -F "EVENTS: EXPRESSION" */
+	size_t nfilters;
+	const int *pids;		/* common_pid in this list */
+	size_t npids;
+	const char *const *comms;	/* comm (from cmdlines) globs */
+	size_t ncomms;
+	int invert;			/* keep what the above do not choose */
+	const unsigned char *cpus;	/* cpus[i] != 0 keeps CPU i; NULL all */
+	int ncpus;
+	int has_since, since_rel;	/* ts >= since (+ first event's ts) */
+	int has_until, until_rel;	/* ts <= until (+ first event's ts) */
+	uint64_t since, until;
+	const char *buffer;		/* only this buffer; NULL every one */
+};
+
+struct tdat_select;
+/* Check that the n inputs can be merged (same formats: the first
+ * conflicting event is named), resolve the events and compile the
+ * filters.  A bad -F sets *bad_filter to its index, e->off to the byte
+ * of the fault in it and e->msg to the reason. */
+int tdat_select_open(struct tdat_file *const *files, size_t n,
+    const struct tdat_select_opts *o, struct tdat_select **out,
+    int *bad_filter, struct tdat_err *e);
+/* The page source to pass to tdat_write() with files[0]. */
+const struct tdat_page_src *tdat_select_pages(struct tdat_select *);
+void tdat_select_close(struct tdat_select *);
+/* Parse a time: seconds ("2", "1.5") or with a unit (s, ms, us, ns:
+ * "1500ms"); "+" makes it relative.  0, or -1 if malformed. */
+int tdat_parse_time(const char *s, uint64_t *ns, int *rel);
+
 #endif

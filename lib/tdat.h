@@ -276,4 +276,13 @@ int tdat_print_records(struct tdat_file *, FILE *out,
 /* Command-line helpers for bin/ (lib/cli.c). */
 #include "tdat-cli.h"
 
+/* Page decoder and checker (lib/records.c, lib/verify*.c). */
+#include "tdat-verify.h"
+
+/* LTT trace directories (formats/ltt*.c). */
+#include "tdat-ltt.h"
+
+/* JSON output (lib/json*.c). */
+#include "tdat-json.h"
+
 #endif

@@ -328,10 +328,13 @@ records() {
 
 # ---- damaged input: never a crash or a hang, one error line
 
+# hostile NAME [MKBAD-OPTIONS]: damaged copies through --all.
 hostile() {
+	local name=$1
+	shift
 	command -v python3 >/dev/null || skip "python3 is not installed"
-	run python3 "$BATS_TEST_DIRNAME/mkbad" -n "${TDAT_MKBAD_N:-24}" \
-	    "$D/$1.dat" -- "$DUMP" --all
+	run python3 "$BATS_TEST_DIRNAME/mkbad" -n "${TDAT_MKBAD_N:-24}" "$@" \
+	    "$D/$name.dat" -- "$DUMP" --all
 	echo "$output" | tail -n 40
 	[ "$status" -eq 0 ]
 }
@@ -349,21 +352,35 @@ hostile() {
 }
 
 @test "damaged copies of hip24-host (v7 zlib)" {
-	hostile hip24-host-trace
+	hostile hip24-host-trace -n 12 -c 24
 }
 
 @test "damaged copies of x86_64-v7-none-instances (v7 none)" {
-	hostile x86_64-v7-none-instances
+	hostile x86_64-v7-none-instances -n 16 -c 32
 }
 
 @test "damaged copies of nish97 (v7, no data)" {
 	hostile nish97-trace
 }
 
-@test "damaged copies: --records never crashes or hangs" {
+# records_bad NAME: damaged copies, the event data too (page headers,
+# event headers, chunk tables), through --records.
+records_bad() {
 	command -v python3 >/dev/null || skip "python3 is not installed"
-	run python3 "$BATS_TEST_DIRNAME/mkbad" -n 12 \
-	    "$D/x86_64-default-sched.dat" -- "$DUMP" --records
+	run python3 "$BATS_TEST_DIRNAME/mkbad" -n "${TDAT_MKBAD_N:-24}" \
+	    "$D/$1.dat" -- "$DUMP" --records -t
 	echo "$output" | tail -n 40
 	[ "$status" -eq 0 ]
+}
+
+@test "damaged copies through --records: labsisop-qemu (v6 32-bit)" {
+	records_bad labsisop-qemu-trace
+}
+
+@test "damaged copies through --records: s390x-v7-zstd-sched (v7 zstd big-endian)" {
+	records_bad s390x-v7-zstd-sched
+}
+
+@test "damaged copies through --records: x86_64-default-sched (v7 zstd)" {
+	records_bad x86_64-default-sched
 }

@@ -102,6 +102,47 @@ static const char bprint[] =
 	"\tfield:u32 buf[];\toffset:24;\tsize:0;\tsigned:0;\n\n"
 	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->fmt\n";
 
+static const char net[] =
+	"name: net\nID: 24\n" COMMON
+	"\tfield:u8 mac[6];\toffset:8;\tsize:6;\tsigned:0;\n"
+	"\tfield:u8 saddr[4];\toffset:14;\tsize:4;\tsigned:0;\n"
+	"\tfield:u8 v6[16];\toffset:18;\tsize:16;\tsigned:0;\n"
+	"\tfield:u8 uuid[16];\toffset:34;\tsize:16;\tsigned:0;\n"
+	"\tfield:__data_loc unsigned long[] mask;\toffset:52;\tsize:4;"
+	"\tsigned:0;\n"
+	"\tfield:__data_loc u8[] buf;\toffset:56;\tsize:4;\tsigned:0;\n"
+	"\tfield:int vals[3];\toffset:60;\tsize:12;\tsigned:1;\n\n"
+	"print fmt: \"%pM %pI4 %pI6c %pU %s %s %s %s\", REC->mac, "
+	"REC->saddr, REC->v6, REC->uuid, __get_bitmask(mask), "
+	"__get_cpumask(mask), __print_hex_str(__get_dynamic_array(buf), "
+	"__get_dynamic_array_len(buf)), __print_array(REC->vals, 3, 4)\n";
+
+static const char fg_entry[] =
+	"name: funcgraph_entry\nID: 11\n" COMMON
+	"\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"--> %ps (%d)\", (void *)REC->func, REC->depth\n";
+
+static const char fg_exit[] =
+	"name: funcgraph_exit\nID: 10\n" COMMON
+	"\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int overrun;\toffset:20;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long long calltime;\toffset:24;\tsize:8;"
+	"\tsigned:0;\n"
+	"\tfield:unsigned long long rettime;\toffset:32;\tsize:8;"
+	"\tsigned:0;\n\n"
+	"print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", "
+	"(void *)REC->func, REC->depth, REC->calltime, REC->rettime, "
+	"REC->depth\n";
+
+static const char kmalloc[] =
+	"name: kmalloc\nID: 40\n" COMMON
+	"\tfield:unsigned long call_site;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:const void * ptr;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"call_site=%pS ptr=%p\", (void *)REC->call_site, "
+	"REC->ptr\n";
+
 static const char kallsyms[] =
 	"ffffffff81000000 T _stext\n"
 	"ffffffff81001000 T do_work\n"
@@ -262,6 +303,107 @@ test_misc(struct tdat_event *ev, struct tdat_sbuf *b)
 }
 
 static void
+test_net(struct tdat_event *ev, struct tdat_sbuf *b)
+{
+	static const unsigned char mac[6] = { 0, 0x11, 0x22, 0xaa, 0xbb, 0xcc };
+	static const unsigned char ip[4] = { 192, 168, 1, 10 };
+	static const unsigned char v6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0,
+	    0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
+	unsigned char d[84];
+	int i;
+
+	ok(ev && !ev->failed, "net: print fmt parsed");
+	if (ev == NULL)
+		return;
+	memset(d, 0, sizeof(d));
+	memcpy(d + 8, mac, 6);
+	memcpy(d + 14, ip, 4);
+	memcpy(d + 18, v6, 16);
+	for (i = 0; i < 16; i++)
+		d[34 + i] = (unsigned char)i;
+	put32(d + 52, 72 | 8 << 16);
+	put32(d + 56, 80 | 4 << 16);
+	put32(d + 60, 1);
+	put32(d + 64, 2);
+	put32(d + 68, 0x10);
+	put64(d + 72, 0x0000000f000000f3ULL);
+	memcpy(d + 80, "\xde\xad\xbe\xef", 4);
+	is(show(b, ev, d, 84, TDAT_PRINT_FMT), "00:11:22:aa:bb:cc 192.168.1.10 "
+	    "2001:db8::1 00010203-0405-0607-0809-0a0b0c0d0e0f "
+	    "0000000f,000000f3 0-1,4-7,32-35 deadbeef {0x1,0x2,0x10}",
+	    "%pM %pI4 %pI6c %pU, bitmask, cpumask, hex_str, array");
+}
+
+/* A report's look-ahead, for the function_graph plugin. */
+struct peek {
+	struct tdat_record next;
+	int have, used;
+};
+
+static const struct tdat_record *
+peek_next(void *arg)
+{
+	struct peek *p = arg;
+
+	return p->have ? &p->next : NULL;
+}
+
+static void
+peek_drop(void *arg)
+{
+	struct peek *p = arg;
+
+	p->have = 0;
+	p->used = 1;
+}
+
+static void
+test_plugins(struct tdat_event *ent, struct tdat_event *ex,
+    struct tdat_event *km, struct tdat_sbuf *b)
+{
+	unsigned char d[24], x[40], k[24];
+	struct peek pk = { { 0 }, 1, 0 };
+	struct tdat_plugin_ctx ctx = { peek_next, peek_drop, &pk };
+	struct tdat_record rec;
+
+	if (!ent || !ex || !km) {
+		ok(0, "plugin events parsed");
+		return;
+	}
+	memset(d, 0, sizeof(d));
+	put16(d, 11);
+	put32(d + 4, 42);
+	put64(d + 8, 0xffffffff81001000ULL);
+	put32(d + 16, 2);
+	memset(x, 0, sizeof(x));
+	put16(x, 10);
+	put32(x + 4, 42);
+	put64(x + 8, 0xffffffff81001000ULL);
+	put32(x + 16, 2);
+	put64(x + 24, 1000);
+	put64(x + 32, 1000 + 12345);
+	pk.next.data = x;
+	pk.next.size = sizeof(x);
+	memset(&rec, 0, sizeof(rec));
+	rec.data = d;
+	rec.size = sizeof(d);
+	tdat_sb_reset(b);
+	tdat_event_print_ctx(ent, &rec, rec.size, TDAT_PRINT_PLUGINS, &ctx, b);
+	is(tdat_sb_str(b), "+ 12.345 us  |      do_work();",
+	    "function_graph: a leaf folds its return into one line");
+	ok(pk.used, "function_graph: the return is consumed");
+	is(show(b, ent, d, sizeof(d), TDAT_PRINT_PLUGINS),
+	    "             |      do_work() {", "function_graph: nested entry");
+	is(show(b, ex, x, sizeof(x), TDAT_PRINT_PLUGINS),
+	    "+ 12.345 us  |      }", "function_graph: exit");
+	memset(k, 0, sizeof(k));
+	put64(k + 8, 0xffffffff81001010ULL);
+	is(show(b, km, k, sizeof(k), TDAT_PRINT_PLUGINS),
+	    "(do_work+0x10) call_site=do_work+0x10 ptr=(nil)",
+	    "kmem: call site, then the print format");
+}
+
+static void
 test_failed(struct tdat_event *ev, struct tdat_sbuf *b)
 {
 	unsigned char d[16];
@@ -296,7 +438,8 @@ int
 main(void)
 {
 	struct tdat_events *s = tdat_events_new(8, 0);
-	struct tdat_event *ss, *sirq, *hirq, *misc_ev, *bad_ev, *bp;
+	struct tdat_event *ss, *sirq, *hirq, *misc_ev, *bad_ev, *bp, *nt;
+	struct tdat_event *fe, *fx, *km;
 	struct tdat_sbuf b;
 
 	tdat_sb_init(&b);
@@ -312,6 +455,10 @@ main(void)
 	misc_ev = add(s, misc, "test");
 	bad_ev = add(s, bad, "test");
 	bp = add(s, bprint, "ftrace");
+	nt = add(s, net, "net");
+	fe = add(s, fg_entry, "ftrace");
+	fx = add(s, fg_exit, "ftrace");
+	km = add(s, kmalloc, "kmem");
 	tdat_events_finish(s, 1);
 	ok(tdat_events_find(s, 21) == hirq && tdat_events_find(s, 99) == NULL,
 	    "events found by id");
@@ -325,6 +472,8 @@ main(void)
 		test_misc(misc_ev, &b);
 		test_bprint(bp, &b);
 	}
+	test_net(nt, &b);
+	test_plugins(fe, fx, km, &b);
 	test_failed(bad_ev, &b);
 	tdat_sb_free(&b);
 	tdat_events_free(s);

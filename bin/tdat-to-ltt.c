@@ -1,0 +1,175 @@
+/*
+ * tdat-to-ltt: convert a trace.dat into an LTT trace directory, in the
+ * XML of "The new LTT trace format" or in the dialect LTTV reads
+ * (tdat-to-ltt(1), ltt(5)).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tdat.h"
+
+enum { O_BLOCK_SIZE = 256, O_LTTV, O_BOOKMARK, O_PROGRESS };
+
+static const struct tdat_cli_opt opts[] = {
+	{ O_BLOCK_SIZE, "block-size", 1, "BYTES",
+	    "block size of every tracefile (default 65536)" },
+	{ O_LTTV, "lttv", 2, "2005|2003",
+	    "write the dialect LTTV reads (default 2005)" },
+	{ O_BOOKMARK, "bookmark", 1, "NAME@START[-END]",
+	    "add a bookmark to info/bookmarks.xml (seconds, e.g. 60.5)" },
+	{ O_PROGRESS, "progress", 0, NULL, "show progress on stderr" },
+	{ 0, NULL, 0, NULL, NULL },
+};
+
+static const struct tdat_cli cli = {
+	"[--block-size BYTES] [--lttv[=2005|2003]] [--bookmark NAME@START[-END]]"
+	" [--progress] FILE [DIR]",
+	"convert a trace.dat into an LTT trace directory (default DIR: FILE's "
+	"name with .ltt for .dat, here; FILE - is stdin)",
+	opts,
+};
+
+static int shown;
+
+static void
+progress(void *arg, uint64_t done, uint64_t total)
+{
+	(void)arg;
+	if (total == 0)
+		return;
+	fprintf(stderr, "\r%s: %3d%%", tdat_prog(),
+	    (int)(done * 100 / total));
+	shown = 1;
+}
+
+/* "12.5" seconds into nanoseconds; exit 2 on a bad time. */
+static uint64_t
+parse_time(const char *s, const char *all)
+{
+	uint64_t sec = 0, ns = 0, scale = 100000000;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p))
+		tdat_usage_error("--bookmark %s: bad time", all);
+	for (; isdigit((unsigned char)*p); p++) {
+		if (sec > 4000000000ull)
+			tdat_usage_error("--bookmark %s: time too large", all);
+		sec = sec * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++, scale /= 10)
+			ns += (uint64_t)(*p - '0') * scale;
+	if (*p)
+		tdat_usage_error("--bookmark %s: bad time", all);
+	return sec * 1000000000ull + ns;
+}
+
+static void
+add_bookmark(struct tdat_ltt_bookmark **bm, size_t *n, char *arg)
+{
+	char *at = strrchr(arg, '@'), *dash, *all = strdup(arg);
+	struct tdat_ltt_bookmark *b;
+
+	if (at == NULL || at == arg || all == NULL)
+		tdat_usage_error("--bookmark %s: expected NAME@START[-END]",
+		    arg);
+	*at++ = '\0';
+	if ((b = realloc(*bm, (*n + 1) * sizeof(*b))) == NULL)
+		tdat_die(2, "out of memory");
+	*bm = b;
+	b += (*n)++;
+	b->name = arg;
+	if ((dash = strchr(at, '-')) != NULL)
+		*dash++ = '\0';
+	b->start = parse_time(at, all);
+	b->end = dash ? parse_time(dash, all) : b->start;
+	if (b->end < b->start)
+		tdat_usage_error("--bookmark %s: END before START", all);
+	free(all);
+}
+
+/* FILE's base name with .ltt for .dat, in the current directory. */
+static const char *
+default_dir(const char *file)
+{
+	static char buf[4096];
+	const char *b = strrchr(file, '/');
+	size_t n;
+
+	if (strcmp(file, "-") == 0)
+		return "trace.ltt";
+	b = b ? b + 1 : file;
+	n = strlen(b);
+	if (n > 4 && strcmp(b + n - 4, ".dat") == 0)
+		n -= 4;
+	if (n == 0 || n > sizeof(buf) - 5)
+		tdat_usage_error("give DIR for %s", file);
+	snprintf(buf, sizeof(buf), "%.*s.ltt", (int)n, b);
+	return buf;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct tdat_ltt_write_opts o;
+	struct tdat_ltt_bookmark *bm = NULL;
+	struct tdat_file *f;
+	struct tdat_err e = { 0 };
+	const char *dir;
+	int c, rc, want_progress = 0;
+
+	memset(&o, 0, sizeof(o));
+	tdat_cli_init("tdat-to-ltt");
+	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
+		switch (c) {
+		case O_BLOCK_SIZE:
+			o.block_size = (uint32_t)tdat_cli_num("--block-size",
+			    optarg, 1024, 1 << 20);
+			if (o.block_size % 4)
+				tdat_usage_error("--block-size %s: not a "
+				    "multiple of 4", optarg);
+			break;
+		case O_LTTV:
+			if (optarg == NULL || strcmp(optarg, "2005") == 0)
+				o.dialect = TDAT_LTT_LTTV2005;
+			else if (strcmp(optarg, "2003") == 0)
+				o.dialect = TDAT_LTT_LTTV2003;
+			else
+				tdat_usage_error("--lttv=%s: expected 2005 or "
+				    "2003", optarg);
+			break;
+		case O_BOOKMARK:
+			add_bookmark(&bm, &o.nbookmark, optarg);
+			break;
+		case O_PROGRESS:
+			want_progress = 1;
+			break;
+		}
+	}
+	if (argc - optind < 1 || argc - optind > 2)
+		tdat_usage_error("expected FILE and DIR");
+	dir = argc - optind == 2 ? argv[optind + 1] : default_dir(argv[optind]);
+	o.bookmark = bm;
+	if (want_progress) {
+		o.progress = progress;
+		o.progress_arg = NULL;
+	}
+	if ((rc = tdat_open(argv[optind], &f, &e)) < 0) {
+		free(bm);
+		return tdat_report_err(argv[optind], &e);
+	}
+	rc = tdat_ltt_write(f, dir, &o, &e);
+	if (shown)
+		fputc('\n', stderr);
+	tdat_close(f);
+	free(bm);
+	if (rc < 0)
+		return tdat_report_err(argv[optind], &e);
+	if (o.skipped)
+		tdat_warn("%s: %llu records of unknown event types skipped",
+		    argv[optind], (unsigned long long)o.skipped);
+	return tdat_close_stdout(0);
+}

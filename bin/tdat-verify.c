@@ -1,0 +1,223 @@
+/*
+ * tdat-verify: check trace.dat files for damage (container, event
+ * formats, every ring-buffer page) with a trustworthy exit status:
+ * 0 clean, 1 damaged (with --strict, warnings too), 2 usage or I/O error.
+ */
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json.h>
+
+#include "tdat.h"
+
+enum { O_JSON = 256, O_STRICT, O_CHECK_EVENTS };
+
+static const struct tdat_cli_opt opts[] = {
+	{ 'q', "quiet", 0, NULL, "print nothing: the exit status tells" },
+	{ 'k', "keep-going", 0, NULL,
+	    "report every finding, not the first error of each section" },
+	{ O_STRICT, "strict", 0, NULL, "warnings make the exit status 1 too" },
+	{ O_JSON, "json", 0, NULL, "findings and summaries as JSON Lines" },
+	{ O_CHECK_EVENTS, "check-events", 0, NULL,
+	    "check the container and the event formats only, not the pages" },
+	{ 0, NULL, 0, NULL, NULL },
+};
+
+static const struct tdat_cli cli = {
+	"[-q] [-k] [--strict] [--json] [--check-events] FILE...",
+	"check trace.dat files for damage (- for stdin)",
+	opts,
+};
+
+struct job {
+	int quiet, json, strict;
+	struct tdat_verify_opts vo;
+	const char *file;	/* as printed */
+};
+
+/* Valid UTF-8 for json-c: bad bytes become U+FFFD. */
+static json_object *
+jstr(const char *s)
+{
+	struct tdat_sbuf b;
+	const unsigned char *p = (const unsigned char *)s;
+	json_object *o;
+	int n, i;
+
+	tdat_sb_init(&b);
+	while (*p) {
+		if (*p < 0x80) {
+			tdat_sb_putc(&b, *p++);
+			continue;
+		}
+		n = (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2 :
+		    (*p & 0xf8) == 0xf0 ? 3 : -1;
+		for (i = 1; n > 0 && i <= n; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				n = -1;
+		if (n < 0 || (n == 1 && *p < 0xc2)) {
+			tdat_sb_puts(&b, "\xef\xbf\xbd");
+			p++;
+			continue;
+		}
+		tdat_sb_add(&b, (const char *)p, (size_t)n + 1);
+		p += n + 1;
+	}
+	if (b.oom)
+		tdat_die(2, "out of memory");
+	o = json_object_new_string(tdat_sb_str(&b));
+	tdat_sb_free(&b);
+	if (o == NULL)
+		tdat_die(2, "out of memory");
+	return o;
+}
+
+static void
+jprint(json_object *o)
+{
+	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE), stdout);
+	putchar('\n');
+	json_object_put(o);
+	tdat_check_stdout();
+}
+
+static int
+found(void *arg, const struct tdat_finding *fd)
+{
+	const struct job *j = arg;
+	const char *sev = fd->severity == TDAT_FIND_ERROR ? "error" : "warning";
+	json_object *o;
+
+	if (j->quiet)
+		return 0;
+	if (j->json) {
+		o = json_object_new_object();
+		json_object_object_add(o, "file", jstr(j->file));
+		json_object_object_add(o, "severity", json_object_new_string(sev));
+		json_object_object_add(o, "kind", json_object_new_string(fd->kind));
+		json_object_object_add(o, "offset", fd->has_off ?
+		    json_object_new_int64((int64_t)fd->off) : NULL);
+		if (fd->buffer)
+			json_object_object_add(o, "buffer", jstr(fd->buffer));
+		if (fd->cpu >= 0)
+			json_object_object_add(o, "cpu",
+			    json_object_new_int(fd->cpu));
+		if (fd->page >= 0)
+			json_object_object_add(o, "page",
+			    json_object_new_int64(fd->page));
+		json_object_object_add(o, "message", jstr(fd->msg));
+		jprint(o);
+		return 0;
+	}
+	printf("%s: ", j->file);
+	if (fd->has_off)
+		printf("offset 0x%llx: ", (unsigned long long)fd->off);
+	printf("%s: ", sev);
+	if (fd->buffer && fd->buffer[0])
+		printf("buffer %s%s", fd->buffer, fd->cpu >= 0 ? " " : ": ");
+	if (fd->cpu >= 0)
+		printf("CPU %d%s", fd->cpu, fd->page >= 0 ? " " : ": ");
+	if (fd->page >= 0)
+		printf("page %lld: ", fd->page);
+	printf("%s\n", fd->msg);
+	tdat_check_stdout();
+	return 0;
+}
+
+static void
+summary(const struct job *j, const struct tdat_verify_stats *st, int status)
+{
+	const char *word = status == 0 ? (st->warnings ? "ok with warnings" :
+	    "ok") : "damaged";
+	json_object *o;
+
+	if (j->json) {
+		o = json_object_new_object();
+		json_object_object_add(o, "file", jstr(j->file));
+		json_object_object_add(o, "summary", json_object_new_string(word));
+		json_object_object_add(o, "version", json_object_new_int(st->version));
+		json_object_object_add(o, "compression", jstr(st->comp));
+		json_object_object_add(o, "buffers", json_object_new_int64(st->buffers));
+		json_object_object_add(o, "cpus", json_object_new_int64(st->cpus));
+		json_object_object_add(o, "pages", json_object_new_int64((int64_t)st->pages));
+		json_object_object_add(o, "records", json_object_new_int64((int64_t)st->records));
+		json_object_object_add(o, "errors", json_object_new_int64((int64_t)st->errors));
+		json_object_object_add(o, "warnings", json_object_new_int64((int64_t)st->warnings));
+		jprint(o);
+		return;
+	}
+	printf("%s: %s: ", j->file, word);
+	if (st->version)
+		printf("v%d %s, %u buffer%s, %u CPU%s, ", st->version, st->comp,
+		    st->buffers, st->buffers == 1 ? "" : "s", st->cpus,
+		    st->cpus == 1 ? "" : "s");
+	printf("%llu pages, %llu records, %llu error%s, %llu warning%s",
+	    (unsigned long long)st->pages, (unsigned long long)st->records,
+	    (unsigned long long)st->errors, st->errors == 1 ? "" : "s",
+	    (unsigned long long)st->warnings, st->warnings == 1 ? "" : "s");
+	if (st->unreported)
+		printf(" (%llu repeated, not shown)",
+		    (unsigned long long)st->unreported);
+	putchar('\n');
+	tdat_check_stdout();
+}
+
+static int
+verify_one(const char *path, struct job *j)
+{
+	struct tdat_verify_stats st;
+	struct tdat_err e = { 0 };
+	int status;
+
+	j->file = strcmp(path, "-") == 0 ? "stdin" : path;
+	if (tdat_verify(path, &j->vo, &st, &e) < 0) {
+		tdat_report_err(path, &e);	/* I/O: stderr, even with -q */
+		return 2;
+	}
+	/* Many files in one run: give back what the last one held. */
+	malloc_trim(0);
+	status = st.errors || (j->strict && st.warnings) ? 1 : 0;
+	if (!j->quiet)
+		summary(j, &st, status);
+	return status;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct job j;
+	int c, r, st = 0;
+
+	memset(&j, 0, sizeof(j));
+	tdat_cli_init("tdat-verify");
+	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
+		switch (c) {
+		case 'q':
+			j.quiet = 1;
+			break;
+		case 'k':
+			j.vo.keep_going = 1;
+			break;
+		case O_STRICT:
+			j.strict = 1;
+			break;
+		case O_JSON:
+			j.json = 1;
+			break;
+		case O_CHECK_EVENTS:
+			j.vo.no_pages = 1;
+			break;
+		}
+	}
+	if (optind >= argc)
+		tdat_usage_error("no FILE given");
+	j.vo.found = found;
+	j.vo.arg = &j;
+	for (; optind < argc; optind++)
+		if ((r = verify_one(argv[optind], &j)) > st)
+			st = r;
+	return tdat_close_stdout(st);
+}

@@ -1,0 +1,547 @@
+/*
+ * ltt-read.c: an LTT trace directory read back (ltt(5)): system.xml,
+ * eventdefs in either dialect, facility bases from control/facilities,
+ * tracefiles block by block with times interpolated as LTTV does, and the
+ * events turned back into ring-buffer pages of a trace.dat through the
+ * ftrace originals kept in info/.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "ltt-int.h"
+
+#define X(s)	((const xmlChar *)(s))
+#define NS	1000000000ull
+#define MAX_META	(256u << 20)
+
+/* ------------------------------------------------------------------ */
+/* Small helpers. */
+
+int
+ltt_slurp(const char *path, unsigned char **out, uint64_t *len,
+    struct tdat_err *e)
+{
+	struct stat st;
+	unsigned char *p;
+	ssize_t k;
+	size_t got = 0;
+	int fd;
+
+	*out = NULL;
+	*len = 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return tdat_fail_nooff(e, TDAT_EIO, "%s: %s", path,
+		    strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size > MAX_META) {
+		close(fd);
+		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: not a regular "
+		    "file of at most %u bytes", path, MAX_META);
+	}
+	if ((p = malloc((size_t)st.st_size + 1)) == NULL) {
+		close(fd);
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	while (got < (size_t)st.st_size) {
+		k = read(fd, p + got, (size_t)st.st_size - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	close(fd);
+	p[got] = '\0';
+	*out = p;
+	*len = got;
+	return 0;
+}
+
+char *
+ltt_xattr(xmlNodePtr n, const char *name)
+{
+	xmlChar *v = xmlGetProp(n, X(name));
+	char *s;
+
+	if (v == NULL)
+		return NULL;
+	s = strdup((const char *)v);
+	xmlFree(v);
+	return s;
+}
+
+long long
+ltt_xattr_num(xmlNodePtr n, const char *name, long long def)
+{
+	char *s = ltt_xattr(n, name), *end;
+	long long v;
+
+	if (s == NULL)
+		return def;
+	v = strtoll(s, &end, 10);
+	if (end == s || *end)
+		v = def;
+	if (strcmp(s, "true") == 0)
+		v = 1;
+	free(s);
+	return v;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in a directory, sorted; hidden names skipped. */
+int
+ltt_list(const char *path, char ***out, size_t *n)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	char **v = NULL, **nv;
+	size_t k = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (d == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if ((nv = realloc(v, (k + 1) * sizeof(*v))) == NULL)
+			break;
+		v = nv;
+		if ((v[k] = strdup(de->d_name)) == NULL)
+			break;
+		k++;
+	}
+	closedir(d);
+	if (k)
+		qsort(v, k, sizeof(*v), cmp_str);
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+void
+ltt_list_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* ------------------------------------------------------------------ */
+/* The directory: system.xml, eventdefs, facility bases. */
+
+static int
+read_system(struct ltt_dir *d, struct tdat_err *e)
+{
+	char path[PATH_MAX];
+	xmlDocPtr doc;
+	xmlNodePtr root;
+	char *endian;
+	long long bs;
+
+	snprintf(path, sizeof(path), "%s/info/system.xml", d->dir);
+	doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+	    XML_PARSE_NOWARNING);
+	if (doc == NULL)
+		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: not well-formed "
+		    "XML", path);
+	root = xmlDocGetRootElement(doc);
+	if (root == NULL || xmlStrcmp(root->name, X("system")) != 0) {
+		xmlFreeDoc(doc);
+		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: no <system> "
+		    "element", path);
+	}
+	endian = ltt_xattr(root, "endian");
+	{
+		char *as = ltt_xattr(root, "arch_size");
+
+		d->lsize = as && (strcmp(as, "LP64") == 0 ||
+		    strcmp(as, "ILP64") == 0) ? 8 : 4;
+		free(as);
+	}
+	bs = ltt_xattr_num(root, "ltt_block_size", -1);
+	d->ncpu = (uint32_t)ltt_xattr_num(root, "cpu", 0);
+	xmlFreeDoc(doc);
+	if (endian == NULL || (strcmp(endian, "little") && strcmp(endian,
+	    "big") && strcmp(endian, "LITTLE_ENDIAN") && strcmp(endian,
+	    "BIG_ENDIAN"))) {
+		free(endian);
+		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: endian is "
+		    "missing or unknown", path);
+	}
+	d->big = strcmp(endian, "big") == 0 || strcmp(endian, "BIG_ENDIAN")
+	    == 0;
+	d->lttv_endian = endian[0] != 'l' && endian[0] != 'b';
+	free(endian);
+	if (bs < LTT_MIN_BLOCK || bs > (long long)LTT_MAX_READ_BLOCK)
+		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: ltt_block_size "
+		    "%lld is missing or out of range", path, bs);
+	d->bs = (uint32_t)bs;
+	return 0;
+}
+
+static int
+read_defs(struct ltt_dir *d, struct tdat_err *e)
+{
+	char path[PATH_MAX], **names;
+	size_t n, i;
+	int rc = 0, lttv;
+
+	snprintf(path, sizeof(path), "%s/eventdefs", d->dir);
+	if (ltt_list(path, &names, &n) < 0)
+		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: %s", path,
+		    strerror(errno));
+	/* The builtin facility first, then the others in listing order. */
+	for (i = 0; i < n && rc == 0; i++) {
+		size_t l = strlen(names[i]);
+
+		if (l < 5 || strcmp(names[i] + l - 4, ".xml") != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/eventdefs/%s", d->dir,
+		    names[i]);
+		rc = lt_read_eventdefs(path, &d->defs, &lttv, e);
+		d->nfiles++;
+		if (lttv)
+			d->lttv_defs = 1;
+	}
+	ltt_list_free(names, n);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < (size_t)d->defs.nfac; i++)
+		if (strcmp(d->defs.fac[i].name, "builtin") == 0 && i > 0) {
+			struct lt_facility t = d->defs.fac[i];
+
+			memmove(d->defs.fac + 1, d->defs.fac, i *
+			    sizeof(t));
+			d->defs.fac[0] = t;
+		}
+	if (d->defs.nfac == 0)
+		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s/eventdefs: no "
+		    "facility", d->dir);
+	return 0;
+}
+
+void
+ltt_dir_map(struct ltt_dir *d)
+{
+	int i, k;
+
+	for (i = 0; i < 65536; i++)
+		d->id_fac[i] = -1;
+	for (i = 0; i < d->defs.nfac; i++) {
+		const struct lt_facility *f = &d->defs.fac[i];
+
+		for (k = 0; k < f->nev; k++) {
+			uint32_t id = f->base + (uint32_t)k;
+
+			if (id < 65536 && d->id_fac[id] < 0) {
+				d->id_fac[id] = i;
+				d->id_ev[id] = k;
+			}
+		}
+	}
+}
+
+/* facility_load: name, checksum, base code; or the encoding LTTV's reader
+ * decodes one byte off. */
+static int
+facility_load(struct ltt_dir *d, const unsigned char *p, uint32_t n)
+{
+	size_t l = strnlen((const char *)p, n);
+	uint32_t ck, base, ck2, base2;
+	struct lt_facility *f;
+	int i;
+
+	if (l + 9 > n)
+		return -1;
+	ck = tdat_get32(p + l + 1, d->big);
+	base = tdat_get32(p + l + 5, d->big);
+	ck2 = tdat_get32(p + l, d->big);	/* as LTTV reads it */
+	base2 = tdat_get32(p + l + 4, d->big);
+	for (i = 0; i < d->defs.nfac; i++) {
+		f = &d->defs.fac[i];
+		if (strlen(f->name) != l || memcmp(f->name, p, l) != 0)
+			continue;
+		if (f->cksum == ck || f->cksum == ck2 || !f->loaded) {
+			f->base = f->cksum == ck2 && f->cksum != ck ? base2 :
+			    base;
+			f->loaded = 1;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int
+ltt_dir_open(const char *dir, struct ltt_dir *d, struct tdat_err *e)
+{
+	char path[PATH_MAX];
+	struct ltt_tf t;
+	struct ltt_ev ev;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	if ((d->dir = strdup(dir)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	d->id_fac = malloc(65536 * sizeof(*d->id_fac));
+	d->id_ev = malloc(65536 * sizeof(*d->id_ev));
+	if (d->id_fac == NULL || d->id_ev == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	if ((rc = read_system(d, e)) < 0 || (rc = read_defs(d, e)) < 0)
+		return rc;
+	ltt_dir_map(d);
+	snprintf(path, sizeof(path), "%s/control/facilities", dir);
+	if (access(path, F_OK) != 0)
+		return 0;
+	if ((rc = ltt_tf_open(d, &t, "control/facilities", e)) < 0)
+		return rc;
+	while ((rc = ltt_tf_next(d, &t, &ev, e)) > 0)
+		if (ev.id == LTT_ID_FACILITY_LOAD &&
+		    facility_load(d, ev.p, ev.n) < 0) {
+			rc = tdat_fail(e, TDAT_ECORRUPT, ev.off, "%s/control/"
+			    "facilities: facility_load of a facility the "
+			    "eventdefs do not define", dir);
+			break;
+		}
+	ltt_tf_close(&t);
+	ltt_dir_map(d);
+	return rc;
+}
+
+void
+ltt_dir_close(struct ltt_dir *d)
+{
+	lt_defs_free(&d->defs);
+	free(d->id_fac);
+	free(d->id_ev);
+	free(d->dir);
+	memset(d, 0, sizeof(*d));
+}
+
+/* ------------------------------------------------------------------ */
+/* Tracefiles, block by block. */
+
+int
+ltt_tf_open(struct ltt_dir *d, struct ltt_tf *t, const char *rel,
+    struct tdat_err *e)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(t->rel, sizeof(t->rel), "%s", rel);
+	snprintf(path, sizeof(path), "%s/%s", d->dir, rel);
+	if ((t->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return tdat_fail_nooff(e, TDAT_EIO, "%s: %s", path,
+		    strerror(errno));
+	if (fstat(t->fd, &st) < 0) {
+		close(t->fd);
+		t->fd = -1;
+		return tdat_fail_nooff(e, TDAT_EIO, "%s: %s", path,
+		    strerror(errno));
+	}
+	t->size = (uint64_t)st.st_size;
+	t->nblocks = t->size / d->bs;
+	if ((t->blk = malloc(d->bs)) == NULL) {
+		close(t->fd);
+		t->fd = -1;
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	t->bi = 0;
+	t->loaded = 0;
+	return 0;
+}
+
+void
+ltt_tf_close(struct ltt_tf *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+	free(t->blk);
+	t->blk = NULL;
+}
+
+void
+ltt_tf_rewind(struct ltt_tf *t)
+{
+	t->bi = 0;
+	t->loaded = 0;
+	t->have_last = 0;
+}
+
+static int
+tf_fail(struct ltt_tf *t, struct tdat_err *e, uint32_t at, const char *fmt,
+    ...) __attribute__((format(printf, 4, 5)));
+
+static int
+tf_fail(struct ltt_tf *t, struct tdat_err *e, uint32_t at, const char *fmt,
+    ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	t->fail_block = (long long)t->bi;
+	snprintf(t->why, sizeof(t->why), "%s", msg);
+	return tdat_fail(e, TDAT_ECORRUPT, t->bi * t->bs + at,
+	    "%s: block %llu: %s", t->rel, (unsigned long long)t->bi, msg);
+}
+
+static void
+bound(struct ltt_dir *d, const unsigned char *p, uint64_t *time,
+    uint64_t *cycles, uint32_t *id)
+{
+	*time = (uint64_t)tdat_get32(p + 6, d->big) * NS +
+	    tdat_get32(p + 10, d->big);
+	*cycles = tdat_get64(p + 14, d->big);
+	*id = tdat_get32(p + 22, d->big);
+}
+
+/* Read block t->bi and check its frame. */
+static int
+load_block(struct ltt_dir *d, struct ltt_tf *t, struct tdat_err *e)
+{
+	uint64_t off = t->bi * d->bs;
+	uint32_t tr, a05, a03, id0, id1;
+	ssize_t k;
+	size_t got = 0;
+
+	t->bs = d->bs;
+	while (got < d->bs) {
+		k = pread(t->fd, t->blk + got, d->bs - got, (off_t)(off + got));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return tdat_fail_nooff(e, TDAT_EIO, "%s/%s: %s",
+			    d->dir, t->rel, strerror(errno));
+		if (k == 0)
+			return tf_fail(t, e, (uint32_t)got, "short block");
+		got += (size_t)k;
+	}
+	t->loaded = 1;
+	t->pos = LTT_BLOCK_EV;
+	if (tdat_get16(t->blk, d->big) != LTT_ID_BLOCK_START)
+		return tf_fail(t, e, 0, "does not start with block_start "
+		    "(id %u)", tdat_get16(t->blk, d->big));
+	tr = tdat_get32(t->blk + d->bs - 4, d->big);
+	a05 = d->bs - 4 - LTT_BLOCK_EV >= tr ? d->bs - 4 - LTT_BLOCK_EV - tr :
+	    0;
+	a03 = d->bs - tr <= d->bs ? d->bs - tr : 0;
+	t->end_at = 0;
+	if (a05 >= LTT_BLOCK_EV && a05 + LTT_BLOCK_EV + 4 <= d->bs &&
+	    tdat_get16(t->blk + a05, d->big) == LTT_ID_BLOCK_END) {
+		t->end_at = a05;
+		t->trailer = 2005;
+	} else if (tr <= d->bs && a03 >= LTT_BLOCK_EV &&
+	    a03 + LTT_BLOCK_EV + 4 <= d->bs &&
+	    tdat_get16(t->blk + a03, d->big) == LTT_ID_BLOCK_END) {
+		t->end_at = a03;
+		t->trailer = 2003;
+	} else
+		return tf_fail(t, e, d->bs - 4, "trailer %u names no "
+		    "block_end", tr);
+	bound(d, t->blk, &t->t0, &t->c0, &id0);
+	bound(d, t->blk + t->end_at, &t->t1, &t->c1, &id1);
+	t->block_id = id0;
+	if (id0 != id1)
+		return tf_fail(t, e, t->end_at, "block_end's block_id %u is "
+		    "not block_start's %u", id1, id0);
+	if (t->t1 < t->t0)
+		return tf_fail(t, e, t->end_at, "block ends before it starts");
+	t->prev = (uint32_t)t->c0;
+	t->wraps = 0;
+	return 0;
+}
+
+static uint64_t
+ev_time(struct ltt_tf *t, uint32_t u)
+{
+	unsigned __int128 x;
+	uint64_t c;
+
+	if (u < t->prev)
+		t->wraps++;
+	t->prev = u;
+	c = (uint64_t)u - (uint32_t)t->c0 + (t->wraps << 32);
+	if (t->c1 <= t->c0)
+		return t->t0;
+	x = (unsigned __int128)c * (t->t1 - t->t0) / (t->c1 - t->c0);
+	return t->t0 + (uint64_t)x;
+}
+
+int
+ltt_tf_next(struct ltt_dir *d, struct ltt_tf *t, struct ltt_ev *ev,
+    struct tdat_err *e)
+{
+	const struct lt_facility *fa;
+	uint32_t id, u, at;
+	long n;
+	int rc;
+
+	for (;;) {
+		if (!t->loaded) {
+			if (t->bi >= t->nblocks)
+				return 0;
+			if ((rc = load_block(d, t, e)) < 0)
+				return rc;
+			ev->block_start = 1;
+		}
+		at = t->pos;
+		if (at >= t->end_at) {
+			if (at != t->end_at)
+				return tf_fail(t, e, at, "events run past "
+				    "block_end at %u", t->end_at);
+			t->loaded = 0;
+			t->bi++;
+			continue;
+		}
+		if (t->end_at - at < LTT_HDR)
+			return tf_fail(t, e, at, "event header runs past "
+			    "block_end");
+		id = tdat_get16(t->blk + at, d->big);
+		u = tdat_get32(t->blk + at + 2, d->big);
+		if (id == LTT_ID_BLOCK_END || id == LTT_ID_BLOCK_START)
+			return tf_fail(t, e, at, "%s inside the block",
+			    id == LTT_ID_BLOCK_END ? "block_end" :
+			    "block_start");
+		if (d->id_fac[id] < 0)
+			return tf_fail(t, e, at, "event id %u is not defined",
+			    id);
+		fa = &d->defs.fac[d->id_fac[id]];
+		n = lt_payload_size(fa, fa->ev[d->id_ev[id]].t, t->blk + at +
+		    LTT_HDR, t->end_at - at - LTT_HDR, d->big);
+		if (n < 0)
+			return tf_fail(t, e, at, "event %u (%s) payload runs "
+			    "past block_end", id, fa->ev[d->id_ev[id]].name);
+		ev->id = (uint16_t)id;
+		ev->fac = d->id_fac[id];
+		ev->ev = d->id_ev[id];
+		ev->time = ev_time(t, u);
+		ev->p = t->blk + at + LTT_HDR;
+		ev->n = (uint32_t)n;
+		ev->off = t->bi * d->bs + at;
+		ev->block = t->bi;
+		t->pos = at + LTT_HDR + (uint32_t)n;
+		return 1;
+	}
+}

@@ -1,0 +1,944 @@
+/*
+ * ltt-tdat.c: an LTT trace directory given back as a trace.dat: the
+ * container's metadata from the ftrace originals kept in info/ (or event
+ * formats synthesized from the eventdefs), and each tracefile's events
+ * re-encoded as ring-buffer pages (header_page, header_event) for
+ * tdat_write()'s page source.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "ltt-int.h"
+
+#define X(s)	((const xmlChar *)(s))
+#define SMALL_DATA	112	/* bytes a type_len can give */
+#define MISSING_EVENTS	(1ULL << 31)
+#define MISSING_STORED	(1ULL << 30)
+
+struct ltf {
+	int buf;
+	uint32_t cpu;
+	char rel[128];
+};
+
+struct tdat_ltt {
+	struct ltt_dir d;
+	struct tdat_file *f;
+	struct tdat_page_src ps;
+	struct tdat_page_layout pl;
+	struct fmt_event *fmt;
+	int nfmt;
+	int32_t *ltt2fmt;	/* LTT id -> fmt index */
+	struct synth_ev **syn;	/* no originals: LTT id -> made format */
+	int lost_id;		/* -1 if none */
+	struct ltf *tfs;
+	size_t ntfs;
+	int dialect;
+	/* the page source */
+	struct ltt_tf cur;
+	int cur_open;
+	struct tdat_err *e;
+	struct tdat_sbuf rec;
+	int pending;		/* rec holds the next record */
+	uint64_t rec_ts;
+	int rec_missed;
+	long long rec_count;
+	int missed;		/* a lost_events event came before */
+	long long missed_count;
+	unsigned char *page;
+	int done;
+};
+
+static void
+put_n(unsigned char *p, uint64_t v, int n, int big)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[big ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+/* ------------------------------------------------------------------ */
+
+int
+tdat_ltt_probe(const char *path)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	snprintf(p, sizeof(p), "%s/info/system.xml", path);
+	return access(p, R_OK) == 0;
+}
+
+static int
+read_blob(struct tdat_ltt *l, const char *rel, struct tdat_blob *b,
+    struct tdat_err *e)
+{
+	char path[PATH_MAX];
+	unsigned char *p;
+	uint64_t n;
+	int rc;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", l->d.dir, rel) >=
+	    sizeof(path))
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "%s/%s: path too long",
+		    l->d.dir, rel);
+	if ((rc = ltt_slurp(path, &p, &n, e)) < 0)
+		return rc;
+	b->p = p;
+	b->len = n;
+	b->off = 0;
+	return 0;
+}
+
+static int
+read_dir_blobs(struct tdat_ltt *l, const char *rel, struct tdat_blob **out,
+    uint32_t *n, struct tdat_err *e)
+{
+	char path[PATH_MAX], **names;
+	size_t k, i;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", l->d.dir, rel);
+	*out = NULL;
+	*n = 0;
+	if (ltt_list(path, &names, &k) < 0)
+		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: %s", path,
+		    strerror(errno));
+	if (k && (*out = calloc(k, sizeof(**out))) == NULL)
+		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	for (i = 0; i < k && rc == 0; i++) {
+		snprintf(path, sizeof(path), "%s/%s", rel, names[i]);
+		if ((rc = read_blob(l, path, &(*out)[i], e)) == 0)
+			(*n)++;
+	}
+	ltt_list_free(names, k);
+	return rc;
+}
+
+static int
+read_systems(struct tdat_ltt *l, struct tdat_err *e)
+{
+	struct tdat_file *f = l->f;
+	char path[PATH_MAX], **names;
+	size_t k, i;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/info/formats/systems", l->d.dir);
+	if (ltt_list(path, &names, &k) < 0)
+		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: %s", path,
+		    strerror(errno));
+	if (k && (f->sys = calloc(k, sizeof(*f->sys))) == NULL)
+		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	for (i = 0; i < k && rc == 0; i++) {
+		const char *dash = strchr(names[i], '-');
+		struct tdat_system *s = &f->sys[f->nsys];
+
+		if ((s->name = strdup(dash ? dash + 1 : names[i])) == NULL) {
+			rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+			break;
+		}
+		f->nsys++;
+		snprintf(path, sizeof(path), "info/formats/systems/%s",
+		    names[i]);
+		rc = read_dir_blobs(l, path, &s->ev, &s->nev, e);
+	}
+	ltt_list_free(names, k);
+	return rc;
+}
+
+/* Options as tdat-to-ltt stored them, less those that shift time: the
+ * events hold times already shifted. */
+static int
+read_options(struct tdat_ltt *l, int **remap, size_t *nold,
+    struct tdat_err *e)
+{
+	struct tdat_file *f = l->f;
+	struct tdat_blob b;
+	uint64_t at = 0;
+	size_t n = 0;
+	int rc;
+
+	*remap = NULL;
+	*nold = 0;
+	if ((rc = read_blob(l, "info/options", &b, e)) < 0)
+		return rc;
+	if ((f->opt_blobs = malloc(sizeof(*f->opt_blobs))) == NULL) {
+		free(b.p);
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	f->opt_blobs[0] = b.p;
+	f->nopt_blobs = 1;
+	while (b.len - at >= 6) {
+		uint16_t id = tdat_get16(b.p + at, f->big);
+		uint32_t size = tdat_get32(b.p + at + 2, f->big);
+		struct tdat_option *o;
+		int *r;
+
+		if (size > b.len - at - 6)
+			return tdat_fail(e, TDAT_ECORRUPT, at, "%s/info/"
+			    "options: option %u runs past the end", l->d.dir,
+			    id);
+		if ((r = realloc(*remap, (n + 1) * sizeof(int))) == NULL)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		*remap = r;
+		r[n++] = -1;
+		if (id == TDAT_OPT_TSC2NSEC && size >= 16) {
+			/* Keep the option, which makes trace-cmd print
+			 * nanoseconds, as the identity: multiplier 1, shift 0,
+			 * offset 0. */
+			memset(b.p + at + 6, 0, size);
+			put_n(b.p + at + 6, 1, 4, f->big);
+		}
+		if (id != TDAT_OPT_OFFSET && id != TDAT_OPT_TIME_SHIFT) {
+			o = realloc(f->opt, (f->nopt + 1) * sizeof(*o));
+			if (o == NULL)
+				return tdat_fail_nooff(e, TDAT_ENOMEM,
+				    "out of memory");
+			f->opt = o;
+			o += f->nopt;
+			o->id = id;
+			o->size = size;
+			o->off = 0;
+			o->data = b.p + at + 6;
+			o->sect = -1;
+			r[n - 1] = (int)f->nopt++;
+		}
+		at += 6 + (uint64_t)size;
+	}
+	*nold = n;
+	return 0;
+}
+
+static int
+add_cpu(struct tdat_buffer *b, uint32_t id, uint64_t size)
+{
+	struct tdat_cpu *c = realloc(b->cpu, (b->ncpu + 1) * sizeof(*c));
+
+	if (c == NULL)
+		return -1;
+	b->cpu = c;
+	c[b->ncpu].id = id;
+	c[b->ncpu].off = 0;
+	c[b->ncpu].size = size;
+	b->ncpu++;
+	return 0;
+}
+
+static int
+add_tf(struct tdat_ltt *l, int buf, uint32_t cpu, const char *rel)
+{
+	struct ltf *t = realloc(l->tfs, (l->ntfs + 1) * sizeof(*t));
+
+	if (t == NULL)
+		return -1;
+	l->tfs = t;
+	t += l->ntfs++;
+	t->buf = buf;
+	t->cpu = cpu;
+	snprintf(t->rel, sizeof(t->rel), "%s", rel);
+	return 0;
+}
+
+/* The tracefiles of buffer bi: cpu/N, or info/buffers/BI/N. */
+static int
+scan_tracefiles(struct tdat_ltt *l, int bi, struct tdat_err *e)
+{
+	char path[PATH_MAX], rel[40], **names, *end;
+	size_t k, i;
+	unsigned long cpu;
+
+	if (bi == 0)
+		snprintf(rel, sizeof(rel), "cpu");
+	else
+		snprintf(rel, sizeof(rel), "info/buffers/%d", bi);
+	snprintf(path, sizeof(path), "%s/%s", l->d.dir, rel);
+	if (ltt_list(path, &names, &k) < 0)
+		return 0;
+	for (i = 0; i < k; i++) {
+		char r[128];
+
+		cpu = strtoul(names[i], &end, 10);
+		if (end == names[i] || *end || cpu > 65535)
+			continue;
+		snprintf(r, sizeof(r), "%s/%lu", rel, cpu);
+		if (add_tf(l, bi, (uint32_t)cpu, r) < 0) {
+			ltt_list_free(names, k);
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		}
+	}
+	ltt_list_free(names, k);
+	return 0;
+}
+
+static uint64_t
+tf_size(struct tdat_ltt *l, int buf, uint32_t cpu)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < l->ntfs; i++)
+		if (l->tfs[i].buf == buf && l->tfs[i].cpu == cpu) {
+			snprintf(path, sizeof(path), "%s/%s", l->d.dir,
+			    l->tfs[i].rel);
+			return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+		}
+	return 0;
+}
+
+static int
+latency_text(struct tdat_ltt *l, struct tdat_err *e)
+{
+	struct tdat_blob b;
+	int fd, rc;
+
+	if ((rc = read_blob(l, "info/latency", &b, e)) < 0)
+		return rc;
+	if ((fd = memfd_create("tdat-ltt-latency", MFD_CLOEXEC)) < 0 ||
+	    write(fd, b.p, (size_t)b.len) != (ssize_t)b.len) {
+		if (fd >= 0)
+			close(fd);
+		free(b.p);
+		return tdat_fail_nooff(e, TDAT_EIO, "latency text: %s",
+		    strerror(errno));
+	}
+	free(b.p);
+	l->f->fd = fd;
+	l->f->latency_off = 0;
+	l->f->fsize = b.len;
+	return 0;
+}
+
+/* The container as info/tracedat.xml describes it. */
+static int
+read_tracedat(struct tdat_ltt *l, struct tdat_err *e)
+{
+	struct tdat_file *f = l->f;
+	char path[PATH_MAX], *s;
+	xmlDocPtr doc;
+	xmlNodePtr root, b, c;
+	int *remap = NULL, rc = 0;
+	size_t nold, i;
+
+	snprintf(path, sizeof(path), "%s/info/tracedat.xml", l->d.dir);
+	doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+	    XML_PARSE_NOWARNING | XML_PARSE_NOBLANKS);
+	if (doc == NULL || (root = xmlDocGetRootElement(doc)) == NULL ||
+	    xmlStrcmp(root->name, X("tracedat")) != 0) {
+		xmlFreeDoc(doc);
+		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: not a tracedat "
+		    "description", path);
+	}
+	f->version = (int)ltt_xattr_num(root, "version", 7);
+	s = ltt_xattr(root, "endian");
+	f->big = s && strcmp(s, "big") == 0;
+	free(s);
+	f->lsize = (int)ltt_xattr_num(root, "long_size", 8);
+	f->page_size = (uint32_t)ltt_xattr_num(root, "page_size", 4096);
+	f->ncpus = (uint32_t)ltt_xattr_num(root, "cpus", l->d.ncpu);
+	f->comp = ltt_xattr(root, "compression");
+	f->clock_data = ltt_xattr(root, "clock_data");
+	f->trace_clock = ltt_xattr(root, "trace_clock");
+	f->has_clock_data = (int)ltt_xattr_num(root, "has_clock_data", 0);
+	f->v6_options = (int)ltt_xattr_num(root, "v6_options", 0);
+	f->latency = (int)ltt_xattr_num(root, "latency", 0);
+	if (f->version != 6 && f->version != 7)
+		f->version = 7;
+	if (f->lsize != 4 && f->lsize != 8)
+		f->lsize = 8;
+	if (f->page_size < 1024 || f->page_size > (1u << 20))
+		rc = tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: page size %u",
+		    path, f->page_size);
+	if (rc == 0)
+		rc = read_options(l, &remap, &nold, e);
+	for (b = root->children; b && rc == 0; b = b->next) {
+		struct tdat_buffer *tb;
+		long long oi;
+		int bi;
+
+		if (b->type != XML_ELEMENT_NODE ||
+		    xmlStrcmp(b->name, X("buffer")) != 0)
+			continue;
+		tb = realloc(f->buf, (f->nbuf + 1) * sizeof(*tb));
+		if (tb == NULL) {
+			rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+			break;
+		}
+		f->buf = tb;
+		bi = (int)f->nbuf++;
+		tb += bi;
+		memset(tb, 0, sizeof(*tb));
+		tb->name = ltt_xattr(b, "name");
+		if (tb->name == NULL)
+			tb->name = strdup("");
+		tb->clock = ltt_xattr(b, "clock");
+		tb->page_size = (uint32_t)ltt_xattr_num(b, "page_size",
+		    f->page_size);
+		oi = ltt_xattr_num(b, "option", -1);
+		tb->opt_index = oi >= 0 && (size_t)oi < nold ? remap[oi] : -1;
+		tb->latency = (int)ltt_xattr_num(b, "latency", 0);
+		tb->data_end = 0;
+		if ((rc = scan_tracefiles(l, bi, e)) < 0)
+			break;
+		for (c = b->children; c; c = c->next) {
+			uint32_t id;
+
+			if (c->type != XML_ELEMENT_NODE ||
+			    xmlStrcmp(c->name, X("cpu")) != 0)
+				continue;
+			id = (uint32_t)ltt_xattr_num(c, "id", 0);
+			if (add_cpu(tb, id, tf_size(l, bi, id)) < 0) {
+				rc = tdat_fail_nooff(e, TDAT_ENOMEM,
+				    "out of memory");
+				break;
+			}
+		}
+	}
+	free(remap);
+	xmlFreeDoc(doc);
+	for (i = 0; rc == 0 && i < f->nbuf; i++)
+		if (f->buf[i].latency && f->version < 7)
+			rc = latency_text(l, e);
+		else if (f->buf[i].latency)
+			rc = tdat_fail_nooff(e, TDAT_EUNSUP, "%s: a v7 latency "
+			    "buffer cannot be rebuilt", l->d.dir);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Event formats: the originals, mapped to LTT ids. */
+
+static int
+parse_formats(struct tdat_ltt *l, struct tdat_err *e)
+{
+	struct tdat_file *f = l->f;
+	uint32_t i, k, n = f->nftrace;
+
+	for (i = 0; i < f->nsys; i++)
+		n += f->sys[i].nev;
+	if ((l->fmt = calloc((size_t)n + 1, sizeof(*l->fmt))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	for (i = 0; i < f->nftrace; i++)
+		if (ltt_fmt_parse((const char *)f->ftrace[i].p,
+		    (size_t)f->ftrace[i].len, "ftrace", f->lsize, f->big,
+		    &l->fmt[l->nfmt]) == 0)
+			l->nfmt++;
+		else
+			ltt_fmt_free(&l->fmt[l->nfmt]);
+	for (i = 0; i < f->nsys; i++)
+		for (k = 0; k < f->sys[i].nev; k++)
+			if (ltt_fmt_parse((const char *)f->sys[i].ev[k].p,
+			    (size_t)f->sys[i].ev[k].len, f->sys[i].name,
+			    f->lsize, f->big, &l->fmt[l->nfmt]) == 0)
+				l->nfmt++;
+			else
+				ltt_fmt_free(&l->fmt[l->nfmt]);
+	return 0;
+}
+
+static int
+find_fmt(struct tdat_ltt *l, const char *sys, size_t sl, const char *name)
+{
+	int i;
+
+	for (i = 0; i < l->nfmt; i++)
+		if (strlen(l->fmt[i].sys) == sl &&
+		    memcmp(l->fmt[i].sys, sys, sl) == 0 &&
+		    strcmp(l->fmt[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static int
+map_ids(struct tdat_ltt *l, struct tdat_err *e)
+{
+	uint32_t id;
+
+	if ((l->ltt2fmt = malloc(65536 * sizeof(*l->ltt2fmt))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	l->lost_id = -1;
+	for (id = 0; id < 65536; id++) {
+		const struct lt_facility *fa;
+		const char *en, *colon;
+
+		l->ltt2fmt[id] = -1;
+		if (l->d.id_fac[id] < 0)
+			continue;
+		fa = &l->d.defs.fac[l->d.id_fac[id]];
+		en = fa->ev[l->d.id_ev[id]].name;
+		if (strcmp(en, "lost_events") == 0 &&
+		    (strcmp(fa->name, "tdat_state") == 0 ||
+		    strcmp(fa->name, "tdat") == 0)) {
+			l->lost_id = (int)id;
+			continue;
+		}
+		if ((colon = strchr(en, ':')) != NULL)
+			l->ltt2fmt[id] = find_fmt(l, en, (size_t)(colon - en),
+			    colon + 1);
+		else
+			l->ltt2fmt[id] = find_fmt(l, fa->name,
+			    strlen(fa->name), en);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* No originals: a trace.dat made from the eventdefs. */
+
+static const char synth_hevent[] =
+	"# compressed entry header\n"
+	"\ttype_len    :    5 bits\n"
+	"\ttime_delta  :   27 bits\n"
+	"\tarray       :   32 bits\n"
+	"\n"
+	"\tpadding     : type == 29\n"
+	"\ttime_extend : type == 30\n"
+	"\ttime_stamp : type == 31\n"
+	"\tdata max type_len  == 28\n";
+
+static int
+text_blob(struct tdat_blob *b, const char *s)
+{
+	b->len = strlen(s);
+	b->off = 0;
+	return (b->p = (unsigned char *)strdup(s)) == NULL ? -1 : 0;
+}
+
+static int
+synthesize(struct tdat_ltt *l, struct tdat_err *e)
+{
+	struct tdat_file *f = l->f;
+	struct tdat_buffer *b;
+	char hp[512];
+	int i, k, ls = l->d.lsize;
+	size_t t;
+
+	f->version = 7;
+	f->big = l->d.big;
+	f->lsize = ls;
+	f->page_size = 4096;
+	snprintf(hp, sizeof(hp), "\tfield: u64 timestamp;\toffset:0;\tsize:8;"
+	    "\tsigned:0;\n\tfield: local_t commit;\toffset:8;\tsize:%d;\t"
+	    "signed:1;\n\tfield: int overwrite;\toffset:8;\tsize:1;\t"
+	    "signed:1;\n\tfield: char data;\toffset:%d;\tsize:%d;\t"
+	    "signed:1;\n", ls, 8 + ls, 4096 - 8 - ls);
+	if (text_blob(&f->hpage, hp) < 0 ||
+	    text_blob(&f->hevent, synth_hevent) < 0 ||
+	    (l->syn = calloc(65536, sizeof(*l->syn))) == NULL ||
+	    (f->sys = calloc((size_t)l->d.defs.nfac, sizeof(*f->sys))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	for (i = 0; i < l->d.defs.nfac; i++) {
+		const struct lt_facility *fa = &l->d.defs.fac[i];
+		struct tdat_system *sy = &f->sys[f->nsys];
+
+		if (strcmp(fa->name, "builtin") == 0 ||
+		    strcmp(fa->name, "tdat_state") == 0)
+			continue;
+		if ((sy->name = strdup(fa->name)) == NULL ||
+		    (sy->ev = calloc((size_t)fa->nev + 1, sizeof(*sy->ev)))
+		    == NULL)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		for (k = 0; sy->name[k]; k++)
+			if (sy->name[k] == ':' || sy->name[k] == ' ')
+				sy->name[k] = '_';
+		f->nsys++;
+		for (k = 0; k < fa->nev; k++) {
+			uint32_t id = fa->base + (uint32_t)k;
+
+			/* Ids the builtin facility or an earlier one covers
+			 * are not this facility's. */
+			if (id < LTT_NBUILTIN || id > 65535 ||
+			    l->d.id_fac[id] != i || l->d.id_ev[id] != k)
+				continue;
+			if (strcmp(fa->name, "tdat") == 0 &&
+			    strchr(fa->ev[k].name, ':') == NULL)
+				continue;	/* tdat's own state events */
+			l->syn[id] = ltt_synth_new(fa, &fa->ev[k],
+			    (uint16_t)id, &sy->ev[sy->nev]);
+			if (l->syn[id] == NULL)
+				return tdat_fail_nooff(e, TDAT_EUNSUP, "%s: "
+				    "event %s of facility %s has a type tdat "
+				    "cannot express", l->d.dir, fa->ev[k].name,
+				    fa->name);
+			sy->nev++;
+		}
+	}
+	if ((f->buf = calloc(1, sizeof(*f->buf))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	f->nbuf = 1;
+	b = f->buf;
+	b->name = strdup("");
+	b->clock = strdup("local");
+	b->page_size = f->page_size;
+	b->opt_index = -1;
+	if (b->name == NULL || b->clock == NULL ||
+	    scan_tracefiles(l, 0, e) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	f->ncpus = l->d.ncpu;
+	for (t = 0; t < l->ntfs; t++) {
+		if (add_cpu(b, l->tfs[t].cpu, tf_size(l, 0, l->tfs[t].cpu)) < 0)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		if (l->tfs[t].cpu >= f->ncpus)
+			f->ncpus = l->tfs[t].cpu + 1;
+	}
+	l->lost_id = -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Pages. */
+
+/* The next record of the current tracefile into l->rec; 1, 0 at the end,
+ * < 0 on damage. */
+static int
+next_record(struct tdat_ltt *l)
+{
+	struct ltt_ev ev;
+	long used;
+	int rc, fi;
+
+	while ((rc = ltt_tf_next(&l->d, &l->cur, &ev, l->e)) > 0) {
+		if ((int)ev.id == l->lost_id && ev.n >= 8) {
+			l->missed = 1;
+			l->missed_count = (long long)tdat_get64(ev.p, l->d.big);
+			continue;
+		}
+		if (l->syn) {
+			if (l->syn[ev.id] == NULL)
+				continue;
+			used = ltt_synth_decode(l->syn[ev.id], ev.p, ev.n,
+			    l->d.big, &l->rec);
+			if (used != (long)ev.n)
+				return tdat_fail(l->e, TDAT_ECORRUPT, ev.off,
+				    "%s/%s: event %u cannot become a record",
+				    l->d.dir, l->cur.rel, ev.id);
+		} else {
+			if ((fi = l->ltt2fmt[ev.id]) < 0)
+				continue;	/* builtin and state events */
+			used = ltt_fmt_decode(&l->fmt[fi], ev.p, ev.n,
+			    l->d.big, &l->rec);
+			if (used != (long)ev.n)
+				return tdat_fail(l->e, TDAT_ECORRUPT, ev.off,
+				    "%s/%s: event %u does not match the format "
+				    "of %s:%s", l->d.dir, l->cur.rel, ev.id,
+				    l->fmt[fi].sys, l->fmt[fi].name);
+		}
+		l->rec_ts = ev.time;
+		l->rec_missed = l->missed;
+		l->rec_count = l->missed_count;
+		l->missed = 0;
+		return 1;
+	}
+	return rc;
+}
+
+static void
+put_word(struct tdat_ltt *l, unsigned char *p, uint32_t type, uint32_t d)
+{
+	uint32_t w = l->pl.big ? (type << 27) | d : type | (d << 5);
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[l->pl.big ? 3 - i : i] = (unsigned char)(w >> (8 * i));
+}
+
+
+/* Fill one page (pg, zeroed) with records; 1 if a page was made, 0 when
+ * the tracefile has no more, < 0 on damage. */
+static int
+fill_page(struct tdat_ltt *l, unsigned char *pg)
+{
+	uint32_t ps = l->f->page_size, cap, used = 0;
+	unsigned char *d = pg + l->pl.data_off;
+	uint64_t last, flags = 0;
+	long long count = -1;
+	int rc;
+
+	if (!l->pending) {
+		if ((rc = next_record(l)) <= 0)
+			return rc;
+		l->pending = 1;
+	}
+	memset(pg, 0, ps);
+	cap = ps - (uint32_t)l->pl.data_off;
+	last = l->rec_ts;
+	put_n(pg, last, 8, l->pl.big);
+	if (l->rec_missed) {
+		flags = MISSING_EVENTS;
+		count = l->rec_count;
+		if (count >= 0) {
+			flags |= MISSING_STORED;
+			cap -= (uint32_t)l->pl.commit_size;
+		}
+	}
+	for (;;) {
+		uint32_t n = (uint32_t)l->rec.len, hdr, ext = 0;
+		uint64_t delta;
+
+		if (l->rec_ts < last || (used > 0 && l->rec_missed))
+			break;
+		delta = l->rec_ts - last;
+		if (delta >= (1u << 27))
+			ext = 8;
+		hdr = n <= SMALL_DATA && n > 0 ? 4 : 8;
+		if (used + ext + hdr + n > cap) {
+			if (used == 0)
+				return tdat_fail_nooff(l->e, TDAT_EUNSUP,
+				    "%s/%s: a record of %u bytes does not fit "
+				    "a page of %u", l->d.dir, l->cur.rel, n,
+				    ps);
+			break;
+		}
+		if (ext) {
+			put_word(l, d + used, (uint32_t)l->pl.extend_type,
+			    (uint32_t)(delta & ((1u << 27) - 1)));
+			put_n(d + used + 4, delta >> 27, 4, l->pl.big);
+			used += 8;
+			delta = 0;
+		}
+		if (hdr == 4)
+			put_word(l, d + used, n / 4, (uint32_t)delta);
+		else {
+			put_word(l, d + used, 0, (uint32_t)delta);
+			put_n(d + used + 4, n + 4, 4, l->pl.big);
+		}
+		if (n)
+			memcpy(d + used + hdr, l->rec.p, n);
+		used += hdr + n;
+		last = l->rec_ts;
+		l->pending = 0;
+		if ((rc = next_record(l)) < 0)
+			return rc;
+		if (rc == 0)
+			break;
+		l->pending = 1;
+	}
+	put_n(pg + 8, used | flags, l->pl.commit_size, l->pl.big);
+	if (flags & MISSING_STORED)
+		put_n(d + used, (uint64_t)count, l->pl.commit_size, l->pl.big);
+	return 1;
+}
+
+static void
+cur_close(struct tdat_ltt *l)
+{
+	if (l->cur_open)
+		ltt_tf_close(&l->cur);
+	l->cur_open = 0;
+	l->pending = 0;
+	l->missed = 0;
+}
+
+static int
+ps_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
+    struct tdat_err *e)
+{
+	struct tdat_ltt *l = arg;
+	uint64_t pages = 0;
+	size_t i;
+	int rc;
+
+	cur_close(l);
+	*total = 0;
+	l->e = e;
+	l->done = 1;
+	for (i = 0; i < l->ntfs; i++)
+		if (l->tfs[i].buf == buf && l->tfs[i].cpu == cpu)
+			break;
+	if (i == l->ntfs)
+		return 0;
+	if ((rc = ltt_tf_open(&l->d, &l->cur, l->tfs[i].rel, e)) < 0)
+		return rc;
+	l->cur_open = 1;
+	while ((rc = fill_page(l, l->page)) > 0)
+		pages++;
+	if (rc < 0)
+		return rc;
+	ltt_tf_rewind(&l->cur);
+	l->pending = 0;
+	l->missed = 0;
+	l->done = pages == 0;
+	*total = pages * l->f->page_size;
+	return 0;
+}
+
+static int
+ps_read(void *arg, unsigned char *dst, size_t cap, size_t *got,
+    struct tdat_err *e)
+{
+	struct tdat_ltt *l = arg;
+	uint32_t ps = l->f->page_size;
+	int rc;
+
+	*got = 0;
+	l->e = e;
+	while (!l->done && cap - *got >= ps) {
+		if ((rc = fill_page(l, dst + *got)) < 0)
+			return rc;
+		if (rc == 0) {
+			l->done = 1;
+			break;
+		}
+		*got += ps;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+int
+tdat_ltt_open(const char *dir, struct tdat_ltt **out, struct tdat_err *e)
+{
+	struct tdat_ltt *l;
+	char path[PATH_MAX];
+	int rc;
+
+	*out = NULL;
+	if ((l = calloc(1, sizeof(*l))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	tdat_sb_init(&l->rec);
+	l->ps.arg = l;
+	l->ps.begin = ps_begin;
+	l->ps.read = ps_read;
+	if ((rc = ltt_dir_open(dir, &l->d, e)) < 0)
+		goto fail;
+	if ((l->f = calloc(1, sizeof(*l->f))) == NULL) {
+		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		goto fail;
+	}
+	l->f->fd = -1;
+	l->f->path = strdup(dir);
+	l->dialect = TDAT_LTT_XML;
+	if (l->d.lttv_defs || l->d.lttv_endian)
+		l->dialect = TDAT_LTT_LTTV2005;
+	snprintf(path, sizeof(path), "%s/info/tracedat.xml", dir);
+	if (access(path, R_OK) != 0) {
+		/* A directory tdat did not write: formats from eventdefs. */
+		if ((rc = synthesize(l, e)) < 0 ||
+		    (rc = tdat_page_layout(l->f, &l->pl, e)) < 0)
+			goto fail;
+	} else if ((rc = read_tracedat(l, e)) < 0 ||
+	    (rc = read_blob(l, "info/header_page", &l->f->hpage, e)) < 0 ||
+	    (rc = read_blob(l, "info/header_event", &l->f->hevent, e)) < 0 ||
+	    (rc = read_blob(l, "info/kallsyms", &l->f->kallsyms, e)) < 0 ||
+	    (rc = read_blob(l, "info/printk", &l->f->printk, e)) < 0 ||
+	    (rc = read_blob(l, "info/cmdlines", &l->f->cmdlines, e)) < 0 ||
+	    (rc = read_dir_blobs(l, "info/formats/ftrace", &l->f->ftrace,
+	    &l->f->nftrace, e)) < 0 ||
+	    (rc = read_systems(l, e)) < 0 ||
+	    (rc = parse_formats(l, e)) < 0 ||
+	    (rc = map_ids(l, e)) < 0 ||
+	    (rc = tdat_page_layout(l->f, &l->pl, e)) < 0)
+		goto fail;
+	if (l->f->big != l->d.big) {
+		rc = tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: info/system.xml "
+		    "and info/tracedat.xml disagree on the byte order", dir);
+		goto fail;
+	}
+	if ((l->page = malloc(l->f->page_size)) == NULL) {
+		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		goto fail;
+	}
+	*out = l;
+	return 0;
+fail:
+	tdat_ltt_close(l);
+	return rc;
+}
+
+struct tdat_file *
+tdat_ltt_file(struct tdat_ltt *l)
+{
+	return l->f;
+}
+
+const struct tdat_page_src *
+tdat_ltt_pages(struct tdat_ltt *l)
+{
+	return &l->ps;
+}
+
+int
+tdat_ltt_dialect(const struct tdat_ltt *l)
+{
+	return l->dialect;
+}
+
+void
+tdat_ltt_close(struct tdat_ltt *l)
+{
+	int i;
+
+	if (l == NULL)
+		return;
+	cur_close(l);
+	tdat_close(l->f);
+	for (i = 0; i < l->nfmt; i++)
+		ltt_fmt_free(&l->fmt[i]);
+	free(l->fmt);
+	free(l->ltt2fmt);
+	if (l->syn) {
+		for (i = 0; i < 65536; i++)
+			ltt_synth_free(l->syn[i]);
+		free(l->syn);
+	}
+	free(l->tfs);
+	free(l->page);
+	tdat_sb_free(&l->rec);
+	ltt_dir_close(&l->d);
+	free(l);
+}
+
+int
+tdat_ltt_open_tdat(const char *dir, struct tdat_file **out,
+    struct tdat_err *e)
+{
+	struct tdat_write_opts wo;
+	struct tdat_ltt *l;
+	char path[64];
+	int fd, rc;
+
+	*out = NULL;
+	if ((rc = tdat_ltt_open(dir, &l, e)) < 0)
+		return rc;
+	if ((fd = memfd_create("tdat-ltt", MFD_CLOEXEC)) < 0) {
+		tdat_ltt_close(l);
+		return tdat_fail_nooff(e, TDAT_EIO, "%s: %s", dir,
+		    strerror(errno));
+	}
+	memset(&wo, 0, sizeof(wo));
+	wo.version = 7;
+	wo.compression = "none";
+	wo.pages = tdat_ltt_pages(l);
+	rc = tdat_write(tdat_ltt_file(l), fd, &wo, e);
+	tdat_ltt_close(l);
+	if (rc == 0) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		rc = tdat_open(path, out, e);
+	}
+	close(fd);
+	if (rc == 0) {
+		char *p = strdup(dir);
+
+		if (p == NULL) {
+			tdat_close(*out);
+			*out = NULL;
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		}
+		free((*out)->path);
+		(*out)->path = p;
+	}
+	return rc;
+}

@@ -1,0 +1,386 @@
+/*
+ * ltt-verify.c: tdat_ltt_verify(), the checker of LTT trace directories
+ * (ltt(5)): the XML against the built-in schemas (or the rules of LTTV's
+ * dialect), and every tracefile block by block: whole blocks, block_start
+ * and block_end and the trailer agreeing, event ids defined, payloads
+ * inside their block, time never going back.  Each finding names the
+ * file, the block and the byte offset; the walk goes on after one.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlschemas.h>
+
+#include "ltt-int.h"
+
+#define X(s)	((const xmlChar *)(s))
+
+struct vf {
+	const char *dir;
+	tdat_ltt_finding_fn fn;
+	void *arg;
+	int n;
+	const char *file;	/* the file being validated */
+};
+
+/* dir/rel into buf; -1 if it does not fit. */
+static int
+mkpath(char *buf, size_t n, const char *dir, const char *rel)
+{
+	return (size_t)snprintf(buf, n, "%s/%s", dir, rel) >= n ? -1 : 0;
+}
+
+static void find(struct vf *, const char *, long long, long long,
+    const char *, ...) __attribute__((format(printf, 5, 6)));
+
+static void
+find(struct vf *v, const char *file, long long block, long long off,
+    const char *fmt, ...)
+{
+	char msg[300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	v->n++;
+	if (v->fn)
+		v->fn(v->arg, file, block, off, msg);
+}
+
+static void
+xml_error(void *arg, xmlErrorPtr err)
+{
+	struct vf *v = arg;
+	char msg[256];
+	size_t n;
+
+	snprintf(msg, sizeof(msg), "%s", err && err->message ? err->message :
+	    "invalid");
+	n = strlen(msg);
+	while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+		msg[--n] = '\0';
+	find(v, v->file, -1, -1, "line %d: %s", err ? err->line : 0, msg);
+}
+
+/* Parse rel and validate it against xsd; a finding for each error. */
+static void
+check_xml(struct vf *v, const char *rel, const char *xsd)
+{
+	char path[PATH_MAX];
+	xmlSchemaParserCtxtPtr pc;
+	xmlSchemaValidCtxtPtr vc;
+	xmlSchemaPtr s;
+	xmlDocPtr doc;
+	xmlErrorPtr err;
+
+	v->file = rel;
+	if (mkpath(path, sizeof(path), v->dir, rel) < 0)
+		return;
+	doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+	    XML_PARSE_NOWARNING);
+	if (doc == NULL) {
+		char msg[256];
+		size_t n;
+
+		err = xmlGetLastError();
+		snprintf(msg, sizeof(msg), "%s", err && err->message ?
+		    err->message : "unreadable");
+		n = strlen(msg);
+		while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+			msg[--n] = '\0';
+		find(v, rel, -1, -1, "not well-formed XML: line %d: %s",
+		    err ? err->line : 0, msg);
+		return;
+	}
+	pc = xmlSchemaNewMemParserCtxt(xsd, (int)strlen(xsd));
+	s = pc ? xmlSchemaParse(pc) : NULL;
+	vc = s ? xmlSchemaNewValidCtxt(s) : NULL;
+	if (vc) {
+		xmlSchemaSetValidStructuredErrors(vc, xml_error, v);
+		xmlSchemaValidateDoc(vc, doc);
+		xmlSchemaFreeValidCtxt(vc);
+	} else
+		find(v, rel, -1, -1, "the built-in schema does not load");
+	xmlSchemaFree(s);
+	xmlSchemaFreeParserCtxt(pc);
+	xmlFreeDoc(doc);
+}
+
+/* LTTV: system.xml's closed attribute set and LTTV's endian names. */
+static void
+check_lttv_system(struct vf *v)
+{
+	static const char *known[] = { "node_name", "domainname", "cpu",
+	    "arch_size", "endian", "kernel_name", "kernel_release",
+	    "kernel_version", "machine", "processor", "hardware_platform",
+	    "operating_system", "ltt_major_version", "ltt_minor_version",
+	    "ltt_block_size", NULL };
+	char path[PATH_MAX];
+	xmlDocPtr doc;
+	xmlNodePtr r;
+	xmlAttrPtr a;
+	char *en;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/info/system.xml", v->dir);
+	doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+	    XML_PARSE_NOWARNING);
+	if (doc == NULL || (r = xmlDocGetRootElement(doc)) == NULL) {
+		find(v, "info/system.xml", -1, -1, "not well-formed XML");
+		xmlFreeDoc(doc);
+		return;
+	}
+	for (a = r->properties; a; a = a->next) {
+		for (i = 0; known[i]; i++)
+			if (xmlStrcmp(a->name, X(known[i])) == 0)
+				break;
+		if (known[i] == NULL)
+			find(v, "info/system.xml", -1, -1, "attribute %s is "
+			    "not one LTTV knows", (const char *)a->name);
+	}
+	en = ltt_xattr(r, "endian");
+	if (en == NULL || (strcmp(en, "LITTLE_ENDIAN") &&
+	    strcmp(en, "BIG_ENDIAN")))
+		find(v, "info/system.xml", -1, -1, "endian \"%s\" is not "
+		    "LITTLE_ENDIAN or BIG_ENDIAN", en ? en : "");
+	free(en);
+	for (r = r->children; r; r = r->next)
+		if (r->type == XML_ELEMENT_NODE)
+			find(v, "info/system.xml", -1, -1, "<system> has a "
+			    "child element <%s>", (const char *)r->name);
+	xmlFreeDoc(doc);
+}
+
+/* LTTV: what its eventdefs tokenizer rejects. */
+static void
+check_lttv_defs(struct vf *v, const char *rel)
+{
+	char path[PATH_MAX];
+	unsigned char *p;
+	uint64_t n;
+	struct tdat_err e;
+	const char *s;
+
+	if (mkpath(path, sizeof(path), v->dir, rel) < 0)
+		return;
+	if (ltt_slurp(path, &p, &n, &e) < 0) {
+		find(v, rel, -1, -1, "%s", e.msg);
+		return;
+	}
+	if ((s = strstr((char *)p, "<?xml")) != NULL)
+		find(v, rel, -1, s - (char *)p, "an <?xml?> declaration");
+	if ((s = strstr((char *)p, "<!--")) != NULL)
+		find(v, rel, -1, s - (char *)p, "an XML comment");
+	if ((s = strchr((char *)p, '&')) != NULL)
+		find(v, rel, -1, s - (char *)p, "an entity");
+	if ((s = strstr((char *)p, "size=\"")) != NULL)
+		find(v, rel, -1, s - (char *)p, "a quoted size");
+	free(p);
+}
+
+static void
+check_lttv_facilities(struct vf *v, const struct ltt_dir *d)
+{
+	static const struct { int id; const char *name; } b[] = {
+		{ LTT_ID_FACILITY_LOAD, "facility_load" },
+		{ LTT_ID_BLOCK_START, "block_start" },
+		{ LTT_ID_BLOCK_END, "block_end" },
+		{ LTT_ID_HEARTBEAT, "time_heartbeat" },
+	};
+	const struct lt_facility *f = &d->defs.fac[0];
+	int i, k;
+
+	for (i = 0; i < 4; i++)
+		if (d->id_fac[b[i].id] < 0 || strcmp(d->defs.fac[
+		    d->id_fac[b[i].id]].ev[d->id_ev[b[i].id]].name,
+		    b[i].name) != 0)
+			find(v, "eventdefs", -1, -1, "id %d is not %s",
+			    b[i].id, b[i].name);
+	for (i = 0; i < d->defs.nfac; i++) {
+		f = &d->defs.fac[i];
+		if (f->desc == NULL)
+			find(v, "eventdefs", -1, -1, "facility %s has no "
+			    "description", f->name);
+		for (k = 0; k < f->nev; k++)
+			if (f->ev[k].desc == NULL && f->ev[k].t == NULL)
+				find(v, "eventdefs", -1, -1, "event %s.%s has "
+				    "neither payload nor description", f->name,
+				    f->ev[k].name);
+	}
+	if (d->nfiles > 1)
+		find(v, "eventdefs", -1, -1, "%d files: LTTV reads them in "
+		    "directory order", d->nfiles);
+}
+
+/* Walk one tracefile. */
+static int
+check_tf(struct vf *v, struct ltt_dir *d, const char *rel, int *trailer,
+    struct tdat_err *e)
+{
+	struct ltt_tf t;
+	struct ltt_ev ev;
+	uint64_t last = 0;
+	int have = 0, rc;
+
+	if ((rc = ltt_tf_open(d, &t, rel, e)) < 0)
+		return rc;
+	if (t.size == 0)
+		find(v, rel, -1, 0, "empty tracefile (LTTV needs one block)");
+	else if (t.size % d->bs)
+		find(v, rel, (long long)t.nblocks, (long long)(t.nblocks *
+		    d->bs), "%llu bytes are not a whole number of %u-byte "
+		    "blocks", (unsigned long long)t.size, d->bs);
+	for (;;) {
+		rc = ltt_tf_next(d, &t, &ev, e);
+		if (rc == 0)
+			break;
+		if (rc < 0) {
+			if (e->code != TDAT_ECORRUPT)
+				break;
+			find(v, rel, t.fail_block, e->has_off ?
+			    (long long)e->off : -1, "%s", t.why);
+			t.loaded = 0;
+			t.bi = (uint64_t)t.fail_block + 1;
+			rc = 0;
+			continue;
+		}
+		if (ev.block_start) {
+			ev.block_start = 0;
+			if (*trailer == 0)
+				*trailer = t.trailer;
+			else if (*trailer != t.trailer)
+				find(v, rel, (long long)ev.block,
+				    (long long)((ev.block + 1) * d->bs - 4),
+				    "trailer follows the %d convention, "
+				    "earlier blocks the %d one", t.trailer,
+				    *trailer);
+		}
+		if (have && ev.time < last)
+			find(v, rel, (long long)ev.block, (long long)ev.off,
+			    "time goes back from %llu to %llu ns",
+			    (unsigned long long)last,
+			    (unsigned long long)ev.time);
+		last = ev.time;
+		have = 1;
+	}
+	ltt_tf_close(&t);
+	return rc;
+}
+
+static int
+check_dir_files(struct vf *v, struct ltt_dir *d, const char *rel,
+    int *trailer, struct tdat_err *e)
+{
+	char path[PATH_MAX], r[PATH_MAX], **names;
+	size_t n, i;
+	struct stat st;
+	int rc = 0;
+
+	if (mkpath(path, sizeof(path), v->dir, rel) < 0 ||
+	    ltt_list(path, &names, &n) < 0)
+		return 0;
+	for (i = 0; i < n && rc >= 0; i++) {
+		if ((size_t)snprintf(r, sizeof(r), "%s/%s", rel, names[i]) >=
+		    sizeof(r))
+			continue;
+		if (mkpath(path, sizeof(path), v->dir, r) < 0 ||
+		    stat(path, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode))
+			rc = check_dir_files(v, d, r, trailer, e);
+		else if (S_ISREG(st.st_mode))
+			rc = check_tf(v, d, r, trailer, e);
+	}
+	ltt_list_free(names, n);
+	return rc;
+}
+
+int
+tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
+    struct tdat_err *e)
+{
+	static const char *control[] = { "control/facilities",
+	    "control/interrupts", "control/processes" };
+	struct vf v = { dir, fn, arg, 0, NULL };
+	struct ltt_dir d;
+	char path[PATH_MAX], **names;
+	size_t n, i;
+	int rc, trailer = 0, lttv;
+
+	snprintf(path, sizeof(path), "%s/info/system.xml", dir);
+	if (access(path, F_OK) != 0)
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "%s: not an LTT trace "
+		    "directory (no info/system.xml)", dir);
+	rc = ltt_dir_open(dir, &d, e);
+	lttv = rc == 0 && (d.lttv_defs || d.lttv_endian);
+	if (rc < 0 && e->code != TDAT_ECORRUPT) {
+		ltt_dir_close(&d);
+		return rc;
+	}
+	if (lttv) {
+		check_lttv_system(&v);
+		check_lttv_facilities(&v, &d);
+	} else {
+		check_xml(&v, "info/system.xml", ltt_xsd_system);
+		snprintf(path, sizeof(path), "%s/info/bookmarks.xml", dir);
+		if (access(path, F_OK) == 0)
+			check_xml(&v, "info/bookmarks.xml", ltt_xsd_bookmarks);
+		snprintf(path, sizeof(path), "%s/info/tracedat.xml", dir);
+		if (access(path, F_OK) == 0)
+			check_xml(&v, "info/tracedat.xml", ltt_xsd_tracedat);
+	}
+	snprintf(path, sizeof(path), "%s/eventdefs", dir);
+	if (ltt_list(path, &names, &n) == 0) {
+		for (i = 0; i < n; i++) {
+			char rel[PATH_MAX];
+
+			if ((size_t)snprintf(rel, sizeof(rel), "eventdefs/%s",
+			    names[i]) >= sizeof(rel))
+				continue;
+			if (lttv)
+				check_lttv_defs(&v, rel);
+			else
+				check_xml(&v, rel, ltt_xsd_eventdefs);
+		}
+		ltt_list_free(names, n);
+	} else
+		find(&v, "eventdefs", -1, -1, "missing");
+	if (rc < 0) {
+		/* The directory cannot be read past its metadata: name the
+		 * file the message begins with. */
+		size_t dl = strlen(dir);
+		char file[256] = ".";
+		const char *m = e->msg, *c;
+
+		if (strncmp(m, dir, dl) == 0 && m[dl] == '/' &&
+		    (c = strstr(m + dl + 1, ": ")) != NULL) {
+			snprintf(file, sizeof(file), "%.*s",
+			    (int)(c - m - dl - 1), m + dl + 1);
+			m = c + 2;
+		}
+		find(&v, file, -1, e->has_off ? (long long)e->off : -1, "%s",
+		    m);
+		ltt_dir_close(&d);
+		return v.n;
+	}
+	rc = 0;
+	for (i = 0; i < 3 && rc >= 0; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, control[i]);
+		if (access(path, F_OK) == 0)
+			rc = check_tf(&v, &d, control[i], &trailer, e);
+	}
+	if (rc >= 0)
+		rc = check_dir_files(&v, &d, "cpu", &trailer, e);
+	if (rc >= 0)
+		rc = check_dir_files(&v, &d, "info/buffers", &trailer, e);
+	ltt_dir_close(&d);
+	return rc < 0 ? rc : v.n;
+}

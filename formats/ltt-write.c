@@ -1,0 +1,1270 @@
+/*
+ * ltt-write.c: a trace.dat converted into an LTT trace directory, laid
+ * out as ltt(5) describes ("The new LTT trace format", 2003, read the way
+ * LTTV reads it where the document is silent).
+ *
+ * Every record becomes an event of the facility of its event system; the
+ * blocks of each tracefile use the profile LTTV decodes to the
+ * nanosecond: cycle counts are nanoseconds since the block start, and a
+ * block is closed before 2^32 ns pass or when time goes backwards.  The
+ * ftrace originals go to info/ so that the directory converts back.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <libxml/xmlwriter.h>
+
+#include "ltt-int.h"
+
+#define X(s)	((const xmlChar *)(s))
+#define NS	1000000000ull
+
+/* One tracefile being written. */
+struct tf {
+	int buf;
+	uint32_t cpu;
+	char *rel;		/* path inside the directory */
+	int fd;
+	unsigned char *blk;
+	uint32_t pos;
+	int open;
+	uint64_t start, last;
+	uint32_t block_id;
+};
+
+struct irq {
+	int irq;
+	char *name;
+};
+
+struct wr {
+	struct tdat_file *f;
+	struct tdat_ltt_write_opts *o;
+	struct tdat_err *e;
+	char *tmp;		/* the temporary directory */
+	int big, lttv, trailer2003;
+	uint32_t bs;
+	struct fmt_event *fmt;
+	int nfmt;
+	int32_t *byid;		/* ftrace id -> fmt index */
+	uint16_t *ltt_id;	/* fmt index -> LTT id */
+	uint16_t id_process, id_interrupt, id_lost;
+	struct lt_defs defs;
+	struct tf *tf;
+	size_t ntf;
+	struct irq *irq;
+	size_t nirq;
+	uint64_t first_ts;
+	int have_ts;
+	struct tdat_sbuf sb;
+};
+
+/* ------------------------------------------------------------------ */
+/* Files. */
+
+static int
+wr_file(struct wr *w, const char *rel, const void *p, size_t n)
+{
+	char path[PATH_MAX];
+	int fd;
+	ssize_t k;
+	const char *c = p;
+
+	snprintf(path, sizeof(path), "%s/%s", w->tmp, rel);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644))
+	    < 0)
+		return tdat_fail_nooff(w->e, TDAT_EIO, "%s: %s", path,
+		    strerror(errno));
+	while (n > 0) {
+		if ((k = write(fd, c, n)) < 0) {
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			return tdat_fail_nooff(w->e, TDAT_EIO, "%s: %s", path,
+			    strerror(errno));
+		}
+		c += k;
+		n -= (size_t)k;
+	}
+	if (close(fd) < 0)
+		return tdat_fail_nooff(w->e, TDAT_EIO, "%s: %s", path,
+		    strerror(errno));
+	return 0;
+}
+
+static int
+wr_mkdir(struct wr *w, const char *rel)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", w->tmp, rel);
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		return tdat_fail_nooff(w->e, TDAT_EIO, "%s: %s", path,
+		    strerror(errno));
+	return 0;
+}
+
+static int
+rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(p);
+}
+
+static void
+rm_tree(const char *dir)
+{
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int
+write_all(struct wr *w, int fd, const void *p, size_t n, const char *rel)
+{
+	const char *c = p;
+	ssize_t k;
+
+	while (n > 0) {
+		if ((k = write(fd, c, n)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return tdat_fail_nooff(w->e, TDAT_EIO, "%s/%s: %s",
+			    w->tmp, rel, strerror(errno));
+		}
+		c += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Blocks. */
+
+static void
+put_at(unsigned char *p, uint64_t v, int n, int big)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[big ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+/* id, time, and the 20-byte block_start/block_end payload. */
+static void
+block_event(struct wr *w, unsigned char *p, uint16_t id, uint32_t t,
+    uint64_t time, uint64_t cycles, uint32_t block_id)
+{
+	put_at(p, id, 2, w->big);
+	put_at(p + 2, t, 4, w->big);
+	put_at(p + 6, time / NS, 4, w->big);
+	put_at(p + 10, time % NS, 4, w->big);
+	put_at(p + 14, cycles, 8, w->big);
+	put_at(p + 22, block_id, 4, w->big);
+}
+
+static void
+blk_begin(struct wr *w, struct tf *t, uint64_t ts)
+{
+	memset(t->blk, 0, w->bs);
+	block_event(w, t->blk, LTT_ID_BLOCK_START, 0, ts, 0, t->block_id);
+	t->pos = LTT_BLOCK_EV;
+	t->start = t->last = ts;
+	t->open = 1;
+}
+
+static int
+blk_end(struct wr *w, struct tf *t)
+{
+	uint64_t d = t->last - t->start;
+	uint32_t at = t->pos, trailer;
+
+	if (!t->open)
+		return 0;
+	if (d == 0)
+		d = 1;
+	block_event(w, t->blk + at, LTT_ID_BLOCK_END, (uint32_t)d,
+	    t->start + d, d, t->block_id);
+	if (w->trailer2003)
+		trailer = w->bs - at;
+	else
+		trailer = w->bs - 4 - (at + LTT_BLOCK_EV);
+	put_at(t->blk + w->bs - 4, trailer, 4, w->big);
+	t->open = 0;
+	t->block_id++;
+	w->o->blocks++;
+	return write_all(w, t->fd, t->blk, w->bs, t->rel);
+}
+
+static int
+tf_event(struct wr *w, struct tf *t, uint64_t ts, uint16_t id,
+    const void *payload, size_t n)
+{
+	size_t need = LTT_HDR + n;
+	int rc;
+
+	if (LTT_BLOCK_EV * 2 + 4 + need > w->bs)
+		return tdat_fail_nooff(w->e, TDAT_EUNSUP, "%s: an event of "
+		    "%zu bytes does not fit in a block of %u bytes", t->rel,
+		    need, w->bs);
+	if (t->open && (ts < t->last || ts - t->start >= UINT32_MAX ||
+	    t->pos + need + LTT_BLOCK_EV + 4 > w->bs))
+		if ((rc = blk_end(w, t)) < 0)
+			return rc;
+	if (!t->open)
+		blk_begin(w, t, ts);
+	put_at(t->blk + t->pos, id, 2, w->big);
+	put_at(t->blk + t->pos + 2, ts - t->start, 4, w->big);
+	if (n)
+		memcpy(t->blk + t->pos + LTT_HDR, payload, n);
+	t->pos += (uint32_t)need;
+	t->last = ts;
+	return 0;
+}
+
+static int
+tf_open(struct wr *w, struct tf *t, const char *rel)
+{
+	char path[PATH_MAX];
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	if ((t->rel = strdup(rel)) == NULL || (t->blk = malloc(w->bs)) == NULL)
+		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
+	snprintf(path, sizeof(path), "%s/%s", w->tmp, rel);
+	if ((t->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0644)) < 0)
+		return tdat_fail_nooff(w->e, TDAT_EIO, "%s: %s", path,
+		    strerror(errno));
+	return 0;
+}
+
+static int
+tf_close(struct wr *w, struct tf *t)
+{
+	int rc = 0;
+
+	if (t->fd >= 0) {
+		rc = blk_end(w, t);
+		if (close(t->fd) < 0 && rc == 0)
+			rc = tdat_fail_nooff(w->e, TDAT_EIO, "%s/%s: %s",
+			    w->tmp, t->rel, strerror(errno));
+		t->fd = -1;
+	}
+	free(t->rel);
+	free(t->blk);
+	t->rel = NULL;
+	t->blk = NULL;
+	return rc;
+}
+
+static struct tf *
+tf_get(struct wr *w, int buf, uint32_t cpu)
+{
+	struct tf *t;
+	char rel[64];
+	size_t i;
+
+	for (i = 0; i < w->ntf; i++)
+		if (w->tf[i].buf == buf && w->tf[i].cpu == cpu)
+			return &w->tf[i];
+	t = realloc(w->tf, (w->ntf + 1) * sizeof(*t));
+	if (t == NULL) {
+		tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
+		return NULL;
+	}
+	w->tf = t;
+	t += w->ntf;
+	if (buf == 0)
+		snprintf(rel, sizeof(rel), "cpu/%u", cpu);
+	else {
+		snprintf(rel, sizeof(rel), "info/buffers/%d", buf);
+		if (wr_mkdir(w, rel) < 0)
+			return NULL;
+		snprintf(rel, sizeof(rel), "info/buffers/%d/%u", buf, cpu);
+	}
+	if (tf_open(w, t, rel) < 0) {
+		free(t->rel);
+		free(t->blk);
+		return NULL;
+	}
+	t->buf = buf;
+	t->cpu = cpu;
+	w->ntf++;
+	return t;
+}
+
+/* ------------------------------------------------------------------ */
+/* Event formats and facilities. */
+
+static int
+add_format(struct wr *w, const struct tdat_blob *b, const char *sys)
+{
+	struct fmt_event *ev;
+
+	ev = realloc(w->fmt, (size_t)(w->nfmt + 1) * sizeof(*ev));
+	if (ev == NULL)
+		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
+	w->fmt = ev;
+	if (ltt_fmt_parse((const char *)b->p, (size_t)b->len, sys,
+	    w->f->lsize, w->big, &ev[w->nfmt]) < 0) {
+		ltt_fmt_free(&ev[w->nfmt]);
+		return 0;	/* a format we cannot read: its records are skipped */
+	}
+	if (ev[w->nfmt].id > 65535) {
+		ltt_fmt_free(&ev[w->nfmt]);
+		return 0;
+	}
+	w->nfmt++;
+	return 0;
+}
+
+static struct lt_type *
+int_type(int sign, int size, const char *format)
+{
+	struct lt_type *t = lt_new(sign ? LT_INT : LT_UINT, size);
+
+	if (t && format)
+		t->format = strdup(format);
+	return t;
+}
+
+static struct lt_type *
+bytes_type(int n)
+{
+	struct lt_type *t = lt_new(LT_ARRAY, n);
+
+	if (t)
+		t->elem = lt_new(LT_UINT, 1);
+	return t;
+}
+
+static int
+pow2(int n)
+{
+	return n == 1 || n == 2 || n == 4 || n == 8;
+}
+
+static struct lt_type *
+slot_type(const struct fmt_event *ev, const struct fmt_slot *s)
+{
+	const struct fmt_field *f = s->field >= 0 ? &ev->f[s->field] : NULL;
+	struct lt_type *t;
+	int i;
+
+	switch (s->kind) {
+	case FS_PAD:
+		return bytes_type(s->size);
+	case FS_DLOC_STR:
+	case FS_TAIL_STR:
+		return lt_new(LT_STRING, 0);
+	case FS_DLOC_SEQ:
+	case FS_TAIL_SEQ:
+		t = lt_new(LT_SEQUENCE, s->kind == FS_DLOC_SEQ ? 2 : 4);
+		if (t)
+			t->elem = int_type(f->sign, s->elem, NULL);
+		return t;
+	}
+	if (f->count > 0 && !f->dloc) {
+		if (!pow2(f->elem) || f->elem * f->count != f->size)
+			return bytes_type(f->size);
+		t = lt_new(LT_ARRAY, f->count);
+		if (t)
+			t->elem = int_type(f->is_char || f->sign, f->elem,
+			    f->is_char ? "%c" : NULL);
+		return t;
+	}
+	if (f->dloc || !pow2(f->size) || f->count == 0)
+		return bytes_type(f->size);
+	if (f->nlabel) {
+		t = lt_new(LT_ENUM, f->size);
+		if (t == NULL || (t->label = calloc((size_t)f->nlabel,
+		    sizeof(char *))) == NULL)
+			return t;
+		for (i = 0; i < f->nlabel; i++)
+			t->label[i] = strdup(f->label[i]);
+		t->nlabel = f->nlabel;
+		return t;
+	}
+	return int_type(f->sign, f->size, f->format);
+}
+
+static struct lt_type *
+event_type(const struct fmt_event *ev)
+{
+	struct lt_type *st = lt_new(LT_STRUCT, 0);
+	char name[64], desc[512];
+	int i;
+
+	if (st == NULL)
+		return NULL;
+	for (i = 0; i < ev->ns; i++) {
+		const struct fmt_slot *s = &ev->s[i];
+		const struct fmt_field *f = s->field >= 0 ? &ev->f[s->field] :
+		    NULL;
+
+		if (f == NULL) {
+			snprintf(name, sizeof(name), "__pad%d", s->off);
+			snprintf(desc, sizeof(desc), "padding; offset:%d; "
+			    "size:%d", s->off, s->size);
+		} else {
+			const char *b = f->dloc ? NULL : strchr(f->type, '[');
+
+			snprintf(name, sizeof(name), "%s", f->name);
+			/* The declaration as the format file gives it: the
+			 * event engine keeps brackets with the type. */
+			snprintf(desc, sizeof(desc), "%.*s %s%s; offset:%d; "
+			    "size:%d; signed:%d", b ? (int)(b - f->type) :
+			    (int)strlen(f->type), f->type, f->name, b ? b : "",
+			    f->off, f->size, f->sign);
+		}
+		lt_struct_add(st, name, desc, slot_type(ev, s));
+	}
+	return st;
+}
+
+static char *
+event_desc(const struct fmt_event *ev)
+{
+	struct tdat_sbuf sb;
+
+	tdat_sb_init(&sb);
+	tdat_sb_printf(&sb, "%s:%s (ftrace id %d)", ev->sys, ev->name, ev->id);
+	if (ev->print)
+		tdat_sb_printf(&sb, "; print fmt: %s", ev->print);
+	return sb.oom ? NULL : sb.p;
+}
+
+static int
+state_events(struct lt_facility *fa)
+{
+	struct lt_type *t;
+
+	if ((t = lt_new(LT_STRUCT, 0)) == NULL)
+		return -1;
+	lt_struct_add(t, "pid", "process id", int_type(1, 4, "%d"));
+	lt_struct_add(t, "name", "command name", lt_new(LT_STRING, 0));
+	if (lt_fac_add(fa, "process", "A process of the saved command "
+	    "lines: its pid and name.", t) == NULL)
+		return -1;
+	if ((t = lt_new(LT_STRUCT, 0)) == NULL)
+		return -1;
+	lt_struct_add(t, "irq", "interrupt number", int_type(1, 4, "%d"));
+	lt_struct_add(t, "name", "handler name", lt_new(LT_STRING, 0));
+	if (lt_fac_add(fa, "interrupt", "An interrupt seen in "
+	    "irq_handler_entry events: its number and handler name.", t)
+	    == NULL)
+		return -1;
+	if ((t = lt_new(LT_STRUCT, 0)) == NULL)
+		return -1;
+	lt_struct_add(t, "count", "events lost, -1 if unknown",
+	    int_type(1, 8, "%lld"));
+	if (lt_fac_add(fa, "lost_events", "The ring buffer lost events on "
+	    "this CPU before the next event.", t) == NULL)
+		return -1;
+	return 0;
+}
+
+/* Copy event k of facility src into dst (LTTV: one facility). */
+static int
+copy_event(struct lt_facility *dst, const struct lt_event *ev)
+{
+	struct lt_type *t = NULL;
+
+	if (ev->t) {
+		/* Builtin and state events are plain structs of scalars and
+		 * strings: rebuild them field by field. */
+		int i;
+
+		t = lt_new(LT_STRUCT, 0);
+		for (i = 0; t && i < ev->t->nfield; i++) {
+			const struct lt_type *ft = ev->t->field[i].t;
+			struct lt_type *c = lt_new(ft->kind, ft->size);
+
+			if (c && ft->format)
+				c->format = strdup(ft->format);
+			lt_struct_add(t, ev->t->field[i].name,
+			    ev->t->field[i].desc, c);
+		}
+	}
+	return lt_fac_add(dst, ev->name, ev->desc, t) ? 0 : -1;
+}
+
+static int
+build_defs(struct wr *w)
+{
+	struct lt_defs *d = &w->defs;
+	struct lt_facility *fa, *b;
+	uint32_t next;
+	int i, k, rc;
+	char name[512];
+
+	if ((rc = lt_builtin(d, w->e)) < 0)
+		return rc;
+	if (w->lttv) {
+		if ((fa = lt_defs_add(d, "tdat")) == NULL)
+			goto oom;
+		b = &d->fac[0];
+		fa->desc = strdup("Every event of the trace: LTT's builtin "
+		    "events at ids 0 and 17-19, tdat's state events from 20, "
+		    "then the ftrace events converted by tdat-to-ltt.");
+		for (k = 0; k < b->nev; k++)
+			if (copy_event(fa, &b->ev[k]) < 0)
+				goto oom;
+		if (state_events(fa) < 0)
+			goto oom;
+		w->id_process = LTT_NBUILTIN;
+		w->id_interrupt = LTT_NBUILTIN + 1;
+		w->id_lost = LTT_NBUILTIN + 2;
+		for (i = 0; i < w->nfmt; i++) {
+			char *desc = event_desc(&w->fmt[i]);
+
+			snprintf(name, sizeof(name), "%s:%s", w->fmt[i].sys,
+			    w->fmt[i].name);
+			if (fa->nev >= LTT_MAX_EVENTS)
+				return tdat_fail_nooff(w->e, TDAT_EUNSUP,
+				    "more than %d event types", LTT_MAX_EVENTS);
+			w->ltt_id[i] = (uint16_t)fa->nev;
+			if (lt_fac_add(fa, name, desc, event_type(&w->fmt[i]))
+			    == NULL) {
+				free(desc);
+				goto oom;
+			}
+			free(desc);
+		}
+		lt_fac_free(&d->fac[0]);
+		memmove(d->fac, d->fac + 1, sizeof(*d->fac));
+		d->nfac = 1;
+		d->fac[0].base = 0;
+		d->fac[0].cksum = lt_checksum(&d->fac[0]);
+		return 0;
+	}
+	d->fac[0].base = 0;
+	if ((fa = lt_defs_add(d, "tdat_state")) == NULL)
+		goto oom;
+	fa->desc = strdup("The state of the traced system as tdat-to-ltt "
+	    "saw it: processes, interrupts and lost events.");
+	if (state_events(fa) < 0)
+		goto oom;
+	fa->base = LTT_NBUILTIN;
+	w->id_process = LTT_NBUILTIN;
+	w->id_interrupt = LTT_NBUILTIN + 1;
+	w->id_lost = LTT_NBUILTIN + 2;
+	next = LTT_NBUILTIN + (uint32_t)fa->nev;
+	for (i = 0; i < w->nfmt; i++) {
+		const struct fmt_event *ev = &w->fmt[i];
+		char *desc;
+
+		if ((fa = lt_defs_find(d, ev->sys)) == NULL) {
+			if (strcmp(ev->sys, "builtin") == 0 ||
+			    strcmp(ev->sys, "tdat_state") == 0)
+				return tdat_fail_nooff(w->e, TDAT_EUNSUP,
+				    "event system \"%s\" has the name of an "
+				    "LTT facility", ev->sys);
+			if ((fa = lt_defs_add(d, ev->sys)) == NULL)
+				goto oom;
+			snprintf(name, sizeof(name), "The events of the "
+			    "ftrace event system %s.", ev->sys);
+			fa->desc = strdup(name);
+			fa->base = next;
+		}
+		if (fa != &d->fac[d->nfac - 1])
+			return tdat_fail_nooff(w->e, TDAT_EUNSUP, "the events "
+			    "of system \"%s\" are not together", ev->sys);
+		if (next >= LTT_MAX_EVENTS)
+			return tdat_fail_nooff(w->e, TDAT_EUNSUP,
+			    "more than %d event types", LTT_MAX_EVENTS);
+		w->ltt_id[i] = (uint16_t)next++;
+		desc = event_desc(ev);
+		if (lt_fac_add(fa, ev->name, desc, event_type(ev)) == NULL) {
+			free(desc);
+			goto oom;
+		}
+		free(desc);
+	}
+	for (i = 0; i < d->nfac; i++)
+		d->fac[i].cksum = lt_checksum(&d->fac[i]);
+	return 0;
+oom:
+	return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
+}
+
+static int
+write_eventdefs(struct wr *w)
+{
+	char path[PATH_MAX];
+	int i, rc;
+
+	if (w->lttv) {
+		snprintf(path, sizeof(path), "%s/eventdefs/tdat.xml", w->tmp);
+		return lt_write_eventdefs(path, w->defs.fac, 1, 1, w->e);
+	}
+	for (i = 0; i < w->defs.nfac; i++) {
+		snprintf(path, sizeof(path), "%s/eventdefs/%s.xml", w->tmp,
+		    w->defs.fac[i].name);
+		if ((rc = lt_write_eventdefs(path, &w->defs.fac[i], 1, 0,
+		    w->e)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* info/: system.xml, bookmarks.xml, tracedat.xml and the originals. */
+
+static const struct tdat_option *
+find_opt(const struct tdat_file *f, unsigned id)
+{
+	size_t i;
+
+	for (i = 0; i < f->nopt; i++)
+		if (f->opt[i].id == id)
+			return &f->opt[i];
+	return NULL;
+}
+
+static xmlTextWriterPtr
+xml_open(struct wr *w, const char *rel)
+{
+	char path[PATH_MAX];
+	xmlTextWriterPtr x;
+
+	snprintf(path, sizeof(path), "%s/%s", w->tmp, rel);
+	if ((x = xmlNewTextWriterFilename(path, 0)) == NULL) {
+		tdat_fail_nooff(w->e, TDAT_EIO, "%s: cannot create", path);
+		return NULL;
+	}
+	xmlTextWriterSetIndent(x, 1);
+	xmlTextWriterSetIndentString(x, X("  "));
+	if (!w->lttv)
+		xmlTextWriterStartDocument(x, "1.0", "UTF-8", NULL);
+	return x;
+}
+
+static int
+xml_close(struct wr *w, xmlTextWriterPtr x, const char *rel, int rc)
+{
+	if (xmlTextWriterEndDocument(x) < 0)
+		rc = 1;
+	xmlFreeTextWriter(x);
+	if (rc)
+		return tdat_fail_nooff(w->e, TDAT_EIO, "%s/%s: cannot write",
+		    w->tmp, rel);
+	return 0;
+}
+
+static int
+xattr(xmlTextWriterPtr x, const char *name, const char *v)
+{
+	char *t = lt_xml_text(v);
+	int rc = xmlTextWriterWriteAttribute(x, X(name), X(t)) < 0;
+
+	free(t);
+	return rc;
+}
+
+static int
+write_system(struct wr *w, uint32_t ncpu)
+{
+	const struct tdat_option *u = find_opt(w->f, TDAT_OPT_UNAME);
+	char uname[1024] = "", *tok[64], *save, *p, version[1024] = "";
+	char num[32];
+	int n = 0, i, rc = 0;
+	xmlTextWriterPtr x;
+
+	if (u) {
+		snprintf(uname, sizeof(uname), "%.*s", (int)u->size,
+		    (const char *)u->data);
+		for (p = strtok_r(uname, " \n", &save); p && n < 64;
+		    p = strtok_r(NULL, " \n", &save))
+			tok[n++] = p;
+	}
+	for (i = 3; i < n - 1; i++) {
+		if (i > 3)
+			strncat(version, " ", sizeof(version) -
+			    strlen(version) - 1);
+		strncat(version, tok[i], sizeof(version) - strlen(version) - 1);
+	}
+	if ((x = xml_open(w, "info/system.xml")) == NULL)
+		return w->e->code;
+	rc |= xmlTextWriterStartElement(x, X("system")) < 0;
+	rc |= xattr(x, "node_name", n > 1 ? tok[1] : "unknown");
+	rc |= xattr(x, "domainname", "unknown");
+	snprintf(num, sizeof(num), "%u", ncpu);
+	rc |= xattr(x, "cpu", num);
+	rc |= xattr(x, "arch_size", w->f->lsize == 8 ? "LP64" :
+	    w->f->lsize == 4 ? "ILP32" : "UNKNOWN");
+	if (w->lttv)
+		rc |= xattr(x, "endian", w->big ? "BIG_ENDIAN" :
+		    "LITTLE_ENDIAN");
+	else
+		rc |= xattr(x, "endian", w->big ? "big" : "little");
+	rc |= xattr(x, "kernel_name", n > 0 ? tok[0] : "unknown");
+	rc |= xattr(x, "kernel_release", n > 2 ? tok[2] : "unknown");
+	rc |= xattr(x, "kernel_version", version[0] ? version : "unknown");
+	rc |= xattr(x, "machine", n > 3 ? tok[n - 1] : "unknown");
+	rc |= xattr(x, "processor", "unknown");
+	rc |= xattr(x, "hardware_platform", "unknown");
+	rc |= xattr(x, "operating_system", n > 0 && strcmp(tok[0], "Linux")
+	    == 0 ? "GNU/Linux" : "unknown");
+	rc |= xattr(x, "ltt_major_version", "2");
+	rc |= xattr(x, "ltt_minor_version", "0");
+	snprintf(num, sizeof(num), "%u", w->bs);
+	rc |= xattr(x, "ltt_block_size", num);
+	rc |= xmlTextWriterWriteString(x, X("Converted from a trace.dat by "
+	    "tdat-to-ltt.")) < 0;
+	rc |= xmlTextWriterEndElement(x) < 0;
+	return xml_close(w, x, "info/system.xml", rc);
+}
+
+static void
+fmt_time(char *s, size_t n, uint64_t t)
+{
+	snprintf(s, n, "%llu.%09llu", (unsigned long long)(t / NS),
+	    (unsigned long long)(t % NS));
+}
+
+static int
+write_bookmarks(struct wr *w)
+{
+	xmlTextWriterPtr x;
+	char t[64];
+	size_t i;
+	int rc = 0;
+
+	if ((x = xml_open(w, "info/bookmarks.xml")) == NULL)
+		return w->e->code;
+	rc |= xmlTextWriterStartElement(x, X("bookmarks")) < 0;
+	for (i = 0; i < w->o->nbookmark; i++) {
+		const struct tdat_ltt_bookmark *b = &w->o->bookmark[i];
+
+		rc |= xmlTextWriterStartElement(x, X("location")) < 0;
+		rc |= xattr(x, "name", b->name);
+		if (b->end == b->start) {
+			fmt_time(t, sizeof(t), b->start);
+			rc |= xattr(x, "time", t);
+		} else {
+			fmt_time(t, sizeof(t), b->start);
+			rc |= xattr(x, "start_time", t);
+			fmt_time(t, sizeof(t), b->end);
+			rc |= xattr(x, "end_time", t);
+		}
+		rc |= xmlTextWriterWriteString(x, X(b->name)) < 0;
+		rc |= xmlTextWriterEndElement(x) < 0;
+	}
+	rc |= xmlTextWriterFullEndElement(x) < 0;
+	return xml_close(w, x, "info/bookmarks.xml", rc);
+}
+
+static int
+xattr_num(xmlTextWriterPtr x, const char *name, long long v)
+{
+	return xmlTextWriterWriteFormatAttribute(x, X(name), "%lld", v) < 0;
+}
+
+/* What info/ needs to give the trace.dat container back. */
+static int
+write_tracedat(struct wr *w)
+{
+	const struct tdat_file *f = w->f;
+	xmlTextWriterPtr x;
+	size_t i;
+	uint32_t k;
+	int rc = 0;
+
+	if ((x = xml_open(w, "info/tracedat.xml")) == NULL)
+		return w->e->code;
+	rc |= xmlTextWriterStartElement(x, X("tracedat")) < 0;
+	rc |= xattr_num(x, "version", f->version);
+	rc |= xattr(x, "endian", f->big ? "big" : "little");
+	rc |= xattr_num(x, "long_size", f->lsize);
+	rc |= xattr_num(x, "page_size", f->page_size);
+	rc |= xattr_num(x, "cpus", f->ncpus);
+	if (f->comp)
+		rc |= xattr(x, "compression", f->comp);
+	if (f->clock_data)
+		rc |= xattr(x, "clock_data", f->clock_data);
+	if (f->trace_clock)
+		rc |= xattr(x, "trace_clock", f->trace_clock);
+	rc |= xattr_num(x, "has_clock_data", f->has_clock_data);
+	rc |= xattr_num(x, "v6_options", f->v6_options);
+	rc |= xattr_num(x, "latency", f->latency);
+	for (i = 0; i < f->nbuf; i++) {
+		const struct tdat_buffer *b = &f->buf[i];
+
+		rc |= xmlTextWriterStartElement(x, X("buffer")) < 0;
+		rc |= xattr(x, "name", b->name ? b->name : "");
+		if (b->clock)
+			rc |= xattr(x, "clock", b->clock);
+		rc |= xattr_num(x, "page_size", b->page_size);
+		rc |= xattr_num(x, "option", b->opt_index);
+		rc |= xattr_num(x, "latency", b->latency);
+		for (k = 0; k < b->ncpu; k++) {
+			rc |= xmlTextWriterStartElement(x, X("cpu")) < 0;
+			rc |= xattr_num(x, "id", b->cpu[k].id);
+			rc |= xattr_num(x, "size", (long long)b->cpu[k].size);
+			rc |= xmlTextWriterEndElement(x) < 0;
+		}
+		rc |= xmlTextWriterFullEndElement(x) < 0;
+	}
+	rc |= xmlTextWriterFullEndElement(x) < 0;
+	return xml_close(w, x, "info/tracedat.xml", rc);
+}
+
+static int
+write_blob(struct wr *w, const char *rel, const struct tdat_blob *b)
+{
+	return wr_file(w, rel, b->p ? (const void *)b->p : "", (size_t)b->len);
+}
+
+static int
+write_originals(struct wr *w)
+{
+	struct tdat_file *f = w->f;
+	struct tdat_sbuf sb;
+	char rel[PATH_MAX];
+	uint32_t i, k;
+	int rc;
+
+	if ((rc = wr_mkdir(w, "info/formats")) < 0 ||
+	    (rc = wr_mkdir(w, "info/formats/ftrace")) < 0 ||
+	    (rc = wr_mkdir(w, "info/formats/systems")) < 0 ||
+	    (rc = write_blob(w, "info/header_page", &f->hpage)) < 0 ||
+	    (rc = write_blob(w, "info/header_event", &f->hevent)) < 0 ||
+	    (rc = write_blob(w, "info/kallsyms", &f->kallsyms)) < 0 ||
+	    (rc = write_blob(w, "info/printk", &f->printk)) < 0 ||
+	    (rc = write_blob(w, "info/cmdlines", &f->cmdlines)) < 0)
+		return rc;
+	for (i = 0; i < f->nftrace; i++) {
+		snprintf(rel, sizeof(rel), "info/formats/ftrace/%04u", i);
+		if ((rc = write_blob(w, rel, &f->ftrace[i])) < 0)
+			return rc;
+	}
+	for (i = 0; i < f->nsys; i++) {
+		if (strchr(f->sys[i].name, '/') || strlen(f->sys[i].name) > 200)
+			return tdat_fail_nooff(w->e, TDAT_EUNSUP, "event "
+			    "system name \"%s\" cannot be a file name",
+			    f->sys[i].name);
+		snprintf(rel, sizeof(rel), "info/formats/systems/%04u-%s", i,
+		    f->sys[i].name);
+		if ((rc = wr_mkdir(w, rel)) < 0)
+			return rc;
+		for (k = 0; k < f->sys[i].nev; k++) {
+			snprintf(rel, sizeof(rel), "info/formats/systems/"
+			    "%04u-%s/%04u", i, f->sys[i].name, k);
+			if ((rc = write_blob(w, rel, &f->sys[i].ev[k])) < 0)
+				return rc;
+		}
+	}
+	/* Options as stored: u16 id, u32 size, data, in the trace's order. */
+	tdat_sb_init(&sb);
+	for (i = 0; i < f->nopt; i++) {
+		unsigned char h[6];
+
+		put_at(h, f->opt[i].id, 2, w->big);
+		put_at(h + 2, f->opt[i].size, 4, w->big);
+		tdat_sb_add(&sb, (const char *)h, 6);
+		tdat_sb_add(&sb, (const char *)f->opt[i].data, f->opt[i].size);
+	}
+	rc = sb.oom ? tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory") :
+	    wr_file(w, "info/options", sb.p ? sb.p : "", sb.len);
+	tdat_sb_free(&sb);
+	if (rc < 0)
+		return rc;
+	if (f->latency && f->latency_off < f->fsize) {
+		uint64_t n = f->fsize - f->latency_off;
+		char *t;
+
+		if (n > (256u << 20))
+			return tdat_fail_nooff(w->e, TDAT_EUNSUP, "latency "
+			    "text of %llu bytes", (unsigned long long)n);
+		if ((t = malloc((size_t)n)) == NULL)
+			return tdat_fail_nooff(w->e, TDAT_ENOMEM,
+			    "out of memory");
+		rc = tdat_pread(f, t, f->latency_off, n, w->e);
+		if (rc == 0)
+			rc = wr_file(w, "info/latency", t, (size_t)n);
+		free(t);
+		if (rc < 0)
+			return rc;
+	}
+	return write_tracedat(w);
+}
+
+/* ------------------------------------------------------------------ */
+/* control/. */
+
+static int
+control_file(struct wr *w, const char *rel, struct tdat_sbuf *ev,
+    size_t nev)
+{
+	struct tf t;
+	size_t i, at = 0;
+	int rc;
+
+	if (nev == 0 && w->lttv)
+		return 0;	/* an empty control file breaks LTTV */
+	if ((rc = tf_open(w, &t, rel)) < 0) {
+		tf_close(w, &t);
+		return rc;
+	}
+	blk_begin(w, &t, w->first_ts);
+	for (i = 0; i < nev && rc == 0; i++) {
+		uint16_t id = (uint16_t)tdat_get16(ev->p + at, w->big);
+		uint32_t n = tdat_get32(ev->p + at + 2, w->big);
+
+		rc = tf_event(w, &t, w->first_ts, id, ev->p + at + 6, n);
+		at += 6 + n;
+	}
+	if (rc < 0) {
+		tf_close(w, &t);
+		return rc;
+	}
+	return tf_close(w, &t);
+}
+
+/* Queue an event (id, payload) for a control file. */
+static void
+queue(struct wr *w, struct tdat_sbuf *q, uint16_t id, const void *p,
+    size_t n)
+{
+	unsigned char h[6];
+
+	put_at(h, id, 2, w->big);
+	put_at(h + 2, n, 4, w->big);
+	tdat_sb_add(q, (const char *)h, 6);
+	tdat_sb_add(q, p, n);
+}
+
+static int
+write_control(struct wr *w)
+{
+	struct tdat_sbuf q, p;
+	size_t n, i;
+	const char *c, *end;
+	unsigned char b[4];
+	int rc = 0, k;
+
+	tdat_sb_init(&q);
+	tdat_sb_init(&p);
+	if (!w->lttv) {
+		for (k = 0; k < w->defs.nfac; k++) {
+			const struct lt_facility *fa = &w->defs.fac[k];
+
+			tdat_sb_reset(&p);
+			tdat_sb_add(&p, fa->name, strlen(fa->name) + 1);
+			put_at(b, fa->cksum, 4, w->big);
+			tdat_sb_add(&p, (const char *)b, 4);
+			put_at(b, fa->base, 4, w->big);
+			tdat_sb_add(&p, (const char *)b, 4);
+			queue(w, &q, LTT_ID_FACILITY_LOAD, p.p, p.len);
+		}
+		rc = control_file(w, "control/facilities", &q,
+		    (size_t)w->defs.nfac);
+	}
+	/* processes: "pid comm" lines of the saved command lines */
+	tdat_sb_reset(&q);
+	c = (const char *)w->f->cmdlines.p;
+	end = c ? c + w->f->cmdlines.len : NULL;
+	for (n = 0; rc == 0 && c && c < end; ) {
+		const char *nl = memchr(c, '\n', (size_t)(end - c));
+		char line[512], *sp;
+		long pid;
+
+		if (nl == NULL)
+			nl = end;
+		snprintf(line, sizeof(line), "%.*s", (int)(nl - c), c);
+		c = nl + 1;
+		pid = strtol(line, &sp, 10);
+		if (sp == line || *sp != ' ')
+			continue;
+		tdat_sb_reset(&p);
+		put_at(b, (uint32_t)pid, 4, w->big);
+		tdat_sb_add(&p, (const char *)b, 4);
+		tdat_sb_add(&p, sp + 1, strlen(sp + 1) + 1);
+		queue(w, &q, w->id_process, p.p, p.len);
+		n++;
+	}
+	if (rc == 0)
+		rc = control_file(w, "control/processes", &q, n);
+	tdat_sb_reset(&q);
+	for (i = 0; i < w->nirq; i++) {
+		tdat_sb_reset(&p);
+		put_at(b, (uint32_t)w->irq[i].irq, 4, w->big);
+		tdat_sb_add(&p, (const char *)b, 4);
+		tdat_sb_add(&p, w->irq[i].name, strlen(w->irq[i].name) + 1);
+		queue(w, &q, w->id_interrupt, p.p, p.len);
+	}
+	if (rc == 0 && (q.oom || p.oom))
+		rc = tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = control_file(w, "control/interrupts", &q, w->nirq);
+	tdat_sb_free(&q);
+	tdat_sb_free(&p);
+	return rc;
+}
+
+/* irq_handler_entry: remember each (irq, name) pair. */
+static void
+note_irq(struct wr *w, const struct fmt_event *ev,
+    const unsigned char *d, uint32_t size)
+{
+	int i, irq = -1;
+	char name[128] = "";
+	struct irq *q;
+	size_t k;
+
+	for (i = 0; i < ev->nf; i++) {
+		const struct fmt_field *f = &ev->f[i];
+
+		if (strcmp(f->name, "irq") == 0 && f->size == 4 &&
+		    (uint32_t)f->off + 4 <= size)
+			irq = (int)tdat_get32(d + f->off, w->big);
+		else if (strcmp(f->name, "name") == 0 && f->dloc == 1 &&
+		    (uint32_t)f->off + 4 <= size) {
+			uint32_t v = tdat_get32(d + f->off, w->big);
+			uint32_t o = v & 0xffff, l = v >> 16;
+
+			if (o < size && l <= size - o)
+				snprintf(name, sizeof(name), "%.*s", (int)l,
+				    (const char *)d + o);
+		}
+	}
+	if (irq < 0)
+		return;
+	for (k = 0; k < w->nirq; k++)
+		if (w->irq[k].irq == irq && strcmp(w->irq[k].name, name) == 0)
+			return;
+	if ((q = realloc(w->irq, (w->nirq + 1) * sizeof(*q))) == NULL)
+		return;
+	w->irq = q;
+	q[w->nirq].irq = irq;
+	if ((q[w->nirq].name = strdup(name)) != NULL)
+		w->nirq++;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int
+convert_records(struct wr *w)
+{
+	struct tdat_reader_opts ro = { NULL, 0, -1, 0 };
+	struct tdat_reader *r;
+	struct tdat_record rec;
+	int rc;
+
+	if (w->f->nbuf == 0 || (w->f->nbuf == 1 && w->f->buf[0].latency))
+		return 0;
+	if ((rc = tdat_reader_open(w->f, &ro, &r, w->e)) < 0)
+		return rc;
+	while ((rc = tdat_reader_next(r, &rec, w->e)) > 0) {
+		const struct fmt_event *ev;
+		struct tf *t;
+		uint32_t type;
+		int32_t fi;
+
+		if (!w->have_ts) {
+			w->first_ts = rec.ts;
+			w->have_ts = 1;
+		}
+		if (rec.ts / NS > UINT32_MAX) {
+			rc = tdat_fail(w->e, TDAT_EUNSUP, rec.off, "time stamp "
+			    "%llu does not fit LTT's 32-bit seconds",
+			    (unsigned long long)rec.ts);
+			break;
+		}
+		if ((t = tf_get(w, rec.buffer, (uint32_t)rec.cpu)) == NULL) {
+			rc = w->e->code;
+			break;
+		}
+		if (rec.missed) {
+			unsigned char b[8];
+
+			put_at(b, (uint64_t)rec.missed_count, 8, w->big);
+			if ((rc = tf_event(w, t, rec.ts, w->id_lost, b, 8)) < 0)
+				break;
+		}
+		type = rec.size >= 2 ? tdat_get16(rec.data, w->big) : 0xffffffff;
+		fi = type <= 65535 ? w->byid[type] : -1;
+		if (fi < 0) {
+			w->o->skipped++;
+			continue;
+		}
+		ev = &w->fmt[fi];
+		if (ev->type_size != 2 || ev->type_off != 0) {
+			w->o->skipped++;
+			continue;
+		}
+		tdat_sb_reset(&w->sb);
+		ltt_fmt_encode(ev, rec.data, rec.size, w->big, &w->sb);
+		if (w->sb.oom) {
+			rc = tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
+			break;
+		}
+		if ((rc = tf_event(w, t, rec.ts, w->ltt_id[fi], w->sb.p,
+		    w->sb.len)) < 0)
+			break;
+		w->o->events++;
+		if (strcmp(ev->name, "irq_handler_entry") == 0)
+			note_irq(w, ev, rec.data, rec.size);
+		if (w->o->progress && (w->o->events & 0xfff) == 0)
+			w->o->progress(w->o->progress_arg, rec.off,
+			    w->f->fsize);
+	}
+	tdat_reader_close(r);
+	return rc;
+}
+
+static int
+make_tmp(struct wr *w, const char *dir)
+{
+	char *d = strdup(dir), *slash;
+	struct stat st;
+	size_t n;
+
+	if (d == NULL)
+		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
+	n = strlen(d);
+	while (n > 1 && d[n - 1] == '/')
+		d[--n] = '\0';
+	if (lstat(d, &st) == 0) {
+		free(d);
+		return tdat_fail_nooff(w->e, TDAT_EUSAGE, "%s: already exists",
+		    dir);
+	}
+	slash = strrchr(d, '/');
+	if ((w->tmp = malloc(n + 32)) == NULL) {
+		free(d);
+		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
+	}
+	if (slash)
+		sprintf(w->tmp, "%.*s/.%s.XXXXXX", (int)(slash - d), d,
+		    slash + 1);
+	else
+		sprintf(w->tmp, ".%s.XXXXXX", d);
+	free(d);
+	if (mkdtemp(w->tmp) == NULL) {
+		free(w->tmp);
+		w->tmp = NULL;
+		return tdat_fail_nooff(w->e, TDAT_EIO, "%s: cannot create a "
+		    "temporary directory beside it: %s", dir, strerror(errno));
+	}
+	chmod(w->tmp, 0755);
+	return 0;
+}
+
+static int
+prepare(struct wr *w)
+{
+	struct tdat_file *f = w->f;
+	uint32_t i, k;
+	int rc;
+
+	for (i = 0; i < f->nftrace; i++)
+		if ((rc = add_format(w, &f->ftrace[i], "ftrace")) < 0)
+			return rc;
+	for (i = 0; i < f->nsys; i++)
+		for (k = 0; k < f->sys[i].nev; k++)
+			if ((rc = add_format(w, &f->sys[i].ev[k],
+			    f->sys[i].name)) < 0)
+				return rc;
+	w->byid = malloc(65536 * sizeof(*w->byid));
+	w->ltt_id = calloc((size_t)w->nfmt + 1, sizeof(*w->ltt_id));
+	if (w->byid == NULL || w->ltt_id == NULL)
+		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
+	for (i = 0; i < 65536; i++)
+		w->byid[i] = -1;
+	for (i = 0; i < (uint32_t)w->nfmt; i++)
+		if (w->byid[w->fmt[i].id] < 0)
+			w->byid[w->fmt[i].id] = (int32_t)i;
+	return build_defs(w);
+}
+
+static uint32_t
+cpu_count(const struct tdat_file *f)
+{
+	uint32_t n = f->ncpus, k;
+	size_t i;
+
+	for (i = 0; i < f->nbuf; i++)
+		for (k = 0; k < f->buf[i].ncpu; k++)
+			if (f->buf[i].cpu[k].id >= n)
+				n = f->buf[i].cpu[k].id + 1;
+	return n;
+}
+
+int
+tdat_ltt_write(struct tdat_file *f, const char *dir,
+    struct tdat_ltt_write_opts *o, struct tdat_err *e)
+{
+	struct wr w;
+	size_t i;
+	int rc, k;
+
+	memset(&w, 0, sizeof(w));
+	w.f = f;
+	w.o = o;
+	w.e = e;
+	w.big = f->big;
+	w.lttv = o->dialect != TDAT_LTT_XML;
+	w.trailer2003 = o->dialect == TDAT_LTT_LTTV2003;
+	w.bs = o->block_size ? o->block_size : TDAT_LTT_BLOCK_SIZE;
+	o->events = o->blocks = o->skipped = 0;
+	tdat_sb_init(&w.sb);
+	if (w.bs < LTT_MIN_BLOCK || w.bs > LTT_MAX_BLOCK || w.bs % 4)
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "block size %u is not a "
+		    "multiple of 4 between %u and %u", w.bs, LTT_MIN_BLOCK,
+		    LTT_MAX_BLOCK);
+	if (o->dialect != TDAT_LTT_XML && o->dialect != TDAT_LTT_LTTV2003 &&
+	    o->dialect != TDAT_LTT_LTTV2005)
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "unknown dialect %d",
+		    o->dialect);
+	if ((rc = make_tmp(&w, dir)) < 0)
+		return rc;
+	if ((rc = wr_mkdir(&w, "eventdefs")) < 0 ||
+	    (rc = wr_mkdir(&w, "info")) < 0 ||
+	    (rc = wr_mkdir(&w, "info/buffers")) < 0 ||
+	    (rc = wr_mkdir(&w, "control")) < 0 ||
+	    (rc = wr_mkdir(&w, "cpu")) < 0 ||
+	    (rc = prepare(&w)) < 0 ||
+	    (rc = write_eventdefs(&w)) < 0 ||
+	    (rc = convert_records(&w)) < 0)
+		goto out;
+	for (i = 0; i < w.ntf; i++)
+		if ((rc = tf_close(&w, &w.tf[i])) < 0)
+			goto out;
+	if ((rc = write_control(&w)) < 0 ||
+	    (rc = write_system(&w, cpu_count(f))) < 0 ||
+	    (rc = write_bookmarks(&w)) < 0 ||
+	    (rc = write_originals(&w)) < 0)
+		goto out;
+	if (rename(w.tmp, dir) < 0)
+		rc = tdat_fail_nooff(e, TDAT_EIO, "%s: %s", dir,
+		    strerror(errno));
+	if (o->progress && rc == 0)
+		o->progress(o->progress_arg, f->fsize, f->fsize);
+out:
+	for (i = 0; i < w.ntf; i++)
+		tf_close(&w, &w.tf[i]);
+	free(w.tf);
+	if (rc < 0 && w.tmp)
+		rm_tree(w.tmp);
+	free(w.tmp);
+	for (k = 0; k < w.nfmt; k++)
+		ltt_fmt_free(&w.fmt[k]);
+	free(w.fmt);
+	free(w.byid);
+	free(w.ltt_id);
+	for (i = 0; i < w.nirq; i++)
+		free(w.irq[i].name);
+	free(w.irq);
+	lt_defs_free(&w.defs);
+	tdat_sb_free(&w.sb);
+	return rc;
+}

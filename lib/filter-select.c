@@ -1,0 +1,897 @@
+/*
+ * filter-select.c: which events of one or more traces a copy keeps, and
+ * the ring-buffer pages that hold exactly those.
+ *
+ * Events are chosen by name globs (-e), kernel filter expressions (-F),
+ * pid and comm; -v inverts that choice.  CPUs, a time range and a buffer
+ * restrict it further.  Several inputs are merged in time order: they
+ * must share their event formats.  Kept records are packed into new
+ * pages as the kernel lays them out (struct buffer_data_page: timestamp,
+ * commit, then records; a time extend where a delta overflows 27 bits),
+ * served to the writer through a struct tdat_page_src.
+ *
+ * Event formats, fields and comms come from the event engine
+ * (tdat-event.h).
+ */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+
+#define NIDS		65536
+#define TS_SHIFT	27
+#define TS_MASK		((1u << TS_SHIFT) - 1)
+#define MAX_SMALL	(28 * 4)
+#define MISSING_EVENTS	(1ULL << 31)
+#define MISSING_STORED	(1ULL << 30)
+#define F_CPU		(-2)	/* pseudo fields */
+#define F_COMM		(-3)
+#define F_MISSING	0x40000000	/* a field this event lacks */
+
+struct event {
+	const struct tdat_event *te;
+	int sel_e;		/* chosen by -e */
+	struct tdat_filter **flt;	/* per -F; NULL when it does not apply */
+};
+
+struct input {
+	struct tdat_file *f;
+	struct tdat_events *set;
+	struct event *ev;
+	size_t nev;
+	struct event **byid;
+	/* the current CPU's records */
+	struct tdat_reader *rd;
+	int have;
+	struct tdat_record rec;
+};
+
+struct tdat_select {
+	struct input *in;
+	size_t nin;
+	const struct tdat_select_opts *o;
+	struct tdat_page_layout pl;
+	struct tdat_page_src src;
+	uint64_t since, until;
+	/* the page being built */
+	unsigned char *page;
+	uint32_t page_size, used;
+	uint64_t page_ts, last_ts;
+	uint64_t flags;
+	long long lost;
+	int open;		/* a page is started */
+	int done;		/* the CPU's records are exhausted */
+	/* the record being matched */
+	struct input *cur_in;
+	const struct event *cur_ev;
+	const struct tdat_record *cur;
+};
+
+/* ------------------------------------------------------------------ */
+/* Event formats, from the event engine. */
+
+static int
+load_events(struct input *in, struct tdat_err *e)
+{
+	const struct tdat_event *te;
+	size_t k = 0;
+	int id, rc;
+
+	if ((rc = tdat_events_load(in->f, &in->set, e)) < 0)
+		return rc;
+	tdat_events_finish(in->set, 0);
+	if ((in->byid = calloc(NIDS, sizeof(*in->byid))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	for (id = 0; id < NIDS; id++)
+		if (tdat_events_find(in->set, id))
+			k++;
+	if ((in->ev = calloc(k ? k : 1, sizeof(*in->ev))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	for (id = 0; id < NIDS; id++)
+		if ((te = tdat_events_find(in->set, id)) != NULL) {
+			in->ev[in->nev].te = te;
+			in->byid[id] = &in->ev[in->nev++];
+		}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fields of the record being matched. */
+
+/* A field's id: its index in common, then in fields. */
+static const struct tdat_field *
+field_by_id(const struct tdat_event *te, int id)
+{
+	if (id < te->ncommon)
+		return &te->common[id];
+	return &te->fields[id - te->ncommon];
+}
+
+static int
+lookup(void *arg, const char *name, int *kind)
+{
+	const struct tdat_event *te = ((const struct event *)arg)->te;
+	const struct tdat_field *fl;
+	int n = te->ncommon + te->nfields;
+
+	if ((fl = tdat_event_field(te, name)) != NULL) {
+		if (fl->flags & TDAT_FLD_STRING)
+			*kind = TDAT_FIELD_STR;
+		else if (fl->flags & TDAT_FLD_SIGNED)
+			*kind = TDAT_FIELD_SIGNED;
+		else
+			*kind = TDAT_FIELD_NUM;
+		if (fl >= te->common && fl < te->common + te->ncommon)
+			return (int)(fl - te->common);
+		return te->ncommon + (int)(fl - te->fields);
+	}
+	if (strcmp(name, "CPU") == 0 || strcmp(name, "common_cpu") == 0) {
+		*kind = TDAT_FIELD_NUM;
+		return n - F_CPU;
+	}
+	if (strcmp(name, "COMM") == 0) {
+		*kind = TDAT_FIELD_STR;
+		return n - F_COMM;
+	}
+	return -1;
+}
+
+static int
+pid_of(const struct tdat_event *te, const struct tdat_record *r, int *pid)
+{
+	if (te->pid == NULL || (uint32_t)te->pid->offset +
+	    (uint32_t)te->pid->size > r->size)
+		return -1;
+	*pid = (int)(int32_t)tdat_field_read(te, te->pid, r->data, r->size);
+	return 0;
+}
+
+/* A string field: fixed array, __data_loc or __rel_loc. */
+static int
+get_str(const struct tdat_event *te, const struct tdat_field *fl,
+    const struct tdat_record *r, struct tdat_fval *v)
+{
+	uint32_t off = (uint32_t)fl->offset, len = (uint32_t)fl->size;
+	unsigned long long x;
+
+	if (off > r->size || len > r->size - off)
+		return -1;
+	if (fl->flags & (TDAT_FLD_DYNAMIC | TDAT_FLD_RELATIVE)) {
+		x = tdat_field_read(te, fl, r->data, r->size);
+		off = (uint32_t)x & 0xffff;
+		len = (uint32_t)(x >> 16) & 0xffff;
+		if (fl->flags & TDAT_FLD_RELATIVE)
+			off += (uint32_t)fl->offset + (uint32_t)fl->size;
+		if (off > r->size || len > r->size - off)
+			return -1;
+	}
+	v->str = (const char *)r->data + off;
+	v->len = len;
+	return 0;
+}
+
+static int
+get(void *arg, int id, struct tdat_fval *v)
+{
+	struct tdat_select *s = arg;
+	const struct tdat_event *te = s->cur_ev->te;
+	const struct tdat_record *r = s->cur;
+	const struct tdat_field *fl;
+	int n = te->ncommon + te->nfields, pid;
+	unsigned long long x;
+
+	if (id == F_MISSING)
+		return -1;
+	if (id >= n) {
+		if (id - n == -F_CPU) {
+			v->num = (uint64_t)r->cpu;
+			return 0;
+		}
+		if (pid_of(te, r, &pid) < 0)
+			return -1;
+		v->str = tdat_events_comm(s->cur_in->set, pid);
+		v->len = strlen(v->str);
+		return 0;
+	}
+	fl = field_by_id(te, id);
+	if (fl->flags & TDAT_FLD_STRING)
+		return get_str(te, fl, r, v);
+	if ((uint32_t)fl->offset > r->size || (uint32_t)fl->size >
+	    r->size - (uint32_t)fl->offset || fl->size <= 0)
+		return -1;
+	x = tdat_field_read(te, fl, r->data, r->size);
+	if ((fl->flags & TDAT_FLD_SIGNED) && fl->size < 8 &&
+	    (x >> (fl->size * 8 - 1)) & 1)
+		x |= ~0ULL << (fl->size * 8);
+	v->num = x;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Which events: -e globs and -F filters, resolved per event. */
+
+/* Does "[SYSTEM:]EVENT" (globs) name ev?  Without a system, a glob
+ * matching the system's name takes the whole system. */
+static int
+names_event(const char *pat, const struct event *ev)
+{
+	const char *c = strchr(pat, ':');
+	char sys[256];
+
+	if (c == NULL)
+		c = strchr(pat, '/');
+	if (c == NULL)
+		return fnmatch(pat, ev->te->name, 0) == 0 ||
+		    fnmatch(pat, ev->te->system, 0) == 0;
+	if ((size_t)(c - pat) >= sizeof(sys))
+		return 0;
+	memcpy(sys, pat, (size_t)(c - pat));
+	sys[c - pat] = '\0';
+	return fnmatch(sys, ev->te->system, 0) == 0 &&
+	    fnmatch(c + 1, ev->te->name, 0) == 0;
+}
+
+/* Does a comma-separated list of patterns name ev? */
+static int
+list_names(const char *list, const struct event *ev)
+{
+	char buf[512], *tok, *save;
+
+	if (list == NULL)
+		return 1;
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",",
+	    &save)) {
+		while (isspace((unsigned char)*tok))
+			tok++;
+		if (*tok && names_event(tok, ev))
+			return 1;
+	}
+	return 0;
+}
+
+/* Resolving a -F field over the events it names: a field some of them
+ * lack makes its predicates false for those (as trace-cmd does); a field
+ * none of them has is an error. */
+struct resolve {
+	struct input *in;
+	const char *events;	/* the -F's event list, NULL every event */
+	struct event *ev;	/* the event being compiled */
+};
+
+static int
+lookup_any(void *arg, const char *name, int *kind)
+{
+	struct resolve *r = arg;
+	size_t i;
+
+	for (i = 0; i < r->in->nev; i++)
+		if (list_names(r->events, &r->in->ev[i]) &&
+		    lookup(&r->in->ev[i], name, kind) >= 0)
+			return 0;
+	return -1;
+}
+
+static int
+lookup_event(void *arg, const char *name, int *kind)
+{
+	struct resolve *r = arg;
+	int id;
+
+	if ((id = lookup(r->ev, name, kind)) >= 0)
+		return id;
+	return lookup_any(arg, name, kind) < 0 ? -1 : F_MISSING;
+}
+
+/* Compile -F number k for every event it names. */
+static int
+compile_filter(struct tdat_select *s, size_t k, int *bad, struct tdat_err *e)
+{
+	struct resolve r = { .in = &s->in[0] };
+	const char *arg = s->o->filters[k];
+	struct tdat_filter *check;
+	size_t at, i;
+	int named = 0, rc;
+	char *events;
+
+	at = tdat_filter_split(arg, &events);
+	r.events = events;
+	for (i = 0; i < r.in->nev; i++)
+		named += list_names(events, &r.in->ev[i]);
+	if (named == 0) {
+		free(events);
+		*bad = (int)k;
+		return tdat_fail(e, TDAT_EUSAGE, 0, "No event matches");
+	}
+	if ((rc = tdat_filter_parse(arg + at, lookup_any, &r, &check, e)) < 0)
+		goto fail;
+	tdat_filter_free(check);
+	for (i = 0; i < r.in->nev; i++) {
+		r.ev = &r.in->ev[i];
+		if (!list_names(events, r.ev))
+			continue;
+		if ((rc = tdat_filter_parse(arg + at, lookup_event, &r,
+		    &r.ev->flt[k], e)) < 0)
+			goto fail;
+	}
+	free(events);
+	return 0;
+fail:
+	free(events);
+	if (e->has_off && rc == TDAT_EUSAGE)
+		e->off += at;
+	*bad = (int)k;
+	return rc;
+}
+
+static int
+choose_events(struct tdat_select *s, int *bad, struct tdat_err *e)
+{
+	const struct tdat_select_opts *o = s->o;
+	struct input *in = &s->in[0];
+	size_t i, k;
+	int rc;
+
+	for (i = 0; i < in->nev; i++) {
+		struct event *ev = &in->ev[i];
+
+		for (k = 0; k < o->nevents && !ev->sel_e; k++)
+			ev->sel_e = names_event(o->events[k], ev);
+		if (o->nfilters && (ev->flt = calloc(o->nfilters,
+		    sizeof(*ev->flt))) == NULL)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	for (k = 0; k < o->nevents; k++) {
+		for (i = 0; i < in->nev; i++)
+			if (names_event(o->events[k], &in->ev[i]))
+				break;
+		if (i == in->nev)
+			return tdat_fail_nooff(e, TDAT_EUSAGE,
+			    "no event matches '%s'", o->events[k]);
+	}
+	for (k = 0; k < o->nfilters; k++)
+		if ((rc = compile_filter(s, k, bad, e)) < 0)
+			return rc;
+	return 0;
+}
+
+static int
+in_list(const int *v, size_t n, int x)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == x)
+			return 1;
+	return 0;
+}
+
+/* Is the record chosen by the event criteria (before -v)? */
+static int
+chosen(struct tdat_select *s, struct input *in, const struct tdat_record *r)
+{
+	const struct tdat_select_opts *o = s->o;
+	const struct event *ev = NULL;
+	size_t k;
+	int any, pid = 0;
+
+	if (r->size >= 2)
+		ev = s->in[0].byid[tdat_get16(r->data, in->f->big)];
+	if (ev == NULL)
+		return o->nevents == 0 && o->nfilters == 0 && o->npids == 0 &&
+		    o->ncomms == 0;
+	if (o->nevents && !ev->sel_e)
+		return 0;
+	s->cur_in = in;
+	s->cur_ev = ev;
+	s->cur = r;
+	if (o->nfilters) {
+		for (any = 0, k = 0; k < o->nfilters && !any; k++)
+			any = ev->flt[k] && tdat_filter_match(ev->flt[k], get, s);
+		if (!any)
+			return 0;
+	}
+	if ((o->npids || o->ncomms) && pid_of(ev->te, r, &pid) < 0)
+		return 0;
+	if (o->npids && !in_list(o->pids, o->npids, pid))
+		return 0;
+	if (o->ncomms) {
+		const char *c = tdat_events_comm(in->set, pid);
+
+		for (any = 0, k = 0; k < o->ncomms && !any; k++)
+			any = fnmatch(o->comms[k], c, 0) == 0;
+		if (!any)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+keep(struct tdat_select *s, struct input *in, const struct tdat_record *r)
+{
+	if (r->ts < s->since || r->ts > s->until)
+		return 0;
+	return chosen(s, in, r) != s->o->invert;
+}
+
+/* ------------------------------------------------------------------ */
+/* Merging inputs: the same formats are required. */
+
+static int
+same_blob(const struct tdat_blob *a, const struct tdat_blob *b)
+{
+	return a->len == b->len && (a->len == 0 ||
+	    memcmp(a->p, b->p, (size_t)a->len) == 0);
+}
+
+static int
+same_fields(const struct tdat_field *a, const struct tdat_field *b, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(a[i].name, b[i].name) || strcmp(a[i].type, b[i].type) ||
+		    a[i].offset != b[i].offset || a[i].size != b[i].size ||
+		    a[i].flags != b[i].flags)
+			return 0;
+	return 1;
+}
+
+/* Do two events have the same name, fields and print format? */
+static int
+same_event(const struct tdat_event *x, const struct tdat_event *y)
+{
+	return strcmp(x->system, y->system) == 0 &&
+	    strcmp(x->name, y->name) == 0 && x->ncommon == y->ncommon &&
+	    x->nfields == y->nfields &&
+	    same_fields(x->common, y->common, x->ncommon) &&
+	    same_fields(x->fields, y->fields, x->nfields) &&
+	    (x->fmt == y->fmt || (x->fmt && y->fmt &&
+	    strcmp(x->fmt, y->fmt) == 0));
+}
+
+static int
+check_merge(struct tdat_select *s, size_t k, struct tdat_err *e)
+{
+	struct input *a = &s->in[0], *b = &s->in[k];
+	const char *name = b->f->path;
+	size_t i, j;
+
+	if (a->f->big != b->f->big || a->f->lsize != b->f->lsize ||
+	    a->f->page_size != b->f->page_size ||
+	    !same_blob(&a->f->hpage, &b->f->hpage) ||
+	    !same_blob(&a->f->hevent, &b->f->hevent))
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "%s: its byte order, "
+		    "long size, page size or page header differs from %s",
+		    name, a->f->path);
+	for (i = 0; i < b->nev; i++) {
+		const struct tdat_event *y = b->ev[i].te;
+		const struct event *x = a->byid[y->id];
+
+		if (x == NULL)
+			return tdat_fail_nooff(e, TDAT_EUSAGE, "%s: event %s:%s "
+			    "(id %d) is not in %s", name, y->system, y->name,
+			    y->id, a->f->path);
+		if (!same_event(x->te, y))
+			return tdat_fail_nooff(e, TDAT_EUSAGE, "%s: the format "
+			    "of event %s:%s (id %d) differs from %s", name,
+			    y->system, y->name, y->id, a->f->path);
+	}
+	for (i = 1; i < b->f->nbuf; i++) {
+		for (j = 0; j < a->f->nbuf; j++)
+			if (strcmp(a->f->buf[j].name, b->f->buf[i].name) == 0)
+				break;
+		if (j == a->f->nbuf)
+			return tdat_fail_nooff(e, TDAT_EUSAGE, "%s: buffer "
+			    "\"%s\" is not in %s", name, b->f->buf[i].name,
+			    a->f->path);
+	}
+	return 0;
+}
+
+/* The time of the first event of all inputs (for +relative times). */
+static int
+first_ts(struct tdat_select *s, uint64_t *ts, struct tdat_err *e)
+{
+	struct tdat_reader_opts ro = { .buffer = -1 };
+	struct tdat_reader *rd;
+	struct tdat_record r;
+	size_t i;
+	int rc;
+
+	*ts = UINT64_MAX;
+	for (i = 0; i < s->nin; i++) {
+		if ((rc = tdat_reader_open(s->in[i].f, &ro, &rd, e)) < 0)
+			return rc;
+		rc = tdat_reader_next(rd, &r, e);
+		if (rc > 0 && r.ts < *ts)
+			*ts = r.ts;
+		tdat_reader_close(rd);
+		if (rc < 0)
+			return rc;
+	}
+	if (*ts == UINT64_MAX)
+		*ts = 0;
+	return 0;
+}
+
+static int
+time_range(struct tdat_select *s, struct tdat_err *e)
+{
+	const struct tdat_select_opts *o = s->o;
+	uint64_t first = 0;
+	int rc;
+
+	s->since = 0;
+	s->until = UINT64_MAX;
+	if ((o->since_rel || o->until_rel) && (rc = first_ts(s, &first, e)) < 0)
+		return rc;
+	if (o->has_since)
+		s->since = o->since + (o->since_rel ? first : 0);
+	if (o->has_until)
+		s->until = o->until + (o->until_rel ? first : 0);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Pages. */
+
+static void
+put(unsigned char *d, uint64_t v, int n, int big)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		d[big ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+static void
+put_header(struct tdat_select *s, unsigned char *d, uint32_t type,
+    uint32_t delta)
+{
+	uint32_t w = s->pl.big ? type << 27 | delta : delta << 5 | type;
+
+	put(d, w, 4, s->pl.big);
+}
+
+/* Close the page being built into dst (page_size bytes). */
+static void
+finish_page(struct tdat_select *s, unsigned char *dst)
+{
+	const struct tdat_page_layout *pl = &s->pl;
+	uint64_t commit = s->used | s->flags;
+
+	if (s->lost >= 0 && (s->flags & MISSING_EVENTS) &&
+	    s->used + (uint32_t)pl->data_off + (uint32_t)pl->commit_size <=
+	    s->page_size) {
+		put(s->page + pl->data_off + s->used, (uint64_t)s->lost,
+		    pl->commit_size, pl->big);
+		commit |= MISSING_STORED;
+	}
+	put(s->page, s->page_ts, 8, pl->big);
+	put(s->page + 8, commit, pl->commit_size, pl->big);
+	memcpy(dst, s->page, s->page_size);
+	s->open = 0;
+}
+
+static void
+start_page(struct tdat_select *s, const struct tdat_record *r, uint64_t ts)
+{
+	memset(s->page, 0, s->page_size);
+	s->used = 0;
+	s->page_ts = ts;
+	s->last_ts = ts;
+	s->flags = r->missed ? MISSING_EVENTS : 0;
+	s->lost = r->missed ? r->missed_count : -1;
+	s->open = 1;
+}
+
+/* Add a record; a page completed on the way goes to dst (*emitted 1). */
+static int
+add_record(struct tdat_select *s, const struct tdat_record *r,
+    unsigned char *dst, int *emitted, struct tdat_err *e)
+{
+	uint32_t cap = s->page_size - (uint32_t)s->pl.data_off, need, size;
+	uint64_t ts = r->raw_ts, delta;
+	unsigned char *d;
+
+	*emitted = 0;
+	size = (r->size + 3) & ~3u;
+	if (s->open && ts < s->last_ts)
+		ts = s->last_ts;	/* merged inputs: keep time moving on */
+	need = 4 + size + (size > MAX_SMALL || size == 0 ? 4 : 0);
+	if (need + 8 > cap)
+		return tdat_fail(e, TDAT_EUNSUP, r->off, "record of %u bytes "
+		    "does not fit a page of %u", r->size, s->page_size);
+	delta = s->open ? ts - s->last_ts : 0;
+	if (s->open && (r->missed || s->used + need + (delta > TS_MASK ? 8 :
+	    0) > cap)) {
+		finish_page(s, dst);
+		*emitted = 1;
+	}
+	if (!s->open) {
+		start_page(s, r, ts);
+		delta = 0;
+	}
+	d = s->page + s->pl.data_off + s->used;
+	if (delta > TS_MASK) {
+		put_header(s, d, (uint32_t)s->pl.extend_type, (uint32_t)(delta &
+		    TS_MASK));
+		put(d + 4, delta >> TS_SHIFT, 4, s->pl.big);
+		d += 8;
+		s->used += 8;
+		delta = 0;
+	}
+	if (size > MAX_SMALL || size == 0) {
+		put_header(s, d, 0, (uint32_t)delta);
+		put(d + 4, size + 4, 4, s->pl.big);
+		d += 8;
+	} else {
+		put_header(s, d, size / 4, (uint32_t)delta);
+		d += 4;
+	}
+	memcpy(d, r->data, r->size);
+	s->used += need;
+	s->last_ts = ts;
+	return 0;
+}
+
+/* The next record of the CPU over every input, in time order. */
+static struct input *
+next_input(struct tdat_select *s)
+{
+	struct input *best = NULL;
+	size_t i;
+
+	for (i = 0; i < s->nin; i++)
+		if (s->in[i].have && (best == NULL ||
+		    s->in[i].rec.ts < best->rec.ts))
+			best = &s->in[i];
+	return best;
+}
+
+static int
+pull(struct input *in, struct tdat_err *e)
+{
+	int rc;
+
+	in->have = 0;
+	if (in->rd == NULL)
+		return 0;
+	if ((rc = tdat_reader_next(in->rd, &in->rec, e)) < 0)
+		return rc;
+	in->have = rc > 0;
+	return 0;
+}
+
+static void
+close_readers(struct tdat_select *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nin; i++) {
+		tdat_reader_close(s->in[i].rd);
+		s->in[i].rd = NULL;
+		s->in[i].have = 0;
+	}
+}
+
+static int
+buffer_index(const struct tdat_file *f, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < f->nbuf; i++)
+		if (!f->buf[i].latency && strcmp(f->buf[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int
+cpu_selected(const struct tdat_select_opts *o, uint32_t cpu)
+{
+	return o->cpus == NULL || (cpu < (uint32_t)o->ncpus && o->cpus[cpu]);
+}
+
+static int
+src_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
+    struct tdat_err *e)
+{
+	struct tdat_select *s = arg;
+	const char *name = s->in[0].f->buf[buf].name;
+	struct tdat_reader_opts ro;
+	unsigned char *map;
+	size_t i;
+	uint32_t j;
+	int bi, rc;
+
+	close_readers(s);
+	*total = 0;
+	s->open = 0;
+	s->done = 0;
+	if (!cpu_selected(s->o, cpu) || (s->o->buffer &&
+	    strcmp(s->o->buffer, name) != 0))
+		return 0;
+	if ((map = calloc(cpu + 1, 1)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	map[cpu] = 1;
+	for (i = 0; i < s->nin; i++) {
+		struct tdat_file *f = s->in[i].f;
+
+		if ((bi = buffer_index(f, name)) < 0)
+			continue;
+		for (j = 0; j < f->buf[bi].ncpu; j++)
+			if (f->buf[bi].cpu[j].id == cpu)
+				*total += f->buf[bi].cpu[j].size;
+		memset(&ro, 0, sizeof(ro));
+		ro.cpus = map;
+		ro.ncpus = (int)cpu + 1;
+		ro.buffer = bi;
+		if ((rc = tdat_reader_open(f, &ro, &s->in[i].rd, e)) < 0 ||
+		    (rc = pull(&s->in[i], e)) < 0) {
+			free(map);
+			return rc;
+		}
+	}
+	free(map);
+	return 0;
+}
+
+static int
+src_read(void *arg, unsigned char *dst, size_t cap, size_t *got,
+    struct tdat_err *e)
+{
+	struct tdat_select *s = arg;
+	struct input *in;
+	int rc, emitted;
+
+	*got = 0;
+	while (!s->done && cap - *got >= s->page_size) {
+		if ((in = next_input(s)) == NULL) {
+			s->done = 1;
+			if (s->open) {
+				finish_page(s, dst + *got);
+				*got += s->page_size;
+			}
+			break;
+		}
+		if (keep(s, in, &in->rec)) {
+			if ((rc = add_record(s, &in->rec, dst + *got, &emitted,
+			    e)) < 0)
+				return rc;
+			*got += emitted ? s->page_size : 0;
+		}
+		if ((rc = pull(in, e)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+/* "1.5" or "2" (seconds), or with a unit: "1500ms", "1500000000ns"; a
+ * leading '+' makes it relative to the first event. */
+int
+tdat_parse_time(const char *str, uint64_t *ns, int *rel)
+{
+	static const struct { const char *u; uint64_t mul; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000 }, { "", 1000000000 },
+	};
+	const char *p = str;
+	uint64_t whole = 0, frac = 0, fmul = 1, mul;
+	size_t i, nd = 0;
+	int digits = 0;
+
+	*rel = *p == '+';
+	p += *rel;
+	for (; isdigit((unsigned char)*p); p++, digits++) {
+		if (whole > (UINT64_MAX - 9) / 10)
+			return -1;
+		whole = whole * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++, nd++, digits++)
+			if (nd < 9) {
+				frac = frac * 10 + (uint64_t)(*p - '0');
+				fmul *= 10;
+			}
+	if (digits == 0)
+		return -1;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(p, units[i].u) == 0)
+			break;
+	if (i == sizeof(units) / sizeof(units[0]))
+		return -1;
+	mul = units[i].mul;
+	if (whole > UINT64_MAX / mul)
+		return -1;
+	*ns = whole * mul + frac * mul / fmul;
+	return 0;
+}
+
+int
+tdat_select_open(struct tdat_file *const *files, size_t n,
+    const struct tdat_select_opts *o, struct tdat_select **out, int *bad,
+    struct tdat_err *e)
+{
+	struct tdat_select *s;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	*bad = -1;
+	if ((s = calloc(1, sizeof(*s))) == NULL ||
+	    (s->in = calloc(n ? n : 1, sizeof(*s->in))) == NULL) {
+		free(s);
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	s->nin = n;
+	s->o = o;
+	for (i = 0; i < n; i++) {
+		s->in[i].f = files[i];
+		if ((rc = load_events(&s->in[i], e)) < 0)
+			goto fail;
+	}
+	for (i = 1; i < n; i++)
+		if ((rc = check_merge(s, i, e)) < 0)
+			goto fail;
+	if ((rc = tdat_page_layout(files[0], &s->pl, e)) < 0 ||
+	    (rc = choose_events(s, bad, e)) < 0 ||
+	    (rc = time_range(s, e)) < 0)
+		goto fail;
+	s->page_size = files[0]->page_size;
+	for (i = 0; i < files[0]->nbuf; i++)
+		if (files[0]->buf[i].page_size > s->page_size)
+			s->page_size = files[0]->buf[i].page_size;
+	if ((s->page = malloc(s->page_size)) == NULL) {
+		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		goto fail;
+	}
+	s->src.arg = s;
+	s->src.begin = src_begin;
+	s->src.read = src_read;
+	*out = s;
+	return 0;
+fail:
+	tdat_select_close(s);
+	return rc;
+}
+
+const struct tdat_page_src *
+tdat_select_pages(struct tdat_select *s)
+{
+	return &s->src;
+}
+
+static void
+free_input(struct input *in, size_t nfilters)
+{
+	size_t i, k;
+
+	for (i = 0; i < in->nev; i++) {
+		for (k = 0; in->ev[i].flt && k < nfilters; k++)
+			tdat_filter_free(in->ev[i].flt[k]);
+		free(in->ev[i].flt);
+	}
+	free(in->ev);
+	free(in->byid);
+	tdat_events_free(in->set);
+	tdat_reader_close(in->rd);
+}
+
+void
+tdat_select_close(struct tdat_select *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->nin; i++)
+		free_input(&s->in[i], s->o ? s->o->nfilters : 0);
+	free(s->in);
+	free(s->page);
+	free(s);
+}

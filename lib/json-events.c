@@ -1,0 +1,876 @@
+/*
+ * json-events.c: the events of a trace.dat as JSON: one object per event
+ * (JSON Lines, schemas/event.schema.json) or the Chrome trace event
+ * format (schemas/chrome.schema.json).
+ *
+ * Field values are the record's bytes read as the event's format says:
+ * integers exact (sign-extended when the format says signed), char arrays
+ * and __data_loc char[] strings up to their first NUL, other arrays
+ * arrays of integers.  They are the values trace-cmd report -R prints,
+ * without its formatting (hex for pointers and longs, ARRAY[..] for
+ * strings that are not printable).
+ *
+ * In the Chrome format, sched_switch becomes per-CPU "X" slices named
+ * after the task that ran (idle time is left empty); every other event
+ * is an instant event ("i", thread scope) on the track of its pid with
+ * its fields as args; "M" events name every process and thread seen,
+ * from the saved cmdlines, from sched_switch, or "<...>".
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+
+/* The CPU tracks of --chrome live in a process no Linux pid can be
+ * (pid_max is at most 2^22). */
+#define CPU_PID		4194304
+#define CPU_TID(cpu)	(CPU_PID + 1 + (cpu))
+
+struct slice {
+	int active;		/* a task is running since start */
+	int pid;
+	uint64_t start;
+	char comm[32];
+	long long prio;
+};
+
+/* What an event type writes the same way every time, made once: its
+ * quoted keys and the system and event members. */
+struct evc {
+	const struct tdat_event *ev;
+	struct tdat_sbuf text;	/* every quoted piece, one after another */
+	size_t head, headlen;	/* "system":"..","event":".." */
+	size_t *koff, *klen;	/* "name": of each field, then each other
+				 * common field */
+	const struct tdat_field *pid, *flags, *preempt;
+	const struct tdat_field **other;
+	int nother;
+};
+
+struct jev {
+	struct tdat_file *f;
+	const struct tdat_json_opts *o;
+	struct tdat_events *ev;
+	struct tdat_jw w;
+	int type_size;		/* bytes of common_type */
+	struct evc **cache;	/* open addressing on the event pointer */
+	size_t ncache, capcache;
+	int chrome;
+	/* --chrome */
+	const struct tdat_event *sw;	/* sched:sched_switch */
+	const struct tdat_field *sw_prev_pid, *sw_next_pid, *sw_next_comm,
+	    *sw_prev_state, *sw_next_prio, *sw_prev_comm, *sw_prev_prio;
+	int sw_buffer;		/* the buffer whose switches make slices */
+	struct slice *cpu;
+	int ncpu;
+	int *pids;		/* open-addressing set of pids seen */
+	size_t npids, cappids;
+	uint64_t last_ts;
+};
+
+/* ------------------------------------------------------------------ */
+/* Field values. */
+
+static uint64_t
+getn(const struct jev *j, const unsigned char *p, int n)
+{
+	return tdat_get(p, n, j->f->big);
+}
+
+static int64_t
+sext(uint64_t v, int size)
+{
+	if (size >= 8)
+		return (int64_t)v;
+	if (v & (1ULL << (size * 8 - 1)))
+		v |= ~0ULL << (size * 8);
+	return (int64_t)v;
+}
+
+static void
+number(struct jev *j, uint64_t v, int size, int sgn)
+{
+	if (sgn)
+		tdat_jw_i64(&j->w, sext(v, size));
+	else
+		tdat_jw_u64(&j->w, v);
+}
+
+/* Where a dynamic field's data lies, bounded by the record. */
+static void
+dyn_span(const struct jev *j, const struct tdat_field *f,
+    const struct tdat_record *r, uint32_t *off, uint32_t *len)
+{
+	uint64_t v;
+	uint32_t o, l;
+
+	*off = *len = 0;
+	if ((uint32_t)f->offset + f->size > r->size ||
+	    (f->size != 2 && f->size != 4))
+		return;
+	v = getn(j, r->data + f->offset, f->size);
+	o = (uint32_t)(v & 0xffff);
+	l = f->size == 2 ? (o < r->size ? r->size - o : 0) :
+	    (uint32_t)(v >> 16);
+	if (f->flags & TDAT_FLD_RELATIVE)
+		o += (uint32_t)(f->offset + f->size);
+	if (o > r->size)
+		return;
+	if (l > r->size - o)
+		l = r->size - o;
+	*off = o;
+	*len = l;
+}
+
+/* The element size of an array whose format gives none (a flexible
+ * array member, size 0), from its C type. */
+static int
+base_size(const char *type, int lsize)
+{
+	if (strstr(type, "char") || strstr(type, "u8") || strstr(type, "s8"))
+		return 1;
+	if (strstr(type, "short") || strstr(type, "16"))
+		return 2;
+	if (strstr(type, "long long") || strstr(type, "64"))
+		return 8;
+	if (strstr(type, "long"))
+		return lsize;
+	if (strstr(type, "int") || strstr(type, "32"))
+		return 4;
+	return 1;
+}
+
+static void
+value(struct jev *j, const struct tdat_field *f, const struct tdat_record *r)
+{
+	struct tdat_jw *w = &j->w;
+	const unsigned char *p;
+	uint32_t off, len, i, n;
+	int es, str = (f->flags & TDAT_FLD_STRING) != 0;
+
+	if ((f->flags & TDAT_FLD_ARRAY) || f->size == 0) {
+		if (f->flags & TDAT_FLD_DYNAMIC) {
+			dyn_span(j, f, r, &off, &len);
+		} else {
+			/* A fixed array, or a flexible array member (size 0,
+			 * old ftrace formats drop its "[]"): up to the end of
+			 * the record. */
+			off = (uint32_t)f->offset;
+			len = f->size ? (uint32_t)f->size : UINT32_MAX;
+			if (off > r->size)
+				off = len = 0;
+			else if (len > r->size - off)
+				len = r->size - off;
+		}
+		es = f->elemsize;
+		if (f->size == 0 && !(f->flags & TDAT_FLD_DYNAMIC)) {
+			es = base_size(f->type, j->f->lsize);
+			str = es == 1 && strstr(f->type, "char") != NULL;
+		}
+		p = r->data + off;
+		if (str) {
+			const unsigned char *nul = memchr(p, 0, len);
+
+			tdat_jw_str(w, p, nul ? (size_t)(nul - p) : len);
+			return;
+		}
+		if (es != 1 && es != 2 && es != 4 && es != 8)
+			es = (f->flags & TDAT_FLD_LONG) ? j->f->lsize : 1;
+		n = len / (uint32_t)es;
+		tdat_jw_arr(w);
+		for (i = 0; i < n; i++)
+			number(j, getn(j, p + (size_t)i * es, es), es,
+			    (f->flags & TDAT_FLD_SIGNED) != 0);
+		tdat_jw_end(w, ']');
+		return;
+	}
+	if ((uint32_t)f->offset + f->size > r->size || f->size < 0) {
+		tdat_jw_u64(w, 0);
+		return;
+	}
+	if (f->size <= 8 && (f->size & (f->size - 1)) == 0) {
+		number(j, getn(j, r->data + f->offset, f->size), f->size,
+		    (f->flags & TDAT_FLD_SIGNED) != 0);
+		return;
+	}
+	/* An odd size: its bytes. */
+	tdat_jw_arr(w);
+	for (i = 0; i < (uint32_t)f->size; i++)
+		tdat_jw_u64(w, r->data[f->offset + i]);
+	tdat_jw_end(w, ']');
+}
+
+static uint64_t
+field_u64(const struct tdat_event *ev, const struct tdat_field *f,
+    const struct tdat_record *r)
+{
+	return f ? tdat_field_read(ev, f, r->data, r->size) : 0;
+}
+
+static int
+is_main_common(const char *name)
+{
+	return strcmp(name, "common_type") == 0 ||
+	    strcmp(name, "common_pid") == 0 ||
+	    strcmp(name, "common_flags") == 0 ||
+	    strcmp(name, "common_preempt_count") == 0;
+}
+
+static void
+evc_free(struct evc *c)
+{
+	if (c == NULL)
+		return;
+	tdat_sb_free(&c->text);
+	free(c->koff);
+	free(c->klen);
+	free(c->other);
+	free(c);
+}
+
+/* Append the quoted key "name": and note where it is. */
+static int
+qkey(struct evc *c, const char *name, size_t i)
+{
+	size_t at = c->text.len;
+
+	if (tdat_json_quote(&c->text, name, strlen(name)) < 0)
+		return -1;
+	tdat_sb_putc(&c->text, ':');
+	c->koff[i] = at;
+	c->klen[i] = c->text.len - at;
+	return c->text.oom ? -1 : 0;
+}
+
+static struct evc *
+evc_new(const struct tdat_event *ev)
+{
+	struct evc *c = calloc(1, sizeof(*c));
+	size_t n = (size_t)ev->nfields + (size_t)ev->ncommon + 1, k;
+	const char *name;
+	int i;
+
+	if (c == NULL)
+		return NULL;
+	c->ev = ev;
+	tdat_sb_init(&c->text);
+	c->koff = calloc(n, sizeof(*c->koff));
+	c->klen = calloc(n, sizeof(*c->klen));
+	c->other = calloc(n, sizeof(*c->other));
+	if (c->koff == NULL || c->klen == NULL || c->other == NULL)
+		goto fail;
+	tdat_sb_puts(&c->text, "\"system\":");
+	if (tdat_json_quote(&c->text, ev->system, strlen(ev->system)) < 0)
+		goto fail;
+	tdat_sb_puts(&c->text, ",\"event\":");
+	if (tdat_json_quote(&c->text, ev->name, strlen(ev->name)) < 0)
+		goto fail;
+	c->headlen = c->text.len;
+	for (i = 0; i < ev->nfields; i++)
+		if (qkey(c, ev->fields[i].name, (size_t)i) < 0)
+			goto fail;
+	for (i = 0; i < ev->ncommon; i++) {
+		if (is_main_common(ev->common[i].name))
+			continue;
+		name = ev->common[i].name;
+		if (strncmp(name, "common_", 7) == 0)
+			name += 7;
+		k = (size_t)ev->nfields + (size_t)c->nother;
+		if (qkey(c, name, k) < 0)
+			goto fail;
+		c->other[c->nother++] = &ev->common[i];
+	}
+	c->pid = tdat_event_field(ev, "common_pid");
+	c->flags = tdat_event_field(ev, "common_flags");
+	c->preempt = tdat_event_field(ev, "common_preempt_count");
+	return c;
+fail:
+	evc_free(c);
+	return NULL;
+}
+
+static size_t
+evc_slot(const struct evc *const *t, size_t cap, const struct tdat_event *ev)
+{
+	size_t k = ((uintptr_t)ev >> 4) * 2654435761u & (cap - 1);
+
+	while (t[k] && t[k]->ev != ev)
+		k = (k + 1) & (cap - 1);
+	return k;
+}
+
+/* The cache of an event type, made on first use; NULL: no memory. */
+static struct evc *
+evc_get(struct jev *j, const struct tdat_event *ev)
+{
+	struct evc **t;
+	size_t i, k, cap;
+
+	if (j->cache) {
+		k = evc_slot((const struct evc *const *)j->cache, j->capcache,
+		    ev);
+		if (j->cache[k])
+			return j->cache[k];
+	}
+	if ((j->ncache + 1) * 2 > j->capcache) {
+		cap = j->capcache ? j->capcache * 2 : 64;
+		if ((t = calloc(cap, sizeof(*t))) == NULL)
+			return NULL;
+		for (i = 0; i < j->capcache; i++)
+			if (j->cache[i])
+				t[evc_slot((const struct evc *const *)t, cap,
+				    j->cache[i]->ev)] = j->cache[i];
+		free(j->cache);
+		j->cache = t;
+		j->capcache = cap;
+	}
+	k = evc_slot((const struct evc *const *)j->cache, j->capcache, ev);
+	if ((j->cache[k] = evc_new(ev)) == NULL)
+		return NULL;
+	j->ncache++;
+	return j->cache[k];
+}
+
+static void
+ckey(struct jev *j, const struct evc *c, size_t i)
+{
+	tdat_jw_qkey(&j->w, c->text.p + c->koff[i], c->klen[i]);
+}
+
+/* The fields of a record as the members of the open object. */
+static void
+fields(struct jev *j, const struct evc *c, const struct tdat_record *r)
+{
+	const struct tdat_event *ev = c->ev;
+	int i;
+
+	for (i = 0; i < ev->nfields; i++) {
+		ckey(j, c, (size_t)i);
+		value(j, &ev->fields[i], r);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON Lines. */
+
+static int
+line(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
+    int id)
+{
+	struct tdat_jw *w = &j->w;
+	const struct evc *c = NULL;
+	int i, pid;
+
+	if (ev && (c = evc_get(j, ev)) == NULL)
+		return -1;
+	tdat_jw_obj(w);
+	tdat_jw_qkey(w, "\"ts\":", 5);
+	tdat_jw_u64(w, r->ts);
+	tdat_jw_qkey(w, "\"cpu\":", 6);
+	tdat_jw_i64(w, r->cpu);
+	if (r->buffer > 0) {
+		tdat_jw_key(w, "buffer");
+		tdat_jw_cstr(w, j->f->buf[r->buffer].name);
+	}
+	if (c == NULL) {
+		tdat_jw_key(w, "system");
+		tdat_jw_null(w);
+		tdat_jw_key(w, "event");
+		tdat_jw_null(w);
+		tdat_jw_key(w, "id");
+		tdat_jw_i64(w, id);
+		goto lost;
+	}
+	tdat_jw_raw(w, c->text.p + c->head, c->headlen);
+	pid = (int)field_u64(ev, c->pid, r);
+	tdat_jw_qkey(w, "\"pid\":", 6);
+	tdat_jw_i64(w, pid);
+	tdat_jw_qkey(w, "\"comm\":", 7);
+	tdat_jw_cstr(w, tdat_events_comm(j->ev, pid));
+	tdat_jw_qkey(w, "\"flags\":", 8);
+	tdat_jw_u64(w, field_u64(ev, c->flags, r));
+	tdat_jw_qkey(w, "\"preempt_count\":", 16);
+	tdat_jw_u64(w, field_u64(ev, c->preempt, r));
+	if (c->nother) {
+		tdat_jw_key(w, "common");
+		tdat_jw_obj(w);
+		for (i = 0; i < c->nother; i++) {
+			ckey(j, c, (size_t)ev->nfields + (size_t)i);
+			value(j, c->other[i], r);
+		}
+		tdat_jw_end(w, '}');
+	}
+lost:
+	if (r->missed) {
+		tdat_jw_key(w, "lost");
+		if (r->missed_count >= 0)
+			tdat_jw_i64(w, r->missed_count);
+		else
+			tdat_jw_null(w);
+	}
+	tdat_jw_qkey(w, "\"fields\":", 9);
+	tdat_jw_obj(w);
+	if (c)
+		fields(j, c, r);
+	tdat_jw_end(w, '}');
+	tdat_jw_end(w, '}');
+	tdat_jw_nl(w);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Chrome trace event format. */
+
+/* Microseconds with three decimals: exact nanoseconds. */
+static void
+usecs(struct tdat_jw *w, uint64_t ns)
+{
+	char s[32];
+	int n;
+
+	n = snprintf(s, sizeof(s), "%llu.%03u", (unsigned long long)(ns / 1000),
+	    (unsigned)(ns % 1000));
+	tdat_jw_raw(w, s, (size_t)n);
+}
+
+static int
+pid_add(struct jev *j, int pid)
+{
+	size_t i, k;
+	int *np;
+
+	if (j->npids * 2 >= j->cappids) {
+		size_t cap = j->cappids ? j->cappids * 2 : 1024;
+
+		if ((np = malloc(cap * sizeof(*np))) == NULL)
+			return -1;
+		for (i = 0; i < cap; i++)
+			np[i] = -1;
+		for (i = 0; i < j->cappids; i++) {
+			if (j->pids[i] < 0)
+				continue;
+			k = ((unsigned)j->pids[i] * 2654435761u) & (cap - 1);
+			while (np[k] >= 0)
+				k = (k + 1) & (cap - 1);
+			np[k] = j->pids[i];
+		}
+		free(j->pids);
+		j->pids = np;
+		j->cappids = cap;
+	}
+	if (pid < 0)
+		return 0;
+	k = ((unsigned)pid * 2654435761u) & (j->cappids - 1);
+	while (j->pids[k] >= 0) {
+		if (j->pids[k] == pid)
+			return 0;
+		k = (k + 1) & (j->cappids - 1);
+	}
+	j->pids[k] = pid;
+	j->npids++;
+	return 0;
+}
+
+static int
+pid_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void
+meta_event(struct jev *j, const char *what, int pid, int tid, const char *name)
+{
+	struct tdat_jw *w = &j->w;
+
+	tdat_jw_obj(w);
+	tdat_jw_key(w, "name");
+	tdat_jw_cstr(w, what);
+	tdat_jw_key(w, "ph");
+	tdat_jw_cstr(w, "M");
+	tdat_jw_key(w, "pid");
+	tdat_jw_i64(w, pid);
+	tdat_jw_key(w, "tid");
+	tdat_jw_i64(w, tid);
+	tdat_jw_key(w, "args");
+	tdat_jw_obj(w);
+	tdat_jw_key(w, "name");
+	tdat_jw_cstr(w, name);
+	tdat_jw_end(w, '}');
+	tdat_jw_end(w, '}');
+}
+
+static void
+sort_index(struct jev *j, int pid, int tid, int idx)
+{
+	struct tdat_jw *w = &j->w;
+
+	tdat_jw_obj(w);
+	tdat_jw_key(w, "name");
+	tdat_jw_cstr(w, "thread_sort_index");
+	tdat_jw_key(w, "ph");
+	tdat_jw_cstr(w, "M");
+	tdat_jw_key(w, "pid");
+	tdat_jw_i64(w, pid);
+	tdat_jw_key(w, "tid");
+	tdat_jw_i64(w, tid);
+	tdat_jw_key(w, "args");
+	tdat_jw_obj(w);
+	tdat_jw_key(w, "sort_index");
+	tdat_jw_i64(w, idx);
+	tdat_jw_end(w, '}');
+	tdat_jw_end(w, '}');
+}
+
+/* End the slice running on a CPU at ts. */
+static void
+slice_end(struct jev *j, int cpu, uint64_t ts, const long long *state)
+{
+	struct slice *s = &j->cpu[cpu];
+	struct tdat_jw *w = &j->w;
+
+	if (!s->active)
+		return;
+	s->active = 0;
+	if (s->pid == 0)
+		return;		/* idle */
+	tdat_jw_obj(w);
+	tdat_jw_key(w, "name");
+	tdat_jw_cstr(w, s->comm);
+	tdat_jw_key(w, "cat");
+	tdat_jw_cstr(w, "sched");
+	tdat_jw_key(w, "ph");
+	tdat_jw_cstr(w, "X");
+	tdat_jw_key(w, "ts");
+	usecs(w, s->start);
+	tdat_jw_key(w, "dur");
+	usecs(w, ts >= s->start ? ts - s->start : 0);
+	tdat_jw_key(w, "pid");
+	tdat_jw_i64(w, CPU_PID);
+	tdat_jw_key(w, "tid");
+	tdat_jw_i64(w, CPU_TID(cpu));
+	tdat_jw_key(w, "args");
+	tdat_jw_obj(w);
+	tdat_jw_key(w, "pid");
+	tdat_jw_i64(w, s->pid);
+	tdat_jw_key(w, "prio");
+	tdat_jw_i64(w, s->prio);
+	if (state) {
+		tdat_jw_key(w, "end_state");
+		tdat_jw_i64(w, *state);
+	}
+	tdat_jw_end(w, '}');
+	tdat_jw_end(w, '}');
+}
+
+static int
+cpu_slot(struct jev *j, int cpu)
+{
+	struct slice *n;
+
+	if (cpu < 0 || cpu > 65535)
+		return -1;
+	if (cpu >= j->ncpu) {
+		if ((n = realloc(j->cpu, (size_t)(cpu + 1) * sizeof(*n))) == NULL)
+			return -1;
+		memset(n + j->ncpu, 0, (size_t)(cpu + 1 - j->ncpu) * sizeof(*n));
+		j->cpu = n;
+		j->ncpu = cpu + 1;
+	}
+	return 0;
+}
+
+/* A string field's bytes, up to its first NUL, into buf. */
+static void
+str_field(const struct tdat_field *f, const struct tdat_record *r, char *buf,
+    size_t cap)
+{
+	size_t n = 0;
+
+	if (f && !(f->flags & TDAT_FLD_DYNAMIC) &&
+	    (uint32_t)f->offset + f->size <= r->size) {
+		const unsigned char *p = r->data + f->offset;
+
+		while (n < (size_t)f->size && n + 1 < cap && p[n]) {
+			buf[n] = (char)p[n];
+			n++;
+		}
+	}
+	buf[n] = '\0';
+}
+
+static int
+sched_switch(struct jev *j, const struct tdat_record *r)
+{
+	const struct tdat_event *ev = j->sw;
+	struct slice *s;
+	long long state;
+	int prev, next;
+	char comm[32];
+
+	if (cpu_slot(j, r->cpu) < 0)
+		return -1;
+	s = &j->cpu[r->cpu];
+	prev = (int)field_u64(ev, j->sw_prev_pid, r);
+	next = (int)field_u64(ev, j->sw_next_pid, r);
+	state = j->sw_prev_state ? sext(field_u64(ev, j->sw_prev_state, r),
+	    j->sw_prev_state->size) : 0;
+	if (!s->active && prev != 0) {
+		/* The first switch on this CPU: prev ran since the CPU's
+		 * first event, or at least since this one. */
+		s->active = 1;
+		s->pid = prev;
+		str_field(j->sw_prev_comm, r, s->comm, sizeof(s->comm));
+		if (s->start == 0)
+			s->start = r->ts;
+		s->prio = j->sw_prev_prio ? sext(field_u64(ev, j->sw_prev_prio,
+		    r), j->sw_prev_prio->size) : 0;
+	}
+	slice_end(j, r->cpu, r->ts, j->sw_prev_state ? &state : NULL);
+	s->active = 1;
+	s->pid = next;
+	s->start = r->ts;
+	str_field(j->sw_next_comm, r, comm, sizeof(comm));
+	memcpy(s->comm, comm, sizeof(comm));
+	s->prio = j->sw_next_prio ? sext(field_u64(ev, j->sw_next_prio, r),
+	    j->sw_next_prio->size) : 0;
+	if (next > 0 && comm[0])
+		tdat_events_set_comm(j->ev, next, comm);
+	str_field(j->sw_prev_comm, r, comm, sizeof(comm));
+	if (prev > 0 && comm[0])
+		tdat_events_set_comm(j->ev, prev, comm);
+	if (pid_add(j, next) < 0 || pid_add(j, prev) < 0)
+		return -1;
+	return 0;
+}
+
+static int
+instant(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
+    int id)
+{
+	struct tdat_jw *w = &j->w;
+	const struct evc *c = NULL;
+	int pid;
+
+	if (ev && (c = evc_get(j, ev)) == NULL)
+		return -1;
+	pid = c ? (int)field_u64(ev, c->pid, r) : 0;
+	if (pid_add(j, pid) < 0)
+		return -1;
+	tdat_jw_obj(w);
+	tdat_jw_key(w, "name");
+	if (ev)
+		tdat_jw_cstr(w, ev->name);
+	else
+		tdat_jw_cstr(w, "[UNKNOWN EVENT]");
+	tdat_jw_key(w, "cat");
+	tdat_jw_cstr(w, ev ? ev->system : "");
+	tdat_jw_key(w, "ph");
+	tdat_jw_cstr(w, "i");
+	tdat_jw_key(w, "s");
+	tdat_jw_cstr(w, "t");
+	tdat_jw_key(w, "ts");
+	usecs(w, r->ts);
+	tdat_jw_key(w, "pid");
+	tdat_jw_i64(w, pid);
+	tdat_jw_key(w, "tid");
+	tdat_jw_i64(w, pid);
+	tdat_jw_key(w, "args");
+	tdat_jw_obj(w);
+	/* common_ never starts an event's own field name. */
+	tdat_jw_key(w, "common_cpu");
+	tdat_jw_i64(w, r->cpu);
+	if (r->buffer > 0) {
+		tdat_jw_key(w, "common_buffer");
+		tdat_jw_cstr(w, j->f->buf[r->buffer].name);
+	}
+	if (c)
+		fields(j, c, r);
+	else {
+		tdat_jw_key(w, "common_type");
+		tdat_jw_i64(w, id);
+	}
+	tdat_jw_end(w, '}');
+	tdat_jw_end(w, '}');
+	return 0;
+}
+
+static void
+chrome_begin(struct jev *j)
+{
+	const struct tdat_event *sw;
+
+	tdat_jw_obj(&j->w);
+	tdat_jw_key(&j->w, "displayTimeUnit");
+	tdat_jw_cstr(&j->w, "ns");
+	tdat_jw_key(&j->w, "traceEvents");
+	tdat_jw_arr(&j->w);
+	tdat_jw_raw(&j->w, "\n", 1);	/* not a value: no comma follows */
+	j->w.first[j->w.depth] = 1;
+	j->w.lines_depth = j->w.depth;
+	j->sw_buffer = -1;
+	sw = tdat_events_find_name(j->ev, "sched", "sched_switch");
+	if (sw == NULL)
+		return;
+	j->sw_prev_pid = tdat_event_field(sw, "prev_pid");
+	j->sw_next_pid = tdat_event_field(sw, "next_pid");
+	j->sw_next_comm = tdat_event_field(sw, "next_comm");
+	j->sw_prev_comm = tdat_event_field(sw, "prev_comm");
+	j->sw_prev_state = tdat_event_field(sw, "prev_state");
+	j->sw_next_prio = tdat_event_field(sw, "next_prio");
+	j->sw_prev_prio = tdat_event_field(sw, "prev_prio");
+	if (j->sw_prev_pid && j->sw_next_pid)
+		j->sw = sw;
+}
+
+static int
+chrome_end(struct jev *j)
+{
+	size_t i, n = 0;
+	int *list, c;
+	char name[32];
+
+	for (c = 0; c < j->ncpu; c++)
+		slice_end(j, c, j->last_ts, NULL);
+	if (j->ncpu > 0)
+		meta_event(j, "process_name", CPU_PID, CPU_PID, "CPUs");
+	for (c = 0; c < j->ncpu; c++) {
+		snprintf(name, sizeof(name), "CPU %d", c);
+		meta_event(j, "thread_name", CPU_PID, CPU_TID(c), name);
+		sort_index(j, CPU_PID, CPU_TID(c), c);
+	}
+	if ((list = malloc((j->npids ? j->npids : 1) * sizeof(*list))) == NULL)
+		return -1;
+	for (i = 0; i < j->cappids; i++)
+		if (j->pids[i] >= 0)
+			list[n++] = j->pids[i];
+	qsort(list, n, sizeof(*list), pid_cmp);
+	for (i = 0; i < n; i++) {
+		const char *comm = tdat_events_comm(j->ev, list[i]);
+
+		meta_event(j, "process_name", list[i], list[i], comm);
+		meta_event(j, "thread_name", list[i], list[i], comm);
+	}
+	free(list);
+	j->w.first[j->w.depth] = 1;	/* a newline, not a value */
+	tdat_jw_raw(&j->w, "\n", 1);
+	tdat_jw_end(&j->w, ']');
+	tdat_jw_end(&j->w, '}');
+	tdat_jw_nl(&j->w);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+/* The size of common_type, from the first format the file holds. */
+static int
+type_size(struct tdat_file *f)
+{
+	const struct tdat_blob *b = NULL;
+	const char *sys = "ftrace";
+	struct tdat_event *ev;
+	struct tdat_err e;
+	int n = 2;
+
+	if (f->nftrace)
+		b = &f->ftrace[0];
+	else if (f->nsys && f->sys[0].nev) {
+		b = &f->sys[0].ev[0];
+		sys = f->sys[0].name;
+	}
+	if (b && tdat_event_parse((const char *)b->p, b->len, sys, f->lsize,
+	    f->big, &ev, &e) == 0) {
+		if (ev->ncommon > 0 && strcmp(ev->common[0].name,
+		    "common_type") == 0 && ev->common[0].size > 0 &&
+		    ev->common[0].size <= 4)
+			n = ev->common[0].size;
+		tdat_event_free(ev);
+	}
+	return n;
+}
+
+int
+tdat_json_events(struct tdat_file *f, FILE *out,
+    const struct tdat_json_opts *o, struct tdat_err *e)
+{
+	struct tdat_reader_opts ro;
+	struct tdat_reader *r = NULL;
+	struct tdat_record rec;
+	const struct tdat_event *ev;
+	struct jev j;
+	int rc, id;
+
+	memset(&j, 0, sizeof(j));
+	j.f = f;
+	j.o = o;
+	j.chrome = o->mode == TDAT_JSON_CHROME;
+	if (tdat_jw_init(&j.w, out) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	if ((rc = tdat_events_load(f, &j.ev, e)) < 0)
+		goto done;
+	tdat_events_finish(j.ev, 0);
+	j.type_size = type_size(f);
+	if (j.chrome) {
+		chrome_begin(&j);
+		if (pid_add(&j, -1) < 0)	/* makes the empty set */
+			goto nomem;
+	}
+	if (f->latency)
+		goto end;	/* a latency-tracer file holds text, no events */
+	memset(&ro, 0, sizeof(ro));
+	ro.cpus = o->cpus;
+	ro.ncpus = o->ncpus;
+	ro.buffer = o->buffer;
+	if ((rc = tdat_reader_open(f, &ro, &r, e)) < 0)
+		goto done;
+	while ((rc = tdat_reader_next(r, &rec, e)) > 0) {
+		id = rec.size >= (uint32_t)j.type_size ?
+		    (int)getn(&j, rec.data, j.type_size) : -1;
+		ev = tdat_events_find(j.ev, id);
+		if (!j.chrome) {
+			if (line(&j, ev, &rec, id) < 0)
+				goto nomem;
+		} else {
+			if (cpu_slot(&j, rec.cpu) == 0 &&
+			    j.cpu[rec.cpu].start == 0)
+				j.cpu[rec.cpu].start = rec.ts;
+			j.last_ts = rec.ts;
+			if (ev && ev == j.sw && (j.sw_buffer < 0 ||
+			    j.sw_buffer == rec.buffer)) {
+				j.sw_buffer = rec.buffer;
+				rc = sched_switch(&j, &rec);
+			} else {
+				rc = instant(&j, ev, &rec, id);
+			}
+			if (rc < 0)
+				goto nomem;
+		}
+		if (j.w.err)
+			break;
+	}
+	if (rc < 0)
+		goto done;
+end:
+	if (j.chrome && chrome_end(&j) < 0)
+		goto nomem;
+	rc = 0;
+	goto done;
+nomem:
+	rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+done:
+	if (tdat_jw_flush(&j.w) < 0 && rc >= 0)
+		rc = j.w.err == TDAT_ENOMEM ?
+		    tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory") :
+		    tdat_fail_nooff(e, TDAT_EIO, "write error");
+	tdat_jw_free(&j.w);
+	if (r)
+		tdat_reader_close(r);
+	tdat_events_free(j.ev);
+	free(j.cpu);
+	free(j.pids);
+	for (size_t k = 0; k < j.capcache; k++)
+		evc_free(j.cache[k]);
+	free(j.cache);
+	return rc;
+}

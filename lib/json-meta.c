@@ -1,0 +1,783 @@
+/*
+ * json-meta.c: the metadata of a trace.dat as one JSON document
+ * (tdat-to-json --meta, schemas/meta.schema.json): what tdat-dump --all
+ * shows, structured.  Keys come in a fixed order; file offsets and sizes
+ * are integers, kernel addresses "0x..." strings (jq 1.6 keeps only 53
+ * bits of a number).  The document is streamed, so a large kallsyms costs
+ * no memory.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+
+struct meta {
+	struct tdat_file *f;
+	struct tdat_jw *w;
+};
+
+static void
+kstr(struct tdat_jw *w, const char *key, const char *s)
+{
+	tdat_jw_key(w, key);
+	if (s)
+		tdat_jw_cstr(w, s);
+	else
+		tdat_jw_null(w);
+}
+
+static void
+ku64(struct tdat_jw *w, const char *key, uint64_t v)
+{
+	tdat_jw_key(w, key);
+	tdat_jw_u64(w, v);
+}
+
+static void
+ki64(struct tdat_jw *w, const char *key, int64_t v)
+{
+	tdat_jw_key(w, key);
+	tdat_jw_i64(w, v);
+}
+
+static void
+kbool(struct tdat_jw *w, const char *key, int v)
+{
+	tdat_jw_key(w, key);
+	tdat_jw_bool(w, v);
+}
+
+static void
+kaddr(struct tdat_jw *w, const char *key, uint64_t v)
+{
+	char s[24];
+
+	tdat_jw_key(w, key);
+	tdat_jw_str(w, s, (size_t)snprintf(s, sizeof(s), "0x%" PRIx64, v));
+}
+
+/* Text that may lack its NUL or hold several: up to the first NUL. */
+static size_t
+textlen(const unsigned char *p, uint64_t n)
+{
+	const unsigned char *nul = p ? memchr(p, 0, n) : NULL;
+
+	return p == NULL ? 0 : nul ? (size_t)(nul - p) : (size_t)n;
+}
+
+static void
+ktext(struct tdat_jw *w, const char *key, const unsigned char *p, uint64_t n)
+{
+	tdat_jw_key(w, key);
+	tdat_jw_str(w, p ? (const char *)p : "", textlen(p, n));
+}
+
+/* Next line of [*p, end): sets *line and *len, advances; 0 at the end. */
+static int
+next_line(const char **p, const char *end, const char **line, size_t *len)
+{
+	const char *nl;
+
+	if (*p >= end)
+		return 0;
+	*line = *p;
+	nl = memchr(*p, '\n', (size_t)(end - *p));
+	*len = (size_t)((nl ? nl : end) - *p);
+	*p = nl ? nl + 1 : end;
+	return 1;
+}
+
+/* Value of "key:" up to ';' inside a field line; -1 if absent. */
+static long long
+fnum(const char *line, size_t len, const char *key, int *found)
+{
+	size_t kl = strlen(key), i;
+
+	*found = 0;
+	for (i = 0; i + kl <= len; i++)
+		if (memcmp(line + i, key, kl) == 0) {
+			*found = 1;
+			return strtoll(line + i + kl, NULL, 10);
+		}
+	return -1;
+}
+
+/*
+ * A format file's field line: "\tfield:TYPE NAME;\toffset:N;\tsize:N;
+ * \tsigned:N;".  The name is the last identifier of the declaration
+ * before any "[".
+ */
+static void
+field_line(struct tdat_jw *w, const char *line, size_t len)
+{
+	const char *decl = line + 6, *semi, *ne, *ns;
+	long long v;
+	int found;
+
+	while (decl < line + len && *decl == ' ')
+		decl++;
+	semi = memchr(decl, ';', (size_t)(line + len - decl));
+	if (semi == NULL)
+		semi = line + len;
+	ne = memchr(decl, '[', (size_t)(semi - decl));
+	if (ne == NULL)
+		ne = semi;
+	while (ne > decl && ne[-1] == ' ')
+		ne--;
+	ns = ne;
+	while (ns > decl && (ns[-1] == '_' || (ns[-1] >= '0' && ns[-1] <= '9') ||
+	    (ns[-1] >= 'a' && ns[-1] <= 'z') || (ns[-1] >= 'A' && ns[-1] <= 'Z')))
+		ns--;
+	tdat_jw_obj(w);
+	tdat_jw_key(w, "name");
+	tdat_jw_str(w, ns, (size_t)(ne - ns));
+	tdat_jw_key(w, "declaration");
+	tdat_jw_str(w, decl, (size_t)(semi - decl));
+	v = fnum(line, len, "offset:", &found);
+	if (found)
+		ki64(w, "offset", v);
+	v = fnum(line, len, "size:", &found);
+	if (found)
+		ki64(w, "size", v);
+	v = fnum(line, len, "signed:", &found);
+	if (found)
+		kbool(w, "signed", v != 0);
+	tdat_jw_end(w, '}');
+}
+
+/* An event format file: name, id, fields, print fmt and the text. */
+static void
+format(struct tdat_jw *w, const struct tdat_blob *b, int header)
+{
+	const char *p = (const char *)b->p, *end, *line, *pf = NULL;
+	const char *name = NULL;
+	size_t len, namelen = 0, pflen = 0;
+	long long id = -1;
+
+	end = p + textlen(b->p, b->len);
+	tdat_jw_obj(w);
+	while (!header && next_line(&p, end, &line, &len)) {
+		if (len > 6 && memcmp(line, "name: ", 6) == 0) {
+			name = line + 6;
+			namelen = len - 6;
+		} else if (len > 4 && memcmp(line, "ID: ", 4) == 0) {
+			id = strtoll(line + 4, NULL, 10);
+		} else if (len > 11 && memcmp(line, "print fmt: ", 11) == 0) {
+			pf = line + 11;
+			pflen = len - 11;
+		}
+	}
+	if (!header) {
+		tdat_jw_key(w, "name");
+		if (name)
+			tdat_jw_str(w, name, namelen);
+		else
+			tdat_jw_null(w);
+		tdat_jw_key(w, "id");
+		if (id >= 0)
+			tdat_jw_i64(w, id);
+		else
+			tdat_jw_null(w);
+	}
+	tdat_jw_key(w, "fields");
+	tdat_jw_arr(w);
+	p = (const char *)b->p;
+	while (next_line(&p, end, &line, &len)) {
+		while (len > 0 && (*line == '\t' || *line == ' ')) {
+			line++;
+			len--;
+		}
+		if (len > 6 && memcmp(line, "field:", 6) == 0)
+			field_line(w, line, len);
+	}
+	tdat_jw_end(w, ']');
+	if (!header) {
+		tdat_jw_key(w, "print_fmt");
+		if (pf)
+			tdat_jw_str(w, pf, pflen);
+		else
+			tdat_jw_null(w);
+	}
+	ktext(w, "format", b->p, b->len);
+	tdat_jw_end(w, '}');
+}
+
+static void
+systems(struct meta *m)
+{
+	struct tdat_file *f = m->f;
+	struct tdat_jw *w = m->w;
+	uint32_t i, j;
+
+	tdat_jw_key(w, "ftrace_events");
+	tdat_jw_arr(w);
+	for (i = 0; i < f->nftrace; i++)
+		format(w, &f->ftrace[i], 0);
+	tdat_jw_end(w, ']');
+	tdat_jw_key(w, "systems");
+	tdat_jw_arr(w);
+	for (i = 0; i < f->nsys; i++) {
+		tdat_jw_obj(w);
+		kstr(w, "name", f->sys[i].name);
+		tdat_jw_key(w, "events");
+		tdat_jw_arr(w);
+		for (j = 0; j < f->sys[i].nev; j++)
+			format(w, &f->sys[i].ev[j], 0);
+		tdat_jw_end(w, ']');
+		tdat_jw_end(w, '}');
+	}
+	tdat_jw_end(w, ']');
+}
+
+/* kallsyms: "ADDR TYPE NAME[\t[MODULE]]" per line. */
+static void
+kallsyms(struct meta *m)
+{
+	const struct tdat_blob *b = &m->f->kallsyms;
+	struct tdat_jw *w = m->w;
+	const char *p = (const char *)b->p, *end, *line, *s, *le, *t;
+	size_t len;
+
+	end = p + textlen(b->p, b->len);
+	tdat_jw_key(w, "kallsyms");
+	tdat_jw_arr(w);
+	while (next_line(&p, end, &line, &len)) {
+		le = line + len;
+		s = memchr(line, ' ', len);
+		if (s == NULL || le - s < 4 || s[2] != ' ')
+			continue;
+		tdat_jw_obj(w);
+		kaddr(w, "address", strtoull(line, NULL, 16));
+		tdat_jw_key(w, "type");
+		tdat_jw_str(w, s + 1, 1);
+		s += 3;
+		t = memchr(s, '\t', (size_t)(le - s));
+		tdat_jw_key(w, "name");
+		tdat_jw_str(w, s, (size_t)((t ? t : le) - s));
+		if (t && le - t > 2 && t[1] == '[' && le[-1] == ']') {
+			tdat_jw_key(w, "module");
+			tdat_jw_str(w, t + 2, (size_t)(le - t - 3));
+		}
+		tdat_jw_end(w, '}');
+	}
+	tdat_jw_end(w, ']');
+}
+
+/* printk: 'ADDR : "FORMAT"' per line. */
+static void
+printk(struct meta *m)
+{
+	const struct tdat_blob *b = &m->f->printk;
+	struct tdat_jw *w = m->w;
+	const char *p = (const char *)b->p, *end, *line, *s, *le;
+	size_t len;
+
+	end = p + textlen(b->p, b->len);
+	tdat_jw_key(w, "printk");
+	tdat_jw_arr(w);
+	while (next_line(&p, end, &line, &len)) {
+		le = line + len;
+		s = memchr(line, ':', len);
+		if (s == NULL)
+			continue;
+		s++;
+		while (s < le && *s == ' ')
+			s++;
+		if (s < le && *s == '"' && le - s >= 2 && le[-1] == '"') {
+			s++;
+			le--;
+		}
+		tdat_jw_obj(w);
+		kaddr(w, "address", strtoull(line, NULL, 16));
+		tdat_jw_key(w, "format");
+		tdat_jw_str(w, s, (size_t)(le - s));
+		tdat_jw_end(w, '}');
+	}
+	tdat_jw_end(w, ']');
+}
+
+/* cmdlines: "PID COMM" per line. */
+static void
+cmdlines(struct meta *m)
+{
+	const struct tdat_blob *b = &m->f->cmdlines;
+	struct tdat_jw *w = m->w;
+	const char *p = (const char *)b->p, *end, *line, *s;
+	size_t len;
+
+	end = p + textlen(b->p, b->len);
+	tdat_jw_key(w, "cmdlines");
+	tdat_jw_arr(w);
+	while (next_line(&p, end, &line, &len)) {
+		s = memchr(line, ' ', len);
+		if (s == NULL)
+			continue;
+		tdat_jw_obj(w);
+		ki64(w, "pid", strtoll(line, NULL, 10));
+		tdat_jw_key(w, "comm");
+		tdat_jw_str(w, s + 1, (size_t)(line + len - s - 1));
+		tdat_jw_end(w, '}');
+	}
+	tdat_jw_end(w, ']');
+}
+
+/* ------------------------------------------------------------------ */
+/* Options, decoded by type. */
+
+static const char *
+ostr(const unsigned char **p, const unsigned char *end, size_t *len)
+{
+	const unsigned char *nul = memchr(*p, 0, (size_t)(end - *p));
+	const char *s = (const char *)*p;
+
+	if (nul == NULL)
+		return NULL;
+	*len = (size_t)(nul - *p);
+	*p = nul + 1;
+	return s;
+}
+
+static void
+opt_buffer(struct meta *m, const struct tdat_option *o)
+{
+	int big = m->f->big;
+	struct tdat_jw *w = m->w;
+	const unsigned char *p = o->data, *end = o->data + o->size;
+	const char *s;
+	size_t len;
+	uint32_t i, n;
+
+	tdat_jw_obj(w);
+	if (o->size < 8)
+		goto out;
+	ku64(w, "offset", tdat_get64(p, big));
+	p += 8;
+	if ((s = ostr(&p, end, &len)) == NULL)
+		goto out;
+	tdat_jw_key(w, "name");
+	tdat_jw_str(w, s, len);
+	if (m->f->version < 7 || (s = ostr(&p, end, &len)) == NULL)
+		goto out;
+	tdat_jw_key(w, "clock");
+	tdat_jw_str(w, s, len);
+	if (o->id != TDAT_OPT_BUFFER || end - p < 8)
+		goto out;
+	ku64(w, "page_size", tdat_get32(p, big));
+	n = tdat_get32(p + 4, big);
+	p += 8;
+	tdat_jw_key(w, "cpus");
+	tdat_jw_arr(w);
+	for (i = 0; i < n && end - p >= 20; i++, p += 20) {
+		tdat_jw_obj(w);
+		ku64(w, "id", tdat_get32(p, big));
+		ku64(w, "offset", tdat_get64(p + 4, big));
+		ku64(w, "size", tdat_get64(p + 12, big));
+		tdat_jw_end(w, '}');
+	}
+	tdat_jw_end(w, ']');
+out:
+	tdat_jw_end(w, '}');
+}
+
+static void
+opt_time_shift(struct meta *m, const struct tdat_option *o)
+{
+	int big = m->f->big;
+	struct tdat_jw *w = m->w;
+	const unsigned char *p = o->data, *base, *frac;
+	uint32_t size = o->size, ncpu, cnt, i, j;
+
+	tdat_jw_obj(w);
+	if (size < 16)
+		goto out;
+	kaddr(w, "peer_trace_id", tdat_get64(p, big));
+	ku64(w, "flags", tdat_get32(p + 8, big));
+	ncpu = tdat_get32(p + 12, big);
+	p += 16;
+	size -= 16;
+	/* The fractions follow every CPU's samples: find where they start. */
+	base = p;
+	for (j = 0; j < ncpu; j++) {
+		if (size - (uint32_t)(p - base) < 4)
+			break;
+		cnt = tdat_get32(p, big);
+		if ((uint64_t)cnt * 24 > size - (uint32_t)(p - base) - 4)
+			break;
+		p += 4 + 24 * (size_t)cnt;
+	}
+	frac = p - base < size ? p : NULL;
+	if (j < ncpu) {
+		kbool(w, "broken", 1);
+		goto out;
+	}
+	tdat_jw_key(w, "cpus");
+	tdat_jw_arr(w);
+	p = base;
+	for (j = 0; j < ncpu; j++) {
+		cnt = tdat_get32(p, big);
+		p += 4;
+		tdat_jw_arr(w);
+		for (i = 0; i < cnt; i++) {
+			tdat_jw_obj(w);
+			ki64(w, "time", (int64_t)tdat_get64(p + 8 * i, big));
+			ki64(w, "offset",
+			    (int64_t)tdat_get64(p + 8 * (cnt + i), big));
+			ki64(w, "scaling",
+			    (int64_t)tdat_get64(p + 8 * (2 * cnt + i), big));
+			if (frac && (uint64_t)(frac - base) + 8 <= size) {
+				ku64(w, "fraction", tdat_get64(frac, big));
+				frac += 8;
+			}
+			tdat_jw_end(w, '}');
+		}
+		tdat_jw_end(w, ']');
+		p += 24 * (size_t)cnt;
+	}
+	tdat_jw_end(w, ']');
+out:
+	tdat_jw_end(w, '}');
+}
+
+static void
+opt_guest(struct meta *m, const struct tdat_option *o)
+{
+	int big = m->f->big;
+	struct tdat_jw *w = m->w;
+	const unsigned char *p = o->data, *end = o->data + o->size;
+	const char *s;
+	size_t len;
+	uint32_t n, i;
+
+	tdat_jw_obj(w);
+	if ((s = ostr(&p, end, &len)) == NULL)
+		goto out;
+	tdat_jw_key(w, "name");
+	tdat_jw_str(w, s, len);
+	if (end - p < 12)
+		goto out;
+	kaddr(w, "trace_id", tdat_get64(p, big));
+	n = tdat_get32(p + 8, big);
+	p += 12;
+	tdat_jw_key(w, "cpus");
+	tdat_jw_arr(w);
+	for (i = 0; i < n && end - p >= 8; i++, p += 8) {
+		tdat_jw_obj(w);
+		ki64(w, "cpu", (int32_t)tdat_get32(p, big));
+		ki64(w, "host_pid", (int32_t)tdat_get32(p + 4, big));
+		tdat_jw_end(w, '}');
+	}
+	tdat_jw_end(w, ']');
+out:
+	tdat_jw_end(w, '}');
+}
+
+static void
+opt_value(struct meta *m, const struct tdat_option *o)
+{
+	struct tdat_jw *w = m->w;
+	int big = m->f->big;
+	int n = o->size == 1 || o->size == 2 || o->size == 4 || o->size == 8 ?
+	    (int)o->size : 0;
+	char *hex;
+	uint32_t i;
+
+	tdat_jw_key(w, "value");
+	switch (o->id) {
+	case TDAT_OPT_DATE: case TDAT_OPT_CPUSTAT: case TDAT_OPT_UNAME:
+	case TDAT_OPT_HOOK: case TDAT_OPT_OFFSET: case TDAT_OPT_VERSION:
+	case TDAT_OPT_PROCMAPS: case TDAT_OPT_TRACECLOCK:
+		tdat_jw_str(w, o->data, textlen(o->data, o->size));
+		break;
+	case TDAT_OPT_BUFFER: case TDAT_OPT_BUFFER_TEXT:
+		opt_buffer(m, o);
+		break;
+	case TDAT_OPT_CPUCOUNT:
+		if (n)
+			tdat_jw_u64(w, tdat_get(o->data, n, big));
+		else
+			tdat_jw_null(w);
+		break;
+	case TDAT_OPT_TRACEID:
+		if (n) {
+			char s[24];
+
+			tdat_jw_str(w, s, (size_t)snprintf(s, sizeof(s),
+			    "0x%" PRIx64, tdat_get(o->data, n, big)));
+		} else {
+			tdat_jw_null(w);
+		}
+		break;
+	case TDAT_OPT_TIME_SHIFT:
+		opt_time_shift(m, o);
+		break;
+	case TDAT_OPT_GUEST:
+		opt_guest(m, o);
+		break;
+	case TDAT_OPT_TSC2NSEC:
+		if (o->size < 16) {
+			tdat_jw_null(w);
+			break;
+		}
+		tdat_jw_obj(w);
+		ki64(w, "multiplier", (int32_t)tdat_get32(o->data, big));
+		ki64(w, "shift", (int32_t)tdat_get32(o->data + 4, big));
+		ku64(w, "offset", tdat_get64(o->data + 8, big));
+		tdat_jw_end(w, '}');
+		break;
+	case TDAT_OPT_DONE:
+	case TDAT_OPT_HEADER_INFO: case TDAT_OPT_FTRACE_EVENTS:
+	case TDAT_OPT_EVENT_FORMATS: case TDAT_OPT_KALLSYMS:
+	case TDAT_OPT_PRINTK: case TDAT_OPT_CMDLINES:
+		/* The offset of a section (DONE: of the next options). */
+		if (o->size >= 8)
+			tdat_jw_u64(w, tdat_get64(o->data, big));
+		else
+			tdat_jw_null(w);
+		break;
+	default:
+		/* Unknown: the bytes in hex. */
+		if ((hex = malloc(2 * (size_t)o->size + 1)) == NULL) {
+			w->err = TDAT_ENOMEM;
+			break;
+		}
+		for (i = 0; i < o->size; i++)
+			snprintf(hex + 2 * i, 3, "%02x", o->data[i]);
+		tdat_jw_str(w, hex, 2 * (size_t)o->size);
+		free(hex);
+		break;
+	}
+}
+
+static void
+options(struct meta *m)
+{
+	struct tdat_file *f = m->f;
+	struct tdat_jw *w = m->w;
+	const char *name;
+	size_t i;
+
+	tdat_jw_key(w, "options");
+	tdat_jw_arr(w);
+	for (i = 0; i < f->nopt; i++) {
+		const struct tdat_option *o = &f->opt[i];
+
+		tdat_jw_obj(w);
+		ku64(w, "id", o->id);
+		name = tdat_option_name(o->id);
+		kstr(w, "name", name);
+		ku64(w, "offset", o->off);
+		ku64(w, "size", o->size);
+		if (f->version >= 7) {
+			tdat_jw_key(w, "section");
+			if (o->sect >= 0)
+				tdat_jw_i64(w, o->sect);
+			else
+				tdat_jw_null(w);
+		}
+		opt_value(m, o);
+		tdat_jw_end(w, '}');
+	}
+	tdat_jw_end(w, ']');
+}
+
+static void
+sections(struct meta *m)
+{
+	struct tdat_file *f = m->f;
+	struct tdat_jw *w = m->w;
+	size_t i;
+
+	tdat_jw_key(w, "sections");
+	tdat_jw_arr(w);
+	for (i = 0; i < f->nsect; i++) {
+		const struct tdat_section *s = &f->sect[i];
+		int comp = (s->flags & TDAT_SEC_COMPRESSED) != 0;
+
+		tdat_jw_obj(w);
+		ku64(w, "id", s->id);
+		kstr(w, "name", tdat_string(f, s->name_id));
+		ku64(w, "offset", s->off);
+		ku64(w, "flags", s->flags);
+		kbool(w, "compressed", comp);
+		ku64(w, "size", s->size);
+		if (comp && s->id != TDAT_OPT_BUFFER &&
+		    s->id != TDAT_OPT_BUFFER_TEXT) {
+			ku64(w, "compressed_size", s->csize);
+			ku64(w, "uncompressed_size", s->usize);
+		}
+		tdat_jw_end(w, '}');
+	}
+	tdat_jw_end(w, ']');
+}
+
+/* The v7 strings, each with its offset in the strings sections. */
+static void
+strings(struct meta *m)
+{
+	struct tdat_file *f = m->f;
+	struct tdat_jw *w = m->w;
+	size_t p = 0, len;
+
+	tdat_jw_key(w, "strings");
+	tdat_jw_arr(w);
+	while (f->strings && p < f->strings_len) {
+		const char *s = (const char *)f->strings + p;
+		const char *nul = memchr(s, 0, f->strings_len - p);
+
+		len = nul ? (size_t)(nul - s) : f->strings_len - p;
+		tdat_jw_obj(w);
+		ku64(w, "offset", p);
+		tdat_jw_key(w, "string");
+		tdat_jw_str(w, s, len);
+		tdat_jw_end(w, '}');
+		p += len + 1;
+	}
+	tdat_jw_end(w, ']');
+}
+
+static void
+buffers(struct meta *m)
+{
+	struct tdat_file *f = m->f;
+	struct tdat_jw *w = m->w;
+	size_t i;
+	uint32_t c;
+
+	tdat_jw_key(w, "buffers");
+	tdat_jw_arr(w);
+	for (i = 0; i < f->nbuf; i++) {
+		const struct tdat_buffer *b = &f->buf[i];
+
+		tdat_jw_obj(w);
+		kstr(w, "name", b->name);
+		kstr(w, "clock", b->clock);
+		ku64(w, "page_size", b->page_size);
+		kbool(w, "latency", b->latency);
+		kbool(w, "compressed", b->compressed);
+		tdat_jw_key(w, "cpus");
+		tdat_jw_arr(w);
+		for (c = 0; c < b->ncpu; c++) {
+			tdat_jw_obj(w);
+			ku64(w, "id", b->cpu[c].id);
+			ku64(w, "offset", b->cpu[c].off);
+			ku64(w, "size", b->cpu[c].size);
+			tdat_jw_end(w, '}');
+		}
+		tdat_jw_end(w, ']');
+		tdat_jw_end(w, '}');
+	}
+	tdat_jw_end(w, ']');
+}
+
+/* "[local] global counter": the clocks, the selected one in brackets. */
+static void
+clock(struct meta *m)
+{
+	struct tdat_file *f = m->f;
+	struct tdat_jw *w = m->w;
+	const char *text = NULL, *p, *e, *sel = NULL;
+	size_t len = 0, i, sellen = 0;
+
+	if (f->clock_data) {
+		text = f->clock_data;
+		len = strlen(text);
+	} else {
+		for (i = 0; i < f->nopt; i++)
+			if (f->opt[i].id == TDAT_OPT_TRACECLOCK) {
+				text = (const char *)f->opt[i].data;
+				len = textlen(f->opt[i].data, f->opt[i].size);
+			}
+	}
+	tdat_jw_key(w, "trace_clock");
+	tdat_jw_obj(w);
+	tdat_jw_key(w, "available");
+	tdat_jw_arr(w);
+	for (p = text, e = text + len; p && p < e;) {
+		const char *s, *t;
+
+		while (p < e && (*p == ' ' || *p == '\n'))
+			p++;
+		if (p >= e)
+			break;
+		s = p;
+		while (p < e && *p != ' ' && *p != '\n')
+			p++;
+		t = p;
+		if (*s == '[' && t - s >= 2 && t[-1] == ']') {
+			s++;
+			t--;
+			sel = s;
+			sellen = (size_t)(t - s);
+		}
+		tdat_jw_str(w, s, (size_t)(t - s));
+	}
+	tdat_jw_end(w, ']');
+	tdat_jw_key(w, "selected");
+	if (sel)
+		tdat_jw_str(w, sel, sellen);
+	else if (f->trace_clock)
+		tdat_jw_cstr(w, f->trace_clock);
+	else
+		tdat_jw_null(w);
+	tdat_jw_end(w, '}');
+}
+
+int
+tdat_json_meta(struct tdat_file *f, FILE *out, const struct tdat_json_opts *o,
+    struct tdat_err *e)
+{
+	struct tdat_jw jw, *w = &jw;
+	struct meta m = { f, w };
+	int rc;
+
+	(void)o;
+	if (tdat_jw_init(w, out) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	tdat_jw_obj(w);
+	kstr(w, "file", f->path);
+	ki64(w, "version", f->version);
+	kstr(w, "endianness", f->big ? "big" : "little");
+	ki64(w, "long_size", f->lsize);
+	ku64(w, "page_size", f->page_size);
+	tdat_jw_key(w, "compression");
+	if (f->version >= 7 && f->comp) {
+		tdat_jw_obj(w);
+		kstr(w, "name", f->comp);
+		kstr(w, "version", f->comp_ver ? f->comp_ver : "");
+		tdat_jw_end(w, '}');
+	} else {
+		tdat_jw_null(w);
+	}
+	ku64(w, "cpus", f->ncpus);
+	tdat_jw_key(w, "header_page");
+	format(w, &f->hpage, 1);
+	tdat_jw_key(w, "header_event");
+	format(w, &f->hevent, 1);
+	systems(&m);
+	options(&m);
+	sections(&m);
+	strings(&m);
+	buffers(&m);
+	clock(&m);
+	tdat_jw_key(w, "latency");
+	if (f->latency) {
+		tdat_jw_obj(w);
+		ku64(w, "offset", f->latency_off);
+		tdat_jw_end(w, '}');
+	} else {
+		tdat_jw_null(w);
+	}
+	cmdlines(&m);
+	printk(&m);
+	kallsyms(&m);
+	tdat_jw_end(w, '}');
+	tdat_jw_nl(w);
+	rc = tdat_jw_flush(w);
+	tdat_jw_free(w);
+	if (rc == TDAT_ENOMEM)
+		return tdat_fail_nooff(e, rc, "out of memory");
+	if (rc < 0)
+		return tdat_fail_nooff(e, rc, "write error");
+	return 0;
+}

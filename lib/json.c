@@ -1,0 +1,404 @@
+/*
+ * json.c: the pieces every JSON output shares: UTF-8 repair, a buffered
+ * streaming writer whose string escaping is json-c's, and the entry point
+ * tdat_json_write().
+ *
+ * The writer streams because an event tree built with json-c per event
+ * costs an allocation per value; here the only allocations are the output
+ * buffer and one reused json-c string object, so memory does not grow
+ * with the trace.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "tdat.h"
+
+#define JW_CHUNK	(64 * 1024)
+#define JC_FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+/* Length of the well-formed UTF-8 sequence at p (n bytes left), or 0. */
+static size_t
+utf8_len(const unsigned char *p, size_t n)
+{
+	unsigned char c = p[0], lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+size_t
+tdat_json_utf8(struct tdat_sbuf *b, const void *s, size_t n)
+{
+	const unsigned char *p = s;
+	size_t i = 0, start = 0, bad = 0, l;
+
+	while (i < n) {
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((l = utf8_len(p + i, n - i)) != 0) {
+			i += l;
+			continue;
+		}
+		tdat_sb_add(b, (const char *)p + start, i - start);
+		tdat_sb_add(b, "\xef\xbf\xbd", 3);
+		bad++;
+		start = ++i;
+	}
+	tdat_sb_add(b, (const char *)p + start, n - start);
+	return bad;
+}
+
+struct json_object *
+tdat_json_string(const void *s, size_t n)
+{
+	struct tdat_sbuf b;
+	struct json_object *o;
+
+	tdat_sb_init(&b);
+	tdat_json_utf8(&b, s, n);
+	if (b.oom) {
+		tdat_sb_free(&b);
+		return NULL;
+	}
+	o = json_object_new_string_len(b.p ? b.p : "", (int)b.len);
+	tdat_sb_free(&b);
+	return o;
+}
+
+/* ------------------------------------------------------------------ */
+/* The streaming writer. */
+
+int
+tdat_jw_init(struct tdat_jw *w, FILE *out)
+{
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+	w->cap = JW_CHUNK;
+	w->buf = malloc(w->cap);
+	w->js = json_object_new_string("");
+	w->tmp = malloc(sizeof(*w->tmp));
+	if (w->buf == NULL || w->js == NULL || w->tmp == NULL) {
+		tdat_jw_free(w);
+		return TDAT_ENOMEM;
+	}
+	tdat_sb_init(w->tmp);
+	w->first[0] = 1;
+	return 0;
+}
+
+void
+tdat_jw_free(struct tdat_jw *w)
+{
+	free(w->buf);
+	if (w->js)
+		json_object_put(w->js);
+	if (w->tmp) {
+		tdat_sb_free(w->tmp);
+		free(w->tmp);
+	}
+	w->buf = NULL;
+	w->js = NULL;
+	w->tmp = NULL;
+}
+
+int
+tdat_jw_flush(struct tdat_jw *w)
+{
+	if (w->len && !w->err && fwrite(w->buf, 1, w->len, w->out) != w->len)
+		w->err = TDAT_EIO;
+	w->len = 0;
+	return w->err;
+}
+
+static void
+put(struct tdat_jw *w, const char *s, size_t n)
+{
+	if (w->cap - w->len < n) {
+		tdat_jw_flush(w);
+		if (n > w->cap) {
+			if (!w->err && fwrite(s, 1, n, w->out) != n)
+				w->err = TDAT_EIO;
+			return;
+		}
+	}
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
+static inline void
+putch(struct tdat_jw *w, char c)
+{
+	if (w->len == w->cap)
+		tdat_jw_flush(w);
+	w->buf[w->len++] = c;
+}
+
+/* Before a value or a key: the comma that separates it from the last. */
+static void
+sep(struct tdat_jw *w)
+{
+	if (w->after_key) {
+		w->after_key = 0;
+		return;
+	}
+	if (!w->first[w->depth]) {
+		putch(w, ',');
+		if (w->lines_depth && w->depth == w->lines_depth)
+			putch(w, '\n');
+	}
+	w->first[w->depth] = 0;
+}
+
+static void
+open_(struct tdat_jw *w, char c)
+{
+	sep(w);
+	putch(w, c);
+	if (w->depth + 1 < TDAT_JW_DEPTH)
+		w->depth++;
+	w->first[w->depth] = 1;
+}
+
+void
+tdat_jw_obj(struct tdat_jw *w)
+{
+	open_(w, '{');
+}
+
+void
+tdat_jw_arr(struct tdat_jw *w)
+{
+	open_(w, '[');
+}
+
+void
+tdat_jw_end(struct tdat_jw *w, int c)
+{
+	putch(w, (char)c);
+	if (w->depth > 0)
+		w->depth--;
+}
+
+void
+tdat_jw_nl(struct tdat_jw *w)
+{
+	putch(w, '\n');
+	if (w->depth == 0)
+		w->first[0] = 1;
+}
+
+/* Write a JSON string: plain ASCII directly, anything else through UTF-8
+ * repair and json-c's escaping. */
+static void
+string(struct tdat_jw *w, const unsigned char *s, size_t n)
+{
+	const char *esc;
+	size_t i, len;
+	int high = 0, plain = 1;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] >= 0x80)
+			high = 1;
+		else if (s[i] < 0x20 || s[i] == '"' || s[i] == '\\' ||
+		    s[i] == 0x7f)
+			plain = 0;
+	}
+	if (plain && !high) {
+		putch(w, '"');
+		put(w, (const char *)s, n);
+		putch(w, '"');
+		return;
+	}
+	if (high) {
+		tdat_sb_reset(w->tmp);
+		tdat_json_utf8(w->tmp, s, n);
+		if (w->tmp->oom) {
+			w->err = TDAT_ENOMEM;
+			return;
+		}
+		s = (const unsigned char *)(w->tmp->p ? w->tmp->p : "");
+		n = w->tmp->len;
+	}
+	if (n > 0x7fffffff || json_object_set_string_len(w->js,
+	    (const char *)s, (int)n) == 0) {
+		w->err = TDAT_ENOMEM;
+		return;
+	}
+	esc = json_object_to_json_string_length(w->js, JC_FLAGS, &len);
+	if (esc == NULL) {
+		w->err = TDAT_ENOMEM;
+		return;
+	}
+	put(w, esc, len);
+}
+
+void
+tdat_jw_key(struct tdat_jw *w, const char *key)
+{
+	sep(w);
+	string(w, (const unsigned char *)key, strlen(key));
+	putch(w, ':');
+	w->after_key = 1;
+}
+
+void
+tdat_jw_qkey(struct tdat_jw *w, const char *q, size_t n)
+{
+	sep(w);
+	put(w, q, n);
+	w->after_key = 1;
+}
+
+int
+tdat_json_quote(struct tdat_sbuf *b, const void *s, size_t n)
+{
+	struct json_object *o = tdat_json_string(s, n);
+	const char *q;
+	size_t len;
+
+	if (o == NULL)
+		return TDAT_ENOMEM;
+	q = json_object_to_json_string_length(o, JC_FLAGS, &len);
+	if (q)
+		tdat_sb_add(b, q, len);
+	json_object_put(o);
+	return q == NULL || b->oom ? TDAT_ENOMEM : 0;
+}
+
+void
+tdat_jw_str(struct tdat_jw *w, const void *s, size_t n)
+{
+	sep(w);
+	string(w, s, n);
+}
+
+void
+tdat_jw_cstr(struct tdat_jw *w, const char *s)
+{
+	tdat_jw_str(w, s, strlen(s));
+}
+
+static const char digits2[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
+/* Decimal digits of v, ending at end; returns where they start. */
+static char *
+fmt_u64(char *end, uint64_t v)
+{
+	char *p = end;
+
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		*--p = digits2[d + 1];
+		*--p = digits2[d];
+	}
+	if (v >= 10) {
+		*--p = digits2[v * 2 + 1];
+		*--p = digits2[v * 2];
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return p;
+}
+
+void
+tdat_jw_u64(struct tdat_jw *w, uint64_t v)
+{
+	char d[24], *p;
+
+	sep(w);
+	p = fmt_u64(d + sizeof(d), v);
+	put(w, p, (size_t)(d + sizeof(d) - p));
+}
+
+void
+tdat_jw_i64(struct tdat_jw *w, int64_t v)
+{
+	char d[24], *p;
+
+	sep(w);
+	p = fmt_u64(d + sizeof(d), v < 0 ? -(uint64_t)v : (uint64_t)v);
+	if (v < 0)
+		*--p = '-';
+	put(w, p, (size_t)(d + sizeof(d) - p));
+}
+
+void
+tdat_jw_raw(struct tdat_jw *w, const char *s, size_t n)
+{
+	sep(w);
+	put(w, s, n);
+}
+
+void
+tdat_jw_null(struct tdat_jw *w)
+{
+	tdat_jw_raw(w, "null", 4);
+}
+
+void
+tdat_jw_bool(struct tdat_jw *w, int v)
+{
+	if (v)
+		tdat_jw_raw(w, "true", 4);
+	else
+		tdat_jw_raw(w, "false", 5);
+}
+
+/* ------------------------------------------------------------------ */
+
+int
+tdat_json_write(struct tdat_file *f, FILE *out,
+    const struct tdat_json_opts *o, struct tdat_err *e)
+{
+	int rc;
+
+	switch (o->mode) {
+	case TDAT_JSON_META:
+		rc = tdat_json_meta(f, out, o, e);
+		break;
+	case TDAT_JSON_CHROME:
+	case TDAT_JSON_LINES:
+		rc = tdat_json_events(f, out, o, e);
+		break;
+	default:
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "unknown JSON shape %d",
+		    o->mode);
+	}
+	if (rc == 0 && (fflush(out) != 0 || ferror(out)))
+		return tdat_fail_nooff(e, TDAT_EIO, "write error");
+	return rc;
+}

@@ -1,0 +1,93 @@
+/*
+ * tdat-json.h: JSON output of trace.dat files (lib/json*.c): events as
+ * JSON Lines, the metadata as one document, and the Chrome/Perfetto trace
+ * event format.  The shapes are described by the JSON Schemas in schemas/ and
+ * tdat-to-json(1).
+ *
+ * Strings from a trace are bytes; JSON strings are Unicode.  Every string
+ * written is first made valid UTF-8: each byte that does not belong to a
+ * well-formed UTF-8 sequence becomes U+FFFD, the replacement character.
+ * Escaping of '"', '\\' and control characters is json-c's, with
+ * JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE.
+ */
+#ifndef TDAT_JSON_H
+#define TDAT_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct tdat_file;
+struct tdat_err;
+struct tdat_sbuf;
+struct json_object;
+
+enum { TDAT_JSON_LINES, TDAT_JSON_META, TDAT_JSON_CHROME };
+
+struct tdat_json_opts {
+	int mode;		/* TDAT_JSON_* */
+	const unsigned char *cpus;	/* cpus[i] != 0 selects CPU i; NULL all */
+	int ncpus;
+	int buffer;		/* buffer index, or -1 for every buffer */
+	int pretty;		/* indent the --meta document */
+};
+
+/* Write f to out in the chosen shape; 0 or a negative TDAT_E* code. */
+int tdat_json_write(struct tdat_file *f, FILE *out,
+    const struct tdat_json_opts *o, struct tdat_err *e);
+
+/* The shapes, called by tdat_json_write() (lib/json-meta.c, lib/json-events.c). */
+int tdat_json_meta(struct tdat_file *f, FILE *out,
+    const struct tdat_json_opts *o, struct tdat_err *e);
+int tdat_json_events(struct tdat_file *f, FILE *out,
+    const struct tdat_json_opts *o, struct tdat_err *e);
+
+/* Append s[0..n) to b as valid UTF-8 (bad bytes become U+FFFD); returns
+ * the number of bytes replaced. */
+size_t tdat_json_utf8(struct tdat_sbuf *b, const void *s, size_t n);
+
+/* Append s[0..n) to b as a quoted JSON string; 0 or TDAT_ENOMEM. */
+int tdat_json_quote(struct tdat_sbuf *b, const void *s, size_t n);
+
+/* A json-c string holding s[0..n) made valid UTF-8 (NULL: no memory). */
+struct json_object *tdat_json_string(const void *s, size_t n);
+
+/*
+ * A small buffered JSON writer for large outputs: values are appended to
+ * a buffer that is flushed to the stream when it fills.  Commas between
+ * members and elements are placed by the writer.
+ */
+#define TDAT_JW_DEPTH	32
+
+struct tdat_jw {
+	FILE *out;
+	char *buf;
+	size_t len, cap;
+	int err;		/* a write failed or memory ran out */
+	int depth;
+	unsigned char first[TDAT_JW_DEPTH];	/* no member yet at this depth */
+	int after_key;
+	int lines_depth;	/* if not 0: a newline after each comma there */
+	struct json_object *js;	/* reused for json-c's string escaping */
+	struct tdat_sbuf *tmp;	/* UTF-8 repair */
+};
+
+int tdat_jw_init(struct tdat_jw *, FILE *out);	/* 0 or TDAT_ENOMEM */
+int tdat_jw_flush(struct tdat_jw *);		/* 0 or TDAT_EIO */
+void tdat_jw_free(struct tdat_jw *);
+void tdat_jw_obj(struct tdat_jw *);		/* { */
+void tdat_jw_arr(struct tdat_jw *);		/* [ */
+void tdat_jw_end(struct tdat_jw *, int c);	/* '}' or ']' */
+void tdat_jw_key(struct tdat_jw *, const char *key);
+/* A key already quoted with its colon ("\"pid\":"), from tdat_json_quote(). */
+void tdat_jw_qkey(struct tdat_jw *, const char *q, size_t n);
+void tdat_jw_str(struct tdat_jw *, const void *s, size_t n);
+void tdat_jw_cstr(struct tdat_jw *, const char *s);
+void tdat_jw_u64(struct tdat_jw *, uint64_t v);
+void tdat_jw_i64(struct tdat_jw *, int64_t v);
+void tdat_jw_raw(struct tdat_jw *, const char *s, size_t n);	/* a value */
+void tdat_jw_null(struct tdat_jw *);
+void tdat_jw_bool(struct tdat_jw *, int v);
+void tdat_jw_nl(struct tdat_jw *);		/* end a JSON Lines line */
+
+#endif

@@ -1,0 +1,1206 @@
+/*
+ * verify.c: tdat-verify's checks of a trace.dat (trace-cmd.dat.v6(5),
+ * trace-cmd.dat.v7(5)): what tdat_open() checks, then the container's
+ * layout (sections, options, string references, compressed data, where
+ * the CPU data lies), the event formats, and every ring-buffer page of
+ * every CPU of every buffer through the decoder of lib/records.c.
+ *
+ * Findings go to a callback as they are found.  Each section (the
+ * container, the formats, each CPU's pages) stops at its first error
+ * unless keep_going is set; a warning of one kind is reported once per
+ * section unless keep_going is set.  Memory stays bounded: one window of
+ * pages or one chunk at a time.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "tdat.h"
+
+#define WINDOW		(256 * 1024)
+#define MAX_CHUNK	(16u << 20)	/* uncompressed bytes of one chunk */
+#define MAX_WARN_KINDS	32
+#define NIDS		65536
+#define COMMIT_MASK	((1u << 27) - 1)
+#define KNOWN_FLAGS	(COMMIT_MASK | (1u << 30) | (1u << 31))
+
+/* A dynamic field of an event: __data_loc or __rel_loc. */
+struct vloc {
+	uint32_t off;		/* of the 4-byte locator */
+	int rel;		/* __rel_loc: relative to the locator's end */
+	int str;		/* char[]: a NUL-terminated string */
+	char name[32];
+};
+
+struct vevent {
+	char name[64];
+	uint32_t min_size;	/* end of the last fixed field */
+	uint32_t nloc;
+	struct vloc *loc;
+	const struct tdat_blob *bl;	/* its format file */
+	const char *sys;
+	int seen;		/* a record of it is in the pages */
+};
+
+/* A region of the file that nothing else may share. */
+struct region {
+	uint64_t off, end;
+	char what[64];
+};
+
+struct vctx {
+	struct tdat_file *f;
+	const struct tdat_verify_opts *o;
+	struct tdat_verify_stats *st;
+	struct tdat_err *e;	/* I/O errors and lack of memory */
+	int fatal;		/* an I/O error or lack of memory */
+	int stop;		/* the callback asked to stop */
+	/* the current section */
+	int sec_stop;		/* its first error is in */
+	const char *warned[MAX_WARN_KINDS];
+	int nwarned;
+	/* pages */
+	struct tdat_page_layout pl;
+	int have_pl;
+	/* event formats: idx[id] is 1 + the index in ev, or 0 */
+	uint32_t *idx;
+	struct vevent *ev;
+	size_t nev;
+	/* regions */
+	struct region *reg;
+	size_t nreg;
+	/* buffers */
+	unsigned char *win, *cbuf;
+	size_t wcap, ccap;
+	ZSTD_DCtx *zd;
+	z_stream zs;
+	int zinit;
+};
+
+static void	section(struct vctx *);
+static int	find(struct vctx *, int, const char *, int, uint64_t,
+    const struct tdat_buffer *, int, long long, const char *, ...)
+    __attribute__((format(printf, 9, 10)));
+
+/* ------------------------------------------------------------------ */
+/* Findings. */
+
+static void
+section(struct vctx *v)
+{
+	v->sec_stop = 0;
+	v->nwarned = 0;
+}
+
+static int
+nomem(struct vctx *v)
+{
+	tdat_fail_nooff(v->e, TDAT_ENOMEM, "out of memory");
+	v->fatal = 1;
+	return 1;
+}
+
+/* Printable copy of a name from the file: control bytes become '?'. */
+static void
+vis(char *dst, size_t n, const char *src)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n && src[i]; i++)
+		dst[i] = (unsigned char)src[i] < 0x20 || src[i] == 0x7f ? '?' :
+		    src[i];
+	dst[i] = '\0';
+}
+
+/*
+ * Report a finding.  Returns nonzero when the current section should
+ * stop: after its first error (unless keep_going), or when the callback
+ * asks.
+ */
+static int
+find(struct vctx *v, int sev, const char *kind, int has_off, uint64_t off,
+    const struct tdat_buffer *b, int cpu, long long page, const char *fmt, ...)
+{
+	struct tdat_finding fd;
+	char msg[320], bname[64];
+	va_list ap;
+	int i;
+
+	if (sev == TDAT_FIND_ERROR)
+		v->st->errors++;
+	else
+		v->st->warnings++;
+	if (v->stop)
+		return 1;
+	if (sev == TDAT_FIND_WARNING && !v->o->keep_going) {
+		for (i = 0; i < v->nwarned; i++)
+			if (v->warned[i] == kind) {
+				v->st->unreported++;
+				return 0;
+			}
+		if (v->nwarned < MAX_WARN_KINDS)
+			v->warned[v->nwarned++] = kind;
+	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	memset(&fd, 0, sizeof(fd));
+	fd.severity = sev;
+	fd.kind = kind;
+	fd.has_off = has_off;
+	fd.off = off;
+	if (b) {
+		vis(bname, sizeof(bname), b->name ? b->name : "");
+		fd.buffer = bname;
+	}
+	fd.cpu = cpu;
+	fd.page = page;
+	fd.msg = msg;
+	if (v->o->found && v->o->found(v->o->arg, &fd))
+		v->stop = 1;
+	if (sev == TDAT_FIND_ERROR && !v->o->keep_going)
+		v->sec_stop = 1;
+	return v->stop || v->sec_stop;
+}
+
+#define ERR(v, kind, off, ...) \
+	find(v, TDAT_FIND_ERROR, kind, 1, off, NULL, -1, -1, __VA_ARGS__)
+#define WARN(v, kind, off, ...) \
+	find(v, TDAT_FIND_WARNING, kind, 1, off, NULL, -1, -1, __VA_ARGS__)
+
+/* ------------------------------------------------------------------ */
+/* Decompression, with the codec's own words for what went wrong. */
+
+/* Decompress src into dst (room for dlen + 1 bytes); 0, or 1 with why. */
+static int
+inflate_exact(struct vctx *v, const unsigned char *src, size_t slen,
+    unsigned char *dst, size_t dlen, char *why, size_t wn)
+{
+	int zr;
+
+	if (v->f->codec && strcmp(tdat_codec_name(v->f->codec), "zstd") == 0) {
+		size_t r;
+		unsigned long long fcs;
+
+		if (v->zd == NULL && (v->zd = ZSTD_createDCtx()) == NULL)
+			return nomem(v), 1;
+		fcs = ZSTD_getFrameContentSize(src, slen);
+		if (fcs != ZSTD_CONTENTSIZE_UNKNOWN &&
+		    fcs != ZSTD_CONTENTSIZE_ERROR && fcs != dlen) {
+			snprintf(why, wn, "zstd frame holds %llu bytes, not %zu",
+			    fcs, dlen);
+			return 1;
+		}
+		r = ZSTD_decompressDCtx(v->zd, dst, dlen + 1, src, slen);
+		if (ZSTD_isError(r)) {
+			snprintf(why, wn, "zstd: %s", ZSTD_getErrorName(r));
+			return 1;
+		}
+		if (r != dlen) {
+			snprintf(why, wn, "zstd data decompresses to %zu bytes, "
+			    "not %zu", r, dlen);
+			return 1;
+		}
+		return 0;
+	}
+	if (!v->zinit) {
+		memset(&v->zs, 0, sizeof(v->zs));
+		if (inflateInit(&v->zs) != Z_OK)
+			return nomem(v), 1;
+		v->zinit = 1;
+	} else
+		inflateReset(&v->zs);
+	v->zs.next_in = (unsigned char *)(uintptr_t)src;
+	v->zs.avail_in = (uInt)slen;
+	v->zs.next_out = dst;
+	v->zs.avail_out = (uInt)(dlen + 1);
+	zr = inflate(&v->zs, Z_FINISH);
+	if (zr == Z_STREAM_END && v->zs.total_out == dlen)
+		return 0;
+	if (zr == Z_STREAM_END)
+		snprintf(why, wn, "zlib data decompresses to %lu bytes, not %zu",
+		    (unsigned long)v->zs.total_out, dlen);
+	else if (v->zs.total_out > dlen)
+		snprintf(why, wn, "zlib data decompresses to more than %zu "
+		    "bytes", dlen);
+	else if (zr == Z_BUF_ERROR || (zr == Z_OK && v->zs.avail_in == 0))
+		snprintf(why, wn, "zlib: data ends early, after %lu of %zu "
+		    "bytes", (unsigned long)v->zs.total_out, dlen);
+	else
+		snprintf(why, wn, "zlib: %s", v->zs.msg ? v->zs.msg :
+		    zError(zr));
+	return 1;
+}
+
+/* Room for n + 1 bytes in *p. */
+static int
+room(struct vctx *v, unsigned char **p, size_t *cap, size_t n)
+{
+	unsigned char *q;
+
+	if (n + 1 <= *cap)
+		return 0;
+	if ((q = realloc(*p, n + 1)) == NULL)
+		return nomem(v);
+	*p = q;
+	*cap = n + 1;
+	return 0;
+}
+
+/* Read len bytes at off into *p; nonzero on failure (reported). */
+static int
+readat(struct vctx *v, unsigned char **p, size_t *cap, uint64_t off,
+    size_t len, const char *kind)
+{
+	struct tdat_err e = { 0 };
+
+	if (room(v, p, cap, len))
+		return 1;
+	if (tdat_pread(v->f, *p, off, len, &e) < 0) {
+		if (e.code != TDAT_ECORRUPT) {
+			*v->e = e;
+			v->fatal = 1;
+			return 1;
+		}
+		ERR(v, kind, off, "%s", e.msg);
+		return 1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Event formats: ids, and the dynamic fields the pages are checked by. */
+
+static const char *
+line_value(const char *text, const char *end, const char *key)
+{
+	size_t kn = strlen(key);
+	const char *p = text;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if ((size_t)(end - p) > kn && strncmp(p, key, kn) == 0)
+			return p + kn;
+		if (nl == NULL)
+			break;
+		p = nl + 1;
+	}
+	return NULL;
+}
+
+/* Parse "\tfield:TYPE NAME;\toffset:N;\tsize:N;..." lines into ev. */
+static int
+parse_fields(struct vctx *v, const struct tdat_blob *bl, const char *s,
+    const char *end, struct vevent *ev)
+{
+	const char *p, *nl;
+	struct vloc *loc;
+	unsigned long last_off = 0;
+	uint32_t i, last_end = 0;
+	int last_arr = 0;
+
+	for (p = s; p < end; p = nl + 1) {
+		const char *decl, *semi, *o, *z, *name;
+		unsigned long off, size;
+		int dyn, rel;
+
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		while (p < nl && (*p == ' ' || *p == '\t'))
+			p++;
+		if (nl - p < 6 || strncmp(p, "field:", 6) != 0)
+			continue;
+		decl = p + 6;
+		if ((semi = memchr(decl, ';', (size_t)(nl - decl))) == NULL ||
+		    (o = strstr(semi, "offset:")) == NULL || o > nl ||
+		    (z = strstr(semi, "size:")) == NULL || z > nl) {
+			WARN(v, "event-format", bl->off, "event %s: malformed "
+			    "field line", ev->name);
+			continue;
+		}
+		off = strtoul(o + 7, NULL, 10);
+		size = strtoul(z + 5, NULL, 10);
+		if (off > 0xffff || size > 0xffff) {
+			WARN(v, "event-format", bl->off, "event %s: field "
+			    "offset %lu or size %lu is not sane", ev->name, off,
+			    size);
+			continue;
+		}
+		dyn = strncmp(decl, "__data_loc", 10) == 0;
+		rel = strncmp(decl, "__rel_loc", 9) == 0;
+		/*
+		 * The last field may be an array the kernel fills only in
+		 * part (ftrace's kernel_stack): records must hold every
+		 * field before it.
+		 */
+		if (off >= last_off) {
+			if (last_end > ev->min_size)
+				ev->min_size = last_end;
+			last_off = off;
+			last_end = (uint32_t)(off + size);
+			last_arr = memchr(decl, '[', (size_t)(semi - decl)) != NULL;
+		} else if (off + size > ev->min_size)
+			ev->min_size = (uint32_t)(off + size);
+		if ((!dyn && !rel) || size != 4)
+			continue;
+		for (name = semi; name > decl && name[-1] != ' ' &&
+		    name[-1] != '\t'; name--)
+			;
+		loc = realloc(ev->loc, (ev->nloc + 1) * sizeof(*loc));
+		if (loc == NULL)
+			return nomem(v);
+		ev->loc = loc;
+		loc = &ev->loc[ev->nloc++];
+		memset(loc, 0, sizeof(*loc));
+		loc->off = (uint32_t)off;
+		loc->rel = rel;
+		loc->str = memmem(decl, (size_t)(semi - decl), "char[]", 6) != NULL;
+		snprintf(loc->name, sizeof(loc->name), "%.*s",
+		    (int)(semi - name), name);
+		vis(loc->name, sizeof(loc->name), loc->name);
+	}
+	if (!last_arr && last_end > ev->min_size)
+		ev->min_size = last_end;
+	for (i = 0; i < ev->nloc; i++)
+		if (ev->loc[i].off + 4 > ev->min_size)
+			ev->min_size = ev->loc[i].off + 4;
+	return 0;
+}
+
+static int
+load_format(struct vctx *v, const struct tdat_blob *bl, const char *sys)
+{
+	const char *s = (const char *)bl->p, *end = s + bl->len, *p, *fmt;
+	struct vevent *ev;
+	unsigned long id;
+	char *q, vs[64];
+
+	if (bl->p == NULL)
+		return 0;
+	vis(vs, sizeof(vs), sys);
+	if (memchr(s, '\0', bl->len) != NULL)
+		end = s + strlen(s);
+	if ((p = line_value(s, end, "ID: ")) == NULL) {
+		WARN(v, "event-format", bl->off, "event format in system %s has "
+		    "no ID line", vs);
+		return 0;
+	}
+	id = strtoul(p, &q, 10);
+	if (q == p || id >= NIDS) {
+		WARN(v, "event-format", bl->off, "event format in system %s: ID "
+		    "%.20s is not an event id", vs, p);
+		return 0;
+	}
+	if ((ev = realloc(v->ev, (v->nev + 1) * sizeof(*ev))) == NULL)
+		return nomem(v);
+	v->ev = ev;
+	ev = &v->ev[v->nev];
+	memset(ev, 0, sizeof(*ev));
+	p = line_value(s, end, "name: ");
+	snprintf(ev->name, sizeof(ev->name), "%s:%.*s", sys,
+	    p ? (int)strcspn(p, "\n") : 1, p ? p : "?");
+	vis(ev->name, sizeof(ev->name), ev->name);
+	if ((fmt = line_value(s, end, "format:")) == NULL)
+		WARN(v, "event-format", bl->off, "event %s has no format: line",
+		    ev->name);
+	else if (parse_fields(v, bl, fmt, end, ev))
+		return 1;
+	if (line_value(s, end, "print fmt: ") == NULL)
+		WARN(v, "event-format", bl->off, "event %s has no print fmt line",
+		    ev->name);
+	if (v->idx[id]) {
+		WARN(v, "event-id-twice", bl->off, "event id %lu belongs to "
+		    "both %s and %s", id, v->ev[v->idx[id] - 1].name, ev->name);
+		free(ev->loc);
+		return 0;
+	}
+	ev->bl = bl;
+	ev->sys = sys;
+	v->idx[id] = (uint32_t)++v->nev;
+	return 0;
+}
+
+/*
+ * Through the event engine: format files parse, and print formats render
+ * a record of zeros without failing.  Warnings only: a file with an odd
+ * print format still holds good data.  all: every event; else the events
+ * that have records (parsing every format costs more than the pages).
+ */
+static void
+check_print_formats(struct vctx *v, int all)
+{
+	static const unsigned char zeros[4096];
+	struct tdat_events *set;
+	struct tdat_event **evs;
+	struct tdat_record rec;
+	struct tdat_sbuf sb;
+	struct tdat_err e;
+	size_t i;
+
+	section(v);
+	if ((set = tdat_events_new(v->f->lsize, v->f->big)) == NULL ||
+	    (evs = calloc(v->nev + 1, sizeof(*evs))) == NULL) {
+		if (set)
+			tdat_events_free(set);
+		nomem(v);
+		return;
+	}
+	for (i = 0; i < v->nev && !v->fatal; i++) {
+		const struct vevent *ve = &v->ev[i];
+
+		if (!all && !ve->seen)
+			continue;
+		memset(&e, 0, sizeof(e));
+		if (tdat_events_add(set, (const char *)ve->bl->p,
+		    (size_t)ve->bl->len, ve->sys, &evs[i], &e) < 0) {
+			if (e.code == TDAT_ENOMEM)
+				nomem(v);
+			else
+				WARN(v, "event-parse", ve->bl->off, "event %s: its "
+				    "format does not parse: %s", ve->name, e.msg);
+			evs[i] = NULL;
+		}
+	}
+	tdat_events_finish(set, 0);
+	tdat_sb_init(&sb);
+	memset(&rec, 0, sizeof(rec));
+	rec.data = zeros;
+	rec.size = sizeof(zeros);
+	for (i = 0; i < v->nev && !v->fatal; i++) {
+		if (evs[i] == NULL)
+			continue;
+		if (evs[i]->failed) {
+			WARN(v, "print-format", v->ev[i].bl->off, "event %s: its "
+			    "print format does not parse", v->ev[i].name);
+			continue;
+		}
+		tdat_sb_reset(&sb);
+		tdat_event_print(evs[i], &rec, TDAT_PRINT_FMT, &sb);
+		if (evs[i]->failed)
+			WARN(v, "print-format", v->ev[i].bl->off, "event %s: its "
+			    "print format does not render", v->ev[i].name);
+	}
+	tdat_sb_free(&sb);
+	free(evs);
+	tdat_events_free(set);
+}
+
+static void
+check_formats(struct vctx *v)
+{
+	struct tdat_file *f = v->f;
+	uint32_t i, j;
+
+	section(v);
+	if ((v->idx = calloc(NIDS, sizeof(*v->idx))) == NULL) {
+		nomem(v);
+		return;
+	}
+	for (i = 0; i < f->nftrace && !v->fatal; i++)
+		if (load_format(v, &f->ftrace[i], "ftrace"))
+			return;
+	for (i = 0; i < f->nsys && !v->fatal; i++) {
+		char sys[64];
+
+		vis(sys, sizeof(sys), f->sys[i].name ? f->sys[i].name : "?");
+		for (j = 0; j < f->sys[i].nev; j++)
+			if (load_format(v, &f->sys[i].ev[j], f->sys[i].name ?
+			    f->sys[i].name : "?"))
+				return;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The container. */
+
+static void
+add_region(struct vctx *v, uint64_t off, uint64_t end, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+add_region(struct vctx *v, uint64_t off, uint64_t end, const char *fmt, ...)
+{
+	struct region *r;
+	va_list ap;
+
+	if (end <= off)
+		return;
+	if ((r = realloc(v->reg, (v->nreg + 1) * sizeof(*r))) == NULL) {
+		nomem(v);
+		return;
+	}
+	v->reg = r;
+	r = &v->reg[v->nreg++];
+	r->off = off;
+	r->end = end;
+	va_start(ap, fmt);
+	vsnprintf(r->what, sizeof(r->what), fmt, ap);
+	va_end(ap);
+	vis(r->what, sizeof(r->what), r->what);
+}
+
+/* "the top buffer" or "buffer NAME", printable. */
+static const char *
+bufname(const struct tdat_buffer *b, char *out, size_t n)
+{
+	char nm[48];
+
+	if (b->name == NULL || b->name[0] == '\0')
+		return "the top buffer";
+	vis(nm, sizeof(nm), b->name);
+	snprintf(out, n, "buffer %s", nm);
+	return out;
+}
+
+static int
+region_cmp(const void *a, const void *b)
+{
+	const struct region *x = a, *y = b;
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+static void
+check_regions(struct vctx *v)
+{
+	size_t i, last = 0;
+
+	qsort(v->reg, v->nreg, sizeof(*v->reg), region_cmp);
+	for (i = 1; i < v->nreg; i++) {
+		if (v->reg[i].off < v->reg[last].end) {
+			if (ERR(v, "overlap", v->reg[i].off, "%s overlaps %s "
+			    "(0x%llx-0x%llx)", v->reg[i].what, v->reg[last].what,
+			    (unsigned long long)v->reg[last].off,
+			    (unsigned long long)v->reg[last].end))
+				return;
+		}
+		if (v->reg[i].end > v->reg[last].end)
+			last = i;
+	}
+}
+
+static int
+is_text(const unsigned char *d, uint32_t n)
+{
+	return n > 0 && memchr(d, '\0', n) != NULL;
+}
+
+static void
+check_options(struct vctx *v)
+{
+	struct tdat_file *f = v->f;
+	unsigned seen[TDAT_OPT_MAX] = { 0 };
+	size_t i;
+
+	for (i = 0; i < f->nopt && !v->sec_stop; i++) {
+		const struct tdat_option *o = &f->opt[i];
+		const char *name = tdat_option_name(o->id);
+		uint64_t at = o->off >= 6 ? o->off - 6 : o->off;
+
+		if (name == NULL) {
+			WARN(v, "option-unknown", at, "unknown option id %u "
+			    "(%u bytes)", o->id, o->size);
+			continue;
+		}
+		seen[o->id]++;
+		switch (o->id) {
+		case TDAT_OPT_CPUCOUNT:
+			if (o->size != 4)
+				ERR(v, "option-size", at, "option CPUCOUNT has %u "
+				    "bytes, not 4", o->size);
+			break;
+		case TDAT_OPT_TSC2NSEC:
+			if (o->size != 16)
+				ERR(v, "option-size", at, "option TSC2NSEC has %u "
+				    "bytes, not 16", o->size);
+			else if (tdat_get32(o->data + 4, f->big) > 63)
+				ERR(v, "option-value", at, "option TSC2NSEC: "
+				    "shift %u is not sane",
+				    tdat_get32(o->data + 4, f->big));
+			break;
+		case TDAT_OPT_OFFSET: {
+			char buf[32], *end;
+			size_t n = o->size < sizeof(buf) - 1 ? o->size :
+			    sizeof(buf) - 1;
+
+			memcpy(buf, o->data, n);
+			buf[n] = '\0';
+			strtoll(buf, &end, 0);
+			if (end == buf)
+				WARN(v, "option-value", at, "option OFFSET is "
+				    "not a number");
+			break;
+		}
+		case TDAT_OPT_DATE: case TDAT_OPT_UNAME: case TDAT_OPT_VERSION:
+		case TDAT_OPT_TRACECLOCK: case TDAT_OPT_CPUSTAT:
+			if (o->size > 0 && !is_text(o->data, o->size))
+				WARN(v, "option-text", at, "option %s is not "
+				    "NUL-terminated text", name);
+			break;
+		case TDAT_OPT_HEADER_INFO: case TDAT_OPT_FTRACE_EVENTS:
+		case TDAT_OPT_EVENT_FORMATS: case TDAT_OPT_KALLSYMS:
+		case TDAT_OPT_PRINTK: case TDAT_OPT_CMDLINES:
+			if (f->version >= 7 && o->size != 8)
+				WARN(v, "option-size", at, "option %s has %u bytes, "
+				    "not 8", name, o->size);
+			if (f->version >= 7 && seen[o->id] == 2)
+				ERR(v, "option-twice", at, "option %s appears "
+				    "twice", name);
+			break;
+		case TDAT_OPT_DONE:
+			if (f->version >= 7 && o->size != 8)
+				WARN(v, "option-size", at, "option DONE has %u "
+				    "bytes, not 8", o->size);
+			break;
+		}
+	}
+	if (seen[TDAT_OPT_CPUCOUNT] > 1)
+		WARN(v, "option-twice", 0, "option CPUCOUNT appears %u times",
+		    seen[TDAT_OPT_CPUCOUNT]);
+}
+
+/* v7: sections, their names, what names them, compressed payloads. */
+static void
+check_sections(struct vctx *v)
+{
+	struct tdat_file *f = v->f;
+	size_t i, j;
+	char why[160];
+
+	if (f->nsect > 0) {
+		const struct tdat_section *z = &f->sect[f->nsect - 1];
+		uint64_t end = z->off + 16 + z->size;
+
+		add_region(v, 0, f->sect[0].off, "the file header");
+		if (end < f->fsize && ERR(v, "trailing", end, "%llu bytes after "
+		    "the last section do not form a section",
+		    (unsigned long long)(f->fsize - end)))
+			return;
+	}
+	for (i = 0; i < f->nsect && !v->sec_stop && !v->fatal; i++) {
+		const struct tdat_section *s = &f->sect[i];
+		const char *nm = tdat_string(f, s->name_id);
+		unsigned refs = 0;
+
+		if (nm == NULL || strnlen(nm, f->strings_len - s->name_id) ==
+		    f->strings_len - s->name_id) {
+			if (ERR(v, "string-ref", s->off, "section name id %u is "
+			    "outside the string table (%zu bytes)", s->name_id,
+			    f->strings_len))
+				return;
+		}
+		if (s->flags & ~TDAT_SEC_COMPRESSED)
+			WARN(v, "section-flags", s->off, "section flags 0x%x "
+			    "are unknown", s->flags);
+		if (tdat_option_name(s->id) == NULL)
+			WARN(v, "section-id", s->off, "unknown section id %u",
+			    s->id);
+		if (s->id == TDAT_OPT_DONE) {
+			for (j = 0; j < f->nopt; j++)
+				if (f->opt[j].sect == (int)i)
+					refs = 1;
+			if (!refs)
+				WARN(v, "section-orphan", s->off, "options section "
+				    "is not on the chain of options");
+		} else if (s->id == TDAT_OPT_BUFFER ||
+		    s->id == TDAT_OPT_BUFFER_TEXT) {
+			for (j = 0; j < f->nbuf; j++)
+				if (f->buf[j].opt_index >= 0 && f->buf[j].opt_off ==
+				    s->off)
+					refs++;
+			if (refs == 0)
+				WARN(v, "section-orphan", s->off, "no BUFFER option "
+				    "names this section");
+			else if (refs > 1)
+				ERR(v, "section-twice", s->off, "%u buffers name "
+				    "this section", refs);
+		} else {
+			for (j = 0; j < f->nopt; j++)
+				if (f->opt[j].id == s->id && f->opt[j].size >= 8 &&
+				    tdat_get64(f->opt[j].data, f->big) == s->off)
+					refs++;
+			if (refs == 0 && s->id != TDAT_OPT_STRINGS)
+				WARN(v, "section-orphan", s->off, "no option names "
+				    "this section");
+		}
+		if (s->id != TDAT_OPT_BUFFER && s->id != TDAT_OPT_BUFFER_TEXT)
+			add_region(v, s->off, s->off + 16 + s->size,
+			    "section %s", tdat_option_name(s->id) ?
+			    tdat_option_name(s->id) : "?");
+		else
+			add_region(v, s->off, s->off + 16, "section header");
+		if (!(s->flags & TDAT_SEC_COMPRESSED) ||
+		    s->id == TDAT_OPT_BUFFER || s->id == TDAT_OPT_BUFFER_TEXT)
+			continue;
+		if (f->codec == NULL) {
+			ERR(v, "compressed", s->off, "section is compressed but "
+			    "the file names no compression");
+			continue;
+		}
+		if ((uint64_t)s->csize + 8 > s->size) {
+			ERR(v, "compressed-size", s->off, "compressed size %u "
+			    "exceeds section size %llu", s->csize,
+			    (unsigned long long)s->size);
+			continue;
+		}
+		if (s->usize > MAX_CHUNK * 4) {
+			ERR(v, "compressed-size", s->off, "uncompressed size %u "
+			    "is not sane", s->usize);
+			continue;
+		}
+		if (readat(v, &v->cbuf, &v->ccap, s->off + 24, s->csize,
+		    "compressed") || room(v, &v->win, &v->wcap, s->usize))
+			continue;
+		if (inflate_exact(v, v->cbuf, s->csize, v->win, s->usize, why,
+		    sizeof(why)) && !v->fatal)
+			ERR(v, "decompress", s->off + 24, "section %s: %s",
+			    tdat_option_name(s->id) ? tdat_option_name(s->id) :
+			    "?", why);
+	}
+}
+
+/* v6: where the metadata ends and the CPU tables are. */
+static void
+v6_regions(struct vctx *v)
+{
+	struct tdat_file *f = v->f;
+	uint64_t end = f->cmdlines.off + 8 + f->cmdlines.len + 4, top;
+	unsigned char tag[10];
+	struct tdat_err e = { 0 };
+	char bn[64];
+	size_t i;
+
+	for (i = 0; i < f->nopt; i++) {
+		uint64_t oe = f->opt[i].off + f->opt[i].size;
+
+		if (oe + 2 > end)
+			end = oe + 2;	/* the DONE id after the last option */
+	}
+	top = end;
+	if (!f->latency && tdat_pread(f, tag, top, 10, &e) == 0 &&
+	    memcmp(tag, "flyrecord", 10) == 0)
+		end = top + 10 + 16 * (uint64_t)f->ncpus;
+	add_region(v, 0, end, "the file's metadata");
+	if (f->has_clock_data && f->clock_data)
+		add_region(v, f->clock_off, f->clock_off + 8 +
+		    strlen(f->clock_data), "the trace clock");
+	for (i = 1; i < f->nbuf; i++)
+		add_region(v, f->buf[i].opt_off, f->buf[i].opt_off + 10 +
+		    16 * (uint64_t)f->buf[i].ncpu, "the CPU table of %s",
+		    bufname(&f->buf[i], bn, sizeof(bn)));
+}
+
+static void
+check_buffers(struct vctx *v)
+{
+	struct tdat_file *f = v->f;
+	size_t bi;
+	uint32_t ci, k;
+	char bnb[64];
+
+	for (bi = 0; bi < f->nbuf && !v->sec_stop && !v->fatal; bi++) {
+		const struct tdat_buffer *b = &f->buf[bi];
+		const char *bn = bufname(b, bnb, sizeof(bnb));
+
+		if (b->latency)
+			continue;
+		if (b->ncpu && v->have_pl &&
+		    b->page_size < (uint32_t)v->pl.data_off + 4) {
+			ERR(v, "page-size", b->opt_off, "%s: page size %u holds "
+			    "no records", bn, b->page_size);
+			continue;
+		}
+		for (ci = 0; ci < b->ncpu && !v->sec_stop; ci++) {
+			const struct tdat_cpu *c = &b->cpu[ci];
+
+			for (k = 0; k < ci; k++)
+				if (b->cpu[k].id == c->id)
+					break;
+			if (k < ci && ERR(v, "cpu-twice", c->off, "%s: CPU %u "
+			    "appears twice", bn, c->id))
+				break;
+			if (f->version >= 7 && f->ncpus && c->id >= f->ncpus)
+				WARN(v, "cpu-id", c->off, "%s: CPU %u is not "
+				    "below CPUCOUNT %u", bn, c->id,
+				    f->ncpus);
+			if (c->size == 0)
+				continue;
+			add_region(v, c->off, c->off + c->size, "CPU %u data of "
+			    "%s", c->id, bn);
+			if (b->compressed)
+				continue;
+			if (c->off % b->page_size)
+				ERR(v, "cpu-align", c->off, "%s CPU %u: data is "
+				    "not page-aligned (page size %u)", bn,
+				    c->id, b->page_size);
+			else if (c->size % b->page_size)
+				ERR(v, "cpu-size", c->off, "%s CPU %u: data size "
+				    "%llu is not a multiple of the page size %u", bn, c->id, (unsigned long long)c->size,
+				    b->page_size);
+		}
+	}
+}
+
+static void
+check_container(struct vctx *v)
+{
+	struct tdat_err e = { 0 };
+
+	section(v);
+	if (tdat_page_layout(v->f, &v->pl, &e) < 0)
+		ERR(v, "header-page", e.off, "%s", e.msg);
+	else
+		v->have_pl = 1;
+	if (!v->sec_stop)
+		check_options(v);
+	if (!v->sec_stop && v->f->version >= 7)
+		check_sections(v);
+	else if (!v->sec_stop)
+		v6_regions(v);
+	if (!v->sec_stop && !v->fatal)
+		check_buffers(v);
+	if (!v->sec_stop && !v->fatal)
+		check_regions(v);
+}
+
+/* ------------------------------------------------------------------ */
+/* Pages. */
+
+struct cpuwalk {
+	const struct tdat_buffer *b;
+	const struct tdat_cpu *c;
+	long long page;		/* index of the current page */
+	uint64_t last_ts;	/* of the last record */
+	int have_ts;
+};
+
+#define PERR(v, w, kind, off, ...) \
+	find(v, TDAT_FIND_ERROR, kind, 1, off, (w)->b, (int)(w)->c->id, \
+	    (w)->page, __VA_ARGS__)
+#define PWARN(v, w, kind, off, ...) \
+	find(v, TDAT_FIND_WARNING, kind, 1, off, (w)->b, (int)(w)->c->id, \
+	    (w)->page, __VA_ARGS__)
+
+/* The data of a record against its format; nonzero to stop the page. */
+static int
+check_record(struct vctx *v, struct cpuwalk *w, const struct tdat_page *pg,
+    const struct tdat_page_item *it)
+{
+	struct vevent *ev;
+	uint32_t id, i, size = it->size;
+	uint64_t at = tdat_page_where(&v->pl, pg, it->at);
+
+	if (size < 2)
+		return PERR(v, w, "record-size", at, "record of %u bytes holds "
+		    "no event id", size);
+	id = tdat_get16(it->data, v->pl.big);
+	if (v->idx[id] == 0)
+		return PERR(v, w, "event-id", at, "event id %u has no format",
+		    id);
+	ev = &v->ev[v->idx[id] - 1];
+	ev->seen = 1;
+	if (size < ev->min_size)
+		return PERR(v, w, "record-size", at, "record of %u bytes is "
+		    "shorter than event %s (%u)", size, ev->name, ev->min_size);
+	for (i = 0; i < ev->nloc; i++) {
+		const struct vloc *l = &ev->loc[i];
+		uint32_t loc = tdat_get32(it->data + l->off, v->pl.big);
+		uint32_t off = loc & 0xffff, len = loc >> 16;
+
+		if (l->rel)
+			off += l->off + 4;
+		if (off > size || len > size - off)
+			return PERR(v, w, "data-loc", at, "event %s: field %s "
+			    "(%u bytes at %u) lies outside its record of %u bytes",
+			    ev->name, l->name, len, off, size);
+		if (!l->str || len == 0 || memchr(it->data + off, '\0', len))
+			continue;
+		/* Some modules store strlen() as the length, NUL after it. */
+		if (memchr(it->data + off, '\0', size - off) == NULL)
+			return PERR(v, w, "string", at, "event %s: string field "
+			    "%s is not terminated in its record", ev->name,
+			    l->name);
+		if (PWARN(v, w, "string-length", at, "event %s: string field "
+		    "%s ends after its stated length %u", ev->name, l->name, len))
+			return 1;
+	}
+	return 0;
+}
+
+/* One page; nonzero when the CPU's check should stop. */
+static int
+check_page(struct vctx *v, struct cpuwalk *w, struct tdat_page *pg)
+{
+	struct tdat_page_item it;
+	struct tdat_err e = { 0 };
+	uint64_t before, high;
+	int rc, extend = 0;
+
+	v->st->pages++;
+	if (tdat_page_init(&v->pl, pg, &e) < 0)
+		return PERR(v, w, "page-commit", e.off, "%s", e.msg);
+	/* A 64-bit commit word holds bit 31 sign-extended. */
+	high = pg->flags >> 32;
+	if (((pg->flags & 0xffffffffu & ~KNOWN_FLAGS) || (high &&
+	    (high != 0xffffffffu || !(pg->flags & (1u << 31))))) &&
+	    PWARN(v, w, "page-flags", pg->off, "unknown page flags 0x%llx",
+	    (unsigned long long)(pg->flags & ~(uint64_t)COMMIT_MASK)))
+		return 1;
+	if (pg->commit == 0)
+		return 0;
+	if (pg->lost && PWARN(v, w, "missed-events", pg->off, pg->lost > 0 ?
+	    "%lld events were lost before this page" :
+	    "events were lost before this page", pg->lost))
+		return 1;
+	if (w->have_ts && pg->stamp < w->last_ts)
+		return PERR(v, w, "time-backwards", pg->off, "page time stamp "
+		    "%llu is before the CPU's last record (%llu)",
+		    (unsigned long long)pg->stamp,
+		    (unsigned long long)w->last_ts);
+	for (;;) {
+		before = pg->ts;
+		if ((rc = tdat_page_next(&v->pl, pg, &it, &e)) < 0)
+			return PERR(v, w, "record", e.off, "%s", e.msg);
+		if (rc == 0)
+			break;
+		switch (it.kind) {
+		case TDAT_ITEM_DATA:
+			extend = 0;
+			v->st->records++;
+			if (pg->ts < before)
+				return PERR(v, w, "time-wrap", tdat_page_where(&v->pl,
+				    pg, it.at), "time delta wraps the clock");
+			if (w->have_ts && pg->ts < w->last_ts)
+				return PERR(v, w, "time-backwards",
+				    tdat_page_where(&v->pl, pg, it.at),
+				    "timestamp %llu is before the last (%llu)",
+				    (unsigned long long)pg->ts,
+				    (unsigned long long)w->last_ts);
+			w->last_ts = pg->ts;
+			w->have_ts = 1;
+			if (check_record(v, w, pg, &it))
+				return 1;
+			break;
+		case TDAT_ITEM_PADDING:
+			if (it.rest && it.delta != 0 && PERR(v, w, "padding",
+			    tdat_page_where(&v->pl, pg, it.at), "padding of %u "
+			    "bytes runs past the page commit (%u)", it.size,
+			    pg->commit))
+				return 1;
+			if (!it.rest && (it.size < 4 || it.size % 4) &&
+			    PERR(v, w, "padding", tdat_page_where(&v->pl, pg,
+			    it.at), "padding length %u is malformed", it.size))
+				return 1;
+			break;
+		case TDAT_ITEM_EXTEND:
+			if (pg->ts < before)
+				return PERR(v, w, "time-wrap", tdat_page_where(&v->pl,
+				    pg, it.at), "time extend %llu wraps the clock",
+				    (unsigned long long)it.ext);
+			/* FALLTHROUGH */
+		case TDAT_ITEM_STAMP:
+			if (extend && PWARN(v, w, "time-extend",
+			    tdat_page_where(&v->pl, pg, it.at),
+			    "two time extends in a row"))
+				return 1;
+			extend = 1;
+			break;
+		}
+	}
+	if (extend && PWARN(v, w, "time-extend", pg->off, "time extend at the "
+	    "end of the page's records"))
+		return 1;
+	return 0;
+}
+
+/* Every page of one CPU, window by window or chunk by chunk. */
+static void
+check_cpu(struct vctx *v, const struct tdat_buffer *b, const struct tdat_cpu *c)
+{
+	struct cpuwalk w = { b, c, -1, 0, 0 };
+	struct tdat_page pg;
+	struct tdat_err e = { 0 };
+	uint64_t off, end;
+	size_t n, pos;
+
+	section(v);
+	if (b->compressed && v->f->codec == NULL) {
+		PERR(v, &w, "compressed", c->off, "data is compressed but the "
+		    "file names no compression");
+		return;
+	}
+	if (b->compressed) {
+		struct tdat_chunk *ch;
+		uint32_t i, nch;
+		char why[160];
+
+		if (tdat_cpu_chunks(v->f, b, c, &ch, &nch, &e) < 0) {
+			if (e.code != TDAT_ECORRUPT) {
+				*v->e = e;
+				v->fatal = 1;
+				return;
+			}
+			PERR(v, &w, "chunk", e.off, "%s", e.msg);
+			return;
+		}
+		end = c->off + c->size + 4;
+		for (i = 0; i < nch && !v->sec_stop && !v->stop && !v->fatal; i++) {
+			if (ch[i].off + ch[i].csize > end &&
+			    PERR(v, &w, "chunk", ch[i].off - 8, "chunk %u runs "
+			    "past the CPU's data", i))
+				break;
+			if (ch[i].usize > MAX_CHUNK) {
+				PERR(v, &w, "chunk", ch[i].off - 8, "chunk %u: "
+				    "uncompressed size %u is past the limit of %u",
+				    i, ch[i].usize, MAX_CHUNK);
+				continue;
+			}
+			if (readat(v, &v->cbuf, &v->ccap, ch[i].off, ch[i].csize,
+			    "chunk") || room(v, &v->win, &v->wcap, ch[i].usize))
+				continue;
+			if (inflate_exact(v, v->cbuf, ch[i].csize, v->win,
+			    ch[i].usize, why, sizeof(why))) {
+				if (!v->fatal)
+					PERR(v, &w, "decompress", ch[i].off - 8,
+					    "chunk %u: %s", i, why);
+				continue;
+			}
+			for (pos = 0; pos + b->page_size <= ch[i].usize &&
+			    !v->sec_stop && !v->stop; pos += b->page_size) {
+				w.page++;
+				pg.p = v->win + pos;
+				pg.page_size = b->page_size;
+				pg.off = ch[i].off - 8;
+				pg.chunk_pos = (int64_t)pos;
+				if (check_page(v, &w, &pg))
+					break;
+			}
+		}
+		free(ch);
+		return;
+	}
+	n = WINDOW < b->page_size ? b->page_size : WINDOW - WINDOW % b->page_size;
+	if (room(v, &v->win, &v->wcap, n))
+		return;
+	end = c->off + c->size;
+	for (off = c->off; end - off >= b->page_size && !v->sec_stop &&
+	    !v->stop; off += n) {
+		if (n > end - off)
+			n = (size_t)(end - off) - (size_t)(end - off) % b->page_size;
+		if (readat(v, &v->win, &v->wcap, off, n, "cpu-data"))
+			return;
+		for (pos = 0; pos < n && !v->sec_stop && !v->stop;
+		    pos += b->page_size) {
+			w.page++;
+			pg.p = v->win + pos;
+			pg.page_size = b->page_size;
+			pg.off = off + pos;
+			pg.chunk_pos = -1;
+			if (check_page(v, &w, &pg))
+				break;
+		}
+	}
+}
+
+static void
+check_pages(struct vctx *v)
+{
+	struct tdat_file *f = v->f;
+	size_t bi;
+	uint32_t ci;
+
+	if (!v->have_pl)
+		return;
+	for (bi = 0; bi < f->nbuf && !v->stop && !v->fatal; bi++) {
+		const struct tdat_buffer *b = &f->buf[bi];
+
+		if (b->latency || b->page_size < (uint32_t)v->pl.data_off + 4)
+			continue;
+		for (ci = 0; ci < b->ncpu && !v->stop && !v->fatal; ci++)
+			if (b->cpu[ci].size > 0)
+				check_cpu(v, b, &b->cpu[ci]);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+
+int
+tdat_verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
+    struct tdat_verify_stats *st, struct tdat_err *e)
+{
+	struct vctx v;
+	size_t i;
+
+	memset(&v, 0, sizeof(v));
+	v.f = f;
+	v.o = o;
+	v.st = st;
+	v.e = e;
+	st->version = f->version;
+	snprintf(st->comp, sizeof(st->comp), "%s", f->comp ? f->comp : "none");
+	st->buffers = 0;
+	for (i = 0; i < f->nbuf; i++) {
+		if (f->buf[i].ncpu == 0 && !f->buf[i].latency && i == 0 &&
+		    f->nbuf > 1)
+			continue;
+		st->buffers++;
+		st->cpus += f->buf[i].ncpu;
+	}
+	check_container(&v);
+	if (!v.fatal && !v.stop)
+		check_formats(&v);
+	if (!v.fatal && !v.stop && !o->no_pages)
+		check_pages(&v);
+	if (!v.fatal && !v.stop)
+		check_print_formats(&v, o->no_pages);
+	for (i = 0; i < v.nev; i++)
+		free(v.ev[i].loc);
+	free(v.ev);
+	free(v.idx);
+	free(v.reg);
+	free(v.win);
+	free(v.cbuf);
+	ZSTD_freeDCtx(v.zd);
+	if (v.zinit)
+		inflateEnd(&v.zs);
+	return v.fatal ? e->code : 0;
+}
+
+int
+tdat_verify(const char *path, const struct tdat_verify_opts *o,
+    struct tdat_verify_stats *st, struct tdat_err *e)
+{
+	struct tdat_file *f;
+	struct tdat_err oe = { 0 };
+	struct tdat_finding fd;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	if ((rc = tdat_open(path, &f, &oe)) < 0) {
+		if (oe.code != TDAT_ECORRUPT && oe.code != TDAT_EUNSUP) {
+			*e = oe;
+			return rc;
+		}
+		st->errors++;
+		memset(&fd, 0, sizeof(fd));
+		fd.severity = TDAT_FIND_ERROR;
+		fd.kind = oe.code == TDAT_EUNSUP ? "unsupported" : "container";
+		fd.has_off = oe.has_off;
+		fd.off = oe.off;
+		fd.cpu = -1;
+		fd.page = -1;
+		fd.msg = oe.msg;
+		if (o->found)
+			o->found(o->arg, &fd);
+		return 0;
+	}
+	rc = tdat_verify_file(f, o, st, e);
+	tdat_close(f);
+	return rc;
+}

@@ -1,0 +1,1228 @@
+/*
+ * write.c: the trace.dat writer, versions 6 and 7, laid out as trace-cmd
+ * 3.x writes them (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)).
+ *
+ * v6: initial format, headers, ftrace and event formats, kallsyms, printk
+ * formats, cmdlines, CPU count, "options  " (DONE is a bare id), then
+ * "latency  " and text or "flyrecord" with (offset, size) per CPU, the
+ * "[clock]" and the page-aligned CPU data; each instance adds a BUFFER
+ * option naming its own "flyrecord" block, written after the top one.
+ *
+ * v7: initial format, compression name and version, the offset of the
+ * first options section, then sections: the six metadata sections (each
+ * named by an option, compressed as one block when the file is), an
+ * options section, and per buffer a flyrecord section (CPU data
+ * page-aligned; compressed in chunks of ten pages) followed by an options
+ * section holding its BUFFER option.  Every options section ends with a
+ * DONE option carrying the offset of the next one; the strings section
+ * naming the sections comes last.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "tdat.h"
+
+#define PAGES_IN_CHUNK	10
+#define WINDOW		(1u << 20)	/* bytes of page data read at once */
+#define MAX_CHUNK	(16u << 20)	/* largest compressed chunk accepted */
+
+struct bytes {
+	unsigned char *p;
+	size_t len, cap;
+	int oom;
+};
+
+/* One CPU's data as written: its place in the output. */
+struct wcpu {
+	uint32_t id;
+	uint64_t off, size;
+};
+
+struct w {
+	struct tdat_file *f;
+	const struct tdat_write_opts *o;
+	struct tdat_err *e;
+	int fd;
+	int big;
+	struct tdat_codec *codec;	/* output compression, or NULL */
+	uint64_t pos;			/* end of what is written */
+	struct bytes strings;		/* v7 section names */
+	uint64_t next_opt;		/* where the next options offset goes */
+	uint64_t meta[6];		/* v7 HEADER_INFO..CMDLINES sections */
+	unsigned char *win;		/* input window */
+	size_t wincap;
+	unsigned char *chunk, *cbuf;	/* output chunk and its compression */
+	size_t chunkcap, cbufcap;
+	uint64_t done, total;		/* progress */
+};
+
+/* A stream of page data or text: a range of the file, or chunks. */
+struct src {
+	uint64_t off, left;		/* plain range */
+	struct tdat_chunk *ch;		/* compressed chunks */
+	uint32_t nch, ci;
+};
+
+/* The output side of a stream: raw bytes or chunks. */
+struct sink {
+	uint64_t bytes;		/* uncompressed bytes put */
+	int compress;
+	size_t chunk_size, fill;
+	uint64_t start;
+	uint32_t nchunks;
+};
+
+/* ------------------------------------------------------------------ */
+/* Byte buffers and numbers in the file's order. */
+
+static void
+b_add(struct bytes *b, const void *p, size_t n)
+{
+	unsigned char *q;
+	size_t cap;
+
+	if (b->oom || n == 0)
+		return;
+	if (b->len + n > b->cap) {
+		cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + n)
+			cap *= 2;
+		if ((q = realloc(b->p, cap)) == NULL) {
+			b->oom = 1;
+			return;
+		}
+		b->p = q;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+static void
+put_num(unsigned char *d, uint64_t v, int n, int big)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		d[big ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+static void
+b_num(struct bytes *b, uint64_t v, int n, int big)
+{
+	unsigned char d[8];
+
+	put_num(d, v, n, big);
+	b_add(b, d, (size_t)n);
+}
+
+static void
+b_str(struct bytes *b, const char *s)
+{
+	b_add(b, s, strlen(s) + 1);
+}
+
+static void
+b_free(struct bytes *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+/* ------------------------------------------------------------------ */
+/* Output. */
+
+static int
+w_oom(struct w *w)
+{
+	return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
+}
+
+static int
+w_pwrite(struct w *w, const void *p, size_t n, uint64_t off)
+{
+	const unsigned char *c = p;
+	ssize_t r;
+
+	while (n > 0) {
+		r = pwrite(w->fd, c, n, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return tdat_fail_nooff(w->e, TDAT_EIO, "write: %s",
+			    r < 0 ? strerror(errno) : "no progress");
+		c += r;
+		n -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
+static int
+w_append(struct w *w, const void *p, size_t n)
+{
+	int rc;
+
+	if ((rc = w_pwrite(w, p, n, w->pos)) < 0)
+		return rc;
+	w->pos += n;
+	return 0;
+}
+
+static int
+w_bytes(struct w *w, struct bytes *b)
+{
+	if (b->oom)
+		return w_oom(w);
+	return w_append(w, b->p, b->len);
+}
+
+static int
+w_patch(struct w *w, uint64_t off, uint64_t v, int n)
+{
+	unsigned char d[8];
+
+	put_num(d, v, n, w->big);
+	return w_pwrite(w, d, (size_t)n, off);
+}
+
+static void
+w_align(struct w *w, uint32_t page)
+{
+	if (page && w->pos % page)
+		w->pos += page - w->pos % page;
+}
+
+static void
+progress(struct w *w, uint64_t n)
+{
+	w->done += n;
+	if (w->o->progress)
+		w->o->progress(w->o->progress_arg, w->done, w->total);
+}
+
+/* ------------------------------------------------------------------ */
+/* Input streams. */
+
+/*
+ * Read the chunk table of a compressed stream at off.  trace-cmd 3.1
+ * stores the stream size without its 4-byte chunk count and 3.2 with it:
+ * both are accepted.
+ */
+static int
+src_chunks(struct w *w, struct src *s, uint64_t off, uint64_t size)
+{
+	struct tdat_file *f = w->f;
+	unsigned char h[8];
+	uint64_t end, p;
+	uint32_t i, n;
+	int rc;
+
+	end = size + 4 > f->fsize - off ? f->fsize : off + size + 4;
+	if (end - off < 4)
+		return tdat_fail(w->e, TDAT_ECORRUPT, off, "no chunk count");
+	if ((rc = tdat_pread(f, h, off, 4, w->e)) < 0)
+		return rc;
+	n = tdat_get32(h, f->big);
+	p = off + 4;
+	if ((uint64_t)n * 8 > end - p)
+		return tdat_fail(w->e, TDAT_ECORRUPT, off,
+		    "chunk count %u exceeds the data", n);
+	if ((s->ch = calloc(n ? n : 1, sizeof(*s->ch))) == NULL)
+		return w_oom(w);
+	for (i = 0; i < n; i++) {
+		if (end - p < 8)
+			return tdat_fail(w->e, TDAT_ECORRUPT, p,
+			    "chunk %u header runs past the data", i);
+		if ((rc = tdat_pread(f, h, p, 8, w->e)) < 0)
+			return rc;
+		s->ch[i].csize = tdat_get32(h, f->big);
+		s->ch[i].usize = tdat_get32(h + 4, f->big);
+		s->ch[i].off = p + 8;
+		if (s->ch[i].csize > end - p - 8)
+			return tdat_fail(w->e, TDAT_ECORRUPT, p,
+			    "chunk %u size %u exceeds the data", i,
+			    s->ch[i].csize);
+		if (s->ch[i].usize > MAX_CHUNK || s->ch[i].csize > MAX_CHUNK)
+			return tdat_fail(w->e, TDAT_EUNSUP, p,
+			    "chunk %u of %u bytes is too large", i,
+			    s->ch[i].usize);
+		p += 8 + s->ch[i].csize;
+	}
+	s->nch = n;
+	return 0;
+}
+
+static int
+src_open(struct w *w, struct src *s, uint64_t off, uint64_t size,
+    int compressed, uint64_t *total)
+{
+	uint32_t i;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	*total = 0;
+	if (size == 0)
+		return 0;
+	if (!compressed) {
+		s->off = off;
+		s->left = size;
+		*total = size;
+		return 0;
+	}
+	if (w->f->codec == NULL)
+		return tdat_fail(w->e, TDAT_ECORRUPT, off,
+		    "data is compressed but the file names no compression");
+	if ((rc = src_chunks(w, s, off, size)) < 0)
+		return rc;
+	for (i = 0; i < s->nch; i++)
+		*total += s->ch[i].usize;
+	return 0;
+}
+
+static void
+src_close(struct src *s)
+{
+	free(s->ch);
+	memset(s, 0, sizeof(*s));
+}
+
+static int
+need_win(struct w *w, size_t n)
+{
+	unsigned char *p;
+
+	if (n <= w->wincap)
+		return 0;
+	if ((p = realloc(w->win, n)) == NULL)
+		return w_oom(w);
+	w->win = p;
+	w->wincap = n;
+	return 0;
+}
+
+/* Next piece of s into w->win: *got bytes, 0 at the end. */
+static int
+src_read(struct w *w, struct src *s, size_t *got)
+{
+	struct tdat_chunk *c;
+	unsigned char *tmp;
+	int rc;
+
+	*got = 0;
+	if (s->ch == NULL) {
+		size_t n = s->left > WINDOW ? WINDOW : (size_t)s->left;
+
+		if (n == 0)
+			return 0;
+		if ((rc = need_win(w, WINDOW)) < 0 ||
+		    (rc = tdat_pread(w->f, w->win, s->off, n, w->e)) < 0)
+			return rc;
+		s->off += n;
+		s->left -= n;
+		*got = n;
+		progress(w, n);
+		return 0;
+	}
+	if (s->ci >= s->nch)
+		return 0;
+	c = &s->ch[s->ci++];
+	if ((rc = need_win(w, c->usize ? c->usize : 1)) < 0)
+		return rc;
+	if ((tmp = malloc(c->csize ? c->csize : 1)) == NULL)
+		return w_oom(w);
+	if ((rc = tdat_pread(w->f, tmp, c->off, c->csize, w->e)) == 0 &&
+	    tdat_codec_decompress(w->f->codec, tmp, c->csize, w->win,
+	    c->usize) < 0)
+		rc = tdat_fail(w->e, TDAT_ECORRUPT, c->off,
+		    "%s chunk does not decompress to %u bytes",
+		    tdat_codec_name(w->f->codec), c->usize);
+	free(tmp);
+	if (rc < 0)
+		return rc;
+	*got = c->usize;
+	progress(w, c->csize + 8);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Output streams: raw, or chunks of (csize, usize, data) after a count. */
+
+static int
+sink_begin(struct w *w, struct sink *k, int compress, size_t chunk_size)
+{
+	unsigned char *p;
+	size_t bound;
+
+	memset(k, 0, sizeof(*k));
+	k->compress = compress && w->codec != NULL;
+	k->chunk_size = chunk_size;
+	k->start = w->pos;
+	if (!k->compress)
+		return 0;
+	if (chunk_size > w->chunkcap) {
+		if ((p = realloc(w->chunk, chunk_size)) == NULL)
+			return w_oom(w);
+		w->chunk = p;
+		w->chunkcap = chunk_size;
+	}
+	bound = tdat_codec_bound(w->codec, chunk_size);
+	if (bound > w->cbufcap) {
+		if ((p = realloc(w->cbuf, bound)) == NULL)
+			return w_oom(w);
+		w->cbuf = p;
+		w->cbufcap = bound;
+	}
+	if (w_patch(w, w->pos, 0, 4) < 0)
+		return w->e->code;
+	w->pos += 4;
+	return 0;
+}
+
+static int
+sink_flush(struct w *w, struct sink *k)
+{
+	unsigned char h[8];
+	size_t n;
+	int rc;
+
+	if (k->fill == 0)
+		return 0;
+	n = tdat_codec_compress(w->codec, w->chunk, k->fill, w->cbuf,
+	    w->cbufcap);
+	if (n == 0)
+		return tdat_fail_nooff(w->e, TDAT_EIO, "%s compression failed",
+		    tdat_codec_name(w->codec));
+	put_num(h, n, 4, w->big);
+	put_num(h + 4, k->fill, 4, w->big);
+	if ((rc = w_append(w, h, 8)) < 0 || (rc = w_append(w, w->cbuf, n)) < 0)
+		return rc;
+	k->nchunks++;
+	k->fill = 0;
+	return 0;
+}
+
+static int
+sink_put(struct w *w, struct sink *k, const unsigned char *p, size_t n)
+{
+	size_t m;
+	int rc;
+
+	k->bytes += n;
+	if (!k->compress)
+		return w_append(w, p, n);
+	while (n > 0) {
+		m = k->chunk_size - k->fill;
+		if (m > n)
+			m = n;
+		memcpy(w->chunk + k->fill, p, m);
+		k->fill += m;
+		p += m;
+		n -= m;
+		if (k->fill == k->chunk_size && (rc = sink_flush(w, k)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Finish the stream; *size is what it occupies in the file. */
+static int
+sink_end(struct w *w, struct sink *k, uint64_t *size)
+{
+	int rc;
+
+	if (k->compress) {
+		if ((rc = sink_flush(w, k)) < 0 ||
+		    (rc = w_patch(w, k->start, k->nchunks, 4)) < 0)
+			return rc;
+	}
+	*size = w->pos - k->start;
+	return 0;
+}
+
+/* Copy a whole input stream into an output stream. */
+static int
+copy_stream(struct w *w, struct src *s, struct sink *k)
+{
+	size_t got;
+	int rc;
+
+	for (;;) {
+		if ((rc = src_read(w, s, &got)) < 0)
+			return rc;
+		if (got == 0)
+			return 0;
+		if ((rc = sink_put(w, k, w->win, got)) < 0)
+			return rc;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Where page data comes from: the input file, or a caller's source. */
+
+static const struct tdat_cpu *
+find_cpu(const struct tdat_buffer *b, uint32_t id)
+{
+	uint32_t i;
+
+	for (i = 0; i < b->ncpu; i++)
+		if (b->cpu[i].id == id)
+			return &b->cpu[i];
+	return NULL;
+}
+
+/*
+ * Write the pages of CPU id of buffer bi, page-aligned, as a raw or
+ * chunked stream; *off and *size describe it (size 0: nothing written).
+ */
+static int
+write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
+    uint64_t *size)
+{
+	const struct tdat_buffer *b = &w->f->buf[bi];
+	const struct tdat_page_src *ps = w->o->pages;
+	const struct tdat_cpu *c;
+	struct sink k;
+	struct src s;
+	uint64_t total;
+	size_t got;
+	int rc;
+
+	*off = w->pos;
+	*size = 0;
+	if (ps) {
+		if ((rc = ps->begin(ps->arg, bi, id, &total, w->e)) < 0)
+			return rc;
+		if (total == 0)
+			return 0;
+		w_align(w, b->page_size);
+		*off = w->pos;
+		if ((rc = need_win(w, WINDOW)) < 0 ||
+		    (rc = sink_begin(w, &k, compress,
+		    PAGES_IN_CHUNK * b->page_size)) < 0)
+			return rc;
+		for (;;) {
+			if ((rc = ps->read(ps->arg, w->win, WINDOW, &got,
+			    w->e)) < 0)
+				return rc;
+			if (got == 0)
+				break;
+			progress(w, got);
+			if ((rc = sink_put(w, &k, w->win, got)) < 0)
+				return rc;
+		}
+		if (k.bytes == 0) {	/* every record was dropped */
+			w->pos = *off;
+			return 0;
+		}
+		return sink_end(w, &k, size);
+	}
+	if ((c = find_cpu(b, id)) == NULL || c->size == 0)
+		return 0;
+	if ((rc = src_open(w, &s, c->off, c->size, b->compressed, &total)) < 0)
+		goto out;
+	if (total == 0)
+		goto out;
+	w_align(w, b->page_size);
+	*off = w->pos;
+	if ((rc = sink_begin(w, &k, compress, PAGES_IN_CHUNK * b->page_size))
+	    < 0 || (rc = copy_stream(w, &s, &k)) < 0)
+		goto out;
+	rc = sink_end(w, &k, size);
+out:
+	src_close(&s);
+	return rc;
+}
+
+/* The CPU ids a buffer's data is written for, ascending. */
+static uint32_t
+cpu_span(const struct tdat_file *f, const struct tdat_buffer *b)
+{
+	uint32_t i, n = f->ncpus;
+
+	for (i = 0; i < b->ncpu; i++)
+		if (b->cpu[i].id >= n)
+			n = b->cpu[i].id + 1;
+	return n;
+}
+
+uint64_t
+tdat_write_total(const struct tdat_file *f)
+{
+	uint64_t t = 0;
+	size_t i;
+	uint32_t j;
+
+	for (i = 0; i < f->nbuf; i++)
+		for (j = 0; j < f->buf[i].ncpu; j++)
+			t += f->buf[i].cpu[j].size;
+	return t;
+}
+
+/* ------------------------------------------------------------------ */
+/* Metadata, in the encoding v6 files hold inline and v7 in sections. */
+
+static void
+enc_blob(struct bytes *b, const struct tdat_blob *x, int n, int big)
+{
+	b_num(b, x->len, n, big);
+	b_add(b, x->p, (size_t)x->len);
+}
+
+static void
+enc_headers(struct w *w, struct bytes *b)
+{
+	b_add(b, "header_page", 12);
+	enc_blob(b, &w->f->hpage, 8, w->big);
+	b_add(b, "header_event", 13);
+	enc_blob(b, &w->f->hevent, 8, w->big);
+}
+
+static void
+enc_ftrace(struct w *w, struct bytes *b)
+{
+	uint32_t i;
+
+	b_num(b, w->f->nftrace, 4, w->big);
+	for (i = 0; i < w->f->nftrace; i++)
+		enc_blob(b, &w->f->ftrace[i], 8, w->big);
+}
+
+static void
+enc_events(struct w *w, struct bytes *b)
+{
+	const struct tdat_system *s;
+	uint32_t i, j;
+
+	b_num(b, w->f->nsys, 4, w->big);
+	for (i = 0; i < w->f->nsys; i++) {
+		s = &w->f->sys[i];
+		b_str(b, s->name);
+		b_num(b, s->nev, 4, w->big);
+		for (j = 0; j < s->nev; j++)
+			enc_blob(b, &s->ev[j], 8, w->big);
+	}
+}
+
+/* Metadata piece id (TDAT_OPT_HEADER_INFO..CMDLINES) into b. */
+static void
+enc_meta(struct w *w, int id, struct bytes *b)
+{
+	switch (id) {
+	case TDAT_OPT_HEADER_INFO:
+		enc_headers(w, b);
+		break;
+	case TDAT_OPT_FTRACE_EVENTS:
+		enc_ftrace(w, b);
+		break;
+	case TDAT_OPT_EVENT_FORMATS:
+		enc_events(w, b);
+		break;
+	case TDAT_OPT_KALLSYMS:
+		enc_blob(b, &w->f->kallsyms, 4, w->big);
+		break;
+	case TDAT_OPT_PRINTK:
+		enc_blob(b, &w->f->printk, 4, w->big);
+		break;
+	case TDAT_OPT_CMDLINES:
+		enc_blob(b, &w->f->cmdlines, 8, w->big);
+		break;
+	}
+}
+
+static void
+enc_initial(struct w *w, struct bytes *b, int version)
+{
+	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r',
+	    'a', 'c', 'i', 'n', 'g' };
+
+	b_add(b, magic, sizeof(magic));
+	b_str(b, version == 6 ? "6" : "7");
+	b_num(b, w->big ? 1 : 0, 1, 0);
+	b_num(b, (uint64_t)w->f->lsize, 1, 0);
+	b_num(b, w->f->page_size, 4, w->big);
+}
+
+static void
+enc_option(struct w *w, struct bytes *b, uint16_t id, const void *d,
+    uint32_t size)
+{
+	b_num(b, id, 2, w->big);
+	b_num(b, size, 4, w->big);
+	b_add(b, d, size);
+}
+
+/* Options that the writer makes itself rather than copies. */
+static int
+regenerated(uint16_t id)
+{
+	switch (id) {
+	case TDAT_OPT_DONE: case TDAT_OPT_BUFFER: case TDAT_OPT_BUFFER_TEXT:
+	case TDAT_OPT_CPUCOUNT: case TDAT_OPT_STRINGS:
+	case TDAT_OPT_HEADER_INFO: case TDAT_OPT_FTRACE_EVENTS:
+	case TDAT_OPT_EVENT_FORMATS: case TDAT_OPT_KALLSYMS:
+	case TDAT_OPT_PRINTK: case TDAT_OPT_CMDLINES:
+		return 1;
+	}
+	return 0;
+}
+
+/* The buffer a BUFFER option describes, or -1. */
+static int
+option_buffer(const struct tdat_file *f, size_t opt)
+{
+	size_t i;
+
+	for (i = 0; i < f->nbuf; i++)
+		if (f->buf[i].opt_index == (int)opt)
+			return (int)i;
+	return -1;
+}
+
+/* The order buffers are written in: the input's BUFFER options, the top
+ * buffer first when it has none (v6). */
+static void
+buffer_order(const struct tdat_file *f, int *order, size_t *n)
+{
+	size_t i;
+	int bi;
+
+	*n = 0;
+	if (f->nbuf > 0 && f->buf[0].opt_index < 0 &&
+	    (f->version < 7 || f->buf[0].ncpu > 0))
+		order[(*n)++] = 0;
+	for (i = 0; i < f->nopt; i++) {
+		if (f->opt[i].id != TDAT_OPT_BUFFER &&
+		    f->opt[i].id != TDAT_OPT_BUFFER_TEXT)
+			continue;
+		if ((bi = option_buffer(f, i)) >= 0)
+			order[(*n)++] = bi;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Version 6. */
+
+static void
+v6_clock(struct w *w, struct bytes *b, const struct tdat_buffer *buf)
+{
+	char tmp[256];
+	const char *clk;
+
+	if (buf == &w->f->buf[0] && w->f->clock_data)
+		clk = w->f->clock_data;
+	else {
+		snprintf(tmp, sizeof(tmp), "[%s]", buf->clock ? buf->clock :
+		    "local");
+		clk = tmp;
+	}
+	b_num(b, strlen(clk), 8, w->big);
+	b_add(b, clk, strlen(clk));
+}
+
+/* The CPU count of a v6 file: every buffer's CPUs must fit in it. */
+static uint32_t
+v6_cpus(const struct tdat_file *f)
+{
+	uint32_t n = f->ncpus, m;
+	size_t i;
+
+	for (i = 0; i < f->nbuf; i++)
+		if ((m = cpu_span(f, &f->buf[i])) > n)
+			n = m;
+	return n;
+}
+
+/* One "flyrecord" block and its CPU data; returns where it starts. */
+static int
+v6_flyrecord(struct w *w, int bi, uint64_t *at)
+{
+	const struct tdat_buffer *b = bi >= 0 ? &w->f->buf[bi] : NULL;
+	struct tdat_buffer empty;
+	struct bytes h = { 0 };
+	uint32_t i, n = v6_cpus(w->f);
+	uint64_t off, size;
+	int rc;
+
+	if (b == NULL) {
+		memset(&empty, 0, sizeof(empty));
+		empty.clock = w->f->buf[0].clock;
+		b = &empty;
+	}
+	if (b->page_size && b->page_size != w->f->page_size)
+		return tdat_fail_nooff(w->e, TDAT_EUNSUP, "buffer \"%s\" has "
+		    "page size %u: a v6 file holds one page size (%u)",
+		    b->name, b->page_size, w->f->page_size);
+	*at = w->pos;
+	b_add(&h, "flyrecord", 10);
+	for (i = 0; i < n; i++) {
+		b_num(&h, 0, 8, w->big);
+		b_num(&h, 0, 8, w->big);
+	}
+	v6_clock(w, &h, b);
+	rc = w_bytes(w, &h);
+	b_free(&h);
+	for (i = 0; rc == 0 && i < n && bi >= 0; i++) {
+		if ((rc = write_cpu(w, bi, i, 0, &off, &size)) < 0)
+			break;
+		if (size == 0)
+			continue;
+		if ((rc = w_patch(w, *at + 10 + 16 * (uint64_t)i, off, 8)) < 0)
+			break;
+		rc = w_patch(w, *at + 18 + 16 * (uint64_t)i, size, 8);
+	}
+	return rc;
+}
+
+/* Stream the latency text of buffer bi (or of a v6 file) through k. */
+static int
+latency_text(struct w *w, int bi, struct sink *k)
+{
+	const struct tdat_buffer *b = &w->f->buf[bi];
+	struct src s;
+	uint64_t total, off, size;
+	size_t i;
+	int rc, comp = 0;
+
+	if (w->f->version < 7) {
+		off = w->f->latency_off;
+		size = w->f->fsize - off;
+	} else {
+		for (i = 0; i < w->f->nsect; i++)
+			if (w->f->sect[i].off == b->opt_off)
+				break;
+		if (i == w->f->nsect)
+			return tdat_fail_nooff(w->e, TDAT_ECORRUPT,
+			    "latency buffer has no section");
+		off = w->f->sect[i].off + 16;
+		size = w->f->sect[i].size;
+		comp = b->compressed;
+	}
+	if ((rc = src_open(w, &s, off, size, comp, &total)) == 0)
+		rc = copy_stream(w, &s, k);
+	src_close(&s);
+	return rc;
+}
+
+static int
+latency_buffer(const struct tdat_file *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nbuf; i++)
+		if (f->buf[i].latency)
+			return (int)i;
+	return -1;
+}
+
+/* The v6 options: copied ones in order, BUFFER options for instances
+ * (their offsets patched later: bufpos[bi] is where, relative to b). */
+static void
+v6_options(struct w *w, struct bytes *b, uint64_t *bufpos)
+{
+	const struct tdat_file *f = w->f;
+	const struct tdat_buffer *buf;
+	size_t i;
+	int bi;
+
+	b_add(b, "options  ", 10);
+	for (i = 0; i < f->nopt; i++) {
+		const struct tdat_option *o = &f->opt[i];
+
+		if (o->id == TDAT_OPT_BUFFER) {
+			if ((bi = option_buffer(f, i)) <= 0)
+				continue;
+			buf = &f->buf[bi];
+			if (buf->latency)
+				continue;
+			bufpos[bi] = b->len + 6;
+			b_num(b, o->id, 2, w->big);
+			b_num(b, 8 + strlen(buf->name) + 1, 4, w->big);
+			b_num(b, 0, 8, w->big);
+			b_str(b, buf->name);
+			continue;
+		}
+		if (!regenerated(o->id))
+			enc_option(w, b, o->id, o->data, o->size);
+	}
+	b_num(b, 0, 2, w->big);
+}
+
+static int
+write_v6(struct w *w)
+{
+	struct tdat_file *f = w->f;
+	struct bytes b = { 0 };
+	uint64_t *bufpos, base, at;
+	int *order, rc, id, lat;
+	size_t i, n;
+	struct sink k;
+
+	if ((bufpos = calloc(f->nbuf + 1, sizeof(*bufpos))) == NULL ||
+	    (order = calloc(f->nbuf + 1, sizeof(*order))) == NULL) {
+		free(bufpos);
+		return w_oom(w);
+	}
+	enc_initial(w, &b, 6);
+	for (id = TDAT_OPT_HEADER_INFO; id <= TDAT_OPT_CMDLINES; id++)
+		enc_meta(w, id, &b);
+	b_num(&b, v6_cpus(f), 4, w->big);
+	base = w->pos;		/* bufpos[] is relative to the start of b */
+	v6_options(w, &b, bufpos);
+	lat = latency_buffer(f);
+	if (lat >= 0)
+		b_add(&b, "latency  ", 10);
+	if ((rc = w_bytes(w, &b)) < 0)
+		goto out;
+	if (lat >= 0) {
+		if ((rc = sink_begin(w, &k, 0, 0)) == 0)
+			rc = latency_text(w, lat, &k);
+		goto out;
+	}
+	/* The top buffer comes first (an empty one if the input has none);
+	 * then the instances, each found through its BUFFER option. */
+	if ((rc = v6_flyrecord(w, f->buf[0].latency ? -1 : 0, &at)) < 0)
+		goto out;
+	buffer_order(f, order, &n);
+	for (i = 0; i < n; i++) {
+		if (order[i] == 0 || f->buf[order[i]].latency)
+			continue;
+		if ((rc = v6_flyrecord(w, order[i], &at)) < 0)
+			goto out;
+		if (bufpos[order[i]] && (rc = w_patch(w,
+		    base + bufpos[order[i]], at, 8)) < 0)
+			goto out;
+	}
+out:
+	b_free(&b);
+	free(bufpos);
+	free(order);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Version 7. */
+
+static uint32_t
+add_string(struct w *w, const char *s)
+{
+	uint32_t id = (uint32_t)w->strings.len;
+
+	b_str(&w->strings, s);
+	return id;
+}
+
+/* Write a section header (size patched by sect_end); *at is its offset. */
+static int
+sect_header(struct w *w, uint16_t id, uint16_t flags, uint32_t name,
+    uint64_t *at)
+{
+	unsigned char h[16];
+
+	*at = w->pos;
+	put_num(h, id, 2, w->big);
+	put_num(h + 2, flags, 2, w->big);
+	put_num(h + 4, name, 4, w->big);
+	put_num(h + 8, 0, 8, w->big);
+	return w_append(w, h, 16);
+}
+
+static int
+sect_begin(struct w *w, uint16_t id, uint16_t flags, const char *name,
+    uint64_t *at)
+{
+	return sect_header(w, id, flags, add_string(w, name), at);
+}
+
+static int
+sect_end(struct w *w, uint64_t at)
+{
+	return w_patch(w, at + 8, w->pos - at - 16, 8);
+}
+
+/* A section holding b, compressed as one block when the file is. */
+static int
+sect_blob(struct w *w, uint16_t id, uint32_t name, struct bytes *b,
+    uint64_t *at)
+{
+	unsigned char h[8], *c;
+	size_t cap, n;
+	int rc;
+
+	if (b->oom)
+		return w_oom(w);
+	if ((rc = sect_header(w, id, w->codec ? TDAT_SEC_COMPRESSED : 0, name,
+	    at)) < 0)
+		return rc;
+	if (w->codec == NULL) {
+		if ((rc = w_append(w, b->p, b->len)) < 0)
+			return rc;
+		return sect_end(w, *at);
+	}
+	if (b->len > 0xffffffffu)
+		return tdat_fail_nooff(w->e, TDAT_EUNSUP,
+		    "section of %zu bytes too large to compress", b->len);
+	cap = tdat_codec_bound(w->codec, b->len);
+	if ((c = malloc(cap ? cap : 1)) == NULL)
+		return w_oom(w);
+	n = tdat_codec_compress(w->codec, b->p ? b->p : (unsigned char *)"",
+	    b->len, c, cap);
+	if (n == 0)
+		rc = tdat_fail_nooff(w->e, TDAT_EIO, "%s compression failed",
+		    tdat_codec_name(w->codec));
+	put_num(h, n, 4, w->big);
+	put_num(h + 4, b->len, 4, w->big);
+	if (rc == 0 && (rc = w_append(w, h, 8)) == 0 &&
+	    (rc = w_append(w, c, n)) == 0)
+		rc = sect_end(w, *at);
+	free(c);
+	return rc;
+}
+
+/* An options section holding ob, then DONE; chains it to the last one. */
+static int
+options_section(struct w *w, struct bytes *ob)
+{
+	uint64_t at;
+	int rc;
+
+	b_num(ob, TDAT_OPT_DONE, 2, w->big);
+	b_num(ob, 8, 4, w->big);
+	b_num(ob, 0, 8, w->big);
+	if (ob->oom)
+		return w_oom(w);
+	if ((rc = sect_begin(w, TDAT_OPT_DONE, 0, "options", &at)) < 0 ||
+	    (rc = w_append(w, ob->p, ob->len)) < 0 ||
+	    (rc = sect_end(w, at)) < 0 ||
+	    (rc = w_patch(w, w->next_opt, at, 8)) < 0)
+		return rc;
+	w->next_opt = w->pos - 8;
+	return 0;
+}
+
+static const char *const meta_name[] = {
+	"headers", "ftrace events", "events format", "kallsyms", "printk",
+	"command lines",
+};
+
+static int
+v7_meta_sections(struct w *w)
+{
+	struct bytes b = { 0 };
+	int id, rc = 0;
+
+	for (id = TDAT_OPT_HEADER_INFO; id <= TDAT_OPT_CMDLINES && rc == 0;
+	    id++) {
+		b.len = 0;
+		enc_meta(w, id, &b);
+		rc = sect_blob(w, (uint16_t)id, add_string(w,
+		    meta_name[id - TDAT_OPT_HEADER_INFO]), &b,
+		    &w->meta[id - TDAT_OPT_HEADER_INFO]);
+	}
+	b_free(&b);
+	return rc;
+}
+
+static void
+meta_option(struct w *w, struct bytes *ob, int id)
+{
+	unsigned char d[8];
+
+	put_num(d, w->meta[id - TDAT_OPT_HEADER_INFO], 8, w->big);
+	enc_option(w, ob, (uint16_t)id, d, 8);
+}
+
+/* The first options section: everything but buffers, in input order. */
+static int
+v7_options(struct w *w)
+{
+	const struct tdat_file *f = w->f;
+	struct bytes ob = { 0 };
+	unsigned char d[4];
+	int id, seen = 0, rc;
+	size_t i;
+
+	for (i = 0; i < f->nopt; i++)
+		if (f->opt[i].id == TDAT_OPT_HEADER_INFO)
+			seen = 1;
+	if (!seen)
+		for (id = TDAT_OPT_HEADER_INFO; id < TDAT_OPT_CMDLINES; id++)
+			meta_option(w, &ob, id);
+	for (i = 0; i < f->nopt; i++) {
+		const struct tdat_option *o = &f->opt[i];
+
+		if (o->id >= TDAT_OPT_HEADER_INFO && o->id <= TDAT_OPT_CMDLINES)
+			meta_option(w, &ob, o->id);
+		else if (!regenerated(o->id))
+			enc_option(w, &ob, o->id, o->data, o->size);
+	}
+	if (!seen)
+		meta_option(w, &ob, TDAT_OPT_CMDLINES);
+	put_num(d, f->ncpus, 4, w->big);
+	enc_option(w, &ob, TDAT_OPT_CPUCOUNT, d, 4);
+	rc = options_section(w, &ob);
+	b_free(&ob);
+	return rc;
+}
+
+static int
+v7_flyrecord(struct w *w, int bi)
+{
+	const struct tdat_buffer *b = &w->f->buf[bi];
+	struct bytes ob = { 0 }, cpus = { 0 };
+	char name[300];
+	uint32_t i, n = cpu_span(w->f, b), count = 0;
+	uint64_t at, off, size;
+	int rc;
+
+	snprintf(name, sizeof(name), "buffer flyrecord %s", b->name);
+	if ((rc = sect_begin(w, TDAT_OPT_BUFFER, w->codec ?
+	    TDAT_SEC_COMPRESSED : 0, name, &at)) < 0)
+		return rc;
+	for (i = 0; i < n; i++) {
+		if ((rc = write_cpu(w, bi, i, 1, &off, &size)) < 0)
+			goto out;
+		if (size == 0)
+			continue;
+		b_num(&cpus, i, 4, w->big);
+		b_num(&cpus, off, 8, w->big);
+		b_num(&cpus, size, 8, w->big);
+		count++;
+	}
+	if ((rc = sect_end(w, at)) < 0)
+		goto out;
+	b_num(&ob, TDAT_OPT_BUFFER, 2, w->big);
+	b_num(&ob, 8 + strlen(b->name) + 1 + strlen(b->clock) + 1 + 8 +
+	    cpus.len, 4, w->big);
+	b_num(&ob, at, 8, w->big);
+	b_str(&ob, b->name);
+	b_str(&ob, b->clock);
+	b_num(&ob, b->page_size ? b->page_size : w->f->page_size, 4, w->big);
+	b_num(&ob, count, 4, w->big);
+	b_add(&ob, cpus.p, cpus.len);
+	if (cpus.oom)
+		ob.oom = 1;
+	rc = options_section(w, &ob);
+out:
+	b_free(&ob);
+	b_free(&cpus);
+	return rc;
+}
+
+static int
+v7_latency(struct w *w, int bi)
+{
+	const struct tdat_buffer *b = &w->f->buf[bi];
+	struct bytes ob = { 0 };
+	struct sink k;
+	uint64_t at, size;
+	int rc;
+
+	if ((rc = sect_begin(w, TDAT_OPT_BUFFER_TEXT, w->codec ?
+	    TDAT_SEC_COMPRESSED : 0, "buffer latency", &at)) < 0 ||
+	    (rc = sink_begin(w, &k, 1, PAGES_IN_CHUNK * 4096)) < 0 ||
+	    (rc = latency_text(w, bi, &k)) < 0 ||
+	    (rc = sink_end(w, &k, &size)) < 0 ||
+	    (rc = sect_end(w, at)) < 0)
+		return rc;
+	b_num(&ob, TDAT_OPT_BUFFER_TEXT, 2, w->big);
+	b_num(&ob, 8 + strlen(b->name) + 1 + strlen(b->clock) + 1, 4, w->big);
+	b_num(&ob, at, 8, w->big);
+	b_str(&ob, b->name);
+	b_str(&ob, b->clock);
+	rc = options_section(w, &ob);
+	b_free(&ob);
+	return rc;
+}
+
+static const char *
+codec_version(const char *name)
+{
+	if (strcmp(name, "zstd") == 0)
+		return ZSTD_versionString();
+	if (strcmp(name, "zlib") == 0)
+		return zlibVersion();
+	return "";
+}
+
+static int
+write_v7(struct w *w)
+{
+	struct tdat_file *f = w->f;
+	const char *cname = w->codec ? tdat_codec_name(w->codec) : "none";
+	struct bytes b = { 0 };
+	int *order, rc;
+	uint32_t name;
+	uint64_t at;
+	size_t i, n;
+
+	enc_initial(w, &b, 7);
+	b_str(&b, cname);
+	b_str(&b, f->comp && strcmp(f->comp, cname) == 0 && f->comp_ver ?
+	    f->comp_ver : codec_version(cname));
+	w->next_opt = b.len;
+	b_num(&b, 0, 8, w->big);
+	rc = w_bytes(w, &b);
+	b_free(&b);
+	if (rc < 0 || (rc = v7_meta_sections(w)) < 0 ||
+	    (rc = v7_options(w)) < 0)
+		return rc;
+	if ((order = calloc(f->nbuf + 1, sizeof(*order))) == NULL)
+		return w_oom(w);
+	buffer_order(f, order, &n);
+	for (i = 0; i < n && rc == 0; i++)
+		rc = f->buf[order[i]].latency ? v7_latency(w, order[i]) :
+		    v7_flyrecord(w, order[i]);
+	free(order);
+	if (rc < 0)
+		return rc;
+	/* The strings section names itself: its name goes in first. */
+	name = add_string(w, "strings");
+	if (w->strings.oom)
+		return w_oom(w);
+	return sect_blob(w, TDAT_OPT_STRINGS, name, &w->strings, &at);
+}
+
+/* ------------------------------------------------------------------ */
+
+int
+tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
+    struct tdat_err *e)
+{
+	struct w w;
+	int rc;
+
+	memset(&w, 0, sizeof(w));
+	w.f = f;
+	w.o = o;
+	w.e = e;
+	w.fd = fd;
+	w.big = f->big;
+	w.total = tdat_write_total(f);
+	if (o->version != 6 && o->version != 7)
+		return tdat_fail_nooff(e, TDAT_EUSAGE,
+		    "file version %d: only 6 and 7 can be written", o->version);
+	if (o->compression && strcmp(o->compression, "none") != 0) {
+		if (o->version < 7)
+			return tdat_fail_nooff(e, TDAT_EUSAGE,
+			    "version 6 files cannot be compressed");
+		if ((w.codec = tdat_codec_new(o->compression)) == NULL)
+			return tdat_fail_nooff(e, TDAT_EUSAGE,
+			    "unknown compression \"%s\"", o->compression);
+	}
+	rc = o->version == 6 ? write_v6(&w) : write_v7(&w);
+	if (rc == 0 && ftruncate(fd, (off_t)w.pos) < 0)
+		rc = tdat_fail_nooff(e, TDAT_EIO, "truncate: %s",
+		    strerror(errno));
+	tdat_codec_free(w.codec);
+	b_free(&w.strings);
+	free(w.win);
+	free(w.chunk);
+	free(w.cbuf);
+	return rc;
+}

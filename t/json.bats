@@ -1,0 +1,351 @@
+#!/usr/bin/env bats
+# json.bats: tdat-to-json: every event of the fixtures against trace-cmd
+# report -R, the three output shapes against their JSON Schemas (validated
+# by python3-jsonschema), each option, and damaged input.
+# Run by t/run-tests (make check); TDAT_BIN names the tools' folder.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	D=${TDAT_DATA:-$BATS_TEST_DIRNAME/data}
+	J=${TDAT_BIN:-$BATS_TEST_DIRNAME/../build/bin}/tdat-to-json
+	S=$BATS_TEST_DIRNAME/../schemas
+	T=$BATS_TEST_DIRNAME
+	if [ ! -x "$J" ]; then
+		echo "# $J is not built" >&3
+		return 1
+	fi
+}
+
+need_jsonschema() {
+	python3 -c 'import jsonschema' 2>/dev/null ||
+	    skip "python3-jsonschema is not installed"
+}
+
+# expected NAME: the path of trace-cmd report -R -t's output for NAME.dat.
+expected() {
+	if [ -f "$D/expected/$1.report-R.txt" ]; then
+		echo "$D/expected/$1.report-R.txt"
+	else
+		echo "$D/expected/$1.report-R.txt.zst"
+	fi
+}
+
+fixtures() {
+	for f in "$D"/*.dat; do
+		basename "$f" .dat
+	done
+}
+
+# Fixtures of every kind for the slower schema checks (python's
+# jsonschema takes about a millisecond per event or symbol);
+# t/json-corpus checks every file of the corpus.  Events: v6 32-bit,
+# v6 from trace-cmd listen, v7 zlib with 15 CPUs, v7 with instances, v7
+# without events.  Metadata: v6 32-bit, v7 big-endian zstd, v7 instances.
+some_events() {
+	echo labsisop-qemu-trace hebel23-driver-trace \
+	    kinmax-listen-trace.192.168.1.10_53616 hip24-host-trace \
+	    x86_64-v7-none-instances nish97-trace
+}
+
+some_meta() {
+	echo labsisop-qemu-trace kinmax-listen-trace.192.168.1.10_53616 \
+	    s390x-v7-zstd-sched x86_64-v7-none-instances
+}
+
+# ---- JSON Lines: the values of report -R
+
+@test "every event of every fixture equals trace-cmd report -R's line" {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	args=()
+	for b in $(fixtures); do
+		args+=("$D/$b.dat" "$(expected "$b")")
+	done
+	run python3 "$T/json-report-cmp.py" "$J" "${args[@]}"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"total: 98007 events, 0 mismatches"* ]]
+}
+
+@test "the comparison notices a changed integer and a changed string" {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	w=$BATS_TEST_TMPDIR/mutant
+	cat >"$w" <<-EOF
+	#!/bin/sh
+	[ "\$1" = --meta ] && exec "$J" "\$@"
+	"$J" "\$@" | sed '3s/"next_pid":\([0-9]*\)/"next_pid":1\1/;5s/"prev_comm":"/"prev_comm":"x/'
+	EOF
+	chmod +x "$w"
+	run python3 "$T/json-report-cmp.py" "$w" "$D/labsisop-qemu-trace.dat" \
+	    "$(expected labsisop-qemu-trace)"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"102 events, 2 mismatches"* ]]
+}
+
+@test "lost events: \"lost\" as trace-cmd report's EVENTS DROPPED line" {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
+	# Mark the second page of labsisop's CPU 0 as following lost events:
+	# once with no count (bit 31 of commit), once with a stored count
+	# (bit 30 too, the count after the page's data).
+	python3 - "$D/labsisop-qemu-trace.dat" "$BATS_TEST_TMPDIR" <<-'EOF'
+	import sys
+	d = bytearray(open(sys.argv[1], "rb").read())
+	page = 1122304 + 4096           # CPU 0's data, second page
+	commit = int.from_bytes(d[page + 8:page + 12], "little")
+	a = bytearray(d)
+	a[page + 11] |= 0x80
+	open(sys.argv[2] + "/lost.dat", "wb").write(a)
+	d[page + 11] |= 0xc0
+	d[page + 12 + commit:page + 16 + commit] = (1234).to_bytes(4, "little")
+	open(sys.argv[2] + "/count.dat", "wb").write(d)
+	EOF
+	for n in lost count; do
+		trace-cmd report -R -t "$BATS_TEST_TMPDIR/$n.dat" \
+		    >"$BATS_TEST_TMPDIR/$n.txt" 2>/dev/null
+	done
+	grep -q '^CPU:0 \[EVENTS DROPPED\]$' "$BATS_TEST_TMPDIR/lost.txt"
+	grep -q '^CPU:0 \[1234 EVENTS DROPPED\]$' "$BATS_TEST_TMPDIR/count.txt"
+	run python3 "$T/json-report-cmp.py" "$J" \
+	    "$BATS_TEST_TMPDIR/lost.dat" "$BATS_TEST_TMPDIR/lost.txt" \
+	    "$BATS_TEST_TMPDIR/count.dat" "$BATS_TEST_TMPDIR/count.txt"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$("$J" "$BATS_TEST_TMPDIR/lost.dat" | grep -c '"lost":null,')" -eq 1 ]
+	[ "$("$J" "$BATS_TEST_TMPDIR/count.dat" | grep -c '"lost":1234,')" -eq 1 ]
+}
+
+@test "one line per event, keys in a fixed order, exact 64-bit integers" {
+	run -0 "$J" "$D/x86_64-default-sched.dat"
+	[ "${#lines[@]}" -eq 24838 ]
+	[ "${lines[0]}" = '{"ts":8501787165,"cpu":2,"system":"sched","event":"sched_stat_runtime","pid":148,"comm":"trace-cmd","flags":1,"preempt_count":2,"fields":{"comm":"trace-cmd","pid":148,"runtime":1961813,"vruntime":1246545850}}' ]
+	# a kernel address above 2^53 keeps every digit
+	printf '%s\n' "${lines[@]}" | grep -q '"function":18446744071878117424'
+}
+
+@test "instances carry \"buffer\"; the top buffer has none" {
+	run -0 "$J" "$D/x86_64-v7-none-instances.dat"
+	top=$(printf '%s\n' "${lines[@]}" | grep -vc '"buffer":')
+	foo=$(printf '%s\n' "${lines[@]}" | grep -c '"buffer":"foo"')
+	bar=$(printf '%s\n' "${lines[@]}" | grep -c '"buffer":"bar"')
+	[ "$top" -gt 0 ] && [ "$foo" -gt 0 ] && [ "$bar" -gt 0 ]
+	[ $((top + foo + bar)) -eq "${#lines[@]}" ]
+}
+
+@test "big-endian s390x: fields as on little-endian" {
+	run -0 "$J" "$D/s390x-v7-zstd-sched.dat"
+	printf '%s\n' "${lines[@]}" | grep -m1 '"event":"sched_switch"' |
+	    grep -q '"fields":{"prev_comm":"[^"]*","prev_pid":[0-9]*,"prev_prio":[0-9]*,"prev_state":[0-9]*,"next_comm"'
+}
+
+@test "a trace without events writes nothing and exits 0" {
+	run -0 "$J" "$D/nish97-trace.dat"
+	[ -z "$output" ]
+}
+
+@test "JSON Lines events validate against schemas/event.schema.json" {
+	need_jsonschema
+	for b in $(some_events); do
+		"$J" "$D/$b.dat" >"$BATS_TEST_TMPDIR/out"
+		run python3 "$T/json-validate.py" --lines "$S/event.schema.json" \
+		    "$BATS_TEST_TMPDIR/out"
+		echo "$b: $output"
+		[ "$status" -eq 0 ]
+	done
+}
+
+@test "jq reads every line (strict JSON, valid UTF-8)" {
+	command -v jq >/dev/null || skip "jq is not installed"
+	n=$("$J" "$D/hip24-host-trace.dat" | jq -c 'select(.event=="kvm_exit") | .fields.exit_reason' | wc -l)
+	want=$(zstd -dcq "$D/expected/hip24-host-trace.report-R.txt.zst" | grep -c ' kvm_exit: ')
+	[ "$n" -eq "$want" ] && [ "$n" -gt 0 ]
+	"$J" "$D/hebel23-driver-trace.dat" | jq -e -s 'length == 997' >/dev/null
+}
+
+# ---- --meta
+
+@test "--meta validates against schemas/meta.schema.json" {
+	need_jsonschema
+	for b in $(some_meta); do
+		"$J" --meta "$D/$b.dat" >"$BATS_TEST_TMPDIR/out"
+		run python3 "$T/json-validate.py" "$S/meta.schema.json" \
+		    "$BATS_TEST_TMPDIR/out"
+		echo "$b: $output"
+		[ "$status" -eq 0 ]
+	done
+}
+
+@test "--meta gives the header, options, sections and buffers" {
+	command -v jq >/dev/null || skip "jq is not installed"
+	run -0 sh -c "'$J' --meta '$D/s390x-v7-zstd-sched.dat' | jq -c '[.version, .endianness, .long_size, .compression.name, .cpus, (.buffers | length), (.sections | length > 0), (.options | map(.name) | index(\"CPUCOUNT\") != null)]'"
+	[ "$output" = '[7,"big",8,"zstd",4,1,true,true]' ]
+	run -0 sh -c "'$J' --meta '$D/labsisop-qemu-trace.dat' | jq -c '[.version, .long_size, .compression, (.systems | map(.name)), .trace_clock.selected != null]'"
+	[ "$output" = '[6,4,null,["sched"],true]' ]
+	run -0 sh -c "'$J' --meta '$D/x86_64-v7-none-instances.dat' | jq -c '[.buffers[].name] | sort'"
+	[ "$output" = '["","bar","foo"]' ]
+}
+
+@test "--meta: event formats with their fields, cmdlines, kallsyms" {
+	command -v jq >/dev/null || skip "jq is not installed"
+	run -0 sh -c "'$J' --meta '$D/x86_64-default-sched.dat' | jq -c '(.systems[] | select(.name==\"sched\") | .events[] | select(.name==\"sched_switch\") | [.id > 0, (.fields | map(.name) | index(\"next_pid\") != null)]), (.cmdlines | length > 0), (.kallsyms[0].address | test(\"^0x\"))'"
+	[ "${lines[0]}" = '[true,true]' ]
+	[ "${lines[1]}" = true ]
+	[ "${lines[2]}" = true ]
+}
+
+# ---- --chrome
+
+@test "--chrome validates against schemas/chrome.schema.json" {
+	need_jsonschema
+	for b in $(some_events); do
+		"$J" --chrome "$D/$b.dat" >"$BATS_TEST_TMPDIR/out"
+		run python3 "$T/json-validate.py" --chrome \
+		    "$S/chrome.schema.json" "$BATS_TEST_TMPDIR/out"
+		echo "$b: $output"
+		[ "$status" -eq 0 ]
+	done
+}
+
+@test "--chrome: sched_switch slices per CPU, instants, process names" {
+	command -v jq >/dev/null || skip "jq is not installed"
+	"$J" --chrome "$D/x86_64-default-sched.dat" >"$BATS_TEST_TMPDIR/c.json"
+	run -0 jq -c '[.traceEvents[] | .ph] | group_by(.) | map([.[0], length])' \
+	    "$BATS_TEST_TMPDIR/c.json"
+	echo "$output"
+	[[ "$output" == *'["X",'* ]]
+	[[ "$output" == *'["i",'* ]]
+	[[ "$output" == *'["M",'* ]]
+	# no sched_switch instant: they became slices
+	run -0 jq '[.traceEvents[] | select(.ph=="i" and .name=="sched_switch")] | length' \
+	    "$BATS_TEST_TMPDIR/c.json"
+	[ "$output" = 0 ]
+	# one track per CPU, and slices never overlap on a track
+	run -0 jq -r '[.traceEvents[] | select(.ph=="M" and .name=="thread_name" and .pid==4194304) | .args.name] | join(",")' \
+	    "$BATS_TEST_TMPDIR/c.json"
+	[ "$output" = "CPU 0,CPU 1,CPU 2,CPU 3" ]
+	run -0 jq '[.traceEvents | map(select(.ph=="X")) | group_by(.tid)[] | sort_by(.ts) | . as $s | range(1; length) | select($s[.].ts < $s[.-1].ts + $s[.-1].dur - 0.0005)] | length' \
+	    "$BATS_TEST_TMPDIR/c.json"
+	[ "$output" = 0 ]
+	# process names from the saved cmdlines
+	run -0 jq -r '.traceEvents[] | select(.ph=="M" and .name=="process_name" and .pid==148) | .args.name' \
+	    "$BATS_TEST_TMPDIR/c.json"
+	[ "$output" = trace-cmd ]
+}
+
+@test "the validator refuses a bad chrome document and bad JSON" {
+	need_jsonschema
+	echo '{"traceEvents":[{"name":"x","ph":"Q","pid":1,"tid":1,"ts":0}]}' >"$BATS_TEST_TMPDIR/bad"
+	run python3 "$T/json-validate.py" --chrome "$S/chrome.schema.json" "$BATS_TEST_TMPDIR/bad"
+	[ "$status" -eq 1 ]
+	echo '{"traceEvents":[{"name":"x","ph":"X","pid":1,"tid":1,"ts":0}]}' >"$BATS_TEST_TMPDIR/bad"
+	run python3 "$T/json-validate.py" "$S/chrome.schema.json" "$BATS_TEST_TMPDIR/bad"
+	[ "$status" -eq 1 ]
+	printf '{"ts":1,"ts":2}\n' >"$BATS_TEST_TMPDIR/bad"
+	run python3 "$T/json-validate.py" --lines "$S/event.schema.json" "$BATS_TEST_TMPDIR/bad"
+	[ "$status" -eq 1 ]
+	printf '{"a":"\xff"}\n' >"$BATS_TEST_TMPDIR/bad"
+	run python3 "$T/json-validate.py" --lines "$S/event.schema.json" "$BATS_TEST_TMPDIR/bad"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"invalid UTF-8"* ]]
+}
+
+# ---- options
+
+@test "--help and --version" {
+	run -0 "$J" --help
+	[[ "${lines[0]}" == "usage: tdat-to-json "* ]]
+	[[ "$output" == *"--meta"* && "$output" == *"--chrome"* && "$output" == *"--output"* ]]
+	run -0 "$J" --version
+	[[ "$output" == *tdat-to-json* ]]
+}
+
+@test "usage errors exit 2 with one message" {
+	run -2 "$J" --bogus "$D/nish97-trace.dat"
+	[[ "${lines[0]}" == "tdat-to-json: "* ]]
+	run -2 "$J" --meta --chrome "$D/nish97-trace.dat"
+	[[ "$output" == *"exclude each other"* ]]
+	run -2 "$J" "$D/nish97-trace.dat" "$D/nish97-trace.dat"
+	run -2 "$J" --cpu x "$D/nish97-trace.dat"
+	run -2 "$J" --meta -B foo "$D/x86_64-v7-none-instances.dat"
+}
+
+@test "a missing file: exit 2, PROG: FILE: what" {
+	run -2 "$J" "$BATS_TEST_TMPDIR/none.dat"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == "tdat-to-json: $BATS_TEST_TMPDIR/none.dat: "* ]]
+}
+
+@test "-o FILE: the same bytes as stdout, no temporary file left" {
+	"$J" "$D/labsisop-qemu-trace.dat" >"$BATS_TEST_TMPDIR/stdout.json"
+	mkdir "$BATS_TEST_TMPDIR/o"
+	run -0 "$J" -o "$BATS_TEST_TMPDIR/o/out.json" "$D/labsisop-qemu-trace.dat"
+	[ -z "$output" ]
+	cmp "$BATS_TEST_TMPDIR/stdout.json" "$BATS_TEST_TMPDIR/o/out.json"
+	[ "$(ls "$BATS_TEST_TMPDIR/o")" = out.json ]
+	run -0 "$J" --meta --output "$BATS_TEST_TMPDIR/o/out.json" "$D/labsisop-qemu-trace.dat"
+	grep -q '"version":6' "$BATS_TEST_TMPDIR/o/out.json"
+}
+
+@test "-o FILE: a failure leaves FILE as it was" {
+	echo keep >"$BATS_TEST_TMPDIR/out.json"
+	head -c 3000 "$D/x86_64-default-sched.dat" >"$BATS_TEST_TMPDIR/cut.dat"
+	run "$J" -o "$BATS_TEST_TMPDIR/out.json" "$BATS_TEST_TMPDIR/cut.dat"
+	[ "$status" -eq 1 ]
+	[ "$(cat "$BATS_TEST_TMPDIR/out.json")" = keep ]
+	[ "$(ls "$BATS_TEST_TMPDIR" | grep -c 'out.json')" -eq 1 ]
+}
+
+@test "-o FILE refuses to overwrite the input" {
+	cp "$D/labsisop-qemu-trace.dat" "$BATS_TEST_TMPDIR/in.dat"
+	run -2 "$J" -o "$BATS_TEST_TMPDIR/in.dat" "$BATS_TEST_TMPDIR/in.dat"
+	[[ "$output" == *"the output is the input"* ]]
+	cmp "$D/labsisop-qemu-trace.dat" "$BATS_TEST_TMPDIR/in.dat"
+}
+
+@test "-B NAME: one buffer; \"\" the top one; an unknown name exits 2" {
+	run -0 "$J" -B foo "$D/x86_64-v7-none-instances.dat"
+	[ "${#lines[@]}" -gt 0 ]
+	! printf '%s\n' "${lines[@]}" | grep -vq '"buffer":"foo"'
+	run -0 "$J" -B "" "$D/x86_64-v7-none-instances.dat"
+	[ "${#lines[@]}" -gt 0 ]
+	! printf '%s\n' "${lines[@]}" | grep -q '"buffer":'
+	run -2 "$J" -B nosuch "$D/x86_64-v7-none-instances.dat"
+	[[ "$output" == *'no buffer "nosuch"'* ]]
+}
+
+@test "--cpu LIST: only those CPUs" {
+	run -0 "$J" --cpu 1,3 "$D/x86_64-default-sched.dat"
+	[ "${#lines[@]}" -gt 0 ]
+	! printf '%s\n' "${lines[@]}" | grep -vq '"cpu":[13],'
+	printf '%s\n' "${lines[@]}" | grep -q '"cpu":3,'
+}
+
+@test "- reads stdin" {
+	"$J" "$D/hebel23-driver-trace.dat" >"$BATS_TEST_TMPDIR/a"
+	"$J" - <"$D/hebel23-driver-trace.dat" >"$BATS_TEST_TMPDIR/b"
+	cmp "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+}
+
+@test "a closed stdout (EPIPE) prints nothing" {
+	run bash -c "'$J' '$D/x86_64-default-sched.dat' | head -n 1 >/dev/null"
+	[ -z "$output" ]
+}
+
+# ---- damaged input
+
+@test "damaged copies: never a crash or a hang, one error line" {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	run python3 "$T/mkbad" -n "${TDAT_MKBAD_N:-12}" \
+	    "$D/labsisop-qemu-trace.dat" -- "$J"
+	echo "$output" | tail -n 40
+	[ "$status" -eq 0 ]
+	run python3 "$T/mkbad" -n "${TDAT_MKBAD_N:-8}" \
+	    "$D/x86_64-v7-none-instances.dat" -- "$J" --chrome
+	echo "$output" | tail -n 40
+	[ "$status" -eq 0 ]
+	run python3 "$T/mkbad" -n "${TDAT_MKBAD_N:-8}" \
+	    "$D/s390x-v7-zstd-sched.dat" -- "$J" --meta
+	echo "$output" | tail -n 40
+	[ "$status" -eq 0 ]
+}

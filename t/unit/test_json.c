@@ -1,0 +1,152 @@
+/*
+ * test_json.c: unit tests of lib/json.c: UTF-8 repair (one U+FFFD per
+ * bad byte), the streaming writer's commas, escaping and integers.  TAP.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+
+static int ntest, nfail;
+
+static void
+ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	ntest++;
+	if (!cond)
+		nfail++;
+	printf("%sok %d - ", cond ? "" : "not ", ntest);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+/* Repair in and compare with want; nbad: replacements expected. */
+static void
+utf8n(const char *what, const char *in, size_t n, const char *want, size_t wn,
+    size_t nbad)
+{
+	struct tdat_sbuf b;
+	size_t bad;
+
+	tdat_sb_init(&b);
+	bad = tdat_json_utf8(&b, in, n);
+	ok(bad == nbad && b.len == wn &&
+	    memcmp(b.p ? b.p : "", want, b.len) == 0, "utf8: %s", what);
+	tdat_sb_free(&b);
+}
+
+static void
+utf8(const char *what, const char *in, size_t n, const char *want, size_t nbad)
+{
+	utf8n(what, in, n, want, strlen(want), nbad);
+}
+
+/* The text a writer run produces. */
+struct mem {
+	char *p;
+	size_t n;
+	FILE *fp;
+	struct tdat_jw w;
+};
+
+static void
+mem_open(struct mem *m)
+{
+	m->p = NULL;
+	m->n = 0;
+	m->fp = open_memstream(&m->p, &m->n);
+	if (m->fp == NULL || tdat_jw_init(&m->w, m->fp) < 0)
+		exit(99);
+}
+
+static const char *
+mem_close(struct mem *m)
+{
+	tdat_jw_flush(&m->w);
+	tdat_jw_free(&m->w);
+	fclose(m->fp);
+	return m->p;
+}
+
+int
+main(void)
+{
+	struct mem m;
+	const char *s;
+	char big[70000];
+
+	utf8("ASCII unchanged", "abc", 3, "abc", 0);
+	utf8("valid 2, 3 and 4-byte sequences kept", "\xc3\xa9\xe2\x82\xac"
+	    "\xf0\x9f\x98\x80", 9, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 0);
+	utf8("a lone 0xff", "a\xff" "b", 3, "a\xef\xbf\xbd" "b", 1);
+	utf8("a cut sequence: one U+FFFD per byte", "\xe2\x82", 2,
+	    "\xef\xbf\xbd\xef\xbf\xbd", 2);
+	utf8("overlong 0xc0 0xaf", "\xc0\xaf", 2,
+	    "\xef\xbf\xbd\xef\xbf\xbd", 2);
+	utf8("a surrogate (0xed 0xa0 0x80)", "\xed\xa0\x80", 3,
+	    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", 3);
+	utf8("above U+10FFFF (0xf4 0x90 ...)", "\xf4\x90\x80\x80", 4,
+	    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", 4);
+	utf8n("a NUL is kept (the writer escapes it)", "a\0b", 3, "a\0b", 3, 0);
+
+	mem_open(&m);
+	tdat_jw_obj(&m.w);
+	tdat_jw_key(&m.w, "a");
+	tdat_jw_u64(&m.w, 18446744073709551615ULL);
+	tdat_jw_key(&m.w, "b");
+	tdat_jw_i64(&m.w, INT64_MIN);
+	tdat_jw_key(&m.w, "c");
+	tdat_jw_arr(&m.w);
+	tdat_jw_i64(&m.w, -1);
+	tdat_jw_u64(&m.w, 0);
+	tdat_jw_u64(&m.w, 99);
+	tdat_jw_u64(&m.w, 100);
+	tdat_jw_end(&m.w, ']');
+	tdat_jw_key(&m.w, "d");
+	tdat_jw_obj(&m.w);
+	tdat_jw_end(&m.w, '}');
+	tdat_jw_key(&m.w, "e");
+	tdat_jw_null(&m.w);
+	tdat_jw_end(&m.w, '}');
+	tdat_jw_nl(&m.w);
+	tdat_jw_obj(&m.w);
+	tdat_jw_end(&m.w, '}');
+	tdat_jw_nl(&m.w);
+	s = mem_close(&m);
+	ok(strcmp(s, "{\"a\":18446744073709551615,\"b\":-9223372036854775808,"
+	    "\"c\":[-1,0,99,100],\"d\":{},\"e\":null}\n{}\n") == 0,
+	    "writer: commas, 64-bit integers, lines: %s", s);
+	free(m.p);
+
+	mem_open(&m);
+	tdat_jw_str(&m.w, "q\"b\\s/t\tn\n\x01\x7f", 12);
+	tdat_jw_str(&m.w, "\xff\xc3\xa9", 3);
+	tdat_jw_str(&m.w, "a\0b", 3);
+	s = mem_close(&m);
+	ok(strcmp(s, "\"q\\\"b\\\\s/t\\tn\\n\\u0001\x7f\"" ",\"\xef\xbf\xbd\xc3\xa9\""
+	    ",\"a\\u0000b\"") == 0, "writer: escaping by json-c, "
+	    "no slash escape, bad bytes repaired: %s", s);
+	free(m.p);
+
+	/* A string longer than the writer's buffer goes through whole. */
+	memset(big, 'x', sizeof(big));
+	mem_open(&m);
+	tdat_jw_arr(&m.w);
+	tdat_jw_str(&m.w, big, sizeof(big));
+	tdat_jw_str(&m.w, big, sizeof(big));
+	tdat_jw_end(&m.w, ']');
+	s = mem_close(&m);
+	ok(m.n == 2 * (sizeof(big) + 2) + 3 && s[0] == '[' &&
+	    s[sizeof(big) + 3] == ',' && s[m.n - 1] == ']',
+	    "writer: strings above the buffer size");
+	free(m.p);
+
+	printf("1..%d\n", ntest);
+	return nfail != 0;
+}

@@ -1,0 +1,494 @@
+/*
+ * test_ltt.c: unit tests of the LTT module (formats/ltt*.c): the built-in
+ * texts agree with formats/ltt-builtin.xml and schemas/, a fixture goes
+ * to an LTT directory and back to a trace.dat with the same records,
+ * and tdat_ltt_verify() finds each kind of damage with its location.
+ * TAP output; run from the top of the source tree.
+ */
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tdat.h"
+
+/* Internal texts of formats/ltt*.c, compared with their source files. */
+extern const char ltt_builtin_xml[], ltt_xsd_eventdefs[], ltt_xsd_system[],
+    ltt_xsd_bookmarks[], ltt_xsd_tracedat[];
+
+#define FIXTURE	"t/data/labsisop-qemu-trace.dat"
+
+static int ntest, nfail;
+static char tmp[] = "/tmp/tdat-test-ltt-XXXXXX";
+
+static void
+ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	ntest++;
+	if (!cond)
+		nfail++;
+	printf("%sok %d - ", cond ? "" : "not ", ntest);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+static char *
+slurp(const char *path, size_t *n)
+{
+	FILE *fp = fopen(path, "rb");
+	char *p = NULL;
+	long len;
+
+	*n = 0;
+	if (fp == NULL)
+		return NULL;
+	if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 &&
+	    fseek(fp, 0, SEEK_SET) == 0 && (p = malloc((size_t)len + 1))) {
+		*n = fread(p, 1, (size_t)len, fp);
+		p[*n] = '\0';
+	}
+	fclose(fp);
+	return p;
+}
+
+static void
+same_text(const char *builtin, const char *path)
+{
+	size_t n;
+	char *f = slurp(path, &n);
+
+	ok(f && strcmp(f, builtin) == 0, "built-in text equals %s", path);
+	free(f);
+}
+
+static int
+rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(p);
+}
+
+struct found {
+	int n;
+	char file[64], msg[256];
+	long long block, off;
+};
+
+static void
+finding(void *arg, const char *file, long long block, long long off,
+    const char *msg)
+{
+	struct found *f = arg;
+
+	if (f->n++ == 0) {
+		snprintf(f->file, sizeof(f->file), "%s", file);
+		snprintf(f->msg, sizeof(f->msg), "%s", msg);
+		f->block = block;
+		f->off = off;
+	}
+	printf("# finding: %s: block %lld: offset %lld: %s\n", file, block,
+	    off, msg);
+}
+
+static int
+convert(const char *dir, int dialect)
+{
+	struct tdat_ltt_write_opts o;
+	struct tdat_file *f;
+	struct tdat_err e = { 0 };
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.dialect = dialect;
+	o.block_size = 4096;
+	if (tdat_open(FIXTURE, &f, &e) < 0)
+		return -1;
+	rc = tdat_ltt_write(f, dir, &o, &e);
+	tdat_close(f);
+	if (rc < 0)
+		printf("# %s\n", e.msg);
+	return rc;
+}
+
+static void
+verify(const char *dir, struct found *fd)
+{
+	struct tdat_err e = { 0 };
+	int n;
+
+	memset(fd, 0, sizeof(*fd));
+	n = tdat_ltt_verify(dir, finding, fd, &e);
+	if (n < 0)
+		printf("# verify: %s\n", e.msg);
+}
+
+static void
+patch(const char *path, long off, const void *p, size_t n)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || pwrite(fd, p, n, off) != (ssize_t)n)
+		printf("# cannot patch %s\n", path);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* A fresh copy of the good directory, damaged by the caller. */
+static void
+fresh(char *dir, size_t n, const char *name, int dialect)
+{
+	snprintf(dir, n, "%s/%s", tmp, name);
+	if (convert(dir, dialect) < 0)
+		printf("# cannot convert into %s\n", dir);
+}
+
+static void
+test_damage(void)
+{
+	char d[512], p[600];
+	struct found fd;
+	unsigned char b[4];
+
+	fresh(d, sizeof(d), "good", TDAT_LTT_XML);
+	verify(d, &fd);
+	ok(fd.n == 0, "a fresh directory has no findings (%d)", fd.n);
+	fresh(d, sizeof(d), "good2003", TDAT_LTT_LTTV2003);
+	verify(d, &fd);
+	ok(fd.n == 0, "a fresh --lttv=2003 directory has no findings (%d)",
+	    fd.n);
+	fresh(d, sizeof(d), "good2005", TDAT_LTT_LTTV2005);
+	verify(d, &fd);
+	ok(fd.n == 0, "a fresh --lttv=2005 directory has no findings (%d)",
+	    fd.n);
+
+	fresh(d, sizeof(d), "short", TDAT_LTT_XML);
+	snprintf(p, sizeof(p), "%s/cpu/0", d);
+	ok(truncate(p, 4096 + 100) == 0, "truncate cpu/0");
+	verify(d, &fd);
+	ok(fd.n >= 1 && strcmp(fd.file, "cpu/0") == 0 && fd.block == 1 &&
+	    strstr(fd.msg, "whole number") != NULL,
+	    "a partial block is found in cpu/0 block 1");
+
+	fresh(d, sizeof(d), "badid", TDAT_LTT_XML);
+	snprintf(p, sizeof(p), "%s/cpu/0", d);
+	b[0] = b[1] = 0xee;
+	patch(p, 26, b, 2);
+	verify(d, &fd);
+	ok(fd.n == 1 && strcmp(fd.file, "cpu/0") == 0 && fd.block == 0 &&
+	    fd.off == 26 && strstr(fd.msg, "not defined") != NULL,
+	    "an undefined event id is found at cpu/0 block 0 offset 26");
+
+	fresh(d, sizeof(d), "trailer", TDAT_LTT_XML);
+	snprintf(p, sizeof(p), "%s/cpu/0", d);
+	memset(b, 0x11, 4);
+	patch(p, 4096 - 4, b, 4);
+	verify(d, &fd);
+	ok(fd.n == 1 && fd.block == 0 && fd.off == 4092 &&
+	    strstr(fd.msg, "trailer") != NULL,
+	    "a bad trailer is found at cpu/0 block 0 offset 4092");
+
+	fresh(d, sizeof(d), "start", TDAT_LTT_XML);
+	snprintf(p, sizeof(p), "%s/cpu/0", d);
+	b[0] = 5;
+	b[1] = 0;
+	patch(p, 4096, b, 2);
+	verify(d, &fd);
+	ok(fd.n == 1 && fd.block == 1 && fd.off == 4096 &&
+	    strstr(fd.msg, "block_start") != NULL,
+	    "a block without block_start is found at block 1");
+
+	fresh(d, sizeof(d), "time", TDAT_LTT_XML);
+	snprintf(p, sizeof(p), "%s/cpu/0", d);
+	memset(b, 0xff, 4);
+	patch(p, 26 + 2, b, 4);		/* the first event's time: the
+					 * next one counts a wrap, and
+					 * block 1 starts before it */
+	verify(d, &fd);
+	ok(fd.n >= 1 && strcmp(fd.file, "cpu/0") == 0 &&
+	    strstr(fd.msg, "time goes back") != NULL,
+	    "time going back is found in cpu/0 (%s)", fd.msg);
+
+	fresh(d, sizeof(d), "xml", TDAT_LTT_XML);
+	snprintf(p, sizeof(p), "%s/info/system.xml", d);
+	patch(p, 40, "<", 1);
+	verify(d, &fd);
+	ok(fd.n >= 1 && strcmp(fd.file, "info/system.xml") == 0,
+	    "broken XML is found in info/system.xml (%s)", fd.msg);
+
+	fresh(d, sizeof(d), "schema", TDAT_LTT_XML);
+	snprintf(p, sizeof(p), "%s/eventdefs/sched.xml", d);
+	{
+		size_t n;
+		char *t = slurp(p, &n), *s = t ? strstr(t, "size=\"4\"") : NULL;
+
+		if (s)
+			patch(p, s - t, "size=\"3\"", 8);
+		free(t);
+	}
+	verify(d, &fd);
+	ok(fd.n >= 1 && strcmp(fd.file, "eventdefs/sched.xml") == 0 &&
+	    strstr(fd.msg, "line") != NULL,
+	    "an invalid size is found in eventdefs/sched.xml (%s)", fd.msg);
+}
+
+/* The fixture, to LTT and back: the same records, times and CPUs. */
+static void
+test_back(void)
+{
+	struct tdat_write_opts wo;
+	struct tdat_reader *ra = NULL, *rb = NULL;
+	struct tdat_record a, b;
+	struct tdat_file *fa = NULL, *fb = NULL;
+	struct tdat_ltt *l;
+	struct tdat_err e = { 0 };
+	char d[512], out[600];
+	int fd, ra_rc, rb_rc, n = 0, bad = 0;
+
+	snprintf(d, sizeof(d), "%s/back", tmp);
+	snprintf(out, sizeof(out), "%s/back.dat", tmp);
+	ok(convert(d, TDAT_LTT_XML) == 0, "convert %s", FIXTURE);
+	ok(tdat_ltt_probe(d) == 1 && tdat_ltt_probe(FIXTURE) == 0,
+	    "tdat_ltt_probe tells a directory from a file");
+	if (tdat_ltt_open(d, &l, &e) < 0) {
+		ok(0, "tdat_ltt_open: %s", e.msg);
+		return;
+	}
+	memset(&wo, 0, sizeof(wo));
+	wo.version = 7;
+	wo.compression = "zstd";
+	wo.pages = tdat_ltt_pages(l);
+	fd = open(out, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	ok(fd >= 0 && tdat_write(tdat_ltt_file(l), fd, &wo, &e) == 0,
+	    "tdat_write from the LTT directory");
+	close(fd);
+	tdat_ltt_close(l);
+	if (tdat_open(FIXTURE, &fa, &e) < 0 || tdat_open(out, &fb, &e) < 0 ||
+	    tdat_reader_open(fa, NULL, &ra, &e) < 0 ||
+	    tdat_reader_open(fb, NULL, &rb, &e) < 0) {
+		ok(0, "reopen: %s", e.msg);
+		goto out;
+	}
+	for (;;) {
+		ra_rc = tdat_reader_next(ra, &a, &e);
+		rb_rc = tdat_reader_next(rb, &b, &e);
+		if (ra_rc <= 0 || rb_rc <= 0)
+			break;
+		n++;
+		if (a.ts != b.ts || a.cpu != b.cpu || a.size > b.size ||
+		    memcmp(a.data, b.data, 8) != 0)
+			bad++;
+	}
+	ok(ra_rc == 0 && rb_rc == 0 && n > 0 && bad == 0,
+	    "%d records agree in time, CPU and header (%d differ)", n, bad);
+out:
+	tdat_reader_close(ra);
+	tdat_reader_close(rb);
+	tdat_close(fa);
+	tdat_close(fb);
+}
+
+/* A directory without the originals: formats made from the eventdefs
+ * give a trace.dat with the same number of records at the same times. */
+static void
+test_synth(void)
+{
+	struct tdat_write_opts wo;
+	struct tdat_reader *ra = NULL, *rb = NULL;
+	struct tdat_record a, b;
+	struct tdat_file *fa = NULL, *fb = NULL;
+	struct tdat_ltt *l;
+	struct tdat_err e = { 0 };
+	char d[512], p[600], out[600];
+	int fd, ra_rc, rb_rc, n = 0, bad = 0;
+
+	snprintf(d, sizeof(d), "%s/synth", tmp);
+	snprintf(out, sizeof(out), "%s/synth.dat", tmp);
+	if (convert(d, TDAT_LTT_LTTV2005) < 0) {
+		ok(0, "convert for the synthesized formats");
+		return;
+	}
+	snprintf(p, sizeof(p), "%s/info/tracedat.xml", d);
+	unlink(p);
+	if (tdat_ltt_open(d, &l, &e) < 0) {
+		ok(0, "tdat_ltt_open without originals: %s", e.msg);
+		return;
+	}
+	ok(tdat_ltt_file(l)->nsys > 0, "formats are made from the eventdefs");
+	memset(&wo, 0, sizeof(wo));
+	wo.version = 6;
+	wo.pages = tdat_ltt_pages(l);
+	fd = open(out, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	ok(fd >= 0 && tdat_write(tdat_ltt_file(l), fd, &wo, &e) == 0,
+	    "tdat_write with made formats (%s)", e.msg);
+	close(fd);
+	tdat_ltt_close(l);
+	if (tdat_open(FIXTURE, &fa, &e) < 0 || tdat_open(out, &fb, &e) < 0 ||
+	    tdat_reader_open(fa, NULL, &ra, &e) < 0 ||
+	    tdat_reader_open(fb, NULL, &rb, &e) < 0) {
+		ok(0, "reopen: %s", e.msg);
+		goto out;
+	}
+	for (;;) {
+		ra_rc = tdat_reader_next(ra, &a, &e);
+		rb_rc = tdat_reader_next(rb, &b, &e);
+		if (ra_rc <= 0 || rb_rc <= 0)
+			break;
+		n++;
+		if (a.ts != b.ts || a.cpu != b.cpu ||
+		    memcmp(a.data + 2, b.data + 2, 6) != 0)
+			bad++;
+	}
+	ok(ra_rc == 0 && rb_rc == 0 && n > 0 && bad == 0,
+	    "%d records agree in time, CPU and common fields (%d differ)", n,
+	    bad);
+out:
+	tdat_reader_close(ra);
+	tdat_reader_close(rb);
+	tdat_close(fa);
+	tdat_close(fb);
+}
+
+/* The directory as a whole trace.dat: the fixture's records. */
+static void
+test_open_tdat(void)
+{
+	struct tdat_reader *ra = NULL, *rb = NULL;
+	struct tdat_record a, b;
+	struct tdat_file *fa = NULL, *fb = NULL;
+	struct tdat_err e = { 0 };
+	char d[512];
+	int ra_rc, rb_rc, n = 0, bad = 0;
+
+	snprintf(d, sizeof(d), "%s/back", tmp);
+	if (tdat_ltt_open_tdat(d, &fb, &e) < 0 || tdat_open(FIXTURE, &fa, &e)
+	    < 0 || tdat_reader_open(fa, NULL, &ra, &e) < 0 ||
+	    tdat_reader_open(fb, NULL, &rb, &e) < 0) {
+		ok(0, "tdat_ltt_open_tdat: %s", e.msg);
+		goto out;
+	}
+	ok(strcmp(fb->path, d) == 0, "the trace is named by its directory");
+	for (;;) {
+		ra_rc = tdat_reader_next(ra, &a, &e);
+		rb_rc = tdat_reader_next(rb, &b, &e);
+		if (ra_rc <= 0 || rb_rc <= 0)
+			break;
+		n++;
+		if (a.ts != b.ts || a.cpu != b.cpu || memcmp(a.data, b.data, 8))
+			bad++;
+	}
+	ok(ra_rc == 0 && rb_rc == 0 && n > 0 && bad == 0,
+	    "tdat_ltt_open_tdat: %d records agree (%d differ)", n, bad);
+out:
+	tdat_reader_close(ra);
+	tdat_reader_close(rb);
+	tdat_close(fa);
+	tdat_close(fb);
+}
+
+/* Every fixture, to LTT (each dialect) and back through the library, is
+ * reported by trace-cmd exactly as the fixture (report -N -t): the test
+ * of tdat-to-ltt + tdat-cat in t/ltt.bats, without tdat-cat. */
+static void
+test_trace_cmd(void)
+{
+	static const char *names[] = { "hebel23-driver-trace",
+	    "hip24-host-trace", "kinmax-listen-trace.192.168.1.10_53616",
+	    "labsisop-qemu-trace", "nish97-trace", "s390x-v7-zstd-sched",
+	    "x86_64-default-sched", "x86_64-v7-none-instances" };
+	static const int dialects[] = { TDAT_LTT_XML, TDAT_LTT_LTTV2005,
+	    TDAT_LTT_LTTV2003 };
+	struct tdat_ltt_write_opts o;
+	struct tdat_write_opts wo;
+	struct tdat_file *f;
+	struct tdat_ltt *l;
+	struct tdat_err e = { 0 };
+	char in[256], d[512], out[600], cmd[8192];
+	size_t i, k;
+	int same = 0, n = 0, fd, rc;
+
+	if (system("command -v trace-cmd >/dev/null && "
+	    "command -v zstd >/dev/null") != 0) {
+		printf("ok %d # SKIP trace-cmd or zstd is not installed\n",
+		    ++ntest);
+		return;
+	}
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		for (k = 0; k < 3; k++) {
+			n++;
+			snprintf(in, sizeof(in), "t/data/%s.dat", names[i]);
+			snprintf(d, sizeof(d), "%s/tc-%zu-%zu", tmp, i, k);
+			snprintf(out, sizeof(out), "%s.dat", d);
+			memset(&o, 0, sizeof(o));
+			o.dialect = dialects[k];
+			o.block_size = 8192;
+			if (tdat_open(in, &f, &e) < 0)
+				continue;
+			rc = tdat_ltt_write(f, d, &o, &e);
+			tdat_close(f);
+			if (rc < 0 || tdat_ltt_open(d, &l, &e) < 0) {
+				printf("# %s: %s\n", names[i], e.msg);
+				continue;
+			}
+			memset(&wo, 0, sizeof(wo));
+			wo.version = 7;
+			wo.compression = "zstd";
+			wo.pages = tdat_ltt_pages(l);
+			fd = open(out, O_RDWR | O_CREAT | O_TRUNC, 0644);
+			rc = fd >= 0 ? tdat_write(tdat_ltt_file(l), fd, &wo,
+			    &e) : -1;
+			if (fd >= 0)
+				close(fd);
+			tdat_ltt_close(l);
+			if (rc < 0) {
+				printf("# %s: %s\n", names[i], e.msg);
+				continue;
+			}
+			if ((size_t)snprintf(cmd, sizeof(cmd), "{ cat t/data/expected/"
+			    "%s.report-N.txt 2>/dev/null || zstd -dcq "
+			    "t/data/expected/%s.report-N.txt.zst; } >%s.want "
+			    "2>/dev/null; trace-cmd report -N -t %s >%s.got "
+			    "2>/dev/null; cmp -s %s.want %s.got", names[i],
+			    names[i], d, out, d, d, d) >= sizeof(cmd))
+				continue;
+			if (system(cmd) == 0)
+				same++;
+			else
+				printf("# %s dialect %d: trace-cmd reports it "
+				    "differently\n", names[i], dialects[k]);
+		}
+	ok(n > 0 && same == n, "%d of %d round trips report as the fixture "
+	    "in trace-cmd", same, n);
+}
+
+int
+main(void)
+{
+	if (mkdtemp(tmp) == NULL) {
+		printf("1..0 # SKIP cannot make a temporary directory\n");
+		return 0;
+	}
+	same_text(ltt_builtin_xml, "formats/ltt-builtin.xml");
+	same_text(ltt_xsd_eventdefs, "schemas/ltt-eventdefs.xsd");
+	same_text(ltt_xsd_system, "schemas/ltt-system.xsd");
+	same_text(ltt_xsd_bookmarks, "schemas/ltt-bookmarks.xsd");
+	same_text(ltt_xsd_tracedat, "schemas/ltt-tracedat.xsd");
+	test_damage();
+	test_back();
+	test_open_tdat();
+	test_synth();
+	test_trace_cmd();
+	nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	printf("1..%d\n", ntest);
+	return nfail ? 1 : 0;
+}
