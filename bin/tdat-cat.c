@@ -78,8 +78,8 @@ show_progress(void *arg, uint64_t done, uint64_t total)
 	fprintf(stderr, "\r%s: %3d%%", tdat_prog(), pct);
 }
 
-/* Print a bad -F with a caret under the fault; exit 2. */
-static void
+/* Print a bad -F with a caret under the fault; the exit status is 2. */
+static int
 bad_filter(const char *arg, const struct tdat_err *e)
 {
 	struct tdat_sbuf sb;
@@ -89,7 +89,7 @@ bad_filter(const char *arg, const struct tdat_err *e)
 	tdat_warn("bad filter: %s", e->msg);
 	fputs(tdat_sb_str(&sb), stderr);
 	tdat_sb_free(&sb);
-	exit(2);
+	return 2;
 }
 
 static void
@@ -103,18 +103,24 @@ add_arg(const char **v, size_t *n, const char *what, const char *a)
 static void
 add_pids(const char *list)
 {
-	char *dup, *tok, *save;
+	char tok[32];
+	const char *p = list;
+	size_t n;
 
-	if ((dup = strdup(list)) == NULL)
-		tdat_die(2, "out of memory");
-	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",",
-	    &save)) {
+	for (;;) {
+		n = strcspn(p, ",");
+		if (n >= sizeof(tok))
+			tdat_usage_error("--pid: bad pid '%.*s'", (int)n, p);
+		memcpy(tok, p, n);
+		tok[n] = '\0';
 		if (opt.sel.npids >= MAX_ARGS)
 			tdat_usage_error("too many pids");
 		pids[opt.sel.npids++] = (int)tdat_cli_num("--pid", tok, 0,
 		    2147483647);
+		if (p[n] == '\0')
+			break;
+		p += n + 1;
 	}
-	free(dup);
 }
 
 static void
@@ -169,6 +175,15 @@ write_out(struct tdat_file **f, size_t n, const struct tdat_page_src *ps)
 	return rc;
 }
 
+/* A trace.dat file, stdin, or an LTT trace directory. */
+static int
+open_input(const char *path, struct tdat_file **f, struct tdat_err *e)
+{
+	if (strcmp(path, "-") != 0 && tdat_ltt_probe(path))
+		return tdat_ltt_open_tdat(path, f, e);
+	return tdat_open(path, f, e);
+}
+
 static int
 cat(char **paths, size_t n)
 {
@@ -181,7 +196,7 @@ cat(char **paths, size_t n)
 	if ((f = calloc(n, sizeof(*f))) == NULL)
 		tdat_die(2, "out of memory");
 	for (; nopen < n; nopen++)
-		if (tdat_open(paths[nopen], &f[nopen], &e) < 0) {
+		if (open_input(paths[nopen], &f[nopen], &e) < 0) {
 			rc = tdat_report_err(paths[nopen], &e);
 			goto out;
 		}
@@ -189,9 +204,11 @@ cat(char **paths, size_t n)
 		widen_cpus(f, n);
 		if (tdat_select_open(f, n, &opt.sel, &sel, &bad, &e) < 0) {
 			if (bad >= 0)
-				bad_filter(filters[bad], &e);
-			tdat_warn("%s", e.msg);
-			rc = tdat_exit_status(e.code);
+				rc = bad_filter(filters[bad], &e);
+			else {
+				tdat_warn("%s", e.msg);
+				rc = tdat_exit_status(e.code);
+			}
 			goto out;
 		}
 	}

@@ -58,8 +58,8 @@ struct tdat_print {
 
 struct symbol {
 	unsigned long long addr;
-	char *name, *mod;
-	size_t seq;
+	char *name;		/* in one of the set's arenas */
+	uint32_t seq;
 };
 
 struct printkfmt {
@@ -81,6 +81,8 @@ struct tdat_events {
 	struct tdat_event **ev;	/* sorted by id after finish */
 	size_t nsym, capsym;
 	struct symbol *sym;	/* sorted by address, then a 0 sentinel */
+	char **arenas;		/* the symbol names */
+	size_t narenas;
 	int sym_sorted;
 	size_t nprintk, capprintk;
 	struct printkfmt *printk;

@@ -718,10 +718,9 @@ tdat_events_free(struct tdat_events *s)
 	for (i = 0; i < s->nev; i++)
 		tdat_event_free(s->ev[i]);
 	free(s->ev);
-	for (i = 0; i < s->nsym; i++) {
-		free(s->sym[i].name);
-		free(s->sym[i].mod);
-	}
+	for (i = 0; i < s->narenas; i++)
+		free(s->arenas[i]);
+	free(s->arenas);
 	free(s->sym);
 	for (i = 0; i < s->nprintk; i++)
 		free(s->printk[i].fmt);

@@ -43,32 +43,6 @@ each_line(const char *text, size_t len, struct tdat_events *s,
 }
 
 static int
-add_sym(struct tdat_events *s, unsigned long long addr, const char *name,
-    const char *mod)
-{
-	struct symbol *v;
-
-	if (s->nsym + 1 >= s->capsym) {
-		size_t cap = s->capsym ? s->capsym * 2 : 4096;
-
-		if ((v = realloc(s->sym, cap * sizeof(*v))) == NULL)
-			return -1;
-		s->sym = v;
-		s->capsym = cap;
-	}
-	v = &s->sym[s->nsym];
-	v->addr = addr;
-	v->seq = s->nsym;
-	v->name = strdup(name);
-	v->mod = mod ? strdup(mod) : NULL;
-	if (v->name == NULL || (mod && v->mod == NULL))
-		return -1;
-	s->nsym++;
-	s->sym_sorted = 0;
-	return 0;
-}
-
-static int
 hexval(int c)
 {
 	if (c >= '0' && c <= '9')
@@ -79,55 +53,124 @@ hexval(int c)
 	return -1;
 }
 
-/* "ADDR T NAME[\t[MOD]]"; returns 1 to stop at a line it cannot read. */
-static int
-kallsyms_line(struct tdat_events *s, char *line)
-{
-	unsigned long long addr = 0;
-	char *p = line, *name, *mod = NULL, type;
-	int n = 0;
+/*
+ * One kallsyms line, "ADDR T NAME[\t[MOD]]", parsed in place without
+ * copying: the name and module come back as spans of the text.  Returns
+ * 1 for a symbol, 0 for a line that holds none (absolute symbols, $
+ * local labels), -1 for a line it cannot read.
+ */
+struct symline {
+	unsigned long long addr;
+	const char *name, *mod;
+	size_t nlen, mlen;
+};
 
-	while (isspace((unsigned char)*p))
+static int
+kallsyms_parse(const char *p, const char *end, struct symline *l)
+{
+	int n = 0;
+	char type;
+
+	l->addr = 0;
+	l->mod = NULL;
+	l->mlen = 0;
+	while (p < end && isspace((unsigned char)*p))
 		p++;
-	while (n < 16 && hexval((unsigned char)*p) >= 0) {
-		addr = addr << 4 | hexval((unsigned char)*p++);
+	while (p < end && n < 16 && hexval((unsigned char)*p) >= 0) {
+		l->addr = l->addr << 4 | hexval((unsigned char)*p++);
 		n++;
 	}
 	if (n == 0)
-		return 1;
-	while (isspace((unsigned char)*p))
+		return -1;
+	while (p < end && isspace((unsigned char)*p))
 		p++;
-	if (*p == '\0')
-		return 1;
+	if (p == end)
+		return -1;
 	type = *p++;
-	while (isspace((unsigned char)*p))
+	while (p < end && isspace((unsigned char)*p))
 		p++;
-	if (*p == '\0')
-		return 1;
-	name = p;
-	while (*p && !isspace((unsigned char)*p))
+	if (p == end)
+		return -1;
+	l->name = p;
+	while (p < end && !isspace((unsigned char)*p))
 		p++;
-	if (*p == '\t' && p[1] == '[') {
-		*p = '\0';
-		mod = p + 2;
-		p = mod;
-		while (*p && !isspace((unsigned char)*p))
-			p++;
-		if (p > mod)
-			p[-1] = '\0';
-		else
-			mod = NULL;
-	} else
-		*p = '\0';
-	if (name[0] == '$' || type == 'A' || type == 'a')
+	l->nlen = (size_t)(p - l->name);
+	if (end - p >= 2 && p[0] == '\t' && p[1] == '[') {
+		const char *m = p + 2;
+
+		for (p = m; p < end && !isspace((unsigned char)*p); p++)
+			;
+		if (p > m) {
+			l->mod = m;
+			l->mlen = (size_t)(p - m) - 1;	/* drop the ']' */
+		}
+	}
+	if (l->name[0] == '$' || type == 'A' || type == 'a')
 		return 0;
-	return add_sym(s, addr, name, mod) < 0 ? -1 : 0;
+	return 1;
 }
 
+/*
+ * The symbols of a kallsyms text.  A first pass sizes one array and one
+ * string arena exactly, so that a large kallsyms (tens of MB on some
+ * kernels) costs no more than its names.  Module names are not kept:
+ * nothing trace-cmd prints shows them.
+ */
 int
 tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
 {
-	return each_line(text, len, s, kallsyms_line);
+	const char *p, *end = text + len, *nl;
+	struct symline l;
+	size_t nsym = 0, bytes = 0, used = 0;
+	char *arena;
+	struct symbol *v;
+	int r;
+
+	for (p = text; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if ((r = kallsyms_parse(p, nl, &l)) < 0)
+			break;
+		if (r == 0)
+			continue;
+		nsym++;
+		bytes += l.nlen + 1;
+	}
+	if (nsym == 0)
+		return 0;
+	if ((arena = malloc(bytes)) == NULL)
+		return -1;
+	if ((v = realloc(s->sym, (s->nsym + nsym + 1) * sizeof(*v))) == NULL) {
+		free(arena);
+		return -1;
+	}
+	s->sym = v;
+	s->capsym = s->nsym + nsym + 1;
+	if ((s->arenas = realloc(s->arenas, (s->narenas + 1) *
+	    sizeof(*s->arenas))) == NULL) {
+		free(arena);
+		return -1;
+	}
+	s->arenas[s->narenas++] = arena;
+	for (p = text; p < end && nsym > 0; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if ((r = kallsyms_parse(p, nl, &l)) < 0)
+			break;
+		if (r == 0)
+			continue;
+		v = &s->sym[s->nsym];
+		v->addr = l.addr;
+		v->seq = s->nsym;
+		v->name = arena + used;
+		memcpy(arena + used, l.name, l.nlen);
+		arena[used + l.nlen] = '\0';
+		used += l.nlen + 1;
+		s->nsym++;
+		nsym--;
+	}
+	s->sym_sorted = 0;
+	return 0;
 }
 
 static int

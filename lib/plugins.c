@@ -600,8 +600,9 @@ kvm_mmu_role(const struct tdat_event *ev, const struct tdat_record *rec,
 	num_field(ev, rec, " root %u ", "root_count", 1, out);
 	if (field_val(ev, rec, "unsync", &v, 1, out) < 0)
 		return 1;
-	/* The plugin ends with a NUL, which ends the printed line too. */
+	/* It ends with a NUL, as the plugin does (the report stops there). */
 	tdat_sb_puts(out, v ? "unsync" : "sync");
+	tdat_sb_add(out, "", 1);
 	return 0;
 }
 

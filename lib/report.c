@@ -404,6 +404,7 @@ report_record(struct report *r, const struct tdat_record *rec)
 	const struct tdat_event *ev;
 	struct tdat_sbuf *l = &r->line;
 	size_t start = l->len;
+	const char *nul;
 	int id = 0, pid = 0;
 
 	if (r->instances) {
@@ -438,6 +439,10 @@ report_record(struct report *r, const struct tdat_record *rec)
 done:
 	if (l->len > start && l->p[l->len - 1] == '\n')
 		l->len--;
+	/* trace-cmd prints the line with "%.*s": a NUL (from "%c") ends it */
+	if (l->len > start && (nul = memchr(l->p + start, '\0', l->len -
+	    start)) != NULL)
+		l->len = (size_t)(nul - l->p);
 	sb_putc(l, '\n');
 	if (l->oom)
 		return -1;

@@ -859,9 +859,14 @@ check_container(struct vctx *v)
 		v->have_pl = 1;
 	if (!v->sec_stop)
 		check_options(v);
-	if (!v->sec_stop && v->f->version >= 7)
+	if (!v->sec_stop && v->f->version >= 7) {
 		check_sections(v);
-	else if (!v->sec_stop)
+		/* A decompressed kallsyms need not stay for the pages. */
+		free(v->win);
+		free(v->cbuf);
+		v->win = v->cbuf = NULL;
+		v->wcap = v->ccap = 0;
+	} else if (!v->sec_stop)
 		v6_regions(v);
 	if (!v->sec_stop && !v->fatal)
 		check_buffers(v);

@@ -63,12 +63,13 @@ class Syms:
                        for p in meta.get("printk", [])}
 
     def names(self, v):
+        """The symbols holding v (all those at the same address), with
+        their address."""
         i = bisect.bisect_right(self.addr, v) - 1
-        out = set()
-        # every symbol at the same address
+        out = {}
         j = i
         while j >= 0 and self.addr[j] == self.addr[i]:
-            out.add(self.name[j])
+            out[self.name[j]] = self.addr[j]
             j -= 1
         return out
 
@@ -115,9 +116,14 @@ class Cmp:
             self.note("char")
             return True
         if syms is not None and re.match(r"^[A-Za-z_.$][\w.$]*(\+0x[0-9a-f]+(/0x[0-9a-f]+)?)?( \[[\w-]+\])?$", t):
-            if t.split("+")[0].split(" ")[0] in syms.names(v & (2**64 - 1)):
-                self.note("symbol")
-                return True
+            u = v & (2**64 - 1)
+            name = t.split("+")[0].split(" ")[0]
+            at = syms.names(u)
+            if name in at:
+                m = re.match(r"^[^+]*\+0x([0-9a-f]+)", t)
+                if m is None or u - at[name] == int(m.group(1), 16):
+                    self.note("symbol")
+                    return True
         return False
 
 
@@ -325,8 +331,12 @@ def check_file(tool, dat, expected, verbose):
             li += 1
             nl -= 1
         if why is None and ev.get("event") is None:
-            want = (prefix + "[UNKNOWN EVENT][UNKNOWN EVENT]").encode()
+            # trace-cmd prints no pid, CPU or time for it, only this.
+            want = (prefix + "[UNKNOWN EVENT][UNKNOWN EVENT] (NULL):"
+                    + " " * 15 + "[UNKNOWN EVENT]").encode()
             why = None if line == want else "unknown event: %r" % line
+            if why is None:
+                cmp.note("unknown-event")
         elif why is None:
             h = header(ev, prefix, usecs).encode("utf-8",
                                                   errors="surrogateescape")

@@ -116,6 +116,38 @@ some_meta() {
 	[ "$("$J" "$BATS_TEST_TMPDIR/count.dat" | grep -c '"lost":1234,')" -eq 1 ]
 }
 
+@test "an event without a format: system and event null, its id" {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	# Give the first record of labsisop the type 999, which has no format.
+	python3 - "$D/labsisop-qemu-trace.dat" "$BATS_TEST_TMPDIR/unk.dat" <<-'EOF'
+	import sys
+	d = bytearray(open(sys.argv[1], "rb").read())
+	p = 1122304 + 12                # CPU 0's first page, its data
+	while d[p] & 31 in (30, 31):    # time extends and stamps
+	    p += 8
+	tl = d[p] & 31
+	p += 4 if 1 <= tl <= 28 else 8
+	d[p:p + 2] = (999).to_bytes(2, "little")
+	open(sys.argv[2], "wb").write(d)
+	EOF
+	run -0 "$J" "$BATS_TEST_TMPDIR/unk.dat"
+	[[ "${lines[0]}" == '{"ts":585229563745,"cpu":0,"system":null,"event":null,"id":999,"fields":{}}' ]]
+	if python3 -c 'import jsonschema' 2>/dev/null; then
+		"$J" "$BATS_TEST_TMPDIR/unk.dat" |
+		    python3 "$T/json-validate.py" --lines "$S/event.schema.json"
+		"$J" --chrome "$BATS_TEST_TMPDIR/unk.dat" |
+		    python3 "$T/json-validate.py" --chrome "$S/chrome.schema.json"
+	fi
+	if command -v trace-cmd >/dev/null; then
+		trace-cmd report -R -t "$BATS_TEST_TMPDIR/unk.dat" \
+		    >"$BATS_TEST_TMPDIR/unk.txt" 2>/dev/null
+		run python3 "$T/json-report-cmp.py" "$J" \
+		    "$BATS_TEST_TMPDIR/unk.dat" "$BATS_TEST_TMPDIR/unk.txt"
+		echo "$output"
+		[ "$status" -eq 0 ]
+	fi
+}
+
 @test "one line per event, keys in a fixed order, exact 64-bit integers" {
 	run -0 "$J" "$D/x86_64-default-sched.dat"
 	[ "${#lines[@]}" -eq 24838 ]
