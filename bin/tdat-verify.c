@@ -37,38 +37,12 @@ struct job {
 	const char *file;	/* as printed */
 };
 
-/* Valid UTF-8 for json-c: bad bytes become U+FFFD. */
+/* Valid UTF-8 for json-c: bad bytes become U+FFFD (lib/json.c). */
 static json_object *
 jstr(const char *s)
 {
-	struct tdat_sbuf b;
-	const unsigned char *p = (const unsigned char *)s;
-	json_object *o;
-	int n, i;
+	json_object *o = tdat_json_string(s, strlen(s));
 
-	tdat_sb_init(&b);
-	while (*p) {
-		if (*p < 0x80) {
-			tdat_sb_putc(&b, *p++);
-			continue;
-		}
-		n = (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2 :
-		    (*p & 0xf8) == 0xf0 ? 3 : -1;
-		for (i = 1; n > 0 && i <= n; i++)
-			if ((p[i] & 0xc0) != 0x80)
-				n = -1;
-		if (n < 0 || (n == 1 && *p < 0xc2)) {
-			tdat_sb_puts(&b, "\xef\xbf\xbd");
-			p++;
-			continue;
-		}
-		tdat_sb_add(&b, (const char *)p, (size_t)n + 1);
-		p += n + 1;
-	}
-	if (b.oom)
-		tdat_die(2, "out of memory");
-	o = json_object_new_string(tdat_sb_str(&b));
-	tdat_sb_free(&b);
 	if (o == NULL)
 		tdat_die(2, "out of memory");
 	return o;
@@ -154,6 +128,8 @@ summary(const struct job *j, const struct tdat_verify_stats *st, int status)
 		printf("v%d %s, %u buffer%s, %u CPU%s, ", st->version, st->comp,
 		    st->buffers, st->buffers == 1 ? "" : "s", st->cpus,
 		    st->cpus == 1 ? "" : "s");
+	else if (strcmp(st->comp, "ltt") == 0)
+		printf("LTT directory, ");
 	printf("%llu pages, %llu records, %llu error%s, %llu warning%s",
 	    (unsigned long long)st->pages, (unsigned long long)st->records,
 	    (unsigned long long)st->errors, st->errors == 1 ? "" : "s",
@@ -165,6 +141,60 @@ summary(const struct job *j, const struct tdat_verify_stats *st, int status)
 	tdat_check_stdout();
 }
 
+/* A finding in an LTT directory: FILE is DIR/file, the block leads. */
+struct ltt_job {
+	struct job *j;
+	const char *dir;
+	struct tdat_verify_stats st;
+};
+
+static void
+ltt_found(void *arg, const char *file, long long block, long long off,
+    const char *msg)
+{
+	struct ltt_job *lj = arg;
+	struct tdat_finding fd = { TDAT_FIND_ERROR, "ltt", off >= 0,
+	    off >= 0 ? (uint64_t)off : 0, NULL, -1, -1, msg };
+	const char *saved = lj->j->file;
+	char path[4096], what[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", lj->dir, file ? file : "");
+	if (block >= 0) {
+		snprintf(what, sizeof(what), "block %lld: %s", block, msg);
+		fd.msg = what;
+	}
+	lj->st.errors++;
+	lj->j->file = path;
+	if (lj->j->vo.keep_going || lj->st.errors == 1)
+		found(lj->j, &fd);
+	else
+		lj->st.unreported++;
+	lj->j->file = saved;
+}
+
+/* An LTT trace directory (tdat-to-ltt's layout, or LTTV's dialect). */
+static int
+verify_ltt(const char *path, struct job *j)
+{
+	struct ltt_job lj;
+	struct tdat_err e = { 0 };
+	int status;
+
+	memset(&lj, 0, sizeof(lj));
+	lj.j = j;
+	lj.dir = path;
+	j->file = path;
+	if (tdat_ltt_verify(path, ltt_found, &lj, &e) < 0) {
+		tdat_report_err(path, &e);
+		return 2;
+	}
+	snprintf(lj.st.comp, sizeof(lj.st.comp), "ltt");
+	status = lj.st.errors ? 1 : 0;
+	if (!j->quiet)
+		summary(j, &lj.st, status);
+	return status;
+}
+
 static int
 verify_one(const char *path, struct job *j)
 {
@@ -172,6 +202,8 @@ verify_one(const char *path, struct job *j)
 	struct tdat_err e = { 0 };
 	int status;
 
+	if (strcmp(path, "-") != 0 && tdat_ltt_probe(path))
+		return verify_ltt(path, j);
 	j->file = strcmp(path, "-") == 0 ? "stdin" : path;
 	if (tdat_verify(path, &j->vo, &st, &e) < 0) {
 		tdat_report_err(path, &e);	/* I/O: stderr, even with -q */

@@ -466,6 +466,9 @@ v7_buffer(struct tdat_file *f, const unsigned char *d, uint32_t size,
 		    "buffer \"%s\" names offset %llu, which is not its section",
 		    b->name, (unsigned long long)b->opt_off);
 	b->compressed = (f->sect[i].flags & TDAT_SEC_COMPRESSED) != 0;
+	if (b->compressed && f->codec == NULL)
+		return tdat_fail(e, TDAT_ECORRUPT, f->sect[i].off, "buffer \"%s\" "
+		    "is compressed but the file names no compression", b->name);
 	b->data_end = f->sect[i].off + 16 + f->sect[i].size;
 	if (text)
 		return 0;

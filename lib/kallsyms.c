@@ -116,58 +116,62 @@ kallsyms_parse(const char *p, const char *end, struct symline *l)
  * kernels) costs no more than its names.  Module names are not kept:
  * nothing trace-cmd prints shows them.
  */
+/* The next symbol line after *pp; 0 at the end or at an unreadable line. */
+static int
+next_symline(const char **pp, const char *end, struct symline *l)
+{
+	const char *p = *pp, *nl;
+	int r;
+
+	while (p < end) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		r = kallsyms_parse(p, nl, l);
+		p = nl < end ? nl + 1 : end;
+		if (r < 0)
+			break;
+		if (r > 0) {
+			*pp = p;
+			return 1;
+		}
+	}
+	*pp = end;
+	return 0;
+}
+
 int
 tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
 {
-	const char *p, *end = text + len, *nl;
+	const char *p, *end = text + len;
 	struct symline l;
 	size_t nsym = 0, bytes = 0, used = 0;
-	char *arena;
+	char *arena, **arenas;
 	struct symbol *v;
-	int r;
 
-	for (p = text; p < end; p = nl + 1) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			nl = end;
-		if ((r = kallsyms_parse(p, nl, &l)) < 0)
-			break;
-		if (r == 0)
-			continue;
-		nsym++;
+	for (p = text; next_symline(&p, end, &l); nsym++)
 		bytes += l.nlen + 1;
-	}
 	if (nsym == 0)
 		return 0;
 	if ((arena = malloc(bytes)) == NULL)
 		return -1;
-	if ((v = realloc(s->sym, (s->nsym + nsym + 1) * sizeof(*v))) == NULL) {
+	if ((v = realloc(s->sym, (s->nsym + nsym + 1) * sizeof(*v))) == NULL ||
+	    (s->sym = v, arenas = realloc(s->arenas, (s->narenas + 1) *
+	    sizeof(*arenas))) == NULL) {
 		free(arena);
 		return -1;
 	}
-	s->sym = v;
 	s->capsym = s->nsym + nsym + 1;
-	if ((s->arenas = realloc(s->arenas, (s->narenas + 1) *
-	    sizeof(*s->arenas))) == NULL) {
-		free(arena);
-		return -1;
-	}
+	s->arenas = arenas;
 	s->arenas[s->narenas++] = arena;
-	for (p = text; p < end && nsym > 0; p = nl + 1) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			nl = end;
-		if ((r = kallsyms_parse(p, nl, &l)) < 0)
-			break;
-		if (r == 0)
-			continue;
+	for (p = text; nsym > 0 && next_symline(&p, end, &l); nsym--) {
 		v = &s->sym[s->nsym];
 		v->addr = l.addr;
-		v->seq = s->nsym;
+		v->seq = (uint32_t)s->nsym;
 		v->name = arena + used;
 		memcpy(arena + used, l.name, l.nlen);
 		arena[used + l.nlen] = '\0';
 		used += l.nlen + 1;
 		s->nsym++;
-		nsym--;
 	}
 	s->sym_sorted = 0;
 	return 0;

@@ -1167,7 +1167,7 @@ fast_kind(const char *f)
 	f++;
 	while (*f == 'h' || *f == 'l' || *f == 'L' || *f == 'z' || *f == 'Z')
 		f++;
-	if (f[1] != '\0')
+	if (*f == '\0' || f[1] != '\0')
 		return 0;
 	switch (*f) {
 	case 'd': case 'i':

@@ -428,7 +428,10 @@ report_record(struct report *r, const struct tdat_record *rec)
 		    r->ev->ev[0]->ncommon ? r->ev->ev[0]->common[0].size : 2);
 	ev = tdat_events_find(r->ev, id);
 	if (ev == NULL) {
+		/* trace-cmd: no task, no time, "(NULL)" for the name. */
 		tdat_sb_puts(l, "[UNKNOWN EVENT][UNKNOWN EVENT]");
+		put_name(r, "(NULL)");
+		tdat_sb_puts(l, "[UNKNOWN EVENT]");
 		goto done;
 	}
 	pid = (int)tdat_field_read(ev, ev->pid, rec->data, rec->size);

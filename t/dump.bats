@@ -384,3 +384,15 @@ records_bad() {
 @test "damaged copies through --records: x86_64-default-sched (v7 zstd)" {
 	records_bad x86_64-default-sched
 }
+
+# An event id that no format defines, as trace-cmd 3.1.6 prints it
+# (t/data/expected/labsisop-unknown-event.*.txt come from trace-cmd).
+@test "--records: a record with an unknown event id prints as trace-cmd does" {
+	python3 "$BATS_TEST_DIRNAME/mkunknown" "$D/labsisop-qemu-trace.dat" \
+	    "$BATS_TEST_TMPDIR/unk.dat"
+	for m in report report-N report-R; do
+		case $m in report-N) a=-N ;; report-R) a=-R ;; *) a= ;; esac
+		"$DUMP" --records -t $a "$BATS_TEST_TMPDIR/unk.dat" >"$BATS_TEST_TMPDIR/a"
+		same "$D/expected/labsisop-unknown-event.$m.txt" "$BATS_TEST_TMPDIR/a"
+	done
+}

@@ -11,24 +11,8 @@
 #include <unistd.h>
 
 #include "tdat.h"
+#include "tap.h"
 
-static int ntest, nfail;
-
-static void
-ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	ntest++;
-	if (!cond)
-		nfail++;
-	printf("%sok %d - ", cond ? "" : "not ", ntest);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-}
 
 /* Run fn in a child with stdout and stderr captured; return its exit
  * status (or 128 + signal) and what it wrote in out/err. */

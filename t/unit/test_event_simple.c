@@ -8,23 +8,8 @@
 #include <string.h>
 
 #include "tdat.h"
+#include "tap.h"
 
-static int ntest, nfail;
-
-static void
-ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	ntest++;
-	if (!cond)
-		nfail++;
-	printf("%sok %d - ", cond ? "" : "not ", ntest);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
 
 static void
 is(const char *got, const char *want, const char *what)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tdat.h"
+#include "tap.h"
 
 /* Internal texts of formats/ltt*.c, compared with their source files. */
 extern const char ltt_builtin_xml[], ltt_xsd_eventdefs[], ltt_xsd_system[],
@@ -22,24 +23,7 @@ extern const char ltt_builtin_xml[], ltt_xsd_eventdefs[], ltt_xsd_system[],
 
 #define FIXTURE	"t/data/labsisop-qemu-trace.dat"
 
-static int ntest, nfail;
 static char tmp[] = "/tmp/tdat-test-ltt-XXXXXX";
-
-static void
-ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	ntest++;
-	if (!cond)
-		nfail++;
-	printf("%sok %d - ", cond ? "" : "not ", ntest);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-}
 
 static char *
 slurp(const char *path, size_t *n)
