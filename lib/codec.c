@@ -91,8 +91,17 @@ tdat_codec_compress(struct tdat_codec *c, const void *src, size_t slen,
 			return 0;
 		return out;
 	}
-	if (c->cctx == NULL && (c->cctx = ZSTD_createCCtx()) == NULL)
-		return 0;
-	r = ZSTD_compressCCtx(c->cctx, dst, dcap, src, slen, c->level);
+	if (c->cctx == NULL) {
+		if ((c->cctx = ZSTD_createCCtx()) == NULL)
+			return 0;
+		/* Frames without the content size, as trace-cmd writes them:
+		 * the chunk header stores it already. */
+		if (ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx,
+		    ZSTD_c_compressionLevel, c->level)) ||
+		    ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx,
+		    ZSTD_c_contentSizeFlag, 0)))
+			return 0;
+	}
+	r = ZSTD_compress2(c->cctx, dst, dcap, src, slen);
 	return ZSTD_isError(r) ? 0 : r;
 }

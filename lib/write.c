@@ -18,6 +18,7 @@
  * naming the sections comes last.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,8 @@ struct wcpu {
 	uint64_t off, size;
 };
 
+#define NBATCH	16
+
 struct w {
 	struct tdat_file *f;
 	const struct tdat_write_opts *o;
@@ -56,8 +59,16 @@ struct w {
 	uint64_t meta[6];		/* v7 HEADER_INFO..CMDLINES sections */
 	unsigned char *win;		/* input window */
 	size_t wincap;
-	unsigned char *chunk, *cbuf;	/* output chunk and its compression */
-	size_t chunkcap, cbufcap;
+	/*
+	 * Chunks are compressed in batches of NBATCH, the odd ones by a
+	 * second thread with its own codec: trace-cmd compresses one at a
+	 * time, and compression is most of a conversion's time.
+	 */
+	unsigned char *chunk, *cbuf;	/* NBATCH chunks; their compression */
+	size_t chunkcap, cbufcap;	/* per chunk */
+	size_t fills[NBATCH], clen[NBATCH];
+	int nb;				/* full chunks waiting in the batch */
+	struct tdat_codec *codec2;	/* the second thread's */
 	uint64_t done, total;		/* progress */
 };
 
@@ -366,45 +377,98 @@ sink_begin(struct w *w, struct sink *k, int compress, size_t chunk_size)
 	if (!k->compress)
 		return 0;
 	if (chunk_size > w->chunkcap) {
-		if ((p = realloc(w->chunk, chunk_size)) == NULL)
+		if ((p = realloc(w->chunk, NBATCH * chunk_size)) == NULL)
 			return w_oom(w);
 		w->chunk = p;
 		w->chunkcap = chunk_size;
 	}
 	bound = tdat_codec_bound(w->codec, chunk_size);
 	if (bound > w->cbufcap) {
-		if ((p = realloc(w->cbuf, bound)) == NULL)
+		if ((p = realloc(w->cbuf, NBATCH * bound)) == NULL)
 			return w_oom(w);
 		w->cbuf = p;
 		w->cbufcap = bound;
 	}
+	w->nb = 0;
 	if (w_patch(w, w->pos, 0, 4) < 0)
 		return w->e->code;
 	w->pos += 4;
 	return 0;
 }
 
+/* Compress every other chunk of the batch, from first. */
+struct half {
+	struct w *w;
+	struct tdat_codec *codec;
+	int first, n;
+};
+
+static void *
+compress_half(void *arg)
+{
+	struct half *h = arg;
+	struct w *w = h->w;
+	int i;
+
+	for (i = h->first; i < h->n; i += 2)
+		w->clen[i] = tdat_codec_compress(h->codec,
+		    w->chunk + (size_t)i * w->chunkcap, w->fills[i],
+		    w->cbuf + (size_t)i * w->cbufcap, w->cbufcap);
+	return NULL;
+}
+
+/* Compress the batch (two threads when it can) and append it in order. */
+static int
+batch_flush(struct w *w, struct sink *k)
+{
+	struct half a = { w, w->codec, 0, w->nb }, b = { w, NULL, 1, w->nb };
+	unsigned char h[8];
+	pthread_t t;
+	int i, rc, threaded = 0;
+
+	if (w->nb == 0)
+		return 0;
+	if (w->nb > 1) {
+		if (w->codec2 == NULL)
+			w->codec2 = tdat_codec_new(tdat_codec_name(w->codec));
+		b.codec = w->codec2;
+		threaded = b.codec && pthread_create(&t, NULL, compress_half,
+		    &b) == 0;
+	}
+	if (!threaded) {
+		a.first = 0;
+		for (i = 0; i < w->nb; i++)
+			w->clen[i] = tdat_codec_compress(w->codec,
+			    w->chunk + (size_t)i * w->chunkcap, w->fills[i],
+			    w->cbuf + (size_t)i * w->cbufcap, w->cbufcap);
+	} else {
+		compress_half(&a);
+		pthread_join(t, NULL);
+	}
+	for (i = 0; i < w->nb; i++) {
+		if (w->clen[i] == 0)
+			return tdat_fail_nooff(w->e, TDAT_EIO,
+			    "%s compression failed", tdat_codec_name(w->codec));
+		put_num(h, w->clen[i], 4, w->big);
+		put_num(h + 4, w->fills[i], 4, w->big);
+		if ((rc = w_append(w, h, 8)) < 0 || (rc = w_append(w,
+		    w->cbuf + (size_t)i * w->cbufcap, w->clen[i])) < 0)
+			return rc;
+		k->nchunks++;
+	}
+	w->nb = 0;
+	return 0;
+}
+
+/* The chunk being filled is complete: queue it, flush a full batch. */
 static int
 sink_flush(struct w *w, struct sink *k)
 {
-	unsigned char h[8];
-	size_t n;
-	int rc;
-
 	if (k->fill == 0)
 		return 0;
-	n = tdat_codec_compress(w->codec, w->chunk, k->fill, w->cbuf,
-	    w->cbufcap);
-	if (n == 0)
-		return tdat_fail_nooff(w->e, TDAT_EIO, "%s compression failed",
-		    tdat_codec_name(w->codec));
-	put_num(h, n, 4, w->big);
-	put_num(h + 4, k->fill, 4, w->big);
-	if ((rc = w_append(w, h, 8)) < 0 || (rc = w_append(w, w->cbuf, n)) < 0)
-		return rc;
-	k->nchunks++;
+	w->fills[w->nb++] = k->fill;
 	k->fill = 0;
-	return 0;
+	return w->nb == NBATCH ? batch_flush(w, k) : 0;
 }
 
 static int
@@ -420,7 +484,7 @@ sink_put(struct w *w, struct sink *k, const unsigned char *p, size_t n)
 		m = k->chunk_size - k->fill;
 		if (m > n)
 			m = n;
-		memcpy(w->chunk + k->fill, p, m);
+		memcpy(w->chunk + (size_t)w->nb * w->chunkcap + k->fill, p, m);
 		k->fill += m;
 		p += m;
 		n -= m;
@@ -438,6 +502,7 @@ sink_end(struct w *w, struct sink *k, uint64_t *size)
 
 	if (k->compress) {
 		if ((rc = sink_flush(w, k)) < 0 ||
+		    (rc = batch_flush(w, k)) < 0 ||
 		    (rc = w_patch(w, k->start, k->nchunks, 4)) < 0)
 			return rc;
 	}
@@ -1220,6 +1285,7 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 		rc = tdat_fail_nooff(e, TDAT_EIO, "truncate: %s",
 		    strerror(errno));
 	tdat_codec_free(w.codec);
+	tdat_codec_free(w.codec2);
 	b_free(&w.strings);
 	free(w.win);
 	free(w.chunk);
