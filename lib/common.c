@@ -146,6 +146,20 @@ tdat_sb_str(struct tdat_sbuf *b)
 	return b->p ? b->p : "";
 }
 
+const char *
+tdat_cstr(const unsigned char **p, const unsigned char *end, size_t *len)
+{
+	const unsigned char *nul;
+	const char *s = (const char *)*p;
+
+	if (*p >= end || (nul = memchr(*p, 0, (size_t)(end - *p))) == NULL)
+		return NULL;
+	if (len)
+		*len = (size_t)(nul - *p);
+	*p = nul + 1;
+	return s;
+}
+
 uint64_t
 tdat_get(const void *p, int n, int big)
 {

@@ -170,19 +170,6 @@ opt_text(struct dumper *d, const char *name, const struct tdat_option *o)
 		text(d, TDAT_DUMP_OPTIONS, o->data, o->size);
 }
 
-/* Read a NUL-terminated string inside [p, end). */
-static const char *
-ostr(const unsigned char **p, const unsigned char *end)
-{
-	const unsigned char *nul = memchr(*p, 0, (size_t)(end - *p));
-	const char *s = (const char *)*p;
-
-	if (nul == NULL)
-		return NULL;
-	*p = nul + 1;
-	return s;
-}
-
 static void
 opt_buffer(struct dumper *d, const struct tdat_option *o)
 {
@@ -198,7 +185,7 @@ opt_buffer(struct dumper *d, const struct tdat_option *o)
 		return;
 	off = tdat_get64(p, f->big);
 	p += 8;
-	if ((name = ostr(&p, end)) == NULL)
+	if ((name = tdat_cstr(&p, end, NULL)) == NULL)
 		return;
 	if (f->version < 7) {
 		pr(d, mask, "\t\t[Option BUFFER, %u bytes]\n", o->size);
@@ -211,7 +198,7 @@ opt_buffer(struct dumper *d, const struct tdat_option *o)
 	pr(d, mask, "\t\t[Option BUFFER, %u bytes]\n", o->size);
 	pr(d, mask, "%" PRIu64 " [offset]\n", off);
 	pr(d, mask, "\"%s\" [name]\n", name);
-	if ((clock = ostr(&p, end)) == NULL)
+	if ((clock = tdat_cstr(&p, end, NULL)) == NULL)
 		return;
 	pr(d, mask, "\"%s\" [clock]\n", clock);
 	if (o->id != TDAT_OPT_BUFFER) {
@@ -321,7 +308,7 @@ opt_guest(struct dumper *d, const struct tdat_option *o)
 	uint32_t n, i;
 
 	pr(d, TDAT_DUMP_OPTIONS, "\t\t[Option GUEST, %u bytes]\n", o->size);
-	if ((name = ostr(&p, end)) == NULL)
+	if ((name = tdat_cstr(&p, end, NULL)) == NULL)
 		return;
 	pr(d, TDAT_DUMP_OPTIONS, "%s [Guest name]\n", name);
 	if (end - p < 8)

@@ -325,19 +325,6 @@ cmdlines(struct meta *m)
 /* ------------------------------------------------------------------ */
 /* Options, decoded by type. */
 
-static const char *
-ostr(const unsigned char **p, const unsigned char *end, size_t *len)
-{
-	const unsigned char *nul = memchr(*p, 0, (size_t)(end - *p));
-	const char *s = (const char *)*p;
-
-	if (nul == NULL)
-		return NULL;
-	*len = (size_t)(nul - *p);
-	*p = nul + 1;
-	return s;
-}
-
 static void
 opt_buffer(struct meta *m, const struct tdat_option *o)
 {
@@ -353,11 +340,11 @@ opt_buffer(struct meta *m, const struct tdat_option *o)
 		goto out;
 	ku64(w, "offset", tdat_get64(p, big));
 	p += 8;
-	if ((s = ostr(&p, end, &len)) == NULL)
+	if ((s = tdat_cstr(&p, end, &len)) == NULL)
 		goto out;
 	tdat_jw_key(w, "name");
 	tdat_jw_str(w, s, len);
-	if (m->f->version < 7 || (s = ostr(&p, end, &len)) == NULL)
+	if (m->f->version < 7 || (s = tdat_cstr(&p, end, &len)) == NULL)
 		goto out;
 	tdat_jw_key(w, "clock");
 	tdat_jw_str(w, s, len);
@@ -450,7 +437,7 @@ opt_guest(struct meta *m, const struct tdat_option *o)
 	uint32_t n, i;
 
 	tdat_jw_obj(w);
-	if ((s = ostr(&p, end, &len)) == NULL)
+	if ((s = tdat_cstr(&p, end, &len)) == NULL)
 		goto out;
 	tdat_jw_key(w, "name");
 	tdat_jw_str(w, s, len);

@@ -53,6 +53,11 @@ void tdat_sb_printf(struct tdat_sbuf *, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 const char *tdat_sb_str(struct tdat_sbuf *);
 
+/* The NUL-terminated string at *p inside [*p, end), moving *p past it;
+ * NULL (and *p unchanged) when no NUL ends it.  *len gets its length. */
+const char *tdat_cstr(const unsigned char **p, const unsigned char *end,
+    size_t *len);
+
 /* Byte order helpers: read an n-byte unsigned number in the file's order. */
 uint64_t tdat_get(const void *p, int n, int big);
 uint16_t tdat_get16(const void *p, int big);

@@ -204,14 +204,19 @@ endian_of() {
 			run --separate-stderr "$B/tdat-cat" -o "$T/rt.dat" "$T/rt"
 			[ "$status" -eq 0 ] || { echo "$n $v: tdat-cat: $stderr"; return 1; }
 			expected "$n" report-N >"$T/want"
-			trace-cmd report -N -t "$T/rt.dat" >"$T/got" 2>/dev/null
+			# trace-cmd 3.1.6 now and then prints raw timestamps
+			# for a file without TRACECLOCK: retry such a run
+			for i in 1 2 3 4 5; do
+				trace-cmd report -N -t "$T/rt.dat" >"$T/got" 2>/dev/null
+				grep -q -E '^[^:]*\] *[0-9]+: ' "$T/got" || break
+			done
 			cmp -s "$T/want" "$T/got" ||
 			    { echo "$n $v:"; diff "$T/want" "$T/got" | head -n 20; return 1; }
 		done
 	done
 }
 
-# tdat-verify checks LTT directories once it calls tdat_ltt_verify().
+# tdat-verify checks LTT directories (tdat_ltt_verify()).
 @test "tdat-verify: a sound directory passes, damaged ones give located findings" {
 	"$TOLTT" --block-size 4096 "$D/labsisop-qemu-trace.dat" "$T/v"
 	run "$B/tdat-verify" "$T/v"
