@@ -518,7 +518,7 @@ print_field_str(const struct rec *r, struct tdat_sbuf *out, const char *fmt,
 	}
 	if (len < 0 || (uint32_t)f->offset >= r->avail)
 		len = 0;
-	else if ((uint32_t)f->offset + (uint32_t)len > r->avail)
+	else if ((uint32_t)len > r->avail - (uint32_t)f->offset)
 		len = (int)(r->avail - (uint32_t)f->offset);
 	if ((s = malloc((size_t)len + 1)) == NULL)
 		return;
@@ -1143,7 +1143,7 @@ field_raw(const struct rec *r, struct tdat_sbuf *out, struct tdat_field *f)
 		}
 		if (off > r->avail)
 			off = len = 0;
-		if (off + len > r->avail)
+		if (len > r->avail - off)	/* no overflow: off <= avail */
 			len = r->avail - off;
 		if ((f->flags & TDAT_FLD_STRING) &&
 		    printable(r->data + off, len)) {

@@ -252,6 +252,7 @@ process_entry(struct pctx *c, struct parg *a, char **tok)
 	if (type != T_ITEM)
 		return fail_tok(tok, token);
 	a->type = PA_FIELD;
+	free(a->str);		/* "(type *REC)->f" comes back here with an op */
 	a->str = token;
 	a->field = find_any(c->ev, token);
 	type = read_tok(c, &token);
