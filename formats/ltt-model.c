@@ -668,23 +668,10 @@ lt_write_eventdefs(const char *path, const struct lt_facility *fac,
 /* ------------------------------------------------------------------ */
 /* Reading eventdefs. */
 
-static char *
-attr(xmlNodePtr n, const char *name)
-{
-	xmlChar *v = xmlGetProp(n, X(name));
-	char *s;
-
-	if (v == NULL)
-		return NULL;
-	s = strdup((const char *)v);
-	xmlFree(v);
-	return s;
-}
-
 static int
 attr_num(xmlNodePtr n, const char *name, int *out)
 {
-	char *s = attr(n, name), *end;
+	char *s = ltt_xattr(n, name), *end;
 	long v;
 
 	if (s == NULL)
@@ -766,8 +753,8 @@ read_type(xmlNodePtr n, int depth)
 		return NULL;
 	if ((t = lt_new(k, sz)) == NULL)
 		return NULL;
-	t->format = attr(n, "format");
-	if (k == LT_TYPEREF && (t->ref = attr(n, "name")) == NULL)
+	t->format = ltt_xattr(n, "format");
+	if (k == LT_TYPEREF && (t->ref = ltt_xattr(n, "name")) == NULL)
 		goto bad;
 	if (k == LT_ARRAY || k == LT_SEQUENCE) {
 		if ((t->elem = child_type(n, depth)) == NULL)
@@ -789,13 +776,13 @@ read_type(xmlNodePtr n, int depth)
 				goto bad;
 			t->value = v;
 			attr_num(c, "value", &val);
-			if ((l[t->nlabel] = attr(c, "name")) == NULL)
+			if ((l[t->nlabel] = ltt_xattr(c, "name")) == NULL)
 				goto bad;
 			v[t->nlabel++] = val;
 		} else if ((k == LT_STRUCT || k == LT_UNION) &&
 		    is_el(c, "field")) {
 			struct lt_type *ft = child_type(c, depth);
-			char *nm = attr(c, "name"), *d = desc_of(c);
+			char *nm = ltt_xattr(c, "name"), *d = desc_of(c);
 
 			if (ft == NULL || nm == NULL) {
 				free(nm);
@@ -837,7 +824,7 @@ static int
 read_event(struct lt_facility *f, xmlNodePtr c, const char *path,
     struct tdat_err *e)
 {
-	char *en = attr(c, "name"), *ed = desc_of(c);
+	char *en = ltt_xattr(c, "name"), *ed = desc_of(c);
 	struct lt_type *t = NULL;
 	xmlNodePtr k;
 	int rc = 0;
@@ -869,7 +856,7 @@ read_facility(xmlNodePtr n, struct lt_defs *d, const char *path,
 {
 	struct lt_facility *f;
 	xmlNodePtr c;
-	char *name = attr(n, "name");
+	char *name = ltt_xattr(n, "name");
 	int rc;
 
 	if (name == NULL)
@@ -886,7 +873,7 @@ read_facility(xmlNodePtr n, struct lt_defs *d, const char *path,
 			if ((rc = read_event(f, c, path, e)) < 0)
 				return rc;
 		} else if (is_el(c, "type")) {
-			char *tn = attr(c, "name");
+			char *tn = ltt_xattr(c, "name");
 			struct lt_type *t = child_type(c, 0);
 
 			if (tn == NULL || t == NULL ||

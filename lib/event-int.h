@@ -22,6 +22,9 @@ struct flagsym {
 	long long fval;		/* value as the flag evaluator sees it */
 };
 
+/* Free a list of __print_symbolic / __print_flags entries (lib/print.c). */
+void tdat_flagsyms_free(struct flagsym *);
+
 /* A print-format argument: an expression tree. */
 struct parg {
 	int type;

@@ -46,18 +46,6 @@ struct tdat_simple {
 static const char *kinds[] = { "", "int", "hex", "ptr", "string",
 	"strarray", "sym", "mask", "if", NULL };
 
-static void
-free_syms(struct flagsym *f)
-{
-	struct flagsym *n;
-
-	for (; f; f = n) {
-		n = f->next;
-		free(f->value);
-		free(f->str);
-		free(f);
-	}
-}
 
 void
 tdat_simple_free(struct tdat_simple *s)
@@ -70,7 +58,7 @@ tdat_simple_free(struct tdat_simple *s)
 		free(s->it[i].text);
 		free(s->it[i].no);
 		free(s->it[i].delim);
-		free_syms(s->it[i].syms);
+		tdat_flagsyms_free(s->it[i].syms);
 	}
 	free(s->it);
 	free(s);

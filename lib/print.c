@@ -37,8 +37,8 @@ tdat_parg_new(void)
 
 static void free_arg(struct parg *);
 
-static void
-free_syms(struct flagsym *f)
+void
+tdat_flagsyms_free(struct flagsym *f)
 {
 	struct flagsym *n;
 
@@ -55,7 +55,7 @@ free_arg_inner(struct parg *a)
 {
 	free(a->str);
 	free(a->delim);
-	free_syms(a->syms);
+	tdat_flagsyms_free(a->syms);
 	free_arg(a->left);
 	free_arg(a->right);
 	free_arg(a->third);
@@ -666,7 +666,7 @@ process_fields(struct pctx *c, struct flagsym **list, char **tok)
 	*tok = token;
 	return type;
 fail:
-	free_syms(f);
+	tdat_flagsyms_free(f);
 	free_arg(a);
 	return fail_tok(tok, token);
 }
