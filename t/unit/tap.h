@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int ntest, nfail;
 
@@ -37,6 +38,32 @@ tap_done(void)
 {
 	printf("1..%d\n", ntest);
 	return nfail != 0;
+}
+
+/* A whole file, NUL-terminated, its length in *n; NULL on any error. */
+static char *slurp(const char *path, size_t *n) __attribute__((unused));
+
+static char *
+slurp(const char *path, size_t *n)
+{
+	FILE *fp = fopen(path, "rb");
+	char *p = NULL;
+	long len;
+
+	*n = 0;
+	if (fp == NULL)
+		return NULL;
+	if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 &&
+	    fseek(fp, 0, SEEK_SET) == 0 && (p = malloc((size_t)len + 1)) &&
+	    fread(p, 1, (size_t)len, fp) == (size_t)len) {
+		p[len] = '\0';
+		*n = (size_t)len;
+	} else {
+		free(p);
+		p = NULL;
+	}
+	fclose(fp);
+	return p;
 }
 
 #endif

@@ -11,27 +11,6 @@
 #include "tap.h"
 
 
-static char *
-slurp(const char *path, size_t *n)
-{
-	FILE *fp = fopen(path, "rb");
-	char *p = NULL;
-	long len;
-
-	if (fp == NULL)
-		return NULL;
-	if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 &&
-	    fseek(fp, 0, SEEK_SET) == 0 && (p = malloc((size_t)len + 1)) &&
-	    fread(p, 1, (size_t)len, fp) == (size_t)len) {
-		p[len] = '\0';
-		*n = (size_t)len;
-	} else {
-		free(p);
-		p = NULL;
-	}
-	fclose(fp);
-	return p;
-}
 
 /* The first differing line, for the diagnostics. */
 static void

@@ -25,24 +25,6 @@ extern const char ltt_builtin_xml[], ltt_xsd_eventdefs[], ltt_xsd_system[],
 
 static char tmp[] = "/tmp/tdat-test-ltt-XXXXXX";
 
-static char *
-slurp(const char *path, size_t *n)
-{
-	FILE *fp = fopen(path, "rb");
-	char *p = NULL;
-	long len;
-
-	*n = 0;
-	if (fp == NULL)
-		return NULL;
-	if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 &&
-	    fseek(fp, 0, SEEK_SET) == 0 && (p = malloc((size_t)len + 1))) {
-		*n = fread(p, 1, (size_t)len, fp);
-		p[*n] = '\0';
-	}
-	fclose(fp);
-	return p;
-}
 
 static void
 same_text(const char *builtin, const char *path)
