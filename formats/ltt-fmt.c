@@ -454,10 +454,8 @@ static void
 put(struct tdat_sbuf *sb, uint64_t v, int n, int big)
 {
 	unsigned char b[8];
-	int i;
 
-	for (i = 0; i < n; i++)
-		b[big ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
+	tdat_put(b, v, n, big);
 	tdat_sb_add(sb, (const char *)b, (size_t)n);
 }
 

@@ -358,15 +358,6 @@ ltt_synth_free(struct synth_ev *s)
 	free(s);
 }
 
-static void
-put(unsigned char *p, uint64_t v, int n, int big)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		p[big ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
-}
-
 long
 ltt_synth_decode(const struct synth_ev *s, const unsigned char *p,
     size_t len, int big, struct tdat_sbuf *out)
@@ -387,7 +378,7 @@ ltt_synth_decode(const struct synth_ev *s, const unsigned char *p,
 		memcpy(out->p, p, COMMON_SIZE);
 		pos = COMMON_SIZE;
 	}
-	put((unsigned char *)out->p, s->id, 2, big);
+	tdat_put((unsigned char *)out->p, s->id, 2, big);
 	for (i = 0; i < s->nleaf; i++) {
 		const struct leaf *l = &s->leaf[i];
 
@@ -430,7 +421,7 @@ ltt_synth_decode(const struct synth_ev *s, const unsigned char *p,
 		tdat_sb_add(out, (const char *)p + dyn[i].at, dyn[i].n);
 		if (out->oom)
 			return -1;
-		put((unsigned char *)out->p + s->leaf[dyn[i].leaf].off,
+		tdat_put((unsigned char *)out->p + s->leaf[dyn[i].leaf].off,
 		    (uint32_t)(dyn[i].n << 16) | (uint32_t)at, 4, big);
 	}
 	while (out->len % 4)

@@ -58,15 +58,6 @@ struct tdat_ltt {
 	int done;
 };
 
-static void
-put_n(unsigned char *p, uint64_t v, int n, int big)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		p[big ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
-}
-
 /* ------------------------------------------------------------------ */
 
 int
@@ -199,7 +190,7 @@ read_options(struct tdat_ltt *l, int **remap, size_t *nold,
 			 * nanoseconds, as the identity: multiplier 1, shift 0,
 			 * offset 0. */
 			memset(b.p + at + 6, 0, size);
-			put_n(b.p + at + 6, 1, 4, f->big);
+			tdat_put(b.p + at + 6, 1, 4, f->big);
 		}
 		if (id != TDAT_OPT_OFFSET && id != TDAT_OPT_TIME_SHIFT) {
 			o = realloc(f->opt, (f->nopt + 1) * sizeof(*o));
@@ -648,10 +639,8 @@ static void
 put_word(struct tdat_ltt *l, unsigned char *p, uint32_t type, uint32_t d)
 {
 	uint32_t w = l->pl.big ? (type << 27) | d : type | (d << 5);
-	int i;
 
-	for (i = 0; i < 4; i++)
-		p[l->pl.big ? 3 - i : i] = (unsigned char)(w >> (8 * i));
+	tdat_put(p, w, 4, l->pl.big);
 }
 
 
@@ -674,7 +663,7 @@ fill_page(struct tdat_ltt *l, unsigned char *pg)
 	memset(pg, 0, ps);
 	cap = ps - (uint32_t)l->pl.data_off;
 	last = l->rec_ts;
-	put_n(pg, last, 8, l->pl.big);
+	tdat_put(pg, last, 8, l->pl.big);
 	if (l->rec_missed) {
 		flags = MISSING_EVENTS;
 		count = l->rec_count;
@@ -704,7 +693,7 @@ fill_page(struct tdat_ltt *l, unsigned char *pg)
 		if (ext) {
 			put_word(l, d + used, (uint32_t)l->pl.extend_type,
 			    (uint32_t)(delta & ((1u << 27) - 1)));
-			put_n(d + used + 4, delta >> 27, 4, l->pl.big);
+			tdat_put(d + used + 4, delta >> 27, 4, l->pl.big);
 			used += 8;
 			delta = 0;
 		}
@@ -712,7 +701,7 @@ fill_page(struct tdat_ltt *l, unsigned char *pg)
 			put_word(l, d + used, n / 4, (uint32_t)delta);
 		else {
 			put_word(l, d + used, 0, (uint32_t)delta);
-			put_n(d + used + 4, n + 4, 4, l->pl.big);
+			tdat_put(d + used + 4, n + 4, 4, l->pl.big);
 		}
 		if (n)
 			memcpy(d + used + hdr, l->rec.p, n);
@@ -725,9 +714,9 @@ fill_page(struct tdat_ltt *l, unsigned char *pg)
 			break;
 		l->pending = 1;
 	}
-	put_n(pg + 8, used | flags, l->pl.commit_size, l->pl.big);
+	tdat_put(pg + 8, used | flags, l->pl.commit_size, l->pl.big);
 	if (flags & MISSING_STORED)
-		put_n(d + used, (uint64_t)count, l->pl.commit_size, l->pl.big);
+		tdat_put(d + used, (uint64_t)count, l->pl.commit_size, l->pl.big);
 	return 1;
 }
 

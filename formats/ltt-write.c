@@ -147,26 +147,17 @@ write_all(struct wr *w, int fd, const void *p, size_t n, const char *rel)
 /* ------------------------------------------------------------------ */
 /* Blocks. */
 
-static void
-put_at(unsigned char *p, uint64_t v, int n, int big)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		p[big ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
-}
-
 /* id, time, and the 20-byte block_start/block_end payload. */
 static void
 block_event(struct wr *w, unsigned char *p, uint16_t id, uint32_t t,
     uint64_t time, uint64_t cycles, uint32_t block_id)
 {
-	put_at(p, id, 2, w->big);
-	put_at(p + 2, t, 4, w->big);
-	put_at(p + 6, time / NS, 4, w->big);
-	put_at(p + 10, time % NS, 4, w->big);
-	put_at(p + 14, cycles, 8, w->big);
-	put_at(p + 22, block_id, 4, w->big);
+	tdat_put(p, id, 2, w->big);
+	tdat_put(p + 2, t, 4, w->big);
+	tdat_put(p + 6, time / NS, 4, w->big);
+	tdat_put(p + 10, time % NS, 4, w->big);
+	tdat_put(p + 14, cycles, 8, w->big);
+	tdat_put(p + 22, block_id, 4, w->big);
 }
 
 static void
@@ -195,7 +186,7 @@ blk_end(struct wr *w, struct tf *t)
 		trailer = w->bs - at;
 	else
 		trailer = w->bs - 4 - (at + LTT_BLOCK_EV);
-	put_at(t->blk + w->bs - 4, trailer, 4, w->big);
+	tdat_put(t->blk + w->bs - 4, trailer, 4, w->big);
 	t->open = 0;
 	t->block_id++;
 	w->o->blocks++;
@@ -219,8 +210,8 @@ tf_event(struct wr *w, struct tf *t, uint64_t ts, uint16_t id,
 			return rc;
 	if (!t->open)
 		blk_begin(w, t, ts);
-	put_at(t->blk + t->pos, id, 2, w->big);
-	put_at(t->blk + t->pos + 2, ts - t->start, 4, w->big);
+	tdat_put(t->blk + t->pos, id, 2, w->big);
+	tdat_put(t->blk + t->pos + 2, ts - t->start, 4, w->big);
 	if (n)
 		memcpy(t->blk + t->pos + LTT_HDR, payload, n);
 	t->pos += (uint32_t)need;
@@ -867,8 +858,8 @@ write_originals(struct wr *w)
 	for (i = 0; i < f->nopt; i++) {
 		unsigned char h[6];
 
-		put_at(h, f->opt[i].id, 2, w->big);
-		put_at(h + 2, f->opt[i].size, 4, w->big);
+		tdat_put(h, f->opt[i].id, 2, w->big);
+		tdat_put(h + 2, f->opt[i].size, 4, w->big);
 		tdat_sb_add(&sb, (const char *)h, 6);
 		tdat_sb_add(&sb, (const char *)f->opt[i].data, f->opt[i].size);
 	}
@@ -936,8 +927,8 @@ queue(struct wr *w, struct tdat_sbuf *q, uint16_t id, const void *p,
 {
 	unsigned char h[6];
 
-	put_at(h, id, 2, w->big);
-	put_at(h + 2, n, 4, w->big);
+	tdat_put(h, id, 2, w->big);
+	tdat_put(h + 2, n, 4, w->big);
 	tdat_sb_add(q, (const char *)h, 6);
 	tdat_sb_add(q, p, n);
 }
@@ -959,9 +950,9 @@ write_control(struct wr *w)
 
 			tdat_sb_reset(&p);
 			tdat_sb_add(&p, fa->name, strlen(fa->name) + 1);
-			put_at(b, fa->cksum, 4, w->big);
+			tdat_put(b, fa->cksum, 4, w->big);
 			tdat_sb_add(&p, (const char *)b, 4);
-			put_at(b, fa->base, 4, w->big);
+			tdat_put(b, fa->base, 4, w->big);
 			tdat_sb_add(&p, (const char *)b, 4);
 			queue(w, &q, LTT_ID_FACILITY_LOAD, p.p, p.len);
 		}
@@ -985,7 +976,7 @@ write_control(struct wr *w)
 		if (sp == line || *sp != ' ')
 			continue;
 		tdat_sb_reset(&p);
-		put_at(b, (uint32_t)pid, 4, w->big);
+		tdat_put(b, (uint32_t)pid, 4, w->big);
 		tdat_sb_add(&p, (const char *)b, 4);
 		tdat_sb_add(&p, sp + 1, strlen(sp + 1) + 1);
 		queue(w, &q, w->id_process, p.p, p.len);
@@ -996,7 +987,7 @@ write_control(struct wr *w)
 	tdat_sb_reset(&q);
 	for (i = 0; i < w->nirq; i++) {
 		tdat_sb_reset(&p);
-		put_at(b, (uint32_t)w->irq[i].irq, 4, w->big);
+		tdat_put(b, (uint32_t)w->irq[i].irq, 4, w->big);
 		tdat_sb_add(&p, (const char *)b, 4);
 		tdat_sb_add(&p, w->irq[i].name, strlen(w->irq[i].name) + 1);
 		queue(w, &q, w->id_interrupt, p.p, p.len);
@@ -1086,7 +1077,7 @@ convert_records(struct wr *w)
 		if (rec.missed) {
 			unsigned char b[8];
 
-			put_at(b, (uint64_t)rec.missed_count, 8, w->big);
+			tdat_put(b, (uint64_t)rec.missed_count, 8, w->big);
 			if ((rc = tf_event(w, t, rec.ts, w->id_lost, b, 8)) < 0)
 				break;
 		}

@@ -176,6 +176,16 @@ tdat_get(const void *p, int n, int big)
 	return v;
 }
 
+void
+tdat_put(void *p, uint64_t v, int n, int big)
+{
+	unsigned char *c = p;
+	int i;
+
+	for (i = 0; i < n; i++)
+		c[big ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
 uint16_t
 tdat_get16(const void *p, int big)
 {

@@ -539,21 +539,12 @@ time_range(struct tdat_select *s, struct tdat_err *e)
 /* Pages. */
 
 static void
-put(unsigned char *d, uint64_t v, int n, int big)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		d[big ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
-}
-
-static void
 put_header(struct tdat_select *s, unsigned char *d, uint32_t type,
     uint32_t delta)
 {
 	uint32_t w = s->pl.big ? type << 27 | delta : delta << 5 | type;
 
-	put(d, w, 4, s->pl.big);
+	tdat_put(d, w, 4, s->pl.big);
 }
 
 /* Close the page being built into dst (page_size bytes). */
@@ -566,12 +557,12 @@ finish_page(struct tdat_select *s, unsigned char *dst)
 	if (s->lost >= 0 && (s->flags & MISSING_EVENTS) &&
 	    s->used + (uint32_t)pl->data_off + (uint32_t)pl->commit_size <=
 	    s->page_size) {
-		put(s->page + pl->data_off + s->used, (uint64_t)s->lost,
+		tdat_put(s->page + pl->data_off + s->used, (uint64_t)s->lost,
 		    pl->commit_size, pl->big);
 		commit |= MISSING_STORED;
 	}
-	put(s->page, s->page_ts, 8, pl->big);
-	put(s->page + 8, commit, pl->commit_size, pl->big);
+	tdat_put(s->page, s->page_ts, 8, pl->big);
+	tdat_put(s->page + 8, commit, pl->commit_size, pl->big);
 	memcpy(dst, s->page, s->page_size);
 	s->open = 0;
 }
@@ -619,14 +610,14 @@ add_record(struct tdat_select *s, const struct tdat_record *r,
 	if (delta > TS_MASK) {
 		put_header(s, d, (uint32_t)s->pl.extend_type, (uint32_t)(delta &
 		    TS_MASK));
-		put(d + 4, delta >> TS_SHIFT, 4, s->pl.big);
+		tdat_put(d + 4, delta >> TS_SHIFT, 4, s->pl.big);
 		d += 8;
 		s->used += 8;
 		delta = 0;
 	}
 	if (size > MAX_SMALL || size == 0) {
 		put_header(s, d, 0, (uint32_t)delta);
-		put(d + 4, size + 4, 4, s->pl.big);
+		tdat_put(d + 4, size + 4, 4, s->pl.big);
 		d += 8;
 	} else {
 		put_header(s, d, size / 4, (uint32_t)delta);

@@ -63,6 +63,8 @@ uint64_t tdat_get(const void *p, int n, int big);
 uint16_t tdat_get16(const void *p, int big);
 uint32_t tdat_get32(const void *p, int big);
 uint64_t tdat_get64(const void *p, int big);
+/* Store v as an n-byte number in the file's order (the inverse of tdat_get). */
+void tdat_put(void *p, uint64_t v, int n, int big);
 
 /* ---------------------------------------------------------------------
  * Container: trace.dat v6 and v7 (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)).

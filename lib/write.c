@@ -115,20 +115,11 @@ b_add(struct bytes *b, const void *p, size_t n)
 }
 
 static void
-put_num(unsigned char *d, uint64_t v, int n, int big)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		d[big ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
-}
-
-static void
 b_num(struct bytes *b, uint64_t v, int n, int big)
 {
 	unsigned char d[8];
 
-	put_num(d, v, n, big);
+	tdat_put(d, v, n, big);
 	b_add(b, d, (size_t)n);
 }
 
@@ -198,7 +189,7 @@ w_patch(struct w *w, uint64_t off, uint64_t v, int n)
 {
 	unsigned char d[8];
 
-	put_num(d, v, n, w->big);
+	tdat_put(d, v, n, w->big);
 	return w_pwrite(w, d, (size_t)n, off);
 }
 
@@ -449,8 +440,8 @@ batch_flush(struct w *w, struct sink *k)
 		if (w->clen[i] == 0)
 			return tdat_fail_nooff(w->e, TDAT_EIO,
 			    "%s compression failed", tdat_codec_name(w->codec));
-		put_num(h, w->clen[i], 4, w->big);
-		put_num(h + 4, w->fills[i], 4, w->big);
+		tdat_put(h, w->clen[i], 4, w->big);
+		tdat_put(h + 4, w->fills[i], 4, w->big);
 		if ((rc = w_append(w, h, 8)) < 0 || (rc = w_append(w,
 		    w->cbuf + (size_t)i * w->cbufcap, w->clen[i])) < 0)
 			return rc;
@@ -990,10 +981,10 @@ sect_header(struct w *w, uint16_t id, uint16_t flags, uint32_t name,
 	unsigned char h[16];
 
 	*at = w->pos;
-	put_num(h, id, 2, w->big);
-	put_num(h + 2, flags, 2, w->big);
-	put_num(h + 4, name, 4, w->big);
-	put_num(h + 8, 0, 8, w->big);
+	tdat_put(h, id, 2, w->big);
+	tdat_put(h + 2, flags, 2, w->big);
+	tdat_put(h + 4, name, 4, w->big);
+	tdat_put(h + 8, 0, 8, w->big);
 	return w_append(w, h, 16);
 }
 
@@ -1040,8 +1031,8 @@ sect_blob(struct w *w, uint16_t id, uint32_t name, struct bytes *b,
 	if (n == 0)
 		rc = tdat_fail_nooff(w->e, TDAT_EIO, "%s compression failed",
 		    tdat_codec_name(w->codec));
-	put_num(h, n, 4, w->big);
-	put_num(h + 4, b->len, 4, w->big);
+	tdat_put(h, n, 4, w->big);
+	tdat_put(h + 4, b->len, 4, w->big);
 	if (rc == 0 && (rc = w_append(w, h, 8)) == 0 &&
 	    (rc = w_append(w, c, n)) == 0)
 		rc = sect_end(w, *at);
@@ -1098,7 +1089,7 @@ meta_option(struct w *w, struct bytes *ob, int id)
 {
 	unsigned char d[8];
 
-	put_num(d, w->meta[id - TDAT_OPT_HEADER_INFO], 8, w->big);
+	tdat_put(d, w->meta[id - TDAT_OPT_HEADER_INFO], 8, w->big);
 	enc_option(w, ob, (uint16_t)id, d, 8);
 }
 
@@ -1128,7 +1119,7 @@ v7_options(struct w *w)
 	}
 	if (!seen)
 		meta_option(w, &ob, TDAT_OPT_CMDLINES);
-	put_num(d, f->ncpus, 4, w->big);
+	tdat_put(d, f->ncpus, 4, w->big);
 	enc_option(w, &ob, TDAT_OPT_CPUCOUNT, d, 4);
 	rc = options_section(w, &ob);
 	b_free(&ob);
