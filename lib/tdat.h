@@ -170,6 +170,11 @@ struct tdat_file {
 	char *trace_clock;	/* the selected clock of TRACECLOCK, if any */
 
 	struct tdat_codec *codec;	/* v7 compression, or NULL */
+
+	/* Where its pages come from (see "Page streams" below): NULL for
+	 * a trace.dat file (formats/tracedat.c), else the input format's. */
+	const struct tdat_page_ops *page_ops;
+	void *page_arg;		/* the format's state, for page_ops */
 };
 
 /* Open a trace.dat ("-" spools stdin to a temporary file).  On failure
@@ -204,6 +209,61 @@ struct tdat_chunk {
 int tdat_cpu_chunks(struct tdat_file *, const struct tdat_buffer *,
     const struct tdat_cpu *, struct tdat_chunk **out, uint32_t *n,
     struct tdat_err *e);
+
+/* ---------------------------------------------------------------------
+ * Page streams: where the ring-buffer pages of one CPU of one buffer come
+ * from.  Each input format provides its page operations: trace.dat reads
+ * flyrecord data, raw in windows or v7 chunks through lib/codec.c
+ * (formats/tracedat.c); an LTT directory builds pages from its tracefiles
+ * (formats/ltt-tdat.c).  lib/pages.c walks any of them page by page, and
+ * no other code reads flyrecord bytes.
+ */
+struct tdat_window {
+	const unsigned char *p;	/* len bytes of whole pages ... */
+	size_t len;
+	size_t tail;		/* ... then tail more readable bytes (what
+				 * follows in the file or chunk), which a
+				 * record's fixed fields may run into */
+	uint64_t off;		/* file offset of p[0]; a v7 chunk: of its
+				 * header (then pages are named by off and
+				 * their position in the chunk) */
+	int chunk;		/* p is a decompressed chunk */
+	uint32_t index;		/* chunk or window number, from 0 */
+};
+
+struct tdat_page_ops {
+	/* Open the stream of f->buf[buf].cpu[ci]; *total gets the bytes of
+	 * pages it will deliver (uncompressed; an estimate for progress). */
+	int	(*open)(struct tdat_file *f, int buf, uint32_t ci, void **st,
+		    uint64_t *total, struct tdat_err *e);
+	/* The next window: 1 and *w (valid until the next call), 0 at the
+	 * end, < 0 when a piece is damaged: the next call goes on after it
+	 * (the next chunk) where it can, else returns 0. */
+	int	(*next)(void *st, struct tdat_window *w, struct tdat_err *e);
+	void	(*close)(void *st);
+	/* Free f->page_arg (tdat_close()); NULL if nothing to free. */
+	void	(*release)(struct tdat_file *f);
+};
+
+/* The trace.dat page operations (formats/tracedat.c). */
+extern const struct tdat_page_ops tdat_tracedat_pages;
+
+/* Pages of one CPU of one buffer, from whatever format (lib/pages.c). */
+struct tdat_pages;
+struct tdat_page;
+int tdat_pages_open(struct tdat_file *, int buf, uint32_t ci,
+    struct tdat_pages **out, struct tdat_err *e);
+/* The next page: 1 with pg->p, page_size, off and chunk_pos set (call
+ * tdat_page_init() on it) and *avail bytes readable from pg->p (at least
+ * page_size); 0 at the end; < 0 on a damaged piece (call again to go on
+ * after it). */
+int tdat_pages_next(struct tdat_pages *, struct tdat_page *pg,
+    size_t *avail, struct tdat_err *e);
+/* Whole windows instead of pages (what the writer copies). */
+int tdat_pages_window(struct tdat_pages *, struct tdat_window *w,
+    struct tdat_err *e);
+uint64_t tdat_pages_total(const struct tdat_pages *);
+void tdat_pages_close(struct tdat_pages *);
 
 /* Structure dump (tdat-dump): what to show. */
 enum {
