@@ -22,6 +22,9 @@
 #define LTT_MAX_BLOCK		(1u << 20)	/* written: one block per tracefile */
 #define LTT_MAX_READ_BLOCK	(64u << 20)	/* read: one block at a time */
 #define LTT_MAX_EVENTS		65535
+/* The empty string field LTTV's dialect ends a struct with when it holds
+ * a sequence and no string (ltt(5)). */
+#define LTTV_END		"__lttv_end"
 
 /* ---- ftrace event formats --------------------------------------- */
 
@@ -141,6 +144,10 @@ int lt_read_eventdefs(const char *path, struct lt_defs *d, int *lttv,
 char *lt_xml_text(const char *s);
 long lt_payload_size(const struct lt_facility *fac, const struct lt_type *t,
     const unsigned char *p, size_t len, int big);
+/* The same walk, turning every number of the payload (big-endian if big)
+ * to the other byte order in place; bytes or -1 (unions cannot be). */
+long lt_payload_swap(const struct lt_facility *fac, const struct lt_type *t,
+    unsigned char *p, size_t len, int big);
 
 /* The built-in schemas (ltt-schemas.c, from schemas/ltt-*.xsd). */
 extern const char ltt_xsd_eventdefs[], ltt_xsd_system[], ltt_xsd_bookmarks[],
@@ -176,6 +183,7 @@ struct ltt_tf {
 	int loaded;
 	uint32_t pos, end_at, bs;
 	int trailer;		/* 2005 or 2003: the convention found */
+	int trailer_big;	/* the byte order it was found in */
 	uint64_t t0, c0, t1, c1;
 	uint32_t block_id, prev;
 	uint64_t wraps;

@@ -334,9 +334,25 @@ resolve(const struct lt_facility *fac, const struct lt_type *t)
 	return NULL;
 }
 
+static void
+reverse(unsigned char *w, int n)
+{
+	unsigned char c;
+	int i;
+
+	for (i = 0; i < n / 2; i++) {
+		c = w[i];
+		w[i] = w[n - 1 - i];
+		w[n - 1 - i] = c;
+	}
+}
+
+/* The bytes of a payload of type t at p; with w (p itself, writable) its
+ * numbers are also turned to the other byte order as they are met. */
 static long
 size_of(const struct lt_facility *fac, const struct lt_type *t,
-    const unsigned char *p, size_t len, int big, int depth)
+    const unsigned char *p, unsigned char *w, size_t len, int big,
+    int depth)
 {
 	size_t n = 0, cnt, k;
 	long s, m;
@@ -349,7 +365,11 @@ size_of(const struct lt_facility *fac, const struct lt_type *t,
 	case LT_UINT:
 	case LT_FLOAT:
 	case LT_ENUM:
-		return (size_t)t->size <= len ? t->size : -1;
+		if ((size_t)t->size > len)
+			return -1;
+		if (w)
+			reverse(w, t->size);
+		return t->size;
 	case LT_STRING:
 		n = strnlen((const char *)p, len);
 		return n < len ? (long)n + 1 : -1;
@@ -362,10 +382,12 @@ size_of(const struct lt_facility *fac, const struct lt_type *t,
 				return -1;
 			cnt = (size_t)tdat_get(p, t->size, big);
 			n = (size_t)t->size;
+			if (w)
+				reverse(w, t->size);
 		}
 		for (k = 0; k < cnt; k++) {
-			if ((s = size_of(fac, t->elem, p + n, len - n, big,
-			    depth + 1)) < 0)
+			if ((s = size_of(fac, t->elem, p + n, w ? w + n : NULL,
+			    len - n, big, depth + 1)) < 0)
 				return -1;
 			n += (size_t)s;
 			if (s == 0)
@@ -374,18 +396,19 @@ size_of(const struct lt_facility *fac, const struct lt_type *t,
 		return (long)n;
 	case LT_STRUCT:
 		for (i = 0; i < t->nfield; i++) {
-			if ((s = size_of(fac, t->field[i].t, p + n, len - n,
-			    big, depth + 1)) < 0)
+			if ((s = size_of(fac, t->field[i].t, p + n, w ? w + n :
+			    NULL, len - n, big, depth + 1)) < 0)
 				return -1;
 			n += (size_t)s;
 		}
 		return (long)n;
 	case LT_UNION:
-		if ((size_t)t->size > len)
+		/* Which member holds the bytes is unknown: no swapping. */
+		if ((size_t)t->size > len || w)
 			return -1;
 		m = 0;
 		for (i = 0; i < t->nfield; i++) {
-			s = size_of(fac, t->field[i].t, p + t->size,
+			s = size_of(fac, t->field[i].t, p + t->size, NULL,
 			    len - (size_t)t->size, big, depth + 1);
 			if (s > m)
 				m = s;
@@ -401,7 +424,16 @@ lt_payload_size(const struct lt_facility *fac, const struct lt_type *t,
 {
 	if (t == NULL)
 		return 0;
-	return size_of(fac, t, p, len, big, 0);
+	return size_of(fac, t, p, NULL, len, big, 0);
+}
+
+long
+lt_payload_swap(const struct lt_facility *fac, const struct lt_type *t,
+    unsigned char *p, size_t len, int big)
+{
+	if (t == NULL)
+		return 0;
+	return size_of(fac, t, p, p, len, big, 0);
 }
 
 /* ------------------------------------------------------------------ */

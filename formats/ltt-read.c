@@ -417,12 +417,35 @@ bound(struct ltt_dir *d, const unsigned char *p, uint64_t *time,
 	*id = tdat_get32(p + 22, d->big);
 }
 
+/* Where trailer tr puts block_end: t->end_at and t->trailer, or -1. */
+static int
+find_end(struct ltt_dir *d, struct ltt_tf *t, uint32_t tr)
+{
+	uint32_t a05, a03;
+
+	a05 = d->bs - 4 - LTT_BLOCK_EV >= tr ? d->bs - 4 - LTT_BLOCK_EV - tr :
+	    0;
+	a03 = d->bs - tr <= d->bs ? d->bs - tr : 0;
+	if (a05 >= LTT_BLOCK_EV && a05 + LTT_BLOCK_EV + 4 <= d->bs &&
+	    tdat_get16(t->blk + a05, d->big) == LTT_ID_BLOCK_END) {
+		t->end_at = a05;
+		t->trailer = 2005;
+	} else if (tr <= d->bs && a03 >= LTT_BLOCK_EV &&
+	    a03 + LTT_BLOCK_EV + 4 <= d->bs &&
+	    tdat_get16(t->blk + a03, d->big) == LTT_ID_BLOCK_END) {
+		t->end_at = a03;
+		t->trailer = 2003;
+	} else
+		return -1;
+	return 0;
+}
+
 /* Read block t->bi and check its frame. */
 static int
 load_block(struct ltt_dir *d, struct ltt_tf *t, struct tdat_err *e)
 {
 	uint64_t off = t->bi * d->bs;
-	uint32_t tr, a05, a03, id0, id1;
+	uint32_t tr, id0, id1;
 	ssize_t k;
 	size_t got = 0;
 
@@ -443,23 +466,17 @@ load_block(struct ltt_dir *d, struct ltt_tf *t, struct tdat_err *e)
 	if (tdat_get16(t->blk, d->big) != LTT_ID_BLOCK_START)
 		return tf_fail(t, e, 0, "does not start with block_start "
 		    "(id %u)", tdat_get16(t->blk, d->big));
+	/* The trailer in the trace's byte order, or as LTTV's reader takes
+	 * it, a word of its host: little-endian in a big-endian trace. */
 	tr = tdat_get32(t->blk + d->bs - 4, d->big);
-	a05 = d->bs - 4 - LTT_BLOCK_EV >= tr ? d->bs - 4 - LTT_BLOCK_EV - tr :
-	    0;
-	a03 = d->bs - tr <= d->bs ? d->bs - tr : 0;
 	t->end_at = 0;
-	if (a05 >= LTT_BLOCK_EV && a05 + LTT_BLOCK_EV + 4 <= d->bs &&
-	    tdat_get16(t->blk + a05, d->big) == LTT_ID_BLOCK_END) {
-		t->end_at = a05;
-		t->trailer = 2005;
-	} else if (tr <= d->bs && a03 >= LTT_BLOCK_EV &&
-	    a03 + LTT_BLOCK_EV + 4 <= d->bs &&
-	    tdat_get16(t->blk + a03, d->big) == LTT_ID_BLOCK_END) {
-		t->end_at = a03;
-		t->trailer = 2003;
-	} else
-		return tf_fail(t, e, d->bs - 4, "trailer %u names no "
-		    "block_end", tr);
+	t->trailer_big = d->big;
+	if (find_end(d, t, tr) < 0) {
+		t->trailer_big = !d->big;
+		if (find_end(d, t, tdat_get32(t->blk + d->bs - 4, !d->big)) < 0)
+			return tf_fail(t, e, d->bs - 4, "trailer %u names no "
+			    "block_end", tr);
+	}
 	bound(d, t->blk, &t->t0, &t->c0, &id0);
 	bound(d, t->blk + t->end_at, &t->t1, &t->c1, &id1);
 	t->block_id = id0;

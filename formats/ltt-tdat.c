@@ -38,6 +38,8 @@ struct tdat_ltt {
 	struct fmt_event *fmt;
 	int nfmt;
 	int32_t *ltt2fmt;	/* LTT id -> fmt index */
+	unsigned char *endpad;	/* LTT id -> its struct ends with LTTV_END */
+	struct tdat_sbuf swap;	/* a payload turned to the records' order */
 	struct synth_ev **syn;	/* no originals: LTT id -> made format */
 	int lost_id;		/* -1 if none */
 	struct ltf *tfs;
@@ -273,6 +275,36 @@ scan_tracefiles(struct tdat_ltt *l, int bi, struct tdat_err *e)
 	return 0;
 }
 
+/* LTTV's dialect keeps an instance's CPUs in cpu/ too: <cpu
+ * tracefile="cpu/N"> names the file; it comes before the scanned ones. */
+static int
+cpu_tracefile(struct tdat_ltt *l, int bi, uint32_t id, xmlNodePtr c,
+    struct tdat_err *e)
+{
+	char *s = ltt_xattr(c, "tracefile"), *end, rel[32];
+	struct ltf t;
+	unsigned long n;
+
+	if (s == NULL)
+		return 0;
+	n = strncmp(s, "cpu/", 4) == 0 ? strtoul(s + 4, &end, 10) : 0;
+	if (strncmp(s, "cpu/", 4) != 0 || end == s + 4 || *end ||
+	    n > 65535) {
+		tdat_fail_nooff(e, TDAT_ECORRUPT, "%s/info/tracedat.xml: "
+		    "tracefile \"%.64s\" is not cpu/N", l->d.dir, s);
+		free(s);
+		return e->code;
+	}
+	free(s);
+	snprintf(rel, sizeof(rel), "cpu/%lu", n);
+	if (add_tf(l, bi, id, rel) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	t = l->tfs[l->ntfs - 1];
+	memmove(l->tfs + 1, l->tfs, (l->ntfs - 1) * sizeof(t));
+	l->tfs[0] = t;
+	return 0;
+}
+
 static uint64_t
 tf_size(struct tdat_ltt *l, int buf, uint32_t cpu)
 {
@@ -390,6 +422,8 @@ read_tracedat(struct tdat_ltt *l, struct tdat_err *e)
 			    xmlStrcmp(c->name, X("cpu")) != 0)
 				continue;
 			id = (uint32_t)ltt_xattr_num(c, "id", 0);
+			if ((rc = cpu_tracefile(l, bi, id, c, e)) < 0)
+				break;
 			if (add_cpu(tb, id, tf_size(l, bi, id)) < 0) {
 				rc = tdat_fail_nooff(e, TDAT_ENOMEM,
 				    "out of memory");
@@ -452,12 +486,27 @@ find_fmt(struct tdat_ltt *l, const char *sys, size_t sl, const char *name)
 	return -1;
 }
 
+/* Whether t ends with the empty string LTTV's dialect adds, which the
+ * record does not have. */
+static int
+lttv_end(const struct lt_type *t)
+{
+	const struct lt_field *f;
+
+	if (t == NULL || t->kind != LT_STRUCT || t->nfield == 0)
+		return 0;
+	f = &t->field[t->nfield - 1];
+	return strcmp(f->name, LTTV_END) == 0 && f->t &&
+	    f->t->kind == LT_STRING;
+}
+
 static int
 map_ids(struct tdat_ltt *l, struct tdat_err *e)
 {
 	uint32_t id;
 
-	if ((l->ltt2fmt = malloc(65536 * sizeof(*l->ltt2fmt))) == NULL)
+	if ((l->ltt2fmt = malloc(65536 * sizeof(*l->ltt2fmt))) == NULL ||
+	    (l->endpad = calloc(65536, 1)) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	l->lost_id = -1;
 	for (id = 0; id < 65536; id++) {
@@ -469,6 +518,7 @@ map_ids(struct tdat_ltt *l, struct tdat_err *e)
 			continue;
 		fa = &l->d.defs.fac[l->d.id_fac[id]];
 		en = fa->ev[l->d.id_ev[id]].name;
+		l->endpad[id] = lttv_end(fa->ev[l->d.id_ev[id]].t);
 		if (strcmp(en, "lost_events") == 0 &&
 		    (strcmp(fa->name, "tdat_state") == 0 ||
 		    strcmp(fa->name, "tdat") == 0)) {
@@ -591,12 +641,37 @@ synthesize(struct tdat_ltt *l, struct tdat_err *e)
 /* ------------------------------------------------------------------ */
 /* Pages. */
 
+/* The payload of ev in the byte order of the records: the tracefiles of
+ * --lttv=2003 are little-endian whatever the trace.dat was. */
+static const unsigned char *
+payload(struct tdat_ltt *l, const struct ltt_ev *ev)
+{
+	const struct lt_facility *fa = &l->d.defs.fac[ev->fac];
+
+	if (l->d.big == l->f->big)
+		return ev->p;
+	tdat_sb_reset(&l->swap);
+	tdat_sb_add(&l->swap, (const char *)ev->p, ev->n);
+	if (l->swap.oom) {
+		tdat_fail_nooff(l->e, TDAT_ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (lt_payload_swap(fa, fa->ev[ev->ev].t, (unsigned char *)l->swap.p,
+	    ev->n, l->d.big) != (long)ev->n) {
+		tdat_fail(l->e, TDAT_ECORRUPT, ev->off, "%s/%s: event %u cannot "
+		    "change byte order", l->d.dir, l->cur.rel, ev->id);
+		return NULL;
+	}
+	return (const unsigned char *)l->swap.p;
+}
+
 /* The next record of the current tracefile into l->rec; 1, 0 at the end,
  * < 0 on damage. */
 static int
 next_record(struct tdat_ltt *l)
 {
 	struct ltt_ev ev;
+	const unsigned char *p;
 	long used;
 	int rc, fi;
 
@@ -618,8 +693,15 @@ next_record(struct tdat_ltt *l)
 		} else {
 			if ((fi = l->ltt2fmt[ev.id]) < 0)
 				continue;	/* builtin and state events */
-			used = ltt_fmt_decode(&l->fmt[fi], ev.p, ev.n,
-			    l->d.big, &l->rec);
+			if ((p = payload(l, &ev)) == NULL)
+				return l->e->code;
+			used = ltt_fmt_decode(&l->fmt[fi], p, ev.n, l->f->big,
+			    &l->rec);
+			/* LTTV's dialect: an empty string after the record's
+			 * fields. */
+			if (l->endpad[ev.id] && used >= 0 &&
+			    (uint32_t)used + 1 == ev.n && p[used] == 0)
+				used++;
 			if (used != (long)ev.n)
 				return tdat_fail(l->e, TDAT_ECORRUPT, ev.off,
 				    "%s/%s: event %u does not match the format "
@@ -798,6 +880,7 @@ tdat_ltt_open(const char *dir, struct tdat_ltt **out, struct tdat_err *e)
 	if ((l = calloc(1, sizeof(*l))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	tdat_sb_init(&l->rec);
+	tdat_sb_init(&l->swap);
 	l->ps.arg = l;
 	l->ps.begin = ps_begin;
 	l->ps.read = ps_read;
@@ -831,11 +914,6 @@ tdat_ltt_open(const char *dir, struct tdat_ltt **out, struct tdat_err *e)
 	    (rc = map_ids(l, e)) < 0 ||
 	    (rc = tdat_page_layout(l->f, &l->pl, e)) < 0)
 		goto fail;
-	if (l->f->big != l->d.big) {
-		rc = tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: info/system.xml "
-		    "and info/tracedat.xml disagree on the byte order", dir);
-		goto fail;
-	}
 	if ((l->page = malloc(l->f->page_size)) == NULL) {
 		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 		goto fail;
@@ -878,6 +956,8 @@ tdat_ltt_close(struct tdat_ltt *l)
 		ltt_fmt_free(&l->fmt[i]);
 	free(l->fmt);
 	free(l->ltt2fmt);
+	free(l->endpad);
+	tdat_sb_free(&l->swap);
 	if (l->syn) {
 		for (i = 0; i < 65536; i++)
 			ltt_synth_free(l->syn[i]);

@@ -49,11 +49,14 @@ struct wr {
 	struct tdat_err *e;
 	char *tmp;		/* the temporary directory */
 	int big, lttv, trailer2003;
+	int obig;		/* byte order of the tracefiles' numbers */
 	uint32_t bs;
+	uint32_t ncpu;		/* system.xml's cpu */
 	struct fmt_event *fmt;
 	int nfmt;
 	int32_t *byid;		/* ftrace id -> fmt index */
 	uint16_t *ltt_id;	/* fmt index -> LTT id */
+	unsigned char *endpad;	/* fmt index -> ends with LTTV_END */
 	uint16_t id_process, id_interrupt, id_lost;
 	struct lt_defs defs;
 	struct tf *tf;
@@ -152,12 +155,12 @@ static void
 block_event(struct wr *w, unsigned char *p, uint16_t id, uint32_t t,
     uint64_t time, uint64_t cycles, uint32_t block_id)
 {
-	tdat_put(p, id, 2, w->big);
-	tdat_put(p + 2, t, 4, w->big);
-	tdat_put(p + 6, time / NS, 4, w->big);
-	tdat_put(p + 10, time % NS, 4, w->big);
-	tdat_put(p + 14, cycles, 8, w->big);
-	tdat_put(p + 22, block_id, 4, w->big);
+	tdat_put(p, id, 2, w->obig);
+	tdat_put(p + 2, t, 4, w->obig);
+	tdat_put(p + 6, time / NS, 4, w->obig);
+	tdat_put(p + 10, time % NS, 4, w->obig);
+	tdat_put(p + 14, cycles, 8, w->obig);
+	tdat_put(p + 22, block_id, 4, w->obig);
 }
 
 static void
@@ -186,7 +189,9 @@ blk_end(struct wr *w, struct tf *t)
 		trailer = w->bs - at;
 	else
 		trailer = w->bs - 4 - (at + LTT_BLOCK_EV);
-	tdat_put(t->blk + w->bs - 4, trailer, 4, w->big);
+	/* LTTV's readers take the trailer as a word of the host (x86):
+	 * little-endian in their dialects, whatever the trace's order. */
+	tdat_put(t->blk + w->bs - 4, trailer, 4, w->lttv ? 0 : w->obig);
 	t->open = 0;
 	t->block_id++;
 	w->o->blocks++;
@@ -210,8 +215,8 @@ tf_event(struct wr *w, struct tf *t, uint64_t ts, uint16_t id,
 			return rc;
 	if (!t->open)
 		blk_begin(w, t, ts);
-	tdat_put(t->blk + t->pos, id, 2, w->big);
-	tdat_put(t->blk + t->pos + 2, ts - t->start, 4, w->big);
+	tdat_put(t->blk + t->pos, id, 2, w->obig);
+	tdat_put(t->blk + t->pos + 2, ts - t->start, 4, w->obig);
 	if (n)
 		memcpy(t->blk + t->pos + LTT_HDR, payload, n);
 	t->pos += (uint32_t)need;
@@ -274,7 +279,18 @@ tf_get(struct wr *w, int buf, uint32_t cpu)
 	t += w->ntf;
 	if (buf == 0)
 		snprintf(rel, sizeof(rel), "cpu/%u", cpu);
-	else {
+	else if (w->lttv) {
+		/* LTTV opens only cpu/: an instance's CPUs are numbered
+		 * past the CPUs of the machine (ltt(5)). */
+		if (cpu >= w->ncpu) {
+			tdat_fail_nooff(w->e, TDAT_EUNSUP, "CPU %u of buffer "
+			    "%d is not below the CPU count %u", cpu, buf,
+			    w->ncpu);
+			return NULL;
+		}
+		snprintf(rel, sizeof(rel), "cpu/%llu", (unsigned long long)buf *
+		    w->ncpu + cpu);
+	} else {
 		snprintf(rel, sizeof(rel), "info/buffers/%d", buf);
 		if (wr_mkdir(w, rel) < 0)
 			return NULL;
@@ -462,6 +478,30 @@ state_events(struct lt_facility *fa)
 	return 0;
 }
 
+/* LTTV's readers size a struct with no string field as fixed, a
+ * sequence in it as one element: give such a struct an empty string
+ * at its end (ltt(5)).  1 if it got one. */
+static int
+lttv_end(struct lt_type *st)
+{
+	int i, seq = 0;
+
+	for (i = 0; i < st->nfield; i++) {
+		if (st->field[i].t == NULL)
+			continue;
+		if (st->field[i].t->kind == LT_STRING)
+			return 0;
+		if (st->field[i].t->kind == LT_SEQUENCE)
+			seq = 1;
+	}
+	if (!seq)
+		return 0;
+	lt_struct_add(st, LTTV_END, "always empty: with a string field "
+	    "LTTV's reader sizes the sequences of this event by their "
+	    "length", lt_new(LT_STRING, 0));
+	return 1;
+}
+
 /* Copy event k of facility src into dst (LTTV: one facility). */
 static int
 copy_event(struct lt_facility *dst, const struct lt_event *ev)
@@ -513,17 +553,24 @@ build_defs(struct wr *w)
 		w->id_process = LTT_NBUILTIN;
 		w->id_interrupt = LTT_NBUILTIN + 1;
 		w->id_lost = LTT_NBUILTIN + 2;
+		if ((w->endpad = calloc((size_t)w->nfmt + 1, 1)) == NULL)
+			goto oom;
 		for (i = 0; i < w->nfmt; i++) {
 			char *desc = event_desc(&w->fmt[i]);
+			struct lt_type *et = event_type(&w->fmt[i]);
 
 			snprintf(name, sizeof(name), "%s:%s", w->fmt[i].sys,
 			    w->fmt[i].name);
-			if (fa->nev >= LTT_MAX_EVENTS)
+			if (fa->nev >= LTT_MAX_EVENTS) {
+				free(desc);
+				lt_type_free(et);
 				return tdat_fail_nooff(w->e, TDAT_EUNSUP,
 				    "more than %d event types", LTT_MAX_EVENTS);
+			}
 			w->ltt_id[i] = (uint16_t)fa->nev;
-			if (lt_fac_add(fa, name, desc, event_type(&w->fmt[i]))
-			    == NULL) {
+			if (et)
+				w->endpad[i] = (unsigned char)lttv_end(et);
+			if (lt_fac_add(fa, name, desc, et) == NULL) {
 				free(desc);
 				goto oom;
 			}
@@ -692,7 +739,7 @@ write_system(struct wr *w, uint32_t ncpu)
 	rc |= xattr(x, "arch_size", w->f->lsize == 8 ? "LP64" :
 	    w->f->lsize == 4 ? "ILP32" : "UNKNOWN");
 	if (w->lttv)
-		rc |= xattr(x, "endian", w->big ? "BIG_ENDIAN" :
+		rc |= xattr(x, "endian", w->obig ? "BIG_ENDIAN" :
 		    "LITTLE_ENDIAN");
 	else
 		rc |= xattr(x, "endian", w->big ? "big" : "little");
@@ -800,6 +847,14 @@ write_tracedat(struct wr *w)
 			rc |= xmlTextWriterStartElement(x, X("cpu")) < 0;
 			rc |= xattr_num(x, "id", b->cpu[k].id);
 			rc |= xattr_num(x, "size", (long long)b->cpu[k].size);
+			if (w->lttv && i > 0) {
+				char tf[32];
+
+				snprintf(tf, sizeof(tf), "cpu/%llu",
+				    (unsigned long long)i * w->ncpu +
+				    b->cpu[k].id);
+				rc |= xattr(x, "tracefile", tf);
+			}
 			rc |= xmlTextWriterEndElement(x) < 0;
 		}
 		rc |= xmlTextWriterFullEndElement(x) < 0;
@@ -950,9 +1005,9 @@ write_control(struct wr *w)
 
 			tdat_sb_reset(&p);
 			tdat_sb_add(&p, fa->name, strlen(fa->name) + 1);
-			tdat_put(b, fa->cksum, 4, w->big);
+			tdat_put(b, fa->cksum, 4, w->obig);
 			tdat_sb_add(&p, (const char *)b, 4);
-			tdat_put(b, fa->base, 4, w->big);
+			tdat_put(b, fa->base, 4, w->obig);
 			tdat_sb_add(&p, (const char *)b, 4);
 			queue(w, &q, LTT_ID_FACILITY_LOAD, p.p, p.len);
 		}
@@ -976,7 +1031,7 @@ write_control(struct wr *w)
 		if (sp == line || *sp != ' ')
 			continue;
 		tdat_sb_reset(&p);
-		tdat_put(b, (uint32_t)pid, 4, w->big);
+		tdat_put(b, (uint32_t)pid, 4, w->obig);
 		tdat_sb_add(&p, (const char *)b, 4);
 		tdat_sb_add(&p, sp + 1, strlen(sp + 1) + 1);
 		queue(w, &q, w->id_process, p.p, p.len);
@@ -987,7 +1042,7 @@ write_control(struct wr *w)
 	tdat_sb_reset(&q);
 	for (i = 0; i < w->nirq; i++) {
 		tdat_sb_reset(&p);
-		tdat_put(b, (uint32_t)w->irq[i].irq, 4, w->big);
+		tdat_put(b, (uint32_t)w->irq[i].irq, 4, w->obig);
 		tdat_sb_add(&p, (const char *)b, 4);
 		tdat_sb_add(&p, w->irq[i].name, strlen(w->irq[i].name) + 1);
 		queue(w, &q, w->id_interrupt, p.p, p.len);
@@ -1042,6 +1097,28 @@ note_irq(struct wr *w, const struct fmt_event *ev,
 
 /* ------------------------------------------------------------------ */
 
+/* The payload of format fi in w->sb as LTTV's dialects have it: the
+ * empty string that sizes its sequences, and for --lttv=2003 every
+ * number little-endian. */
+static int
+lttv_payload(struct wr *w, int32_t fi)
+{
+	const struct lt_facility *fa = &w->defs.fac[0];
+
+	if (!w->lttv)
+		return 0;
+	if (w->endpad[fi])
+		tdat_sb_putc(&w->sb, 0);
+	if (w->obig == w->big || w->sb.oom)
+		return 0;
+	if (lt_payload_swap(fa, fa->ev[w->ltt_id[fi]].t,
+	    (unsigned char *)w->sb.p, w->sb.len, w->big) != (long)w->sb.len)
+		return tdat_fail_nooff(w->e, TDAT_EUNSUP, "an event %s:%s "
+		    "cannot be turned little-endian", w->fmt[fi].sys,
+		    w->fmt[fi].name);
+	return 0;
+}
+
 static int
 convert_records(struct wr *w)
 {
@@ -1077,7 +1154,7 @@ convert_records(struct wr *w)
 		if (rec.missed) {
 			unsigned char b[8];
 
-			tdat_put(b, (uint64_t)rec.missed_count, 8, w->big);
+			tdat_put(b, (uint64_t)rec.missed_count, 8, w->obig);
 			if ((rc = tf_event(w, t, rec.ts, w->id_lost, b, 8)) < 0)
 				break;
 		}
@@ -1094,6 +1171,8 @@ convert_records(struct wr *w)
 		}
 		tdat_sb_reset(&w->sb);
 		ltt_fmt_encode(ev, rec.data, rec.size, w->big, &w->sb);
+		if ((rc = lttv_payload(w, fi)) < 0)
+			break;
 		if (w->sb.oom) {
 			rc = tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
 			break;
@@ -1203,6 +1282,9 @@ tdat_ltt_write(struct tdat_file *f, const char *dir,
 	w.o = o;
 	w.e = e;
 	w.big = f->big;
+	/* LTTV's 2003 reader swaps nothing: little-endian for it. */
+	w.obig = o->dialect == TDAT_LTT_LTTV2003 ? 0 : f->big;
+	w.ncpu = cpu_count(f);
 	w.lttv = o->dialect != TDAT_LTT_XML;
 	w.trailer2003 = o->dialect == TDAT_LTT_LTTV2003;
 	w.bs = o->block_size ? o->block_size : TDAT_LTT_BLOCK_SIZE;
@@ -1231,7 +1313,7 @@ tdat_ltt_write(struct tdat_file *f, const char *dir,
 		if ((rc = tf_close(&w, &w.tf[i])) < 0)
 			goto out;
 	if ((rc = write_control(&w)) < 0 ||
-	    (rc = write_system(&w, cpu_count(f))) < 0 ||
+	    (rc = write_system(&w, w.ncpu)) < 0 ||
 	    (rc = write_bookmarks(&w)) < 0 ||
 	    (rc = write_originals(&w)) < 0)
 		goto out;
@@ -1252,6 +1334,7 @@ out:
 	free(w.fmt);
 	free(w.byid);
 	free(w.ltt_id);
+	free(w.endpad);
 	for (i = 0; i < w.nirq; i++)
 		free(w.irq[i].name);
 	free(w.irq);

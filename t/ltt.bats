@@ -38,12 +38,14 @@ expected() {
 	fi
 }
 
-# blocks DIR FILE BS DIALECT: python check of a tracefile's frames.
+# blocks DIR FILE BS DIALECT ENDIAN [TRAILER_ENDIAN]: python check of a
+# tracefile's frames.
 blocks() {
-	python3 - "$1/$2" "$3" "$4" "$5" <<'EOF'
+	python3 - "$1/$2" "$3" "$4" "$5" "${6:-$5}" <<'EOF'
 import struct, sys
 path, bs, dialect, endian = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 e = '>' if endian.lower().startswith('big') else '<'
+te = '>' if sys.argv[5].lower().startswith('big') else '<'
 data = open(path, 'rb').read()
 if len(data) == 0 or len(data) % bs:
     sys.exit('%s: %d bytes are not whole blocks of %d' % (path, len(data), bs))
@@ -54,7 +56,7 @@ for i in range(len(data) // bs):
     if struct.unpack(e + 'I', b[2:6])[0] != 0:
         sys.exit('%s: block %d: block_start time is not 0' % (path, i))
     bid = struct.unpack(e + 'I', b[22:26])[0]
-    t = struct.unpack(e + 'I', b[bs - 4:])[0]
+    t = struct.unpack(te + 'I', b[bs - 4:])[0]
     at = bs - 4 - t - 26 if dialect == '2005' else bs - t
     if not 26 <= at <= bs - 30 or struct.unpack(e + 'H', b[at:at + 2])[0] != 18:
         sys.exit('%s: block %d: trailer %d (%s) names no block_end' % (path, i, t, dialect))
@@ -152,7 +154,8 @@ endian_of() {
 			for c in "$o"/control/* "$o"/cpu/*; do
 				[ -e "$c" ] || continue
 				[ -s "$c" ] || { echo "empty $c"; return 1; }
-				blocks "$o" "${c#"$o/"}" 8192 $v "$en"
+				# LTTV reads the trailer as a little-endian word
+				blocks "$o" "${c#"$o/"}" 8192 $v "$en" little
 			done
 		done
 	done
