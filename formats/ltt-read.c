@@ -445,7 +445,7 @@ static int
 load_block(struct ltt_dir *d, struct ltt_tf *t, struct tdat_err *e)
 {
 	uint64_t off = t->bi * d->bs;
-	uint32_t tr, id0, id1;
+	uint32_t tr, tr_le, id0, id1;
 	ssize_t k;
 	size_t got = 0;
 
@@ -469,11 +469,12 @@ load_block(struct ltt_dir *d, struct ltt_tf *t, struct tdat_err *e)
 	/* The trailer in the trace's byte order, or as LTTV's reader takes
 	 * it, a word of its host: little-endian in a big-endian trace. */
 	tr = tdat_get32(t->blk + d->bs - 4, d->big);
+	tr_le = tdat_get32(t->blk + d->bs - 4, 0);
 	t->end_at = 0;
-	t->trailer_big = d->big;
+	t->trailer_big = tr != tr_le;	/* 0 reads the same both ways */
 	if (find_end(d, t, tr) < 0) {
-		t->trailer_big = !d->big;
-		if (find_end(d, t, tdat_get32(t->blk + d->bs - 4, !d->big)) < 0)
+		t->trailer_big = 0;
+		if (!d->big || find_end(d, t, tr_le) < 0)
 			return tf_fail(t, e, d->bs - 4, "trailer %u names no "
 			    "block_end", tr);
 	}

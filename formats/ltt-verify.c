@@ -28,6 +28,7 @@ struct vf {
 	void *arg;
 	int n;
 	const char *file;	/* the file being validated */
+	int lttv;		/* LTTV's dialect: check its reader's rules */
 };
 
 /* dir/rel into buf; -1 if it does not fit. */
@@ -186,6 +187,25 @@ check_lttv_defs(struct vf *v, const char *rel)
 	free(p);
 }
 
+/* A struct with a sequence and no string field, which LTTV's readers
+ * size as fixed. */
+static int
+seq_unsized(const struct lt_type *t)
+{
+	int i, seq = 0;
+
+	if (t == NULL || t->kind != LT_STRUCT)
+		return 0;
+	for (i = 0; i < t->nfield; i++) {
+		if (t->field[i].t == NULL)
+			continue;
+		if (t->field[i].t->kind == LT_STRING)
+			return 0;
+		seq |= t->field[i].t->kind == LT_SEQUENCE;
+	}
+	return seq;
+}
+
 static void
 check_lttv_facilities(struct vf *v, const struct ltt_dir *d)
 {
@@ -209,15 +229,43 @@ check_lttv_facilities(struct vf *v, const struct ltt_dir *d)
 		if (f->desc == NULL)
 			find(v, "eventdefs", -1, -1, "facility %s has no "
 			    "description", f->name);
-		for (k = 0; k < f->nev; k++)
+		for (k = 0; k < f->nev; k++) {
 			if (f->ev[k].desc == NULL && f->ev[k].t == NULL)
 				find(v, "eventdefs", -1, -1, "event %s.%s has "
 				    "neither payload nor description", f->name,
 				    f->ev[k].name);
+			if (seq_unsized(f->ev[k].t))
+				find(v, "eventdefs", -1, -1, "event %s.%s has "
+				    "a sequence and no string: LTTV's reader "
+				    "sizes it as one element", f->name,
+				    f->ev[k].name);
+		}
 	}
 	if (d->nfiles > 1)
 		find(v, "eventdefs", -1, -1, "%d files: LTTV reads them in "
 		    "directory order", d->nfiles);
+}
+
+/* LTTV's readers take the trailer as a little-endian word (their x86
+ * host's), and the 2003 one swaps nothing at all.  1 if found wrong. */
+static int
+lttv_order(struct vf *v, const struct ltt_dir *d, const struct ltt_tf *t,
+    const char *rel, const struct ltt_ev *ev)
+{
+	long long off = (long long)((ev->block + 1) * d->bs - 4);
+
+	if (t->trailer == 2003 && d->big) {
+		find(v, rel, (long long)ev->block, (long long)(ev->block *
+		    d->bs), "big-endian with the 2003 trailer: LTTV's 2003 "
+		    "reader swaps nothing");
+		return 1;
+	}
+	if (t->trailer_big) {
+		find(v, rel, (long long)ev->block, off, "big-endian trailer: "
+		    "LTTV's reader takes it as a little-endian word");
+		return 1;
+	}
+	return 0;
 }
 
 /* Walk one tracefile. */
@@ -228,10 +276,13 @@ check_tf(struct vf *v, struct ltt_dir *d, const char *rel, int *trailer,
 	struct ltt_tf t;
 	struct ltt_ev ev;
 	uint64_t last = 0;
-	int have = 0, rc;
+	int have = 0, rc, order = 0;
 
 	if ((rc = ltt_tf_open(d, &t, rel, e)) < 0)
 		return rc;
+	if (v->lttv && strncmp(rel, "info/", 5) == 0)
+		find(v, rel, -1, -1, "LTTV's reader opens the tracefiles of "
+		    "cpu/ only: these events are invisible to it");
 	if (t.size == 0)
 		find(v, rel, -1, 0, "empty tracefile (LTTV needs one block)");
 	else if (t.size % d->bs)
@@ -252,6 +303,9 @@ check_tf(struct vf *v, struct ltt_dir *d, const char *rel, int *trailer,
 			rc = 0;
 			continue;
 		}
+		if (ev.block_start && v->lttv && !order &&
+		    lttv_order(v, d, &t, rel, &ev))
+			order = 1;	/* once a tracefile */
 		if (ev.block_start) {
 			ev.block_start = 0;
 			if (*trailer == 0)
@@ -309,7 +363,7 @@ tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
 {
 	static const char *control[] = { "control/facilities",
 	    "control/interrupts", "control/processes" };
-	struct vf v = { dir, fn, arg, 0, NULL };
+	struct vf v = { dir, fn, arg, 0, NULL, 0 };
 	struct ltt_dir d;
 	char path[PATH_MAX], **names;
 	size_t n, i;
@@ -325,6 +379,7 @@ tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
 		ltt_dir_close(&d);
 		return rc;
 	}
+	v.lttv = lttv;
 	if (lttv) {
 		check_lttv_system(&v);
 		check_lttv_facilities(&v, &d);

@@ -162,6 +162,102 @@ endian_of() {
 	[ -e "$T/x86_64-default-sched-2005/control/processes" ]
 }
 
+# hex FILE OFFSET COUNT: COUNT bytes of FILE at OFFSET as hex digits.
+hex() {
+	od -An -tx1 -v -j "$2" -N "$3" "$1" | tr -d ' \n'
+}
+
+@test "--lttv on a big-endian trace: 2005 keeps its order with a little-endian trailer; 2003 is all little-endian" {
+	for v in 2005 2003; do
+		"$TOLTT" --lttv=$v --block-size 4096 "$D/s390x-v7-zstd-sched.dat" "$T/s$v"
+	done
+	grep -q 'endian="BIG_ENDIAN"' "$T/s2005/info/system.xml"
+	grep -q 'endian="LITTLE_ENDIAN"' "$T/s2003/info/system.xml"
+	grep -q 'endian="big"' "$T/s2003/info/tracedat.xml"
+	# block_start (id 17, t 0, 19 s 345775684 ns, cycles 0, block 0),
+	# then id 85 at t 0: hrtimer_expire_entry (ftrace id 296, flags 9,
+	# pid 449, hrtimer 0x7f77efe8, now 19345607541: trace-cmd -R's first
+	# event of CPU 0)
+	[ "$(hex "$T/s2005/cpu/0" 0 56)" = "0011""00000000""00000013""149c1e44$(
+	    )""0000000000000000""00000000""0055""00000000""0128""09""00""000001c1$(
+	    )""000000007f77efe8""0000000481168b75" ]
+	[ "$(hex "$T/s2003/cpu/0" 0 56)" = "1100""00000000""13000000""441e9c14$(
+	    )""0000000000000000""00000000""5500""00000000""2801""09""00""c1010000$(
+	    )""e8ef777f00000000""758b168104000000" ]
+	# block_end at 4050: the trailer says so little-endian in both, as
+	# the unused bytes (2005: 4096 - 4 - 4050 - 26 = 16) or as the
+	# distance from the end of the block (2003: 4096 - 4050 = 46)
+	[ "$(hex "$T/s2005/cpu/0" 4050 2)" = 0012 ]
+	[ "$(hex "$T/s2005/cpu/0" 4092 4)" = 10000000 ]
+	[ "$(hex "$T/s2003/cpu/0" 4050 2)" = 1200 ]
+	[ "$(hex "$T/s2003/cpu/0" 4092 4)" = 2e000000 ]
+	"$B/tdat-verify" "$T/s2005"
+	"$B/tdat-verify" "$T/s2003"
+}
+
+@test "--lttv: a struct with a sequence and no string ends with an empty string, in eventdefs and payload" {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
+	# The fixture's first record, a 60-byte sched_switch, made a bprint
+	# (ftrace id 6): ip, fmt, then u32 buf[] of 11 words to its end.
+	python3 - "$D/labsisop-qemu-trace.dat" "$T/bp.dat" >"$T/rec" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+at = 1122304 + 12          # CPU 0's first page (tdat-dump --flyrecord), after its header
+while d[at] & 31 == 30:    # time extends
+    at += 8
+n = (d[at] & 31) * 4
+assert n == 60
+d[at + 4:at + 6] = struct.pack('<H', 6)
+open(sys.argv[2], 'wb').write(d)
+print(d[at + 4:at + 4 + n].hex())
+PY
+	r=$(cat "$T/rec")
+	trace-cmd report -N -t "$T/bp.dat" >"$T/want"
+	grep -q ' bprint: ' "$T/want"
+	for v in 2005 2003; do
+		o=$T/bp$v
+		"$TOLTT" --lttv=$v --block-size 4096 "$T/bp.dat" "$o"
+		awk '/<event name="ftrace:bprint"/,/<\/event>/' "$o/eventdefs/tdat.xml" |
+		    tr -d ' \n' | grep -q '<sequencelengthsize=4><uintsize=4/></sequence></field><fieldname="__lttv_end"><description>[^<]*</description><string/></field></struct></event>$'
+		# the 41st event of the file: id 40
+		[ "$(grep -o '<event name="[^"]*"' "$o/eventdefs/tdat.xml" |
+		    grep -n -x '<event name="ftrace:bprint"' | cut -d: -f1)" = 41 ]
+		# id 40, t 0, the 16 fixed bytes, the count 11, the 44 bytes of
+		# buf, and the empty string
+		[ "$(hex "$o/cpu/0" 26 71)" = "2800""00000000""${r:0:32}""0b000000""${r:32}""00" ] ||
+		    { hex "$o/cpu/0" 26 71; echo; echo "$r"; return 1; }
+		"$B/tdat-verify" "$o"
+		"$B/tdat-cat" -o "$T/bp$v.dat" "$o"
+		trace-cmd report -N -t "$T/bp$v.dat" >"$T/got"
+		cmp "$T/want" "$T/got"
+	done
+}
+
+@test "--lttv: instance CPUs are tracefiles of cpu/ numbered past the machine's, mapped in info/tracedat.xml" {
+	command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
+	"$TOLTT" --lttv=2005 --block-size 4096 "$D/x86_64-v7-none-instances.dat" "$T/i"
+	[ "$(ls "$T/i/cpu" | sort -n | tr '\n' ' ')" = "0 1 2 3 4 5 6 7 8 9 10 11 " ]
+	[ -z "$(ls -A "$T/i/info/buffers")" ]
+	grep -q 'cpu="4"' "$T/i/info/system.xml"
+	# buffer 1 (bar) CPU c is cpu/4+c, buffer 2 (foo) CPU c is cpu/8+c
+	grep -A5 '<buffer name="bar"' "$T/i/info/tracedat.xml" | grep -q '<cpu id="0" .*tracefile="cpu/4"/>'
+	grep -A5 '<buffer name="foo"' "$T/i/info/tracedat.xml" | grep -q '<cpu id="3" .*tracefile="cpu/11"/>'
+	! grep -A5 '<buffer name=""' "$T/i/info/tracedat.xml" | grep -q tracefile
+	if command -v xmllint >/dev/null; then
+		xmllint --noout --schema "$S/ltt-tracedat.xsd" "$T/i/info/tracedat.xml"
+	fi
+	# cpu/8 starts with foo's first event on CPU 0: 60.199557766 in
+	# trace-cmd, block_start's 60 s and 0x0be50286 ns
+	trace-cmd report -N -t "$D/x86_64-v7-none-instances.dat" |
+	    grep -m1 '^foo: .*\[000\]' | grep -q ' 60\.199557766: '
+	[ "$(hex "$T/i/cpu/8" 6 8)" = "3c000000""8602e50b" ]
+	"$B/tdat-verify" "$T/i"
+	"$B/tdat-cat" -o "$T/i.dat" "$T/i"
+	[ "$(trace-cmd report -N -t "$T/i.dat" | grep -c '^foo: ')" = \
+	    "$(trace-cmd report -N -t "$D/x86_64-v7-none-instances.dat" | grep -c '^foo: ')" ]
+}
+
 @test "--bookmark writes info/bookmarks.xml; bad bookmarks exit 2" {
 	"$TOLTT" --bookmark 'wake@60.1995-60.2' --bookmark 'point@61' \
 	    "$D/labsisop-qemu-trace.dat" "$T/b"

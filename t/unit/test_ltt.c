@@ -68,7 +68,7 @@ finding(void *arg, const char *file, long long block, long long off,
 }
 
 static int
-convert(const char *dir, int dialect)
+convert_file(const char *in, const char *dir, int dialect)
 {
 	struct tdat_ltt_write_opts o;
 	struct tdat_file *f;
@@ -78,13 +78,19 @@ convert(const char *dir, int dialect)
 	memset(&o, 0, sizeof(o));
 	o.dialect = dialect;
 	o.block_size = 4096;
-	if (tdat_open(FIXTURE, &f, &e) < 0)
+	if (tdat_open(in, &f, &e) < 0)
 		return -1;
 	rc = tdat_ltt_write(f, dir, &o, &e);
 	tdat_close(f);
 	if (rc < 0)
 		printf("# %s\n", e.msg);
 	return rc;
+}
+
+static int
+convert(const char *dir, int dialect)
+{
+	return convert_file(FIXTURE, dir, dialect);
 }
 
 static void
@@ -206,6 +212,90 @@ test_damage(void)
 	ok(fd.n >= 1 && strcmp(fd.file, "eventdefs/sched.xml") == 0 &&
 	    strstr(fd.msg, "line") != NULL,
 	    "an invalid size is found in eventdefs/sched.xml (%s)", fd.msg);
+}
+
+/* Records of a trace, or -1. */
+static long
+count_records(struct tdat_file *f)
+{
+	struct tdat_reader *r;
+	struct tdat_record rec;
+	struct tdat_err e = { 0 };
+	long n = 0;
+	int rc;
+
+	if (tdat_reader_open(f, NULL, &r, &e) < 0)
+		return -1;
+	while ((rc = tdat_reader_next(r, &rec, &e)) > 0)
+		n++;
+	tdat_reader_close(r);
+	return rc < 0 ? -1 : n;
+}
+
+/* What LTTV's readers need and tdat-verify checks in their dialect: a
+ * little-endian trailer, strings beside sequences, tracefiles in cpu/. */
+static void
+test_lttv_rules(void)
+{
+	static const char be[] = "t/data/s390x-v7-zstd-sched.dat";
+	struct tdat_file *f = NULL, *g = NULL;
+	struct tdat_err e = { 0 };
+	struct found fd;
+	char d[512], p[600], cmd[2048];
+	unsigned char b[4];
+	size_t n;
+	char *t, *s, *end;
+	long want, got;
+
+	snprintf(d, sizeof(d), "%s/lttv-be", tmp);
+	if (convert_file(be, d, TDAT_LTT_LTTV2005) < 0) {
+		ok(0, "convert %s", be);
+		return;
+	}
+	verify(d, &fd);
+	ok(fd.n == 0, "big-endian --lttv=2005: no findings (%d)", fd.n);
+	/* Block 0 of cpu/0 ends its events at 4050 (t/ltt.bats): its
+	 * trailer, 16, written big-endian as tdat once did. */
+	snprintf(p, sizeof(p), "%s/cpu/0", d);
+	b[0] = b[1] = b[2] = 0;
+	b[3] = 16;
+	patch(p, 4096 - 4, b, 4);
+	verify(d, &fd);
+	ok(fd.n == 1 && strcmp(fd.file, "cpu/0") == 0 && fd.block == 0 &&
+	    fd.off == 4092 && strstr(fd.msg, "big-endian trailer") != NULL,
+	    "a big-endian trailer is found at cpu/0 block 0 offset 4092");
+	want = tdat_open(be, &f, &e) == 0 ? count_records(f) : -2;
+	got = tdat_ltt_open_tdat(d, &g, &e) == 0 ? count_records(g) : -3;
+	ok(want > 0 && got == want, "and tdat still reads it: %ld of %ld "
+	    "records", got, want);
+	tdat_close(f);
+	tdat_close(g);
+
+	/* The empty string taken out of an event: LTTV sizes it wrong. */
+	fresh(d, sizeof(d), "lttv-seq", TDAT_LTT_LTTV2005);
+	snprintf(p, sizeof(p), "%s/eventdefs/tdat.xml", d);
+	t = slurp(p, &n);
+	s = t ? strstr(t, "<field name=\"__lttv_end\">") : NULL;
+	end = s ? strstr(s, "</field>") : NULL;
+	if (end) {
+		memset(s, ' ', (size_t)(end + 8 - s));
+		patch(p, s - t, s, (size_t)(end + 8 - s));
+	}
+	free(t);
+	verify(d, &fd);
+	ok(end && fd.n >= 1 && strcmp(fd.file, "eventdefs") == 0 &&
+	    strstr(fd.msg, "a sequence and no string") != NULL,
+	    "a sequence without a string is found (%s)", fd.msg);
+
+	/* A tracefile where the old layout kept instances. */
+	fresh(d, sizeof(d), "lttv-buffers", TDAT_LTT_LTTV2005);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/info/buffers/1 && cp "
+	    "%s/cpu/0 %s/info/buffers/1/0", d, d, d);
+	ok(system(cmd) == 0, "a tracefile in info/buffers/1");
+	verify(d, &fd);
+	ok(fd.n == 1 && strcmp(fd.file, "info/buffers/1/0") == 0 &&
+	    strstr(fd.msg, "invisible") != NULL,
+	    "a tracefile LTTV does not open is found (%s)", fd.msg);
 }
 
 /* The fixture, to LTT and back: the same records, times and CPUs. */
@@ -450,6 +540,7 @@ main(void)
 	same_text(ltt_xsd_bookmarks, "schemas/ltt-bookmarks.xsd");
 	same_text(ltt_xsd_tracedat, "schemas/ltt-tracedat.xsd");
 	test_damage();
+	test_lttv_rules();
 	test_back();
 	test_open_tdat();
 	test_synth();
