@@ -281,15 +281,15 @@ static int
 cpu_tracefile(struct tdat_ltt *l, int bi, uint32_t id, xmlNodePtr c,
     struct tdat_err *e)
 {
-	char *s = ltt_xattr(c, "tracefile"), *end, rel[32];
+	char *s = ltt_xattr(c, "tracefile"), *end = NULL, rel[32];
 	struct ltf t;
-	unsigned long n;
+	unsigned long n = 0;
 
 	if (s == NULL)
 		return 0;
-	n = strncmp(s, "cpu/", 4) == 0 ? strtoul(s + 4, &end, 10) : 0;
-	if (strncmp(s, "cpu/", 4) != 0 || end == s + 4 || *end ||
-	    n > 65535) {
+	if (strncmp(s, "cpu/", 4) == 0 && s[4] >= '0' && s[4] <= '9')
+		n = strtoul(s + 4, &end, 10);
+	if (end == NULL || *end || n > 65535) {
 		tdat_fail_nooff(e, TDAT_ECORRUPT, "%s/info/tracedat.xml: "
 		    "tracefile \"%.64s\" is not cpu/N", l->d.dir, s);
 		free(s);
