@@ -258,6 +258,42 @@ PY
 	    "$(trace-cmd report -N -t "$D/x86_64-v7-none-instances.dat" | grep -c '^foo: ')" ]
 }
 
+@test "lost events: a lost_events event before the record, given back as EVENTS DROPPED" {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
+	# CPU 0's second page marked as missing events (commit bit 31),
+	# without a count
+	python3 - "$D/labsisop-qemu-trace.dat" "$T/lost.dat" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+at = 1122304 + 4096 + 8
+c = struct.unpack('<I', d[at:at + 4])[0]
+d[at:at + 4] = struct.pack('<I', c | 1 << 31)
+open(sys.argv[2], 'wb').write(d)
+PY
+	trace-cmd report -N -t "$T/lost.dat" >"$T/want"
+	[ "$(grep -c '^CPU:0 \[EVENTS DROPPED\]$' "$T/want")" = 1 ]
+	for v in "" --lttv=2005 --lttv=2003; do
+		rm -rf "$T/l" "$T/l.dat"
+		"$TOLTT" $v --block-size 4096 "$T/lost.dat" "$T/l"
+		# one lost_events (id 22) with count -1, then the record's
+		# sched_switch (id 41) at the same time
+		python3 - "$T/l/cpu/0" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+hits = [i for i in range(0, len(d) - 20)
+        if d[i:i + 2] == b'\x16\x00' and d[i + 6:i + 14] == b'\xff' * 8]
+assert len(hits) == 1, hits
+i = hits[0]
+assert d[i + 14:i + 16] == b'\x29\x00', d[i + 14:i + 16]
+assert d[i + 2:i + 6] == d[i + 16:i + 20]
+PY
+		"$B/tdat-cat" -o "$T/l.dat" "$T/l"
+		trace-cmd report -N -t "$T/l.dat" >"$T/got"
+		cmp "$T/want" "$T/got"
+	done
+}
+
 @test "--bookmark writes info/bookmarks.xml; bad bookmarks exit 2" {
 	"$TOLTT" --bookmark 'wake@60.1995-60.2' --bookmark 'point@61' \
 	    "$D/labsisop-qemu-trace.dat" "$T/b"
