@@ -5,9 +5,10 @@
  * tdat_open() reads all metadata into a struct tdat_file: the headers,
  * event formats, kallsyms, printk formats, cmdlines, every option, every
  * v7 section and the per-CPU flyrecord locations of every buffer.  Ring
- * buffer pages are not read here; lib/records.c walks them in windows.
- * Every size and offset read from the file is checked against the file
- * before it is used.
+ * buffer pages are read by the page operations at the end of this file
+ * (tdat_tracedat_pages, walked by lib/pages.c), and nowhere else: raw in
+ * windows, or v7 chunks decompressed one at a time.  Every size and
+ * offset read from the file is checked against the file before it is used.
  */
 #include <errno.h>
 #include <fcntl.h>
