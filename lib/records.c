@@ -5,8 +5,9 @@
  *
  * Each CPU stream reads its pages through lib/pages.c, which holds one
  * window of them (trace.dat: a read of some pages, or one decompressed
- * chunk), so memory stays bounded whatever the trace size.  The page layout comes from the file's header_page and
- * header_event; the record header is the kernel's struct
+ * chunk), so memory stays bounded whatever the trace size.  The page
+ * layout comes from the file's header_page and header_event; the record
+ * header is the kernel's struct
  * ring_buffer_event { u32 type_len:5, time_delta:27; u32 array[]; } whose
  * bit fields sit at opposite ends of the word on big-endian machines.
  */
