@@ -234,9 +234,10 @@ struct tdat_window {
 	int chunk;		/* p is a decompressed chunk */
 	uint32_t index;		/* chunk or window number, from 0 */
 	/* When next() returns < 0: a short stable tag for the damage, or
-	 * NULL (lib/pages.c clears it before each call).  trace.dat gives
-	 * "chunk" (a chunk lies outside its CPU's data, is too large or
-	 * cannot be read) and "decompress" (its bytes do not decompress). */
+	 * NULL (lib/pages.c zeroes *w before each call).  trace.dat gives
+	 * "chunk" (a chunk runs past its CPU's data: reported once, then
+	 * delivered by the next call; larger than 16 MiB; or unreadable)
+	 * and "decompress" (its bytes do not decompress). */
 	const char *fault;
 };
 
