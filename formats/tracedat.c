@@ -5,9 +5,10 @@
  * tdat_open() reads all metadata into a struct tdat_file: the headers,
  * event formats, kallsyms, printk formats, cmdlines, every option, every
  * v7 section and the per-CPU flyrecord locations of every buffer.  Ring
- * buffer pages are not read here; lib/records.c walks them in windows.
- * Every size and offset read from the file is checked against the file
- * before it is used.
+ * buffer pages are read by the page operations at the end of this file
+ * (tdat_tracedat_pages, walked by lib/pages.c), and nowhere else: raw in
+ * windows, or v7 chunks decompressed one at a time.  Every size and
+ * offset read from the file is checked against the file before it is used.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -1125,6 +1126,8 @@ tdat_close(struct tdat_file *f)
 
 	if (f == NULL)
 		return;
+	if (f->page_ops && f->page_ops->release)
+		f->page_ops->release(f);
 	if (f->fd > 0)
 		close(f->fd);
 	free(f->path);
@@ -1165,43 +1168,38 @@ tdat_close(struct tdat_file *f)
 	free(f);
 }
 
-int
-tdat_cpu_chunks(struct tdat_file *f, const struct tdat_buffer *b,
-    const struct tdat_cpu *c, struct tdat_chunk **out, uint32_t *n,
+/*
+ * The chunk table at off (a count, then per chunk csize, usize and the
+ * compressed bytes), bounded by end.  pre names the stream in messages;
+ * page_size > 0 requires whole pages in each chunk.
+ */
+static int
+read_chunks(struct tdat_file *f, uint64_t off, uint64_t end, const char *pre,
+    uint32_t page_size, struct tdat_chunk **out, uint32_t *n,
     struct tdat_err *e)
 {
 	unsigned char h[8];
 	struct tdat_chunk *ch;
-	uint64_t off = c->off, end;
+	uint64_t start = off;
 	uint32_t i, count;
 	int rc;
 
-	*out = NULL;
-	*n = 0;
-	if (!b->compressed || c->size == 0)
-		return 0;
-	/*
-	 * trace-cmd 3.1 stores the size of the chunks without the 4-byte
-	 * chunk count, 3.2 with it: the chunks are bounded by their section.
-	 */
-	end = b->data_end ? b->data_end : f->fsize;
-	if (c->off > end || end - c->off < 4)
+	if (off > end || end - off < 4)
 		return tdat_fail(e, TDAT_ECORRUPT, off,
-		    "CPU %u: compressed data lies outside its section", c->id);
+		    "%s: compressed data lies outside its section", pre);
 	if ((rc = tdat_pread(f, h, off, 4, e)) < 0)
 		return rc;
 	count = tdat_get32(h, f->big);
 	off += 4;
 	if ((uint64_t)count * 8 > end - off)
-		return tdat_fail(e, TDAT_ECORRUPT, c->off,
-		    "CPU %u: chunk count %u exceeds the data", c->id, count);
+		return tdat_fail(e, TDAT_ECORRUPT, start,
+		    "%s: chunk count %u exceeds the data", pre, count);
 	if ((ch = calloc(count ? count : 1, sizeof(*ch))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	for (i = 0; i < count; i++) {
 		if (end - off < 8) {
 			rc = tdat_fail(e, TDAT_ECORRUPT, off,
-			    "CPU %u: chunk %u header runs past the data",
-			    c->id, i);
+			    "%s: chunk %u header runs past the data", pre, i);
 			goto fail;
 		}
 		if ((rc = tdat_pread(f, h, off, 8, e)) < 0)
@@ -1211,14 +1209,15 @@ tdat_cpu_chunks(struct tdat_file *f, const struct tdat_buffer *b,
 		ch[i].off = off + 8;
 		if (ch[i].csize > end - off - 8) {
 			rc = tdat_fail(e, TDAT_ECORRUPT, off,
-			    "CPU %u: chunk %u size %u exceeds the data",
-			    c->id, i, ch[i].csize);
+			    "%s: chunk %u size %u exceeds the data", pre, i,
+			    ch[i].csize);
 			goto fail;
 		}
-		if (ch[i].usize > (1u << 28) || ch[i].usize % b->page_size) {
+		if (ch[i].usize > (1u << 28) ||
+		    (page_size && ch[i].usize % page_size)) {
 			rc = tdat_fail(e, TDAT_ECORRUPT, off,
-			    "CPU %u: chunk %u uncompressed size %u is not a "
-			    "whole number of pages", c->id, i, ch[i].usize);
+			    "%s: chunk %u uncompressed size %u is not a "
+			    "whole number of pages", pre, i, ch[i].usize);
 			goto fail;
 		}
 		off += 8 + ch[i].csize;
@@ -1230,3 +1229,297 @@ fail:
 	free(ch);
 	return rc;
 }
+
+int
+tdat_cpu_chunks(struct tdat_file *f, const struct tdat_buffer *b,
+    const struct tdat_cpu *c, struct tdat_chunk **out, uint32_t *n,
+    struct tdat_err *e)
+{
+	char pre[32];
+
+	*out = NULL;
+	*n = 0;
+	if (!b->compressed || c->size == 0)
+		return 0;
+	/*
+	 * trace-cmd 3.1 stores the size of the chunks without the 4-byte
+	 * chunk count, 3.2 with it: the chunks are bounded by their section.
+	 */
+	snprintf(pre, sizeof(pre), "CPU %u", c->id);
+	return read_chunks(f, c->off, b->data_end ? b->data_end : f->fsize,
+	    pre, b->page_size, out, n, e);
+}
+
+/* ------------------------------------------------------------------ */
+/*
+ * Page streams of a trace.dat: one CPU's flyrecord data, raw in windows
+ * of whole pages followed by a tail of the file bytes after them, or v7
+ * chunks decompressed one at a time into a buffer the stream owns.
+ */
+
+#define PAGES_WINDOW	(256 * 1024)	/* bytes of raw pages read at once */
+#define PAGES_TAIL	4096		/* file bytes after a raw window */
+#define MAX_CHUNK	(16u << 20)	/* uncompressed bytes of one chunk */
+
+struct tdpages {
+	struct tdat_file *f;
+	uint32_t cpu_id;
+	int text;		/* latency text, not pages */
+	uint32_t unit;		/* raw windows are a multiple of it */
+	uint64_t off, end;	/* raw: the next byte, the end of the data */
+	uint64_t past;		/* chunks end here (the CPU's data + count) */
+	struct tdat_chunk *ch;	/* compressed: the chunk table */
+	uint32_t nch, next;
+	int warned;		/* chunk next ran past: deliver it now */
+	uint32_t index;		/* raw: windows delivered */
+	unsigned char *buf, *cbuf;	/* the window; compressed bytes */
+	size_t cap, ccap;
+};
+
+static void
+tdp_close(void *arg)
+{
+	struct tdpages *s = arg;
+
+	if (s == NULL)
+		return;
+	free(s->ch);
+	free(s->buf);
+	free(s->cbuf);
+	free(s);
+}
+
+static int
+tdp_room(unsigned char **p, size_t *cap, size_t n, struct tdat_err *e)
+{
+	unsigned char *q;
+
+	if (n <= *cap)
+		return 0;
+	free(*p);
+	if ((q = malloc(n)) == NULL) {
+		*p = NULL;
+		*cap = 0;
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+/* The latency text of buffer b: where it lies, whether in chunks. */
+static int
+tdp_text(struct tdat_file *f, const struct tdat_buffer *b, struct tdpages *s,
+    int *compressed, struct tdat_err *e)
+{
+	size_t i;
+
+	s->text = 1;
+	s->unit = 1;
+	*compressed = 0;
+	if (f->version < 7) {
+		s->off = f->latency_off;
+		s->end = f->fsize;
+		return 0;
+	}
+	for (i = 0; i < f->nsect; i++)
+		if (f->sect[i].off == b->opt_off)
+			break;
+	if (i == f->nsect)
+		return tdat_fail_nooff(e, TDAT_ECORRUPT,
+		    "latency buffer has no section");
+	s->off = f->sect[i].off + 16;
+	s->end = s->off + f->sect[i].size;
+	*compressed = b->compressed;
+	return 0;
+}
+
+static int
+tdp_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
+    uint64_t *total, struct tdat_err *e)
+{
+	const struct tdat_buffer *b;
+	const struct tdat_cpu *c = NULL;
+	struct tdpages *s;
+	uint32_t i;
+	int rc, compressed;
+
+	*st = NULL;
+	*total = 0;
+	if (buf < 0 || (size_t)buf >= f->nbuf)
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "no buffer %d", buf);
+	b = &f->buf[buf];
+	if (b->latency ? ci != 0 : ci >= b->ncpu)
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "buffer \"%s\" has no "
+		    "CPU index %u", b->name, ci);
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	s->f = f;
+	if (b->latency) {
+		if ((rc = tdp_text(f, b, s, &compressed, e)) < 0)
+			goto fail;
+		s->past = s->end;
+	} else {
+		c = &b->cpu[ci];
+		s->cpu_id = c->id;
+		s->unit = b->page_size;
+		s->off = c->off;
+		if (c->off > f->fsize || c->size > f->fsize - c->off) {
+			rc = tdat_fail(e, TDAT_ECORRUPT, c->off, "CPU %u: data "
+			    "size %llu exceeds file", c->id,
+			    (unsigned long long)c->size);
+			goto fail;
+		}
+		s->end = c->off + c->size;
+		s->past = s->end + 4;
+		compressed = b->compressed;
+	}
+	if (s->off > s->end || s->end > f->fsize || s->unit == 0) {
+		rc = tdat_fail(e, TDAT_ECORRUPT, s->off, "data runs past the "
+		    "end of the file");
+		goto fail;
+	}
+	if (s->end == s->off)
+		compressed = 0;
+	if (compressed) {
+		char pre[32];
+
+		if (f->codec == NULL) {
+			rc = tdat_fail(e, TDAT_ECORRUPT, s->off, "CPU %u: data is "
+			    "compressed but the file names no compression",
+			    s->cpu_id);
+			goto fail;
+		}
+		if (s->text)
+			snprintf(pre, sizeof(pre), "latency text");
+		else
+			snprintf(pre, sizeof(pre), "CPU %u", s->cpu_id);
+		if ((rc = read_chunks(f, s->off, s->text ? s->end :
+		    b->data_end ? b->data_end : f->fsize, pre,
+		    s->text ? 0 : b->page_size, &s->ch, &s->nch, e)) < 0)
+			goto fail;
+		for (i = 0; i < s->nch; i++)
+			*total += s->ch[i].usize;
+		s->off = s->end;	/* nothing raw */
+	} else if (s->text)
+		*total = s->end - s->off;
+	else
+		*total = (s->end - s->off) - (s->end - s->off) % s->unit;
+	*st = s;
+	return 0;
+fail:
+	tdp_close(s);
+	return rc;
+}
+
+/* The next raw window: whole units, then PAGES_TAIL bytes of the file
+ * after them (zero where the file ends). */
+static int
+tdp_raw(struct tdpages *s, struct tdat_window *w, struct tdat_err *e)
+{
+	struct tdat_file *f = s->f;
+	uint64_t want, at = s->off, tail = 0;
+	size_t room;
+	int rc;
+
+	if (s->off >= s->end)
+		return 0;
+	room = PAGES_WINDOW < s->unit ? s->unit :
+	    PAGES_WINDOW - PAGES_WINDOW % s->unit;
+	want = s->end - s->off;
+	if (want > room)
+		want = room;
+	want -= want % s->unit;
+	if (want == 0) {
+		s->off = s->end;	/* a partial page at the end is ignored */
+		return 0;
+	}
+	if (!s->text) {
+		tail = f->fsize - (at + want);
+		if (tail > PAGES_TAIL)
+			tail = PAGES_TAIL;
+	}
+	if ((rc = tdp_room(&s->buf, &s->cap, room + (s->text ? 0 :
+	    PAGES_TAIL), e)) < 0)
+		return rc;
+	s->off += want;		/* a damaged window is skipped */
+	if ((rc = tdat_pread(f, s->buf, at, want + tail, e)) < 0)
+		return rc;
+	w->p = s->buf;
+	w->len = (size_t)want;
+	w->tail = s->text ? 0 : PAGES_TAIL;
+	if (!s->text)
+		memset(s->buf + want + tail, 0, PAGES_TAIL - tail);
+	w->off = at;
+	w->chunk = 0;
+	w->index = s->index++;
+	return 1;
+}
+
+/* The next chunk, decompressed; a damaged one is skipped after its error. */
+static int
+tdp_chunk(struct tdpages *s, struct tdat_window *w, struct tdat_err *e)
+{
+	struct tdat_file *f = s->f;
+	const struct tdat_chunk *ch;
+	uint32_t i = s->next;
+	char why[160];
+	int rc;
+
+	if (i >= s->nch)
+		return 0;
+	ch = &s->ch[i];
+	w->off = ch->off - 8;
+	w->chunk = 1;
+	w->index = i;
+	if (!s->text && !s->warned && ch->off + ch->csize > s->past) {
+		/* Its bytes are still in the section: read it next time. */
+		s->warned = 1;
+		w->fault = "chunk";
+		return tdat_fail(e, TDAT_ECORRUPT, w->off, "chunk %u runs past "
+		    "the CPU's data", i);
+	}
+	s->warned = 0;
+	s->next++;
+	if (ch->usize > MAX_CHUNK) {
+		w->fault = "chunk";
+		return tdat_fail(e, TDAT_ECORRUPT, w->off, "chunk %u: "
+		    "uncompressed size %u is past the limit of %u", i,
+		    ch->usize, MAX_CHUNK);
+	}
+	if ((rc = tdp_room(&s->cbuf, &s->ccap, ch->csize ? ch->csize : 1,
+	    e)) < 0 || (rc = tdp_room(&s->buf, &s->cap, (size_t)ch->usize + 1,
+	    e)) < 0)
+		return rc;
+	if ((rc = tdat_pread(f, s->cbuf, ch->off, ch->csize, e)) < 0) {
+		w->fault = "chunk";
+		return rc;
+	}
+	if ((rc = tdat_codec_decompress_why(f->codec, s->cbuf, ch->csize,
+	    s->buf, ch->usize, why, sizeof(why))) < 0) {
+		w->fault = "decompress";
+		if (rc != TDAT_ECORRUPT)
+			return tdat_fail_nooff(e, rc, "%s", why);
+		return tdat_fail(e, TDAT_ECORRUPT, w->off, "chunk %u: %s", i,
+		    why);
+	}
+	w->p = s->buf;
+	w->len = ch->usize;
+	w->tail = 0;
+	return 1;
+}
+
+static int
+tdp_next(void *arg, struct tdat_window *w, struct tdat_err *e)
+{
+	struct tdpages *s = arg;
+
+	return s->ch ? tdp_chunk(s, w, e) : tdp_raw(s, w, e);
+}
+
+const struct tdat_page_ops tdat_tracedat_pages = {
+	.open = tdp_open,
+	.next = tdp_next,
+	.close = tdp_close,
+	.release = NULL,
+};

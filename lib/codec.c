@@ -2,6 +2,9 @@
  * codec.c: the compression algorithms trace.dat v7 names in its header
  * ("zlib", "zstd"), through zlib and libzstd.
  */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -14,6 +17,8 @@ struct tdat_codec {
 	ZSTD_DCtx *dctx;
 	ZSTD_CCtx *cctx;
 	int level;
+	z_stream zs;		/* zlib decompression, kept between calls */
+	int zinit;
 };
 
 struct tdat_codec *
@@ -42,6 +47,8 @@ tdat_codec_free(struct tdat_codec *c)
 		return;
 	ZSTD_freeDCtx(c->dctx);
 	ZSTD_freeCCtx(c->cctx);
+	if (c->zinit)
+		inflateEnd(&c->zs);
 	free(c);
 }
 
@@ -51,25 +58,116 @@ tdat_codec_name(const struct tdat_codec *c)
 	return c->kind == 1 ? "zlib" : "zstd";
 }
 
+static void
+why_set(char *why, size_t wn, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+why_set(char *why, size_t wn, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why == NULL || wn == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, wn, fmt, ap);
+	va_end(ap);
+}
+
+static int
+zstd_exact(struct tdat_codec *c, const void *src, size_t slen,
+    void *dst, size_t dlen, size_t dcap, char *why, size_t wn)
+{
+	unsigned long long fcs;
+	size_t r;
+
+	if (c->dctx == NULL && (c->dctx = ZSTD_createDCtx()) == NULL) {
+		why_set(why, wn, "out of memory");
+		return TDAT_ENOMEM;
+	}
+	fcs = ZSTD_getFrameContentSize(src, slen);
+	if (fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs != ZSTD_CONTENTSIZE_ERROR &&
+	    fcs != dlen) {
+		why_set(why, wn, "zstd frame holds %llu bytes, not %zu", fcs,
+		    dlen);
+		return TDAT_ECORRUPT;
+	}
+	r = ZSTD_decompressDCtx(c->dctx, dst, dcap, src, slen);
+	if (ZSTD_isError(r)) {
+		why_set(why, wn, "zstd: %s", ZSTD_getErrorName(r));
+		return TDAT_ECORRUPT;
+	}
+	if (r != dlen) {
+		why_set(why, wn, "zstd data decompresses to %zu bytes, not %zu",
+		    r, dlen);
+		return TDAT_ECORRUPT;
+	}
+	return 0;
+}
+
+static int
+zlib_exact(struct tdat_codec *c, const void *src, size_t slen,
+    void *dst, size_t dlen, size_t dcap, char *why, size_t wn)
+{
+	z_stream *zs = &c->zs;
+	int zr;
+
+	if (!c->zinit) {
+		memset(zs, 0, sizeof(*zs));
+		if (inflateInit(zs) != Z_OK) {
+			why_set(why, wn, "out of memory");
+			return TDAT_ENOMEM;
+		}
+		c->zinit = 1;
+	} else
+		inflateReset(zs);
+	zs->next_in = (unsigned char *)(uintptr_t)src;
+	zs->avail_in = (uInt)slen;
+	zs->next_out = dst;
+	zs->avail_out = (uInt)dcap;
+	zr = inflate(zs, Z_FINISH);
+	if (zr == Z_STREAM_END && zs->total_out == dlen)
+		return 0;
+	if (zr == Z_STREAM_END)
+		why_set(why, wn, "zlib data decompresses to %lu bytes, not %zu",
+		    (unsigned long)zs->total_out, dlen);
+	else if (zs->total_out > dlen)
+		why_set(why, wn, "zlib data decompresses to more than %zu bytes",
+		    dlen);
+	else if (zr == Z_BUF_ERROR || (zr == Z_OK && zs->avail_in == 0))
+		why_set(why, wn, "zlib: data ends early, after %lu of %zu bytes",
+		    (unsigned long)zs->total_out, dlen);
+	else
+		why_set(why, wn, "zlib: %s", zs->msg ? zs->msg : zError(zr));
+	return TDAT_ECORRUPT;
+}
+
+static int
+decompress(struct tdat_codec *c, const void *src, size_t slen, void *dst,
+    size_t dlen, size_t dcap, char *why, size_t wn)
+{
+	if (slen > UINT32_MAX || dcap > UINT32_MAX) {
+		why_set(why, wn, "%s data of %zu bytes is too large",
+		    tdat_codec_name(c), slen);
+		return TDAT_ECORRUPT;
+	}
+	if (c->kind == 1)
+		return zlib_exact(c, src, slen, dst, dlen, dcap, why, wn);
+	return zstd_exact(c, src, slen, dst, dlen, dcap, why, wn);
+}
+
 int
 tdat_codec_decompress(struct tdat_codec *c, const void *src, size_t slen,
     void *dst, size_t dlen)
 {
-	size_t r;
+	return decompress(c, src, slen, dst, dlen, dlen, NULL, 0);
+}
 
-	if (c->kind == 1) {
-		uLongf out = dlen;
-
-		if (uncompress(dst, &out, src, slen) != Z_OK || out != dlen)
-			return TDAT_ECORRUPT;
-		return 0;
-	}
-	if (c->dctx == NULL && (c->dctx = ZSTD_createDCtx()) == NULL)
-		return TDAT_ENOMEM;
-	r = ZSTD_decompressDCtx(c->dctx, dst, dlen, src, slen);
-	if (ZSTD_isError(r) || r != dlen)
-		return TDAT_ECORRUPT;
-	return 0;
+int
+tdat_codec_decompress_why(struct tdat_codec *c, const void *src, size_t slen,
+    void *dst, size_t dlen, char *why, size_t wn)
+{
+	return decompress(c, src, slen, dst, dlen, dlen + 1, why, wn);
 }
 
 size_t

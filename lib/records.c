@@ -3,10 +3,11 @@
  * every CPU of every buffer merged into one time-ordered stream, in the
  * order trace-cmd report prints them.
  *
- * Each CPU stream holds one window of pages (a read of up to WINDOW
- * bytes, or one decompressed chunk), so memory stays bounded whatever the
- * trace size.  The page layout comes from the file's header_page and
- * header_event; the record header is the kernel's struct
+ * Each CPU stream reads its pages through lib/pages.c, which holds one
+ * window of them (trace.dat: a read of some pages, or one decompressed
+ * chunk), so memory stays bounded whatever the trace size.  The page
+ * layout comes from the file's header_page and header_event; the record
+ * header is the kernel's struct
  * ring_buffer_event { u32 type_len:5, time_delta:27; u32 array[]; } whose
  * bit fields sit at opposite ends of the word on big-endian machines.
  */
@@ -17,7 +18,7 @@
 
 #include "tdat.h"
 
-#define WINDOW		(256 * 1024)
+#define MAX_AVAIL	(16u << 20)	/* bytes readable a record tells */
 #define TS_SHIFT	27
 #define TS_MSB		(0xf8ULL << 56)
 #define COMMIT_MASK	((1u << 27) - 1)
@@ -27,17 +28,11 @@
 struct stream {
 	int buffer;
 	struct tdat_cpu cpu;
-	uint32_t page_size;
 	/* the data source */
-	struct tdat_chunk *chunks;
-	uint32_t nchunks, next_chunk;
-	uint64_t next_off;	/* uncompressed: next file offset to read */
-	uint64_t end_off;
-	unsigned char *win;	/* the window */
-	size_t win_cap, win_len, win_pos;	/* win_pos: next page */
-	uint64_t win_file_off;	/* file offset of win[0] (uncompressed) */
-	/* the current page */
+	struct tdat_pages *ps;
+	/* the current page, and the bytes readable from its start */
 	struct tdat_page pg;
+	size_t avail;
 	int in_page;
 	int first;
 	/* the decoded record, if any */
@@ -134,64 +129,6 @@ tdat_page_layout(const struct tdat_file *f, struct tdat_page_layout *pl,
 	he_type(he, "padding", &pl->padding_type);
 	he_type(he, "time_extend", &pl->extend_type);
 	he_type(he, "time_stamp", &pl->stamp_type);
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Windows of pages. */
-
-static int
-refill(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
-{
-	struct tdat_file *f = r->f;
-	size_t want;
-	unsigned char *c;
-	int rc;
-
-	s->win_pos = 0;
-	s->win_len = 0;
-	if (s->chunks) {
-		struct tdat_chunk *ch;
-
-		if (s->next_chunk >= s->nchunks)
-			return 0;
-		ch = &s->chunks[s->next_chunk++];
-		if (ch->usize > s->win_cap) {
-			free(s->win);
-			if ((s->win = malloc(ch->usize)) == NULL)
-				return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-			s->win_cap = ch->usize;
-		}
-		if ((c = malloc(ch->csize ? ch->csize : 1)) == NULL)
-			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-		if ((rc = tdat_pread(f, c, ch->off, ch->csize, e)) < 0) {
-			free(c);
-			return rc;
-		}
-		rc = tdat_codec_decompress(f->codec, c, ch->csize, s->win,
-		    ch->usize);
-		free(c);
-		if (rc < 0)
-			return tdat_fail(e, TDAT_ECORRUPT, ch->off - 8,
-			    "CPU %u: %s chunk does not decompress to %u bytes",
-			    s->cpu.id, tdat_codec_name(f->codec), ch->usize);
-		s->win_len = ch->usize;
-		s->win_file_off = ch->off - 8;
-		return 0;
-	}
-	if (s->next_off >= s->end_off)
-		return 0;
-	want = s->end_off - s->next_off;
-	if (want > s->win_cap)
-		want = s->win_cap;
-	want -= want % s->page_size;
-	if (want == 0)
-		return 0;	/* a partial page at the end is ignored */
-	if ((rc = tdat_pread(f, s->win, s->next_off, want, e)) < 0)
-		return rc;
-	s->win_len = want;
-	s->win_file_off = s->next_off;
-	s->next_off += want;
 	return 0;
 }
 
@@ -362,22 +299,8 @@ next_page(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
 	int rc;
 
 	for (;;) {
-		if (s->win_pos + s->page_size > s->win_len) {
-			if ((rc = refill(r, s, e)) < 0)
-				return rc;
-			if (s->win_len < s->page_size)
-				return 0;
-		}
-		s->pg.p = s->win + s->win_pos;
-		s->pg.page_size = s->page_size;
-		if (s->chunks) {
-			s->pg.off = s->win_file_off;
-			s->pg.chunk_pos = (int64_t)s->win_pos;
-		} else {
-			s->pg.off = s->win_file_off + s->win_pos;
-			s->pg.chunk_pos = -1;
-		}
-		s->win_pos += s->page_size;
+		if ((rc = tdat_pages_next(s->ps, &s->pg, &s->avail, e)) <= 0)
+			return rc < 0 ? cpu_fail(s, e, rc) : 0;
 		if ((rc = page_init(&r->pl, &s->pg, e)) < 0)
 			return cpu_fail(s, e, rc);
 		s->first = 1;
@@ -454,6 +377,7 @@ static int
 decode(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
 {
 	struct tdat_page_item it = { 0 };
+	size_t avail;
 	int rc;
 
 	for (;;) {
@@ -477,7 +401,9 @@ decode(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
 		s->rec.buffer = s->buffer;
 		s->rec.data = it.data;
 		s->rec.size = it.size;
-		s->rec.off = s->chunks ? s->pg.off :
+		avail = s->avail - (size_t)(it.data - s->pg.p);
+		s->rec.avail = avail > MAX_AVAIL ? MAX_AVAIL : (uint32_t)avail;
+		s->rec.off = s->pg.chunk_pos >= 0 ? s->pg.off :
 		    s->pg.off + (uint64_t)r->pl.data_off + it.at;
 		if (s->first && s->pg.lost) {
 			s->rec.missed = 1;
@@ -608,33 +534,16 @@ read_time_options(struct tdat_reader *r)
 }
 
 static int
-add_stream(struct tdat_reader *r, int bi, const struct tdat_cpu *c,
-    struct tdat_err *e)
+add_stream(struct tdat_reader *r, int bi, uint32_t ci, struct tdat_err *e)
 {
-	struct tdat_file *f = r->f;
-	const struct tdat_buffer *b = &f->buf[bi];
 	struct stream *s = &r->s[r->ns++];
 	int rc;
 
 	memset(s, 0, sizeof(*s));
 	s->buffer = bi;
-	s->cpu = *c;
-	s->page_size = b->page_size;
-	if (b->compressed) {
-		if (f->codec == NULL)
-			return tdat_fail(e, TDAT_ECORRUPT, c->off, "CPU %u: data is "
-			    "compressed but the file names no compression", c->id);
-		if ((rc = tdat_cpu_chunks(f, b, c, &s->chunks, &s->nchunks,
-		    e)) < 0)
-			return rc;
-	} else {
-		s->next_off = c->off;
-		s->end_off = c->off + c->size;
-		s->win_cap = WINDOW < s->page_size ? s->page_size :
-		    WINDOW - WINDOW % s->page_size;
-		if ((s->win = malloc(s->win_cap)) == NULL)
-			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	}
+	s->cpu = r->f->buf[bi].cpu[ci];
+	if ((rc = tdat_pages_open(r->f, bi, ci, &s->ps, e)) < 0)
+		return rc;
 	return advance(r, s, e);
 }
 
@@ -680,7 +589,7 @@ tdat_reader_open(struct tdat_file *f, const struct tdat_reader_opts *o,
 				    "page size %u too small", b->page_size);
 				goto fail;
 			}
-			if ((rc = add_stream(r, (int)bi, c, e)) < 0)
+			if ((rc = add_stream(r, (int)bi, ci, e)) < 0)
 				goto fail;
 		}
 	}
@@ -725,10 +634,8 @@ tdat_reader_close(struct tdat_reader *r)
 
 	if (r == NULL)
 		return;
-	for (i = 0; i < r->ns; i++) {
-		free(r->s[i].win);
-		free(r->s[i].chunks);
-	}
+	for (i = 0; i < r->ns; i++)
+		tdat_pages_close(r->s[i].ps);
 	free(r->s);
 	for (i = 0; i < r->sync_ncpu; i++)
 		free(r->sync[i].s);

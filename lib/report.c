@@ -15,25 +15,6 @@
 #include "tdat.h"
 #include "event-int.h"
 
-/* A decompressed chunk. */
-struct chunkc {
-	int have, buffer;
-	uint64_t off;		/* its header's file offset */
-	unsigned char *buf;
-	size_t len, cap;
-};
-
-#define NCHUNK	8
-
-/* The bytes after a record in its page (see tdat_event_print_avail()). */
-struct tail {
-	struct chunkc c[NCHUNK];	/* recent chunks, by offset */
-	unsigned char *ext;	/* the record and what follows */
-	size_t extcap;
-	struct tdat_page_layout pl;
-	int have_pl;
-};
-
 /* One record read ahead, for plugins that peek. */
 struct look {
 	struct tdat_reader *rd;
@@ -53,7 +34,8 @@ struct report {
 	int instances;		/* lines start with the buffer's name */
 	int prefix;		/* the width of that column */
 	int usecs;		/* the clock counts time (not cycles) */
-	struct tail tail;
+	unsigned char *ext;	/* a short record and zeros after it */
+	size_t extcap;
 	struct look look;
 };
 
@@ -82,167 +64,27 @@ report_latency(struct report *r, struct tdat_err *e)
 	return 0;
 }
 
-static const struct tdat_cpu *
-find_cpu(const struct tdat_file *f, int buffer, int cpu)
-{
-	const struct tdat_buffer *b = &f->buf[buffer];
-	uint32_t i;
+#define MAX_EXT	(1u << 20)	/* bytes of zeros a short record gets */
 
-	for (i = 0; i < b->ncpu; i++)
-		if (b->cpu[i].id == (uint32_t)cpu)
-			return &b->cpu[i];
-	return NULL;
-}
-
-static int
-ext_room(struct tail *t, size_t n)
-{
-	unsigned char *p;
-
-	if (n <= t->extcap)
-		return 0;
-	if ((p = realloc(t->ext, n)) == NULL)
-		return -1;
-	t->ext = p;
-	t->extcap = n;
-	return 0;
-}
-
-/* Uncompressed: the file bytes after the record's data. */
-static int
-tail_plain(struct report *r, const struct tdat_record *rec, uint32_t need)
-{
-	unsigned char hdr[4];
-	uint64_t at;
-	uint32_t w, type_len, n;
-	struct tdat_err e;
-
-	if (rec->off + 8 > r->f->fsize ||
-	    tdat_pread(r->f, hdr, rec->off, 4, &e) < 0)
-		return -1;
-	w = tdat_get32(hdr, r->f->big);
-	type_len = r->f->big ? w >> 27 : w & 0x1f;
-	at = rec->off + (type_len == 0 ? 8 : 4) + rec->size;
-	n = need - rec->size;
-	memset(r->tail.ext + rec->size, 0, n);
-	if (at >= r->f->fsize)
-		return 0;
-	if (at + n > r->f->fsize)
-		n = (uint32_t)(r->f->fsize - at);
-	return tdat_pread(r->f, r->tail.ext + rec->size, at, n, &e) < 0 ?
-	    -1 : 0;
-}
-
-/* Decompress a chunk into a cache slot. */
-static int
-chunk_load(struct report *r, const struct tdat_chunk *ch, struct chunkc *t)
-{
-	unsigned char *cbuf, *nb;
-	struct tdat_err e;
-	int rc = -1;
-
-	if (ch->usize + 1 > t->cap) {
-		if ((nb = realloc(t->buf, ch->usize + 1)) == NULL)
-			return -1;
-		t->buf = nb;
-		t->cap = ch->usize + 1;
-	}
-	if ((cbuf = malloc(ch->csize + 1)) == NULL)
-		return -1;
-	if (tdat_pread(r->f, cbuf, ch->off, ch->csize, &e) == 0 &&
-	    tdat_codec_decompress(r->f->codec, cbuf, ch->csize,
-	    t->buf, ch->usize) == 0)
-		rc = 0;
-	free(cbuf);
-	return rc;
-}
-
-/* Compressed: the record's chunk, decompressed once. */
-static struct chunkc *
-tail_chunk(struct report *r, const struct tdat_record *rec)
-{
-	struct chunkc *t = &r->tail.c[rec->off / 8 % NCHUNK];
-	const struct tdat_buffer *b = &r->f->buf[rec->buffer];
-	const struct tdat_cpu *c = find_cpu(r->f, rec->buffer, rec->cpu);
-	struct tdat_chunk *ch = NULL;
-	uint32_t n, i;
-	struct tdat_err e;
-
-	if (t->have && t->buffer == rec->buffer && t->off == rec->off)
-		return t;
-	t->have = 0;
-	if (c == NULL || tdat_cpu_chunks(r->f, b, c, &ch, &n, &e) < 0)
-		return NULL;
-	for (i = 0; i < n && ch[i].off - 8 != rec->off; i++)
-		;
-	if (i < n && chunk_load(r, &ch[i], t) == 0) {
-		t->len = ch[i].usize;
-		t->buffer = rec->buffer;
-		t->off = rec->off;
-		t->have = 1;
-	}
-	free(ch);
-	return t->have ? t : NULL;
-}
-
-/* The record in its chunk: same size, time stamp and bytes. */
-static const unsigned char *
-find_in_chunk(struct report *r, const struct tdat_record *rec,
-    const struct chunkc *t)
-{
-	uint32_t ps = r->f->buf[rec->buffer].page_size;
-	struct tdat_page_item it;
-	struct tdat_page pg;
-	struct tdat_err e;
-	size_t pos;
-
-	for (pos = 0; ps && pos + ps <= t->len; pos += ps) {
-		memset(&pg, 0, sizeof(pg));
-		pg.p = t->buf + pos;
-		pg.page_size = ps;
-		pg.off = rec->off;
-		pg.chunk_pos = (int64_t)pos;
-		if (tdat_page_init(&r->tail.pl, &pg, &e) < 0)
-			continue;
-		while (tdat_page_next(&r->tail.pl, &pg, &it, &e) > 0)
-			if (it.kind == TDAT_ITEM_DATA && it.size == rec->size &&
-			    pg.ts == rec->raw_ts &&
-			    memcmp(it.data, rec->data, rec->size) == 0)
-				return it.data;
-	}
-	return NULL;
-}
-
-/* The record followed by need - size bytes of its page, or NULL. */
+/* The record and what follows it in its window, then zeros up to need
+ * (trace-cmd reads what follows the record in its page buffer). */
 static const unsigned char *
 record_tail(struct report *r, const struct tdat_record *rec, uint32_t need)
 {
-	struct tail *t = &r->tail;
-	const struct chunkc *cc;
-	const unsigned char *d;
-	size_t n;
+	uint32_t have = rec->avail > rec->size ? rec->avail : rec->size;
+	unsigned char *p;
 
-	if (ext_room(t, need) < 0)
+	if (need > MAX_EXT)
 		return NULL;
-	memcpy(t->ext, rec->data, rec->size);
-	if (!r->f->buf[rec->buffer].compressed)
-		return tail_plain(r, rec, need) < 0 ? NULL : t->ext;
-	if (!t->have_pl) {
-		struct tdat_err e;
-
-		if (tdat_page_layout(r->f, &t->pl, &e) < 0)
+	if (need > r->extcap) {
+		if ((p = realloc(r->ext, need)) == NULL)
 			return NULL;
-		t->have_pl = 1;
+		r->ext = p;
+		r->extcap = need;
 	}
-	if ((cc = tail_chunk(r, rec)) == NULL ||
-	    (d = find_in_chunk(r, rec, cc)) == NULL)
-		return NULL;
-	n = (size_t)(cc->buf + cc->len - d);
-	if (n > need)
-		n = need;
-	memcpy(t->ext, d, n);
-	memset(t->ext + n, 0, need - n);
-	return t->ext;
+	memcpy(r->ext, rec->data, have);
+	memset(r->ext + have, 0, need - have);
+	return r->ext;
 }
 
 static const struct tdat_record *
@@ -307,6 +149,10 @@ print_info(struct report *r, const struct tdat_event *ev,
 	}
 	if (need <= rec->size) {
 		tdat_event_print(ev, rec, r->o->mode, &r->line);
+		return;
+	}
+	if (need <= rec->avail) {
+		tdat_event_print_avail(ev, rec, need, r->o->mode, &r->line);
 		return;
 	}
 	x = *rec;
@@ -530,7 +376,7 @@ tdat_report(struct tdat_file *f, FILE *out, const struct tdat_report_opts *o,
     struct tdat_err *e)
 {
 	struct report r;
-	int rc, i;
+	int rc;
 
 	memset(&r, 0, sizeof(r));
 	r.f = f;
@@ -550,9 +396,7 @@ tdat_report(struct tdat_file *f, FILE *out, const struct tdat_report_opts *o,
 	rc = report_records(&r, e);
 done:
 	tdat_events_free(r.ev);
-	for (i = 0; i < NCHUNK; i++)
-		free(r.tail.c[i].buf);
-	free(r.tail.ext);
+	free(r.ext);
 	tdat_sb_free(&r.line);
 	if (rc == 0 && ferror(out))
 		rc = tdat_fail_nooff(e, TDAT_EIO, "write error");

@@ -195,6 +195,10 @@ const char *tdat_codec_name(const struct tdat_codec *);
 /* Decompress exactly dlen bytes; 0 or negative code. */
 int tdat_codec_decompress(struct tdat_codec *, const void *src, size_t slen,
     void *dst, size_t dlen);
+/* The same into dst with room for dlen + 1 bytes; on failure why (wn
+ * bytes) says what went wrong in the codec's words. */
+int tdat_codec_decompress_why(struct tdat_codec *, const void *src,
+    size_t slen, void *dst, size_t dlen, char *why, size_t wn);
 /* Compress; returns bytes written, or 0 on error. */
 size_t tdat_codec_compress(struct tdat_codec *, const void *src, size_t slen,
     void *dst, size_t dcap);
@@ -229,11 +233,19 @@ struct tdat_window {
 				 * their position in the chunk) */
 	int chunk;		/* p is a decompressed chunk */
 	uint32_t index;		/* chunk or window number, from 0 */
+	/* When next() returns < 0: a short stable tag for the damage, or
+	 * NULL (lib/pages.c zeroes *w before each call).  trace.dat gives
+	 * "chunk" (a chunk runs past its CPU's data: reported once, then
+	 * delivered by the next call; larger than 16 MiB; or unreadable)
+	 * and "decompress" (its bytes do not decompress). */
+	const char *fault;
 };
 
 struct tdat_page_ops {
 	/* Open the stream of f->buf[buf].cpu[ci]; *total gets the bytes of
-	 * pages it will deliver (uncompressed; an estimate for progress). */
+	 * pages it will deliver (uncompressed; an estimate for progress).
+	 * trace.dat also opens ci 0 of a latency buffer (tdat_buffer.latency):
+	 * its text, in windows of any length (not pages), tail 0. */
 	int	(*open)(struct tdat_file *f, int buf, uint32_t ci, void **st,
 		    uint64_t *total, struct tdat_err *e);
 	/* The next window: 1 and *w (valid until the next call), 0 at the
@@ -259,10 +271,13 @@ int tdat_pages_open(struct tdat_file *, int buf, uint32_t ci,
  * after it). */
 int tdat_pages_next(struct tdat_pages *, struct tdat_page *pg,
     size_t *avail, struct tdat_err *e);
-/* Whole windows instead of pages (what the writer copies). */
+/* Whole windows instead of pages (what the writer copies); do not mix
+ * with tdat_pages_next() on one stream. */
 int tdat_pages_window(struct tdat_pages *, struct tdat_window *w,
     struct tdat_err *e);
 uint64_t tdat_pages_total(const struct tdat_pages *);
+/* After a < 0 return: the window's fault tag, or NULL. */
+const char *tdat_pages_fault(const struct tdat_pages *);
 void tdat_pages_close(struct tdat_pages *);
 
 /* Structure dump (tdat-dump): what to show. */
@@ -298,6 +313,9 @@ struct tdat_record {
 				 * data: offset of its chunk) */
 	int missed;		/* set on the first record after lost events */
 	long long missed_count;	/* how many were lost, when stored; -1 unknown */
+	uint32_t avail;		/* bytes readable from data (>= size): the rest
+				 * of its window and the window's tail; 0 when
+				 * unknown (then size) */
 };
 
 /* What the header_page and header_event of a file describe. */

@@ -3,7 +3,8 @@
  * trace-cmd.dat.v7(5)): what tdat_open() checks, then the container's
  * layout (sections, options, string references, compressed data, where
  * the CPU data lies), the event formats, and every ring-buffer page of
- * every CPU of every buffer through the decoder of lib/records.c.
+ * every CPU of every buffer, read through the page iterator (lib/pages.c)
+ * and walked with the decoder of lib/records.c.
  *
  * Findings go to a callback as they are found.  Each section (the
  * container, the formats, each CPU's pages) stops at its first error
@@ -15,12 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include "tdat.h"
 
-#define WINDOW		(256 * 1024)
 #define MAX_CHUNK	(16u << 20)	/* uncompressed bytes of one chunk */
 #define MAX_WARN_KINDS	32
 #define NIDS		65536
@@ -75,9 +73,6 @@ struct vctx {
 	/* buffers */
 	unsigned char *win, *cbuf;
 	size_t wcap, ccap;
-	ZSTD_DCtx *zd;
-	z_stream zs;
-	int zinit;
 };
 
 static void	section(struct vctx *);
@@ -179,60 +174,13 @@ static int
 inflate_exact(struct vctx *v, const unsigned char *src, size_t slen,
     unsigned char *dst, size_t dlen, char *why, size_t wn)
 {
-	int zr;
+	int rc;
 
-	if (v->f->codec && strcmp(tdat_codec_name(v->f->codec), "zstd") == 0) {
-		size_t r;
-		unsigned long long fcs;
-
-		if (v->zd == NULL && (v->zd = ZSTD_createDCtx()) == NULL)
-			return nomem(v), 1;
-		fcs = ZSTD_getFrameContentSize(src, slen);
-		if (fcs != ZSTD_CONTENTSIZE_UNKNOWN &&
-		    fcs != ZSTD_CONTENTSIZE_ERROR && fcs != dlen) {
-			snprintf(why, wn, "zstd frame holds %llu bytes, not %zu",
-			    fcs, dlen);
-			return 1;
-		}
-		r = ZSTD_decompressDCtx(v->zd, dst, dlen + 1, src, slen);
-		if (ZSTD_isError(r)) {
-			snprintf(why, wn, "zstd: %s", ZSTD_getErrorName(r));
-			return 1;
-		}
-		if (r != dlen) {
-			snprintf(why, wn, "zstd data decompresses to %zu bytes, "
-			    "not %zu", r, dlen);
-			return 1;
-		}
-		return 0;
-	}
-	if (!v->zinit) {
-		memset(&v->zs, 0, sizeof(v->zs));
-		if (inflateInit(&v->zs) != Z_OK)
-			return nomem(v), 1;
-		v->zinit = 1;
-	} else
-		inflateReset(&v->zs);
-	v->zs.next_in = (unsigned char *)(uintptr_t)src;
-	v->zs.avail_in = (uInt)slen;
-	v->zs.next_out = dst;
-	v->zs.avail_out = (uInt)(dlen + 1);
-	zr = inflate(&v->zs, Z_FINISH);
-	if (zr == Z_STREAM_END && v->zs.total_out == dlen)
-		return 0;
-	if (zr == Z_STREAM_END)
-		snprintf(why, wn, "zlib data decompresses to %lu bytes, not %zu",
-		    (unsigned long)v->zs.total_out, dlen);
-	else if (v->zs.total_out > dlen)
-		snprintf(why, wn, "zlib data decompresses to more than %zu "
-		    "bytes", dlen);
-	else if (zr == Z_BUF_ERROR || (zr == Z_OK && v->zs.avail_in == 0))
-		snprintf(why, wn, "zlib: data ends early, after %lu of %zu "
-		    "bytes", (unsigned long)v->zs.total_out, dlen);
-	else
-		snprintf(why, wn, "zlib: %s", v->zs.msg ? v->zs.msg :
-		    zError(zr));
-	return 1;
+	rc = tdat_codec_decompress_why(v->f->codec, src, slen, dst, dlen, why,
+	    wn);
+	if (rc == TDAT_ENOMEM)
+		return nomem(v), 1;
+	return rc < 0;
 }
 
 /* Room for n + 1 bytes in *p. */
@@ -1024,93 +972,59 @@ check_page(struct vctx *v, struct cpuwalk *w, struct tdat_page *pg)
 	return 0;
 }
 
-/* Every page of one CPU, window by window or chunk by chunk. */
+/*
+ * Every page of one CPU, through the page iterator.  A damaged piece (a
+ * chunk that lies wrong or does not decompress) is a finding; the walk
+ * goes on after it with keep_going.
+ */
 static void
-check_cpu(struct vctx *v, const struct tdat_buffer *b, const struct tdat_cpu *c)
+check_cpu(struct vctx *v, int bi, uint32_t ci)
 {
-	struct cpuwalk w = { b, c, -1, 0, 0 };
+	const struct tdat_buffer *b = &v->f->buf[bi];
+	struct cpuwalk w = { b, &b->cpu[ci], -1, 0, 0 };
+	struct tdat_pages *ps;
 	struct tdat_page pg;
 	struct tdat_err e = { 0 };
-	uint64_t off, end;
-	size_t n, pos;
+	const char *kind;
+	size_t avail;
+	int rc;
 
 	section(v);
 	if (b->compressed && v->f->codec == NULL) {
-		PERR(v, &w, "compressed", c->off, "data is compressed but the "
+		PERR(v, &w, "compressed", w.c->off, "data is compressed but the "
 		    "file names no compression");
 		return;
 	}
-	if (b->compressed) {
-		struct tdat_chunk *ch;
-		uint32_t i, nch;
-		char why[160];
-
-		if (tdat_cpu_chunks(v->f, b, c, &ch, &nch, &e) < 0) {
+	if ((rc = tdat_pages_open(v->f, bi, ci, &ps, &e)) < 0) {
+		if (e.code != TDAT_ECORRUPT) {
+			*v->e = e;
+			v->fatal = 1;
+			return;
+		}
+		PERR(v, &w, b->compressed ? "chunk" : "cpu-data", e.off, "%s",
+		    e.msg);
+		return;
+	}
+	while (!v->sec_stop && !v->stop && !v->fatal) {
+		if ((rc = tdat_pages_next(ps, &pg, &avail, &e)) == 0)
+			break;
+		if (rc < 0) {
 			if (e.code != TDAT_ECORRUPT) {
 				*v->e = e;
 				v->fatal = 1;
-				return;
-			}
-			PERR(v, &w, "chunk", e.off, "%s", e.msg);
-			return;
-		}
-		end = c->off + c->size + 4;
-		for (i = 0; i < nch && !v->sec_stop && !v->stop && !v->fatal; i++) {
-			if (ch[i].off + ch[i].csize > end &&
-			    PERR(v, &w, "chunk", ch[i].off - 8, "chunk %u runs "
-			    "past the CPU's data", i))
 				break;
-			if (ch[i].usize > MAX_CHUNK) {
-				PERR(v, &w, "chunk", ch[i].off - 8, "chunk %u: "
-				    "uncompressed size %u is past the limit of %u",
-				    i, ch[i].usize, MAX_CHUNK);
-				continue;
 			}
-			if (readat(v, &v->cbuf, &v->ccap, ch[i].off, ch[i].csize,
-			    "chunk") || room(v, &v->win, &v->wcap, ch[i].usize))
-				continue;
-			if (inflate_exact(v, v->cbuf, ch[i].csize, v->win,
-			    ch[i].usize, why, sizeof(why))) {
-				if (!v->fatal)
-					PERR(v, &w, "decompress", ch[i].off - 8,
-					    "chunk %u: %s", i, why);
-				continue;
-			}
-			for (pos = 0; pos + b->page_size <= ch[i].usize &&
-			    !v->sec_stop && !v->stop; pos += b->page_size) {
-				w.page++;
-				pg.p = v->win + pos;
-				pg.page_size = b->page_size;
-				pg.off = ch[i].off - 8;
-				pg.chunk_pos = (int64_t)pos;
-				if (check_page(v, &w, &pg))
-					break;
-			}
+			kind = tdat_pages_fault(ps);
+			if (kind == NULL)
+				kind = b->compressed ? "chunk" : "cpu-data";
+			PERR(v, &w, kind, e.off, "%s", e.msg);
+			continue;
 		}
-		free(ch);
-		return;
+		w.page++;
+		if (check_page(v, &w, &pg))
+			break;
 	}
-	n = WINDOW < b->page_size ? b->page_size : WINDOW - WINDOW % b->page_size;
-	if (room(v, &v->win, &v->wcap, n))
-		return;
-	end = c->off + c->size;
-	for (off = c->off; end - off >= b->page_size && !v->sec_stop &&
-	    !v->stop; off += n) {
-		if (n > end - off)
-			n = (size_t)(end - off) - (size_t)(end - off) % b->page_size;
-		if (readat(v, &v->win, &v->wcap, off, n, "cpu-data"))
-			return;
-		for (pos = 0; pos < n && !v->sec_stop && !v->stop;
-		    pos += b->page_size) {
-			w.page++;
-			pg.p = v->win + pos;
-			pg.page_size = b->page_size;
-			pg.off = off + pos;
-			pg.chunk_pos = -1;
-			if (check_page(v, &w, &pg))
-				break;
-		}
-	}
+	tdat_pages_close(ps);
 }
 
 static void
@@ -1129,7 +1043,7 @@ check_pages(struct vctx *v)
 			continue;
 		for (ci = 0; ci < b->ncpu && !v->stop && !v->fatal; ci++)
 			if (b->cpu[ci].size > 0)
-				check_cpu(v, b, &b->cpu[ci]);
+				check_cpu(v, (int)bi, ci);
 	}
 }
 
@@ -1171,9 +1085,6 @@ tdat_verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 	free(v.reg);
 	free(v.win);
 	free(v.cbuf);
-	ZSTD_freeDCtx(v.zd);
-	if (v.zinit)
-		inflateEnd(&v.zs);
 	return v.fatal ? e->code : 0;
 }
 

@@ -30,7 +30,6 @@
 
 #define PAGES_IN_CHUNK	10
 #define WINDOW		(1u << 20)	/* bytes of page data read at once */
-#define MAX_CHUNK	(16u << 20)	/* largest compressed chunk accepted */
 
 struct bytes {
 	unsigned char *p;
@@ -70,13 +69,6 @@ struct w {
 	int nb;				/* full chunks waiting in the batch */
 	struct tdat_codec *codec2;	/* the second thread's */
 	uint64_t done, total;		/* progress */
-};
-
-/* A stream of page data or text: a range of the file, or chunks. */
-struct src {
-	uint64_t off, left;		/* plain range */
-	struct tdat_chunk *ch;		/* compressed chunks */
-	uint32_t nch, ci;
 };
 
 /* The output side of a stream: raw bytes or chunks. */
@@ -209,90 +201,7 @@ progress(struct w *w, uint64_t n)
 }
 
 /* ------------------------------------------------------------------ */
-/* Input streams. */
-
-/*
- * Read the chunk table of a compressed stream at off.  trace-cmd 3.1
- * stores the stream size without its 4-byte chunk count and 3.2 with it:
- * both are accepted.
- */
-static int
-src_chunks(struct w *w, struct src *s, uint64_t off, uint64_t size)
-{
-	struct tdat_file *f = w->f;
-	unsigned char h[8];
-	uint64_t end, p;
-	uint32_t i, n;
-	int rc;
-
-	end = size + 4 > f->fsize - off ? f->fsize : off + size + 4;
-	if (end - off < 4)
-		return tdat_fail(w->e, TDAT_ECORRUPT, off, "no chunk count");
-	if ((rc = tdat_pread(f, h, off, 4, w->e)) < 0)
-		return rc;
-	n = tdat_get32(h, f->big);
-	p = off + 4;
-	if ((uint64_t)n * 8 > end - p)
-		return tdat_fail(w->e, TDAT_ECORRUPT, off,
-		    "chunk count %u exceeds the data", n);
-	if ((s->ch = calloc(n ? n : 1, sizeof(*s->ch))) == NULL)
-		return w_oom(w);
-	for (i = 0; i < n; i++) {
-		if (end - p < 8)
-			return tdat_fail(w->e, TDAT_ECORRUPT, p,
-			    "chunk %u header runs past the data", i);
-		if ((rc = tdat_pread(f, h, p, 8, w->e)) < 0)
-			return rc;
-		s->ch[i].csize = tdat_get32(h, f->big);
-		s->ch[i].usize = tdat_get32(h + 4, f->big);
-		s->ch[i].off = p + 8;
-		if (s->ch[i].csize > end - p - 8)
-			return tdat_fail(w->e, TDAT_ECORRUPT, p,
-			    "chunk %u size %u exceeds the data", i,
-			    s->ch[i].csize);
-		if (s->ch[i].usize > MAX_CHUNK || s->ch[i].csize > MAX_CHUNK)
-			return tdat_fail(w->e, TDAT_EUNSUP, p,
-			    "chunk %u of %u bytes is too large", i,
-			    s->ch[i].usize);
-		p += 8 + s->ch[i].csize;
-	}
-	s->nch = n;
-	return 0;
-}
-
-static int
-src_open(struct w *w, struct src *s, uint64_t off, uint64_t size,
-    int compressed, uint64_t *total)
-{
-	uint32_t i;
-	int rc;
-
-	memset(s, 0, sizeof(*s));
-	*total = 0;
-	if (size == 0)
-		return 0;
-	if (!compressed) {
-		s->off = off;
-		s->left = size;
-		*total = size;
-		return 0;
-	}
-	if (w->f->codec == NULL)
-		return tdat_fail(w->e, TDAT_ECORRUPT, off,
-		    "data is compressed but the file names no compression");
-	if ((rc = src_chunks(w, s, off, size)) < 0)
-		return rc;
-	for (i = 0; i < s->nch; i++)
-		*total += s->ch[i].usize;
-	return 0;
-}
-
-static void
-src_close(struct src *s)
-{
-	free(s->ch);
-	memset(s, 0, sizeof(*s));
-}
+/* Input windows. */
 
 static int
 need_win(struct w *w, size_t n)
@@ -305,50 +214,6 @@ need_win(struct w *w, size_t n)
 		return w_oom(w);
 	w->win = p;
 	w->wincap = n;
-	return 0;
-}
-
-/* Next piece of s into w->win: *got bytes, 0 at the end. */
-static int
-src_read(struct w *w, struct src *s, size_t *got)
-{
-	struct tdat_chunk *c;
-	unsigned char *tmp;
-	int rc;
-
-	*got = 0;
-	if (s->ch == NULL) {
-		size_t n = s->left > WINDOW ? WINDOW : (size_t)s->left;
-
-		if (n == 0)
-			return 0;
-		if ((rc = need_win(w, WINDOW)) < 0 ||
-		    (rc = tdat_pread(w->f, w->win, s->off, n, w->e)) < 0)
-			return rc;
-		s->off += n;
-		s->left -= n;
-		*got = n;
-		progress(w, n);
-		return 0;
-	}
-	if (s->ci >= s->nch)
-		return 0;
-	c = &s->ch[s->ci++];
-	if ((rc = need_win(w, c->usize ? c->usize : 1)) < 0)
-		return rc;
-	if ((tmp = malloc(c->csize ? c->csize : 1)) == NULL)
-		return w_oom(w);
-	if ((rc = tdat_pread(w->f, tmp, c->off, c->csize, w->e)) == 0 &&
-	    tdat_codec_decompress(w->f->codec, tmp, c->csize, w->win,
-	    c->usize) < 0)
-		rc = tdat_fail(w->e, TDAT_ECORRUPT, c->off,
-		    "%s chunk does not decompress to %u bytes",
-		    tdat_codec_name(w->f->codec), c->usize);
-	free(tmp);
-	if (rc < 0)
-		return rc;
-	*got = c->usize;
-	progress(w, c->csize + 8);
 	return 0;
 }
 
@@ -501,21 +366,34 @@ sink_end(struct w *w, struct sink *k, uint64_t *size)
 	return 0;
 }
 
-/* Copy a whole input stream into an output stream. */
+/*
+ * Copy the pages (or latency text) of ci in buffer bi into an output
+ * stream, window by window.  Progress counts the bytes as stored: size,
+ * spread over the windows.
+ */
 static int
-copy_stream(struct w *w, struct src *s, struct sink *k)
+copy_pages(struct w *w, struct tdat_pages *ps, struct sink *k, uint64_t size)
 {
-	size_t got;
+	struct tdat_window win;
+	uint64_t total = tdat_pages_total(ps), got = 0, told = 0, now;
 	int rc;
 
 	for (;;) {
-		if ((rc = src_read(w, s, &got)) < 0)
+		if ((rc = tdat_pages_window(ps, &win, w->e)) < 0)
 			return rc;
-		if (got == 0)
-			return 0;
-		if ((rc = sink_put(w, k, w->win, got)) < 0)
+		if (rc == 0)
+			break;
+		if ((rc = sink_put(w, k, win.p, win.len)) < 0)
 			return rc;
+		got += win.len;
+		now = total && got < total ?
+		    (uint64_t)((unsigned __int128)size * got / total) : size;
+		progress(w, now - told);
+		told = now;
 	}
+	if (told < size)
+		progress(w, size - told);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -543,8 +421,8 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 	const struct tdat_buffer *b = &w->f->buf[bi];
 	const struct tdat_page_src *ps = w->o->pages;
 	const struct tdat_cpu *c;
+	struct tdat_pages *pg;
 	struct sink k;
-	struct src s;
 	uint64_t total;
 	size_t got;
 	int rc;
@@ -580,18 +458,19 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 	}
 	if ((c = find_cpu(b, id)) == NULL || c->size == 0)
 		return 0;
-	if ((rc = src_open(w, &s, c->off, c->size, b->compressed, &total)) < 0)
-		goto out;
-	if (total == 0)
+	if ((rc = tdat_pages_open(w->f, bi, (uint32_t)(c - b->cpu), &pg,
+	    w->e)) < 0)
+		return rc;
+	if (tdat_pages_total(pg) == 0)
 		goto out;
 	w_align(w, b->page_size);
 	*off = w->pos;
 	if ((rc = sink_begin(w, &k, compress, PAGES_IN_CHUNK * b->page_size))
-	    < 0 || (rc = copy_stream(w, &s, &k)) < 0)
+	    < 0 || (rc = copy_pages(w, pg, &k, c->size)) < 0)
 		goto out;
 	rc = sink_end(w, &k, size);
 out:
-	src_close(&s);
+	tdat_pages_close(pg);
 	return rc;
 }
 
@@ -839,29 +718,13 @@ v6_flyrecord(struct w *w, int bi, uint64_t *at)
 static int
 latency_text(struct w *w, int bi, struct sink *k)
 {
-	const struct tdat_buffer *b = &w->f->buf[bi];
-	struct src s;
-	uint64_t total, off, size;
-	size_t i;
-	int rc, comp = 0;
+	struct tdat_pages *pg;
+	int rc;
 
-	if (w->f->version < 7) {
-		off = w->f->latency_off;
-		size = w->f->fsize - off;
-	} else {
-		for (i = 0; i < w->f->nsect; i++)
-			if (w->f->sect[i].off == b->opt_off)
-				break;
-		if (i == w->f->nsect)
-			return tdat_fail_nooff(w->e, TDAT_ECORRUPT,
-			    "latency buffer has no section");
-		off = w->f->sect[i].off + 16;
-		size = w->f->sect[i].size;
-		comp = b->compressed;
-	}
-	if ((rc = src_open(w, &s, off, size, comp, &total)) == 0)
-		rc = copy_stream(w, &s, k);
-	src_close(&s);
+	if ((rc = tdat_pages_open(w->f, bi, 0, &pg, w->e)) < 0)
+		return rc;
+	rc = copy_pages(w, pg, k, tdat_pages_total(pg));
+	tdat_pages_close(pg);
 	return rc;
 }
 

@@ -1,0 +1,424 @@
+/*
+ * test_pages.c: the page iterator (lib/pages.c) over the trace.dat page
+ * operations (formats/tracedat.c) and over a page_ops backend of the
+ * test's own: raw windows split into pages with the bytes readable after
+ * each, compressed chunks, a damaged chunk followed by a good one, and a
+ * fake format whose three pages the record reader decodes.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tdat.h"
+#include "tap.h"
+
+#define ZSTD	"t/data/s390x-v7-zstd-sched.dat"	/* v7, zstd chunks */
+
+/* ZSTD rewritten as v6 (raw pages, CPUs of several windows) into path. */
+static int
+make_raw(char *path)
+{
+	struct tdat_write_opts o = { .version = 6, .compression = "none" };
+	struct tdat_file *f;
+	struct tdat_err e;
+	int fd, rc;
+
+	if ((fd = mkstemp(path)) < 0)
+		return -1;
+	if (tdat_open(ZSTD, &f, &e) < 0) {
+		close(fd);
+		return -1;
+	}
+	rc = tdat_write(f, fd, &o, &e);
+	tdat_close(f);
+	close(fd);
+	return rc;
+}
+
+/* Raw data: windows of whole pages, pages at their file offsets, and
+ * avail reaching to the end of the window and its tail. */
+static void
+test_raw(void)
+{
+	char path[] = "/tmp/test_pages_raw.XXXXXX";
+	struct tdat_file *f;
+	struct tdat_pages *ps;
+	struct tdat_page pg;
+	struct tdat_window w;
+	struct tdat_err e;
+	const struct tdat_cpu *c;
+	uint64_t npages = 0, sum = 0, expect_off;
+	size_t avail, first_avail = 0;
+	int rc, offs_ok = 1, avail_ok = 1, windows_ok = 1, nwin = 0;
+	uint32_t ps_size, ci, big = 0;
+
+	if (make_raw(path) < 0 || tdat_open(path, &f, &e) < 0) {
+		ok(0, "a v6 copy of %s", ZSTD);
+		unlink(path);
+		return;
+	}
+	ok(f->version == 6 && !f->buf[0].compressed && f->buf[0].ncpu > 0,
+	    "a v6 copy has raw CPU data");
+	for (ci = 1; ci < f->buf[0].ncpu; ci++)
+		if (f->buf[0].cpu[ci].size > f->buf[0].cpu[big].size)
+			big = ci;
+	c = &f->buf[0].cpu[big];
+	ps_size = f->buf[0].page_size;
+	ok(c->size > 256 * 1024, "CPU %u holds more than a window (%llu "
+	    "bytes)", c->id, (unsigned long long)c->size);
+	ok(tdat_pages_open(f, 0, big, &ps, &e) == 0, "open its pages");
+	ok(tdat_pages_total(ps) == c->size - c->size % ps_size,
+	    "total is the CPU's whole pages (%llu)",
+	    (unsigned long long)tdat_pages_total(ps));
+	expect_off = c->off;
+	while ((rc = tdat_pages_next(ps, &pg, &avail, &e)) == 1) {
+		if (npages == 0)
+			first_avail = avail;
+		if (pg.off != expect_off || pg.chunk_pos != -1 ||
+		    pg.page_size != ps_size)
+			offs_ok = 0;
+		if (avail < ps_size + 4096 || (avail - 4096) % ps_size)
+			avail_ok = 0;
+		expect_off += ps_size;
+		npages++;
+	}
+	ok(rc == 0, "pages end without error");
+	ok(npages == c->size / ps_size, "%llu pages, one per page size",
+	    (unsigned long long)npages);
+	ok(offs_ok, "pages follow each other at their file offsets");
+	ok(avail_ok, "avail is the rest of the window plus a 4096-byte tail");
+	ok(first_avail == (c->size > 256 * 1024 ? 256 * 1024 :
+	    c->size - c->size % ps_size) + 4096,
+	    "the first page reaches the end of the first window (%zu)",
+	    first_avail);
+	tdat_pages_close(ps);
+
+	ok(tdat_pages_open(f, 0, big, &ps, &e) == 0, "open again for windows");
+	while ((rc = tdat_pages_window(ps, &w, &e)) == 1) {
+		unsigned char *tail = malloc(w.tail);
+
+		if (w.chunk || w.len % ps_size || w.off != c->off + sum ||
+		    w.index != (uint32_t)nwin || w.tail != 4096)
+			windows_ok = 0;
+		/* The tail is the file's next bytes, zeros past its end. */
+		if (tail) {
+			size_t n = w.tail;
+
+			memset(tail, 0, w.tail);
+			if (w.off + w.len + n > f->fsize)
+				n = f->fsize - (w.off + w.len);
+			if (tdat_pread(f, tail, w.off + w.len, n, &e) < 0 ||
+			    memcmp(tail, w.p + w.len, w.tail) != 0)
+				windows_ok = 0;
+			free(tail);
+		}
+		sum += w.len;
+		nwin++;
+	}
+	ok(rc == 0 && windows_ok && sum == tdat_pages_total(ps) && nwin > 1,
+	    "%d windows of whole pages and their tails, %llu bytes", nwin,
+	    (unsigned long long)sum);
+	tdat_pages_close(ps);
+	tdat_close(f);
+	unlink(path);
+}
+
+/* A CPU of a compressed file with at least two chunks, or -1. */
+static int
+two_chunks(struct tdat_file *f, struct tdat_chunk **ch, uint32_t *n)
+{
+	struct tdat_err e;
+	uint32_t i;
+
+	for (i = 0; i < f->buf[0].ncpu; i++) {
+		if (tdat_cpu_chunks(f, &f->buf[0], &f->buf[0].cpu[i], ch, n,
+		    &e) == 0 && *n >= 2)
+			return (int)i;
+		free(*ch);
+		*ch = NULL;
+	}
+	return -1;
+}
+
+/* Compressed data: one window per chunk, pages named by their chunk. */
+static void
+test_chunks(void)
+{
+	struct tdat_file *f;
+	struct tdat_pages *ps;
+	struct tdat_page pg;
+	struct tdat_chunk *ch = NULL;
+	struct tdat_err e;
+	uint64_t usize = 0, npages = 0;
+	uint32_t n, k = 0, ps_size;
+	size_t avail;
+	int ci, rc, good = 1;
+
+	if (tdat_open(ZSTD, &f, &e) < 0) {
+		ok(0, "open %s: %s", ZSTD, e.msg);
+		return;
+	}
+	ci = two_chunks(f, &ch, &n);
+	ok(ci >= 0 && f->buf[0].compressed, "a CPU with %u chunks", n);
+	if (ci < 0) {
+		tdat_close(f);
+		return;
+	}
+	ps_size = f->buf[0].page_size;
+	for (k = 0; k < n; k++)
+		usize += ch[k].usize;
+	ok(tdat_pages_open(f, 0, (uint32_t)ci, &ps, &e) == 0,
+	    "open compressed CPU %d", ci);
+	ok(tdat_pages_total(ps) == usize, "total is the chunks' usize");
+	k = 0;
+	while ((rc = tdat_pages_next(ps, &pg, &avail, &e)) == 1) {
+		while (k < n && pg.off != ch[k].off - 8)
+			k++;
+		if (k == n || pg.chunk_pos < 0 ||
+		    (uint64_t)pg.chunk_pos + ps_size > ch[k].usize ||
+		    avail != ch[k].usize - (uint64_t)pg.chunk_pos)
+			good = 0;
+		npages++;
+	}
+	ok(rc == 0, "chunks end without error");
+	ok(good, "pages lie in their chunks; avail reaches the chunk's end");
+	ok(npages == usize / ps_size, "%llu pages", (unsigned long long)npages);
+	tdat_pages_close(ps);
+	free(ch);
+	tdat_close(f);
+}
+
+/* A copy of ZSTD with the first chunk of a CPU damaged: an error at the
+ * chunk, then the pages of the next chunk. */
+static void
+test_damaged(void)
+{
+	char path[] = "/tmp/test_pages.XXXXXX";
+	struct tdat_file *f;
+	struct tdat_pages *ps;
+	struct tdat_page pg;
+	struct tdat_chunk *ch = NULL;
+	struct tdat_err e;
+	unsigned char *d;
+	size_t len, avail;
+	uint32_t n, ps_size;
+	uint64_t after = 0, usize1 = 0, k;
+	int ci, fd, rc, first, errors = 0, where_ok = 1;
+
+	if ((d = (unsigned char *)slurp(ZSTD, &len)) == NULL ||
+	    tdat_open(ZSTD, &f, &e) < 0) {
+		ok(0, "read %s", ZSTD);
+		free(d);
+		return;
+	}
+	ci = two_chunks(f, &ch, &n);
+	ps_size = f->buf[0].page_size;
+	tdat_close(f);
+	if (ci < 0) {
+		ok(0, "no CPU with two chunks");
+		free(d);
+		return;
+	}
+	for (k = 1; k < n; k++)
+		usize1 += ch[k].usize;
+	/* Spoil the zstd frame's magic number. */
+	memset(d + ch[0].off, 0, ch[0].csize < 4 ? ch[0].csize : 4);
+	if ((fd = mkstemp(path)) < 0 || write(fd, d, len) != (ssize_t)len) {
+		ok(0, "write a damaged copy");
+		free(d);
+		free(ch);
+		return;
+	}
+	close(fd);
+	free(d);
+	ok(tdat_open(path, &f, &e) == 0, "the damaged copy opens");
+	ok(tdat_pages_open(f, 0, (uint32_t)ci, &ps, &e) == 0,
+	    "its pages open");
+	rc = tdat_pages_next(ps, &pg, &avail, &e);
+	ok(rc < 0 && e.code == TDAT_ECORRUPT && e.has_off &&
+	    e.off == ch[0].off - 8, "chunk 0: an error at its header (%s)",
+	    e.msg);
+	ok(tdat_pages_fault(ps) && strcmp(tdat_pages_fault(ps),
+	    "decompress") == 0, "its fault is \"decompress\"");
+	ok(strncmp(e.msg, "chunk 0: zstd", 13) == 0, "the message names the "
+	    "chunk and the codec's words");
+	first = 1;
+	while ((rc = tdat_pages_next(ps, &pg, &avail, &e)) != 0) {
+		if (rc < 0) {
+			errors++;
+			continue;
+		}
+		if (first && pg.off != ch[1].off - 8)
+			where_ok = 0;
+		first = 0;
+		after += ps_size;
+	}
+	ok(errors == 0 && where_ok && after == usize1,
+	    "the iterator goes on with chunk 1: %llu bytes of pages after it",
+	    (unsigned long long)after);
+	tdat_pages_close(ps);
+	tdat_close(f);
+	unlink(path);
+	free(ch);
+}
+
+/* ------------------------------------------------------------------ */
+/* A format of the test's own: three pages of 64 bytes, each holding one
+ * 8-byte record, delivered as a window of two pages and one of one. */
+
+#define FPAGE	64
+
+struct fake {
+	unsigned char pages[3 * FPAGE];
+	int next, closed;
+};
+
+static int fake_released;
+
+static void
+fake_page(unsigned char *p, uint64_t ts, uint16_t type)
+{
+	memset(p, 0, FPAGE);
+	tdat_put(p, ts, 8, 0);			/* time stamp */
+	tdat_put(p + 8, 12, 8, 0);		/* commit: one 12-byte item */
+	tdat_put(p + 16, 2 | (1u << 5), 4, 0);	/* type_len 2, delta 1 */
+	tdat_put(p + 20, type, 2, 0);		/* common_type */
+	tdat_put(p + 22, 0x4242, 2, 0);
+}
+
+static int
+fake_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
+    uint64_t *total, struct tdat_err *e)
+{
+	struct fake *s = f->page_arg;
+
+	if (buf != 0 || ci != 0)
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "no such CPU");
+	s->next = 0;
+	fake_page(s->pages, 100, 7);
+	fake_page(s->pages + FPAGE, 200, 8);
+	fake_page(s->pages + 2 * FPAGE, 300, 9);
+	*st = s;
+	*total = sizeof(s->pages);
+	return 0;
+}
+
+static int
+fake_next(void *st, struct tdat_window *w, struct tdat_err *e)
+{
+	struct fake *s = st;
+
+	switch (s->next++) {
+	case 0:
+		w->p = s->pages;
+		w->len = 2 * FPAGE;
+		break;
+	case 1:
+		w->p = s->pages + 2 * FPAGE;
+		w->len = FPAGE;
+		w->tail = 16;	/* pretend 16 more bytes follow */
+		break;
+	default:
+		return 0;
+	}
+	w->off = 1000 * (uint64_t)s->next;
+	w->index = (uint32_t)s->next - 1;
+	return 1;
+}
+
+static void
+fake_close(void *st)
+{
+	struct fake *s = st;
+
+	s->closed++;
+}
+
+static void
+fake_release(struct tdat_file *f)
+{
+	fake_released++;
+	free(f->page_arg);
+	f->page_arg = NULL;
+}
+
+static const struct tdat_page_ops fake_ops = {
+	fake_open, fake_next, fake_close, fake_release,
+};
+
+static void
+test_fake(void)
+{
+	struct tdat_file *f;
+	struct tdat_pages *ps;
+	struct tdat_page pg;
+	struct tdat_reader *rd;
+	struct tdat_record rec;
+	struct tdat_err e;
+	struct fake *s;
+	size_t avail[4];
+	uint64_t off[4];
+	int n = 0, rc, good = 1;
+
+	if ((f = calloc(1, sizeof(*f))) == NULL ||
+	    (f->buf = calloc(1, sizeof(*f->buf))) == NULL ||
+	    (f->buf[0].cpu = calloc(1, sizeof(*f->buf[0].cpu))) == NULL ||
+	    (f->buf[0].name = strdup("")) == NULL ||
+	    (s = calloc(1, sizeof(*s))) == NULL) {
+		ok(0, "out of memory");
+		return;
+	}
+	f->fd = -1;
+	f->version = 6;
+	f->lsize = 8;
+	f->page_size = FPAGE;
+	f->nbuf = 1;
+	f->buf[0].page_size = FPAGE;
+	f->buf[0].ncpu = 1;
+	f->buf[0].cpu[0].size = sizeof(s->pages);
+	f->page_ops = &fake_ops;
+	f->page_arg = s;
+
+	ok(tdat_pages_open(f, 0, 0, &ps, &e) == 0, "fake format: open");
+	ok(tdat_pages_total(ps) == 3 * FPAGE, "fake format: its total");
+	while ((rc = tdat_pages_next(ps, &pg, &avail[n], &e)) == 1 && n < 3)
+		off[n++] = pg.off;
+	ok(rc == 0 && n == 3, "fake format: 3 pages from 2 windows");
+	ok(off[0] == 1000 && off[1] == 1000 + FPAGE && off[2] == 2000,
+	    "fake format: page offsets from the windows");
+	ok(avail[0] == 2 * FPAGE && avail[1] == FPAGE &&
+	    avail[2] == FPAGE + 16, "fake format: avail to the window's end "
+	    "and tail (%zu %zu %zu)", avail[0], avail[1], avail[2]);
+	tdat_pages_close(ps);
+	ok(s->closed == 1, "fake format: close called once");
+
+	/* The record reader decodes the fake pages like any others. */
+	ok(tdat_reader_open(f, NULL, &rd, &e) == 0, "reader over the fake "
+	    "format opens");
+	n = 0;
+	while ((rc = tdat_reader_next(rd, &rec, &e)) == 1) {
+		if (rec.size != 8 || rec.raw_ts != (uint64_t)(n + 1) * 100 + 1 ||
+		    tdat_get16(rec.data, 0) != 7 + n ||
+		    rec.avail != (n == 0 ? 2 * FPAGE - 20 : n == 1 ? FPAGE - 20 :
+		    FPAGE + 16 - 20))
+			good = 0;
+		n++;
+	}
+	ok(rc == 0 && n == 3 && good, "reader: 3 records, their times, ids "
+	    "and avail");
+	tdat_reader_close(rd);
+	tdat_close(f);
+	ok(fake_released == 1, "tdat_close() releases the format's state");
+}
+
+int
+main(void)
+{
+	test_raw();
+	test_chunks();
+	test_damaged();
+	test_fake();
+	return tap_done();
+}
