@@ -89,6 +89,12 @@ const struct tdat_page_src *tdat_ltt_pages(struct tdat_ltt *);
  * Close it with tdat_close(). */
 int tdat_ltt_open_tdat(const char *dir, struct tdat_file **out,
     struct tdat_err *e);
+/* The directory as an open struct tdat_file whose pages come from its
+ * tracefiles through page operations (f->page_ops): no copy of the trace
+ * is made, and each open CPU stream holds one LTT block and one window of
+ * pages.  Close it with tdat_close(). */
+int tdat_ltt_open_stream(const char *dir, struct tdat_file **out,
+    struct tdat_err *e);
 /* The dialect read: TDAT_LTT_XML, or TDAT_LTT_LTTV2003/2005. */
 int tdat_ltt_dialect(const struct tdat_ltt *);
 void tdat_ltt_close(struct tdat_ltt *);
