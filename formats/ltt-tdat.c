@@ -52,6 +52,7 @@ struct lstream {
 	size_t wcap;
 	uint32_t index;
 	uint64_t off;
+	int lat_fd;		/* a latency buffer: info/latency, else -1 */
 };
 
 struct tdat_ltt {
@@ -833,6 +834,57 @@ ps_read(void *arg, unsigned char *dst, size_t cap, size_t *got,
 
 #define LTT_WINDOW	(256u << 10)	/* bytes of pages a window holds */
 
+static void lo_close(void *st);
+
+/* A latency buffer: the text of info/latency, in windows of any length,
+ * as trace.dat's page operations give a latency file's text. */
+static int
+lat_open(struct lstream *s, uint64_t *total, struct tdat_err *e)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/info/latency", s->l->d.dir);
+	if ((s->lat_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 ||
+	    fstat(s->lat_fd, &st) < 0)
+		return tdat_fail_nooff(e, TDAT_EIO, "%s: %s", path,
+		    strerror(errno));
+	s->wcap = LTT_WINDOW;
+	if ((s->win = malloc(s->wcap)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	*total = (uint64_t)st.st_size;
+	s->done = 0;
+	return 0;
+}
+
+static int
+lat_next(struct lstream *s, struct tdat_window *w, struct tdat_err *e)
+{
+	ssize_t n;
+
+	if (s->done)
+		return 0;
+	do
+		n = pread(s->lat_fd, s->win, s->wcap, (off_t)s->off);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		s->done = 1;
+		return tdat_fail_nooff(e, TDAT_EIO, "%s/info/latency: %s",
+		    s->l->d.dir, strerror(errno));
+	}
+	if (n == 0) {
+		s->done = 1;
+		return 0;
+	}
+	memset(w, 0, sizeof(*w));
+	w->p = s->win;
+	w->len = (size_t)n;
+	w->off = s->off;
+	w->index = s->index++;
+	s->off += (uint64_t)n;
+	return 1;
+}
+
 static int
 lo_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
     uint64_t *total, struct tdat_err *e)
@@ -845,17 +897,24 @@ lo_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
 
 	*st = NULL;
 	*total = 0;
-	if (buf < 0 || (size_t)buf >= f->nbuf || ci >= f->buf[buf].ncpu)
+	if (buf < 0 || (size_t)buf >= f->nbuf || (f->buf[buf].latency ?
+	    ci != 0 : ci >= f->buf[buf].ncpu))
 		return tdat_fail_nooff(e, TDAT_EUSAGE, "%s: no buffer %d CPU "
 		    "index %u", f->path, buf, ci);
-	c = &f->buf[buf].cpu[ci];
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	s->l = l;
 	s->e = e;
+	s->lat_fd = -1;
 	tdat_sb_init(&s->rec);
 	s->done = 1;
 	*st = s;
+	if (f->buf[buf].latency) {
+		if ((rc = lat_open(s, total, e)) < 0)
+			goto fail;
+		return 0;
+	}
+	c = &f->buf[buf].cpu[ci];
 	if ((t = find_tf(l, buf, c->id)) == NULL)
 		return 0;	/* no tracefile: no pages */
 	s->wcap = LTT_WINDOW / f->page_size * f->page_size;
@@ -873,10 +932,7 @@ lo_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
 	*total = c->size;	/* the tracefile's bytes: an estimate */
 	return 0;
 fail:
-	cur_close(s);
-	tdat_sb_free(&s->rec);
-	free(s->win);
-	free(s);
+	lo_close(s);
 	*st = NULL;
 	return rc;
 }
@@ -905,6 +961,8 @@ lo_next(void *st, struct tdat_window *w, struct tdat_err *e)
 	int rc;
 
 	s->e = e;
+	if (s->lat_fd >= 0)
+		return lat_next(s, w, e);
 	while (!s->done && s->wcap - n >= ps) {
 		if ((rc = fill_page(s, s->win + n)) < 0) {
 			if (n > 0) {	/* the pages made come first */
@@ -941,6 +999,8 @@ lo_close(void *st)
 	if (s == NULL)
 		return;
 	cur_close(s);
+	if (s->lat_fd >= 0)
+		close(s->lat_fd);
 	tdat_sb_free(&s->rec);
 	free(s->win);
 	free(s);

@@ -5,7 +5,8 @@
  * every buffer and CPU, all open at once and read in turn, delivers the
  * pages tdat_ltt_pages() delivers and the in-memory trace.dat of
  * tdat_ltt_open_tdat() holds, byte for byte; the tools' other readers
- * refuse such a file cleanly; damage in one block costs that block only.
+ * refuse such a file cleanly; a latency buffer streams its text; damage
+ * in one block costs that block only.
  * TAP output; run from the top of the source tree.
  */
 #include <fcntl.h>
@@ -49,16 +50,26 @@ add(struct bytes *b, const void *p, size_t n)
 	return 0;
 }
 
-/* Convert t/data/NAME.dat with tdat-to-ltt into dir. */
+/* Convert the trace.dat in into dir with tdat-to-ltt. */
 static int
-to_ltt(const char *name, const char *dir, const char *args)
+run_to_ltt(const char *in, const char *dir, const char *args)
 {
 	const char *bin = getenv("TDAT_BIN");
 	char cmd[2048];
 
-	snprintf(cmd, sizeof(cmd), "%s/tdat-to-ltt %s t/data/%s.dat %s",
-	    bin ? bin : "build/bin", args, name, dir);
+	snprintf(cmd, sizeof(cmd), "%s/tdat-to-ltt %s %s %s",
+	    bin ? bin : "build/bin", args, in, dir);
 	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* The same for t/data/NAME.dat. */
+static int
+to_ltt(const char *name, const char *dir, const char *args)
+{
+	char in[512];
+
+	snprintf(in, sizeof(in), "t/data/%s.dat", name);
+	return run_to_ltt(in, dir, args);
 }
 
 /* The reference: the pages of buffer bi, CPU id through tdat_ltt_pages(). */
@@ -334,6 +345,65 @@ damaged(const char *dir)
 	tdat_close(f);
 }
 
+/* A v6 latency file (a fixture's metadata, then its text) through an
+ * LTT directory: the latency buffer's stream gives the text back. */
+static void
+latency(void)
+{
+	struct tdat_file *f = NULL;
+	struct tdat_window w;
+	struct tdat_err e = { 0 };
+	struct bytes text = { 0 }, got = { 0 };
+	char path[600], dir[600], line[64];
+	unsigned char *d;
+	size_t n, at;
+	uint64_t total;
+	void *st = NULL;
+	FILE *fp;
+	int i, rc;
+
+	d = (unsigned char *)slurp("t/data/labsisop-qemu-trace.dat", &n);
+	for (at = 0; d && at + 10 <= n; at++)
+		if (memcmp(d + at, "flyrecord", 10) == 0)
+			break;
+	for (i = 0; i < 30000; i++) {
+		snprintf(line, sizeof(line), "# latency line %d: irqsoff\n",
+		    i);
+		add(&text, line, strlen(line));
+	}
+	snprintf(path, sizeof(path), "%s/latency.dat", tmp);
+	snprintf(dir, sizeof(dir), "%s/latency", tmp);
+	if (d == NULL || at + 10 > n || (fp = fopen(path, "wb")) == NULL) {
+		ok(0, "make a latency file");
+		free(d);
+		free(text.p);
+		return;
+	}
+	fwrite(d, 1, at, fp);
+	fwrite("latency  ", 1, 10, fp);
+	fwrite(text.p, 1, text.len, fp);
+	fclose(fp);
+	free(d);
+	rc = run_to_ltt(path, dir, "");
+	if (rc != 0 || tdat_ltt_open_stream(dir, &f, &e) < 0 ||
+	    f->nbuf != 1 || !f->buf[0].latency ||
+	    f->page_ops->open(f, 0, 0, &st, &total, &e) < 0) {
+		ok(0, "latency: open: %s", e.msg);
+		tdat_close(f);
+		free(text.p);
+		return;
+	}
+	while ((rc = f->page_ops->next(st, &w, &e)) > 0)
+		add(&got, w.p, w.len);
+	ok(rc == 0 && total == text.len && got.len == text.len &&
+	    memcmp(got.p, text.p, text.len) == 0,
+	    "latency buffer: its %zu bytes of text stream back", got.len);
+	f->page_ops->close(st);
+	tdat_close(f);
+	free(text.p);
+	free(got.p);
+}
+
 int
 main(void)
 {
@@ -361,6 +431,7 @@ main(void)
 		}
 	snprintf(dir, sizeof(dir), "%s/%s-0", tmp, names[2]);
 	other_readers(dir);
+	latency();
 	snprintf(dir, sizeof(dir), "%s/small", tmp);
 	if (to_ltt("s390x-v7-zstd-sched", dir, "--block-size 4096") == 0)
 		damaged(dir);
