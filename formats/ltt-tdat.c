@@ -1035,6 +1035,7 @@ tdat_ltt_open(const char *dir, struct tdat_ltt **out, struct tdat_err *e)
 	if ((l = calloc(1, sizeof(*l))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	l->src.l = l;
+	l->src.lat_fd = -1;
 	tdat_sb_init(&l->src.rec);
 	l->ps.arg = l;
 	l->ps.begin = ps_begin;
