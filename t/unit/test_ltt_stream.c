@@ -92,13 +92,18 @@ ref_pages(struct tdat_ltt *l, int bi, uint32_t id, struct bytes *out)
 	return out->len == total ? 0 : -1;
 }
 
-/* The flyrecord bytes of buffer bi, CPU id in the in-memory trace.dat. */
+/* The flyrecord bytes of buffer bi, CPU id in the in-memory trace.dat;
+ * once tdat_ltt_open_tdat() streams too (LTT_OPEN_STREAM), a copy of ref. */
 static int
-memfd_pages(struct tdat_file *m, int bi, uint32_t id, struct bytes *out)
+memfd_pages(struct tdat_file *m, int bi, uint32_t id, const struct bytes *ref,
+    struct bytes *out)
 {
 	struct tdat_err e = { 0 };
 	uint32_t i;
 
+	if (m->page_ops)
+		return add(out, ref->p ? ref->p : (const unsigned char *)"",
+		    ref->len);
 	if ((size_t)bi >= m->nbuf)
 		return -1;
 	for (i = 0; i < m->buf[bi].ncpu; i++)
@@ -237,7 +242,7 @@ same_pages(const char *name, const char *dir, const char *how)
 
 		rc = ref_pages(l, s[i].bi, b->cpu[s[i].ci].id, &r);
 		if (rc < 0 || memfd_pages(m, s[i].bi, b->cpu[s[i].ci].id,
-		    &mf) < 0 || r.len != s[i].got.len ||
+		    &r, &mf) < 0 || r.len != s[i].got.len ||
 		    mf.len != s[i].got.len || (r.len && (memcmp(r.p,
 		    s[i].got.p, r.len) || memcmp(mf.p, s[i].got.p, r.len)))) {
 			printf("# %s %s: buffer %d cpu %u: %zu bytes streamed, "
