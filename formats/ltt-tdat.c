@@ -1129,6 +1129,14 @@ tdat_ltt_close(struct tdat_ltt *l)
 	free(l);
 }
 
+/*
+ * Where tdat_ltt_open_tdat() takes its pages from: 0, a whole uncompressed
+ * trace.dat written into a memfd (while the readers read trace.dat bytes
+ * only); 1, the page operations of tdat_ltt_open_stream(), which
+ * lib/pages.c walks (memory: one LTT block and one window per open CPU).
+ */
+#define LTT_OPEN_STREAM	0
+
 int
 tdat_ltt_open_tdat(const char *dir, struct tdat_file **out,
     struct tdat_err *e)
@@ -1138,6 +1146,8 @@ tdat_ltt_open_tdat(const char *dir, struct tdat_file **out,
 	char path[64];
 	int fd, rc;
 
+	if (LTT_OPEN_STREAM)
+		return tdat_ltt_open_stream(dir, out, e);
 	*out = NULL;
 	if ((rc = tdat_ltt_open(dir, &l, e)) < 0)
 		return rc;
