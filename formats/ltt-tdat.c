@@ -3,7 +3,8 @@
  * container's metadata from the ftrace originals kept in info/ (or event
  * formats synthesized from the eventdefs), and each tracefile's events
  * re-encoded as ring-buffer pages (header_page, header_event) for
- * tdat_write()'s page source.
+ * tdat_write()'s page source, or streamed through page operations
+ * (tdat_ltt_open_stream), any number of tracefiles open at once.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +31,30 @@ struct ltf {
 	char rel[128];
 };
 
+/* One tracefile read as ring-buffer pages: the state of one stream. */
+struct lstream {
+	struct tdat_ltt *l;
+	struct ltt_tf cur;
+	int cur_open;
+	struct tdat_err *e;
+	struct tdat_sbuf rec;
+	int pending;		/* rec holds the next record */
+	uint64_t rec_ts;
+	int rec_missed;
+	long long rec_count;
+	int missed;		/* a lost_events event came before */
+	long long missed_count;
+	int done;
+	int err_rc;		/* damage found after a page was begun ... */
+	struct tdat_err err;	/* ... reported by the next call */
+	/* page operations: the window */
+	unsigned char *win;
+	size_t wcap;
+	uint32_t index;
+	uint64_t off;
+	int lat_fd;		/* a latency buffer: info/latency, else -1 */
+};
+
 struct tdat_ltt {
 	struct ltt_dir d;
 	struct tdat_file *f;
@@ -45,19 +70,8 @@ struct tdat_ltt {
 	struct ltf *tfs;
 	size_t ntfs;
 	int dialect;
-	/* the page source */
-	struct ltt_tf cur;
-	int cur_open;
-	struct tdat_err *e;
-	struct tdat_sbuf rec;
-	int pending;		/* rec holds the next record */
-	uint64_t rec_ts;
-	int rec_missed;
-	long long rec_count;
-	int missed;		/* a lost_events event came before */
-	long long missed_count;
+	struct lstream src;	/* the page source's one tracefile */
 	unsigned char *page;
-	int done;
 };
 
 /* ------------------------------------------------------------------ */
@@ -642,10 +656,12 @@ synthesize(struct tdat_ltt *l, struct tdat_err *e)
 /* Pages. */
 
 /* The payload of ev in the byte order of the records: the tracefiles of
- * --lttv=2003 are little-endian whatever the trace.dat was. */
+ * --lttv=2003 are little-endian whatever the trace.dat was.  The swapped
+ * copy is used at once, so the streams share one buffer. */
 static const unsigned char *
-payload(struct tdat_ltt *l, const struct ltt_ev *ev)
+payload(struct lstream *s, const struct ltt_ev *ev)
 {
+	struct tdat_ltt *l = s->l;
 	const struct lt_facility *fa = &l->d.defs.fac[ev->fac];
 
 	if (l->d.big == l->f->big)
@@ -653,65 +669,66 @@ payload(struct tdat_ltt *l, const struct ltt_ev *ev)
 	tdat_sb_reset(&l->swap);
 	tdat_sb_add(&l->swap, (const char *)ev->p, ev->n);
 	if (l->swap.oom) {
-		tdat_fail_nooff(l->e, TDAT_ENOMEM, "out of memory");
+		tdat_fail_nooff(s->e, TDAT_ENOMEM, "out of memory");
 		return NULL;
 	}
 	if (lt_payload_swap(fa, fa->ev[ev->ev].t, (unsigned char *)l->swap.p,
 	    ev->n, l->d.big) != (long)ev->n) {
-		tdat_fail(l->e, TDAT_ECORRUPT, ev->off, "%s/%s: event %u cannot "
-		    "change byte order", l->d.dir, l->cur.rel, ev->id);
+		tdat_fail(s->e, TDAT_ECORRUPT, ev->off, "%s/%s: event %u cannot "
+		    "change byte order", l->d.dir, s->cur.rel, ev->id);
 		return NULL;
 	}
 	return (const unsigned char *)l->swap.p;
 }
 
-/* The next record of the current tracefile into l->rec; 1, 0 at the end,
+/* The next record of the stream's tracefile into s->rec; 1, 0 at the end,
  * < 0 on damage. */
 static int
-next_record(struct tdat_ltt *l)
+next_record(struct lstream *s)
 {
+	struct tdat_ltt *l = s->l;
 	struct ltt_ev ev;
 	const unsigned char *p;
 	long used;
 	int rc, fi;
 
-	while ((rc = ltt_tf_next(&l->d, &l->cur, &ev, l->e)) > 0) {
+	while ((rc = ltt_tf_next(&l->d, &s->cur, &ev, s->e)) > 0) {
 		if ((int)ev.id == l->lost_id && ev.n >= 8) {
-			l->missed = 1;
-			l->missed_count = (long long)tdat_get64(ev.p, l->d.big);
+			s->missed = 1;
+			s->missed_count = (long long)tdat_get64(ev.p, l->d.big);
 			continue;
 		}
 		if (l->syn) {
 			if (l->syn[ev.id] == NULL)
 				continue;
 			used = ltt_synth_decode(l->syn[ev.id], ev.p, ev.n,
-			    l->d.big, &l->rec);
+			    l->d.big, &s->rec);
 			if (used != (long)ev.n)
-				return tdat_fail(l->e, TDAT_ECORRUPT, ev.off,
+				return tdat_fail(s->e, TDAT_ECORRUPT, ev.off,
 				    "%s/%s: event %u cannot become a record",
-				    l->d.dir, l->cur.rel, ev.id);
+				    l->d.dir, s->cur.rel, ev.id);
 		} else {
 			if ((fi = l->ltt2fmt[ev.id]) < 0)
 				continue;	/* builtin and state events */
-			if ((p = payload(l, &ev)) == NULL)
-				return l->e->code;
+			if ((p = payload(s, &ev)) == NULL)
+				return s->e->code;
 			used = ltt_fmt_decode(&l->fmt[fi], p, ev.n, l->f->big,
-			    &l->rec);
+			    &s->rec);
 			/* LTTV's dialect: an empty string after the record's
 			 * fields. */
 			if (l->endpad[ev.id] && used >= 0 &&
 			    (uint32_t)used + 1 == ev.n && p[used] == 0)
 				used++;
 			if (used != (long)ev.n)
-				return tdat_fail(l->e, TDAT_ECORRUPT, ev.off,
+				return tdat_fail(s->e, TDAT_ECORRUPT, ev.off,
 				    "%s/%s: event %u does not match the format "
-				    "of %s:%s", l->d.dir, l->cur.rel, ev.id,
+				    "of %s:%s", l->d.dir, s->cur.rel, ev.id,
 				    l->fmt[fi].sys, l->fmt[fi].name);
 		}
-		l->rec_ts = ev.time;
-		l->rec_missed = l->missed;
-		l->rec_count = l->missed_count;
-		l->missed = 0;
+		s->rec_ts = ev.time;
+		s->rec_missed = s->missed;
+		s->rec_count = s->missed_count;
+		s->missed = 0;
 		return 1;
 	}
 	return rc;
@@ -725,50 +742,65 @@ put_word(struct tdat_ltt *l, unsigned char *p, uint32_t type, uint32_t d)
 	tdat_put(p, w, 4, l->pl.big);
 }
 
-
-/* Fill one page (pg, zeroed) with records; 1 if a page was made, 0 when
- * the tracefile has no more, < 0 on damage. */
-static int
-fill_page(struct tdat_ltt *l, unsigned char *pg)
+/* Damage found after a page was begun: the page is finished with the
+ * records before it, and the next fill_page() reports it. */
+static void
+defer(struct lstream *s, int rc)
 {
+	s->err_rc = rc;
+	s->err = *s->e;
+}
+
+/* Fill one page (pg) with records; 1 if a page was made, 0 when the
+ * tracefile has no more, < 0 on damage. */
+static int
+fill_page(struct lstream *s, unsigned char *pg)
+{
+	struct tdat_ltt *l = s->l;
 	uint32_t ps = l->f->page_size, cap, used = 0;
 	unsigned char *d = pg + l->pl.data_off;
 	uint64_t last, flags = 0;
 	long long count = -1;
 	int rc;
 
-	if (!l->pending) {
-		if ((rc = next_record(l)) <= 0)
+	if (s->err_rc) {
+		rc = s->err_rc;
+		s->err_rc = 0;
+		*s->e = s->err;
+		return rc;
+	}
+	if (!s->pending) {
+		if ((rc = next_record(s)) <= 0)
 			return rc;
-		l->pending = 1;
+		s->pending = 1;
 	}
 	memset(pg, 0, ps);
 	cap = ps - (uint32_t)l->pl.data_off;
-	last = l->rec_ts;
+	last = s->rec_ts;
 	tdat_put(pg, last, 8, l->pl.big);
-	if (l->rec_missed) {
+	if (s->rec_missed) {
 		flags = MISSING_EVENTS;
-		count = l->rec_count;
+		count = s->rec_count;
 		if (count >= 0) {
 			flags |= MISSING_STORED;
 			cap -= (uint32_t)l->pl.commit_size;
 		}
 	}
 	for (;;) {
-		uint32_t n = (uint32_t)l->rec.len, hdr, ext = 0;
+		uint32_t n = (uint32_t)s->rec.len, hdr, ext = 0;
 		uint64_t delta;
 
-		if (l->rec_ts < last || (used > 0 && l->rec_missed))
+		if (s->rec_ts < last || (used > 0 && s->rec_missed))
 			break;
-		delta = l->rec_ts - last;
+		delta = s->rec_ts - last;
 		if (delta >= (1u << 27))
 			ext = 8;
 		hdr = n <= SMALL_DATA && n > 0 ? 4 : 8;
 		if (used + ext + hdr + n > cap) {
 			if (used == 0)
-				return tdat_fail_nooff(l->e, TDAT_EUNSUP,
+				return tdat_fail_nooff(s->e, TDAT_EUNSUP,
 				    "%s/%s: a record of %u bytes does not fit "
-				    "a page of %u", l->d.dir, l->cur.rel, n,
+				    "a page of %u", l->d.dir, s->cur.rel, n,
 				    ps);
 			break;
 		}
@@ -786,15 +818,17 @@ fill_page(struct tdat_ltt *l, unsigned char *pg)
 			tdat_put(d + used + 4, n + 4, 4, l->pl.big);
 		}
 		if (n)
-			memcpy(d + used + hdr, l->rec.p, n);
+			memcpy(d + used + hdr, s->rec.p, n);
 		used += hdr + n;
-		last = l->rec_ts;
-		l->pending = 0;
-		if ((rc = next_record(l)) < 0)
-			return rc;
+		last = s->rec_ts;
+		s->pending = 0;
+		if ((rc = next_record(s)) < 0) {
+			defer(s, rc);
+			break;
+		}
 		if (rc == 0)
 			break;
-		l->pending = 1;
+		s->pending = 1;
 	}
 	tdat_put(pg + 8, used | flags, l->pl.commit_size, l->pl.big);
 	if (flags & MISSING_STORED)
@@ -803,13 +837,26 @@ fill_page(struct tdat_ltt *l, unsigned char *pg)
 }
 
 static void
-cur_close(struct tdat_ltt *l)
+cur_close(struct lstream *s)
 {
-	if (l->cur_open)
-		ltt_tf_close(&l->cur);
-	l->cur_open = 0;
-	l->pending = 0;
-	l->missed = 0;
+	if (s->cur_open)
+		ltt_tf_close(&s->cur);
+	s->cur_open = 0;
+	s->pending = 0;
+	s->missed = 0;
+	s->err_rc = 0;
+}
+
+/* The tracefile of buffer buf and CPU id cpu, or NULL. */
+static const struct ltf *
+find_tf(const struct tdat_ltt *l, int buf, uint32_t cpu)
+{
+	size_t i;
+
+	for (i = 0; i < l->ntfs; i++)
+		if (l->tfs[i].buf == buf && l->tfs[i].cpu == cpu)
+			return &l->tfs[i];
+	return NULL;
 }
 
 static int
@@ -817,30 +864,28 @@ ps_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
     struct tdat_err *e)
 {
 	struct tdat_ltt *l = arg;
+	struct lstream *s = &l->src;
+	const struct ltf *t;
 	uint64_t pages = 0;
-	size_t i;
 	int rc;
 
-	cur_close(l);
+	cur_close(s);
 	*total = 0;
-	l->e = e;
-	l->done = 1;
-	for (i = 0; i < l->ntfs; i++)
-		if (l->tfs[i].buf == buf && l->tfs[i].cpu == cpu)
-			break;
-	if (i == l->ntfs)
+	s->e = e;
+	s->done = 1;
+	if ((t = find_tf(l, buf, cpu)) == NULL)
 		return 0;
-	if ((rc = ltt_tf_open(&l->d, &l->cur, l->tfs[i].rel, e)) < 0)
+	if ((rc = ltt_tf_open(&l->d, &s->cur, t->rel, e)) < 0)
 		return rc;
-	l->cur_open = 1;
-	while ((rc = fill_page(l, l->page)) > 0)
+	s->cur_open = 1;
+	while ((rc = fill_page(s, l->page)) > 0)
 		pages++;
 	if (rc < 0)
 		return rc;
-	ltt_tf_rewind(&l->cur);
-	l->pending = 0;
-	l->missed = 0;
-	l->done = pages == 0;
+	ltt_tf_rewind(&s->cur);
+	s->pending = 0;
+	s->missed = 0;
+	s->done = pages == 0;
 	*total = pages * l->f->page_size;
 	return 0;
 }
@@ -850,16 +895,17 @@ ps_read(void *arg, unsigned char *dst, size_t cap, size_t *got,
     struct tdat_err *e)
 {
 	struct tdat_ltt *l = arg;
+	struct lstream *s = &l->src;
 	uint32_t ps = l->f->page_size;
 	int rc;
 
 	*got = 0;
-	l->e = e;
-	while (!l->done && cap - *got >= ps) {
-		if ((rc = fill_page(l, dst + *got)) < 0)
+	s->e = e;
+	while (!s->done && cap - *got >= ps) {
+		if ((rc = fill_page(s, dst + *got)) < 0)
 			return rc;
 		if (rc == 0) {
-			l->done = 1;
+			s->done = 1;
 			break;
 		}
 		*got += ps;
@@ -867,6 +913,199 @@ ps_read(void *arg, unsigned char *dst, size_t cap, size_t *got,
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* Page operations: one stream per tracefile, any number open at once. */
+
+#define LTT_WINDOW	(256u << 10)	/* bytes of pages a window holds */
+
+static void lo_close(void *st);
+
+/* A latency buffer: the text of info/latency, in windows of any length,
+ * as trace.dat's page operations give a latency file's text. */
+static int
+lat_open(struct lstream *s, uint64_t *total, struct tdat_err *e)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/info/latency", s->l->d.dir);
+	if ((s->lat_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 ||
+	    fstat(s->lat_fd, &st) < 0)
+		return tdat_fail_nooff(e, TDAT_EIO, "%s: %s", path,
+		    strerror(errno));
+	s->wcap = LTT_WINDOW;
+	if ((s->win = malloc(s->wcap)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	*total = (uint64_t)st.st_size;
+	s->done = 0;
+	return 0;
+}
+
+static int
+lat_next(struct lstream *s, struct tdat_window *w, struct tdat_err *e)
+{
+	ssize_t n;
+
+	if (s->done)
+		return 0;
+	do
+		n = pread(s->lat_fd, s->win, s->wcap, (off_t)s->off);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		s->done = 1;
+		return tdat_fail_nooff(e, TDAT_EIO, "%s/info/latency: %s",
+		    s->l->d.dir, strerror(errno));
+	}
+	if (n == 0) {
+		s->done = 1;
+		return 0;
+	}
+	memset(w, 0, sizeof(*w));
+	w->p = s->win;
+	w->len = (size_t)n;
+	w->off = s->off;
+	w->index = s->index++;
+	s->off += (uint64_t)n;
+	return 1;
+}
+
+static int
+lo_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
+    uint64_t *total, struct tdat_err *e)
+{
+	struct tdat_ltt *l = f->page_arg;
+	const struct tdat_cpu *c;
+	const struct ltf *t;
+	struct lstream *s;
+	int rc;
+
+	*st = NULL;
+	*total = 0;
+	if (buf < 0 || (size_t)buf >= f->nbuf || (f->buf[buf].latency ?
+	    ci != 0 : ci >= f->buf[buf].ncpu))
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "%s: no buffer %d CPU "
+		    "index %u", f->path, buf, ci);
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	s->l = l;
+	s->e = e;
+	s->lat_fd = -1;
+	tdat_sb_init(&s->rec);
+	s->done = 1;
+	*st = s;
+	if (f->buf[buf].latency) {
+		if ((rc = lat_open(s, total, e)) < 0)
+			goto fail;
+		return 0;
+	}
+	c = &f->buf[buf].cpu[ci];
+	if ((t = find_tf(l, buf, c->id)) == NULL)
+		return 0;	/* no tracefile: no pages */
+	s->wcap = LTT_WINDOW / f->page_size * f->page_size;
+	if (s->wcap == 0)
+		s->wcap = f->page_size;
+	if ((s->win = malloc(s->wcap)) == NULL) {
+		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		goto fail;
+	}
+	if ((rc = ltt_tf_open(&l->d, &s->cur, t->rel, e)) < 0)
+		goto fail;
+	s->cur_open = 1;
+	s->done = 0;
+	s->off = c->off;
+	*total = c->size;	/* the tracefile's bytes: an estimate */
+	return 0;
+fail:
+	lo_close(s);
+	*st = NULL;
+	return rc;
+}
+
+/* After damage in a block, go on at the next block (blocks stand alone,
+ * as chunks do); after an I/O error, stop. */
+static void
+lo_skip(struct lstream *s, int rc)
+{
+	if (rc != TDAT_ECORRUPT || s->cur.bi >= s->cur.nblocks) {
+		s->done = 1;
+		return;
+	}
+	s->cur.bi++;
+	s->cur.loaded = 0;
+	s->pending = 0;
+	s->missed = 0;
+}
+
+static int
+lo_next(void *st, struct tdat_window *w, struct tdat_err *e)
+{
+	struct lstream *s = st;
+	uint32_t ps = s->l->f->page_size;
+	size_t n = 0;
+	int rc;
+
+	s->e = e;
+	if (s->lat_fd >= 0)
+		return lat_next(s, w, e);
+	while (!s->done && s->wcap - n >= ps) {
+		if ((rc = fill_page(s, s->win + n)) < 0) {
+			if (n > 0) {	/* the pages made come first */
+				defer(s, rc);
+				break;
+			}
+			lo_skip(s, rc);
+			return rc;
+		}
+		if (rc == 0) {
+			s->done = 1;
+			break;
+		}
+		n += ps;
+	}
+	if (n == 0)
+		return 0;
+	memset(w, 0, sizeof(*w));
+	w->p = s->win;
+	w->len = n;
+	w->tail = 0;
+	w->off = s->off;
+	w->chunk = 0;
+	w->index = s->index++;
+	s->off += n;
+	return 1;
+}
+
+static void
+lo_close(void *st)
+{
+	struct lstream *s = st;
+
+	if (s == NULL)
+		return;
+	cur_close(s);
+	if (s->lat_fd >= 0)
+		close(s->lat_fd);
+	tdat_sb_free(&s->rec);
+	free(s->win);
+	free(s);
+}
+
+static void
+lo_release(struct tdat_file *f)
+{
+	struct tdat_ltt *l = f->page_arg;
+
+	f->page_ops = NULL;
+	f->page_arg = NULL;
+	if (l == NULL)
+		return;
+	l->f = NULL;		/* the caller frees f */
+	tdat_ltt_close(l);
+}
+
+static const struct tdat_page_ops ltt_page_ops = {
+	lo_open, lo_next, lo_close, lo_release
+};
 /* ------------------------------------------------------------------ */
 
 int
@@ -879,7 +1118,9 @@ tdat_ltt_open(const char *dir, struct tdat_ltt **out, struct tdat_err *e)
 	*out = NULL;
 	if ((l = calloc(1, sizeof(*l))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	tdat_sb_init(&l->rec);
+	l->src.l = l;
+	l->src.lat_fd = -1;
+	tdat_sb_init(&l->src.rec);
 	tdat_sb_init(&l->swap);
 	l->ps.arg = l;
 	l->ps.begin = ps_begin;
@@ -950,7 +1191,7 @@ tdat_ltt_close(struct tdat_ltt *l)
 
 	if (l == NULL)
 		return;
-	cur_close(l);
+	cur_close(&l->src);
 	tdat_close(l->f);
 	for (i = 0; i < l->nfmt; i++)
 		ltt_fmt_free(&l->fmt[i]);
@@ -965,10 +1206,18 @@ tdat_ltt_close(struct tdat_ltt *l)
 	}
 	free(l->tfs);
 	free(l->page);
-	tdat_sb_free(&l->rec);
+	tdat_sb_free(&l->src.rec);
 	ltt_dir_close(&l->d);
 	free(l);
 }
+
+/*
+ * Where tdat_ltt_open_tdat() takes its pages from: 0, a whole uncompressed
+ * trace.dat written into a memfd (while the readers read trace.dat bytes
+ * only); 1, the page operations of tdat_ltt_open_stream(), which
+ * lib/pages.c walks (memory: one LTT block and one window per open CPU).
+ */
+#define LTT_OPEN_STREAM	0
 
 int
 tdat_ltt_open_tdat(const char *dir, struct tdat_file **out,
@@ -979,6 +1228,8 @@ tdat_ltt_open_tdat(const char *dir, struct tdat_file **out,
 	char path[64];
 	int fd, rc;
 
+	if (LTT_OPEN_STREAM)
+		return tdat_ltt_open_stream(dir, out, e);
 	*out = NULL;
 	if ((rc = tdat_ltt_open(dir, &l, e)) < 0)
 		return rc;
@@ -1010,4 +1261,20 @@ tdat_ltt_open_tdat(const char *dir, struct tdat_file **out,
 		(*out)->path = p;
 	}
 	return rc;
+}
+
+int
+tdat_ltt_open_stream(const char *dir, struct tdat_file **out,
+    struct tdat_err *e)
+{
+	struct tdat_ltt *l;
+	int rc;
+
+	*out = NULL;
+	if ((rc = tdat_ltt_open(dir, &l, e)) < 0)
+		return rc;
+	l->f->page_ops = &ltt_page_ops;
+	l->f->page_arg = l;
+	*out = l->f;
+	return 0;
 }

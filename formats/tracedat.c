@@ -173,6 +173,9 @@ tdat_pread(struct tdat_file *f, void *dst, uint64_t off, uint64_t len,
 	unsigned char *p = dst;
 	ssize_t n;
 
+	if (f->fd < 0)
+		return tdat_fail_nooff(e, TDAT_EUNSUP, "%s: not a trace.dat "
+		    "file: no container bytes to read", f->path);
 	if (len > f->fsize || off > f->fsize - len)
 		return tdat_fail(e, TDAT_ECORRUPT, off,
 		    "%llu bytes at this offset run past the end of the file",

@@ -427,7 +427,9 @@ options(struct dumper *d)
 
 		if (f->version >= 7 && o->sect != sect) {
 			sect = o->sect;
-			section_header(d, TDAT_DUMP_OPTIONS, &f->sect[sect]);
+			if (sect >= 0 && (size_t)sect < f->nsect)
+				section_header(d, TDAT_DUMP_OPTIONS,
+				    &f->sect[sect]);
 		}
 		count++;
 		if (o->id != TDAT_OPT_DONE) {

@@ -84,10 +84,17 @@ int tdat_ltt_open(const char *dir, struct tdat_ltt **out, struct tdat_err *e);
 struct tdat_file *tdat_ltt_file(struct tdat_ltt *);
 /* The events of each buffer and CPU as ring-buffer pages (tdat_write()). */
 const struct tdat_page_src *tdat_ltt_pages(struct tdat_ltt *);
-/* The whole directory as an open trace.dat (version 7, uncompressed,
- * built in memory): what tools that filter, merge or check records use.
- * Close it with tdat_close(). */
+/* The whole directory as an open trace.dat: what tools that filter,
+ * merge or check records use.  Close it with tdat_close().  Built in
+ * memory (version 7, uncompressed) until LTT_OPEN_STREAM in
+ * formats/ltt-tdat.c is 1; then tdat_ltt_open_stream(). */
 int tdat_ltt_open_tdat(const char *dir, struct tdat_file **out,
+    struct tdat_err *e);
+/* The directory as an open struct tdat_file whose pages come from its
+ * tracefiles through page operations (f->page_ops): no copy of the trace
+ * is made, and each open CPU stream holds one LTT block and one window of
+ * pages.  Close it with tdat_close(). */
+int tdat_ltt_open_stream(const char *dir, struct tdat_file **out,
     struct tdat_err *e);
 /* The dialect read: TDAT_LTT_XML, or TDAT_LTT_LTTV2003/2005. */
 int tdat_ltt_dialect(const struct tdat_ltt *);
