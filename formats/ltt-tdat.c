@@ -1211,56 +1211,13 @@ tdat_ltt_close(struct tdat_ltt *l)
 	free(l);
 }
 
-/*
- * Where tdat_ltt_open_tdat() takes its pages from: 0, a whole uncompressed
- * trace.dat written into a memfd (while the readers read trace.dat bytes
- * only); 1, the page operations of tdat_ltt_open_stream(), which
- * lib/pages.c walks (memory: one LTT block and one window per open CPU).
- */
-#define LTT_OPEN_STREAM	0
-
+/* The directory as a trace.dat whose pages stream from its tracefiles
+ * (memory: one LTT block and one window per open CPU). */
 int
 tdat_ltt_open_tdat(const char *dir, struct tdat_file **out,
     struct tdat_err *e)
 {
-	struct tdat_write_opts wo;
-	struct tdat_ltt *l;
-	char path[64];
-	int fd, rc;
-
-	if (LTT_OPEN_STREAM)
-		return tdat_ltt_open_stream(dir, out, e);
-	*out = NULL;
-	if ((rc = tdat_ltt_open(dir, &l, e)) < 0)
-		return rc;
-	if ((fd = memfd_create("tdat-ltt", MFD_CLOEXEC)) < 0) {
-		tdat_ltt_close(l);
-		return tdat_fail_nooff(e, TDAT_EIO, "%s: %s", dir,
-		    strerror(errno));
-	}
-	memset(&wo, 0, sizeof(wo));
-	wo.version = 7;
-	wo.compression = "none";
-	wo.pages = tdat_ltt_pages(l);
-	rc = tdat_write(tdat_ltt_file(l), fd, &wo, e);
-	tdat_ltt_close(l);
-	if (rc == 0) {
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		rc = tdat_open(path, out, e);
-	}
-	close(fd);
-	if (rc == 0) {
-		char *p = strdup(dir);
-
-		if (p == NULL) {
-			tdat_close(*out);
-			*out = NULL;
-			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-		}
-		free((*out)->path);
-		(*out)->path = p;
-	}
-	return rc;
+	return tdat_ltt_open_stream(dir, out, e);
 }
 
 int
