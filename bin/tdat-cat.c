@@ -16,7 +16,8 @@
 
 enum {
 	OPT_VERSION6 = 256, OPT_COMPRESSION, OPT_PROGRESS, OPT_NOPROGRESS,
-	OPT_CPU, OPT_PID, OPT_COMM, OPT_SINCE, OPT_UNTIL, OPT_BUFFER
+	OPT_CPU, OPT_PID, OPT_COMM, OPT_SINCE, OPT_UNTIL, OPT_BUFFER,
+	OPT_SALVAGE
 };
 
 static const struct tdat_cli_opt opts[] = {
@@ -35,6 +36,8 @@ static const struct tdat_cli_opt opts[] = {
 	{ OPT_SINCE, "since", 1, "TIME", "only events at or after TIME" },
 	{ OPT_UNTIL, "until", 1, "TIME", "only events at or before TIME" },
 	{ OPT_BUFFER, "buffer", 1, "NAME", "only this buffer (\"\" the top)" },
+	{ OPT_SALVAGE, "salvage", 0, NULL,
+	    "copy the intact pages of a damaged FILE; report what was lost" },
 	{ OPT_PROGRESS, "progress", 0, NULL, "show progress on stderr" },
 	{ OPT_NOPROGRESS, "no-progress", 0, NULL, "never show progress" },
 	{ 0 }
@@ -55,8 +58,9 @@ static struct {
 	int progress;		/* 1 on, 0 off, -1 automatic */
 	int shown;
 	int select;		/* an option chooses events */
+	int salvage;		/* --salvage */
 	struct tdat_select_opts sel;
-} opt = { 7, NULL, NULL, -1, 0, 0, { 0 } };
+} opt = { 7, NULL, NULL, -1, 0, 0, 0, { 0 } };
 
 static const char *events[MAX_ARGS], *filters[MAX_ARGS], *comms[MAX_ARGS];
 static int pids[MAX_ARGS];
@@ -284,6 +288,9 @@ main(int argc, char *argv[])
 		case OPT_NOPROGRESS:
 			opt.progress = 0;
 			break;
+		case OPT_SALVAGE:
+			opt.salvage = 1;
+			continue;
 		default:
 			continue;
 		}
@@ -294,6 +301,11 @@ main(int argc, char *argv[])
 	if (opt.version < 7 && opt.compression &&
 	    strcmp(opt.compression, "none") != 0)
 		tdat_usage_error("version 6 files cannot be compressed");
+	if (opt.salvage)
+		return tdat_close_stdout(opt.select ? (tdat_usage_error(
+		    "--salvage copies whole pages: no event selection"), 2) :
+		    tdat_cli_salvage(argv + optind, (size_t)(argc - optind),
+		    opt.output, opt.version, opt.compression));
 	if (optind >= argc)
 		return tdat_close_stdout(cat(stdin_only, 1));
 	return tdat_close_stdout(cat(argv + optind, (size_t)(argc - optind)));

@@ -21,6 +21,7 @@
 
 #define MAX_STRING	4096		/* names, versions, clocks */
 #define MAX_COUNT	(1u << 20)	/* events, systems, options, CPUs */
+#define MAX_CHUNK	(16u << 20)	/* uncompressed bytes of one chunk */
 
 static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a',
     'c', 'i', 'n', 'g' };
@@ -196,6 +197,55 @@ tdat_pread(struct tdat_file *f, void *dst, uint64_t off, uint64_t len,
 		len -= (uint64_t)n;
 	}
 	return 0;
+}
+
+/*
+ * A salvage open goes on after a damaged piece: note what e says was
+ * dropped and return 0.  Otherwise (or for an error that is not damage)
+ * return rc.
+ */
+static int
+salvaged(struct tdat_file *f, struct tdat_err *e, int rc)
+{
+	struct tdat_damage *d;
+
+	if (!f->salvage || rc != TDAT_ECORRUPT)
+		return rc;
+	if ((d = realloc(f->damage, (f->ndamage + 1) * sizeof(*d))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	f->damage = d;
+	d += f->ndamage++;
+	d->has_off = e->has_off;
+	d->off = e->off;
+	snprintf(d->msg, sizeof(d->msg), "%s", e->msg);
+	return 0;
+}
+
+/* Salvage: keep the first keep bytes of c's data; c->cut tells the rest. */
+static int
+cut_cpu(struct tdat_file *f, const struct tdat_buffer *b, struct tdat_cpu *c,
+    uint64_t keep, struct tdat_err *e)
+{
+	if (!b->compressed && b->page_size)
+		keep -= keep % b->page_size;
+	c->cut = c->size - keep;
+	c->size = keep;
+	return 0;	/* the salvage page source reports c->cut */
+}
+
+/* Salvage: forget the buffer just added (its data is gone). */
+static int
+drop_buffer(struct tdat_file *f, struct tdat_err *e, int rc)
+{
+	struct tdat_buffer *b = &f->buf[f->nbuf - 1];
+
+	if (!f->salvage || rc != TDAT_ECORRUPT)
+		return rc;
+	free(b->name);
+	free(b->clock);
+	free(b->cpu);
+	f->nbuf--;
+	return salvaged(f, e, rc);
 }
 
 /* Copy standard input to an unlinked temporary file. */
@@ -401,11 +451,20 @@ check_cpu_data(struct tdat_file *f, struct tdat_buffer *b, struct tdat_err *e)
 {
 	uint32_t i;
 
+	int rc;
+
 	for (i = 0; i < b->ncpu; i++) {
 		struct tdat_cpu *c = &b->cpu[i];
 
 		if (c->size == 0)
 			continue;
+		if ((c->off > f->fsize || c->size > f->fsize - c->off) &&
+		    f->salvage) {
+			if ((rc = cut_cpu(f, b, c, c->off > f->fsize ? 0 :
+			    f->fsize - c->off, e)) < 0)
+				return rc;
+			continue;
+		}
 		if (c->off > f->fsize || c->size > f->fsize - c->off)
 			return tdat_fail(e, TDAT_ECORRUPT, c->off,
 			    "buffer \"%s\" CPU %u: data size %llu exceeds file",
@@ -491,6 +550,11 @@ v7_buffer(struct tdat_file *f, const unsigned char *d, uint32_t size,
 		    (rc = rd_num(&r, 8, &c->size, "CPU data size")) < 0)
 			return rc;
 		c->id = (uint32_t)id;
+		if (f->salvage && c->size && c->off >= f->sect[i].off + 16 &&
+		    (c->off > b->data_end || c->size > b->data_end - c->off) &&
+		    (rc = cut_cpu(f, b, c,
+		    c->off > b->data_end ? 0 : b->data_end - c->off, e)) < 0)
+			return rc;
 		if (c->size && (c->off < f->sect[i].off + 16 ||
 		    c->off - f->sect[i].off - 16 > f->sect[i].size ||
 		    c->size > f->sect[i].size - (c->off - f->sect[i].off - 16)))
@@ -607,7 +671,8 @@ v6_buffers(struct tdat_file *f, struct tdat_err *e)
 	for (i = 0; i < n; i++)
 		if (f->opt[i].id == TDAT_OPT_BUFFER &&
 		    (rc = v6_buffer(f, f->opt[i].data, f->opt[i].size,
-		    f->opt[i].off, (int)i, e)) < 0)
+		    f->opt[i].off, (int)i, e)) < 0 &&
+		    (rc = drop_buffer(f, e, rc)) < 0)
 			return rc;
 	return 0;
 }
@@ -772,10 +837,22 @@ v7_walk(struct tdat_file *f, uint64_t off, struct tdat_err *e)
 		s->name_id = tdat_get32(h + 4, f->big);
 		s->size = tdat_get64(h + 8, f->big);
 		s->off = off;
-		if (s->size > f->fsize - off - 16)
-			return tdat_fail(e, TDAT_ECORRUPT, off,
+		if (s->size > f->fsize - off - 16) {
+			rc = tdat_fail(e, TDAT_ECORRUPT, off,
 			    "section size %llu exceeds file",
 			    (unsigned long long)s->size);
+			if (!f->salvage)
+				return rc;
+			/* Salvage: the file was cut inside this section. */
+			s->size = f->fsize - off - 16;
+			if ((rc = salvaged(f, e, rc)) < 0)
+				return rc;
+			if ((s->flags & TDAT_SEC_COMPRESSED) &&
+			    s->id != TDAT_OPT_BUFFER &&
+			    s->id != TDAT_OPT_BUFFER_TEXT)
+				f->nsect--;
+			break;
+		}
 		if ((s->flags & TDAT_SEC_COMPRESSED) && s->id != TDAT_OPT_BUFFER &&
 		    s->id != TDAT_OPT_BUFFER_TEXT) {
 			if (s->size < 8)
@@ -964,10 +1041,15 @@ v7_apply(struct tdat_file *f, struct tdat_err *e)
 		case TDAT_OPT_EVENT_FORMATS: case TDAT_OPT_KALLSYMS:
 		case TDAT_OPT_PRINTK: case TDAT_OPT_CMDLINES:
 			rc = v7_meta(f, o->id, o->data, o->size, o->off, e);
+			if (rc < 0 && (o->id == TDAT_OPT_KALLSYMS ||
+			    o->id == TDAT_OPT_PRINTK || o->id == TDAT_OPT_CMDLINES))
+				rc = salvaged(f, e, rc);
 			break;
 		case TDAT_OPT_BUFFER: case TDAT_OPT_BUFFER_TEXT:
 			rc = v7_buffer(f, o->data, o->size, o->off, (int)i,
 			    o->id == TDAT_OPT_BUFFER_TEXT, e);
+			if (rc < 0)
+				rc = drop_buffer(f, e, rc);
 			break;
 		default:
 			rc = note_option(f, o->id, o->data, o->size, o->off, e);
@@ -977,6 +1059,112 @@ v7_apply(struct tdat_file *f, struct tdat_err *e)
 		rc = tdat_fail(e, TDAT_ECORRUPT, f->first_opt,
 		    "no HEADER_INFO option: the file has no headers section");
 	return rc;
+}
+
+/*
+ * Salvage: the end of the compressed CPU stream at off (a chunk count,
+ * then chunks), as far as it is sound and inside [off, end); off itself
+ * if not even its first chunk is.
+ */
+static uint64_t
+orphan_stream(struct tdat_file *f, uint64_t off, uint64_t end)
+{
+	unsigned char h[8];
+	uint64_t at = off + 4;
+	uint32_t count, i, cs, us;
+
+	if (end - off < 12 || tdat_pread(f, h, off, 4, &(struct tdat_err){ 0 })
+	    < 0)
+		return off;
+	count = tdat_get32(h, f->big);
+	for (i = 0; i < count && end - at >= 8; i++) {
+		if (tdat_pread(f, h, at, 8, &(struct tdat_err){ 0 }) < 0)
+			break;
+		cs = tdat_get32(h, f->big);
+		us = tdat_get32(h + 4, f->big);
+		if (cs == 0 || us == 0 || us % f->page_size || us > MAX_CHUNK ||
+		    cs > end - at - 8)
+			break;
+		at += 8 + cs;
+	}
+	return i == 0 ? off : at;
+}
+
+/*
+ * Salvage: a compressed flyrecord section no BUFFER option names (trace-cmd
+ * writes the option after the data, so a cut file loses it).  Its CPU
+ * streams start on page boundaries; they are taken as CPUs 0, 1, ...
+ */
+static int
+v7_orphan(struct tdat_file *f, const struct tdat_section *s, int top,
+    struct tdat_err *e)
+{
+	struct tdat_buffer *b;
+	struct tdat_cpu *c;
+	uint64_t pos, end = s->off + 16 + s->size, stop;
+	char name[32];
+
+	snprintf(name, sizeof(name), top ? "" : "salvage-%llu",
+	    (unsigned long long)s->off);
+	if ((b = add_buffer(f)) == NULL || (b->name = strdup(name)) == NULL ||
+	    (b->clock = strdup(f->trace_clock ? f->trace_clock : "local")) ==
+	    NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	b->page_size = f->page_size;
+	b->compressed = 1;
+	b->opt_off = s->off;
+	b->data_end = end;
+	pos = s->off + 16;
+	for (;;) {
+		pos += (f->page_size - pos % f->page_size) % f->page_size;
+		if (pos >= end || (stop = orphan_stream(f, pos, end)) == pos)
+			break;
+		if (b->ncpu >= MAX_COUNT || (c = realloc(b->cpu, (b->ncpu + 1) *
+		    sizeof(*c))) == NULL)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		b->cpu = c;
+		c += b->ncpu;
+		memset(c, 0, sizeof(*c));
+		c->id = b->ncpu++;
+		c->off = pos;
+		c->size = stop - pos;
+		pos = stop;
+	}
+	tdat_fail(e, TDAT_ECORRUPT, s->off, "buffer data without its BUFFER "
+	    "option: read as buffer \"%s\" with %u CPUs (ids assumed)",
+	    b->name, b->ncpu);
+	return salvaged(f, e, TDAT_ECORRUPT);
+}
+
+static int
+v7_orphans(struct tdat_file *f, struct tdat_err *e)
+{
+	size_t i, j;
+	int rc, top = 1;
+
+	for (j = 0; j < f->nbuf; j++)
+		if (f->buf[j].name[0] == '\0' && !f->buf[j].latency)
+			top = 0;
+	for (i = 0; i < f->nsect; i++) {
+		const struct tdat_section *s = &f->sect[i];
+
+		for (j = 0; j < f->nbuf; j++)
+			if (f->buf[j].opt_off == s->off)
+				break;
+		if (s->id != TDAT_OPT_BUFFER || j < f->nbuf)
+			continue;
+		if (!(s->flags & TDAT_SEC_COMPRESSED) || f->codec == NULL) {
+			tdat_fail(e, TDAT_ECORRUPT, s->off, "uncompressed "
+			    "buffer data without its BUFFER option: dropped");
+			if ((rc = salvaged(f, e, TDAT_ECORRUPT)) < 0)
+				return rc;
+			continue;
+		}
+		if ((rc = v7_orphan(f, s, top, e)) < 0)
+			return rc;
+		top = 0;
+	}
+	return 0;
 }
 
 /* Put the top buffer (named "") first; a file without one gets an empty one. */
@@ -1015,12 +1203,20 @@ read_v7(struct rd *r, struct tdat_file *f)
 	    (f->codec = tdat_codec_new(f->comp)) == NULL)
 		return tdat_fail(r->e, TDAT_EUNSUP, 0,
 		    "unknown compression \"%s\"", f->comp);
-	if ((rc = v7_walk(f, r->pos, r->e)) < 0 ||
-	    (rc = v7_strings(f, r->e)) < 0 ||
-	    (rc = v7_names(f, r->e)) < 0 ||
-	    (rc = v7_options(f, r->e)) < 0)
+	if ((rc = v7_walk(f, r->pos, r->e)) < 0)
+		return rc;
+	/* Salvage: section names are not needed to read the events. */
+	if ((rc = v7_strings(f, r->e)) < 0 &&
+	    (rc = salvaged(f, r->e, rc)) < 0)
+		return rc;
+	if (!f->salvage && (rc = v7_names(f, r->e)) < 0)
+		return rc;
+	if ((rc = v7_options(f, r->e)) < 0 &&
+	    (rc = salvaged(f, r->e, rc)) < 0)
 		return rc;
 	if ((rc = v7_apply(f, r->e)) < 0)
+		return rc;
+	if (f->salvage && (rc = v7_orphans(f, r->e)) < 0)
 		return rc;
 	return v7_top_first(f, r->e);
 }
@@ -1071,6 +1267,13 @@ read_initial(struct rd *r, struct tdat_file *f)
 int
 tdat_open(const char *path, struct tdat_file **out, struct tdat_err *e)
 {
+	return tdat_open_ex(path, NULL, out, e);
+}
+
+int
+tdat_open_ex(const char *path, const struct tdat_open_opts *o,
+    struct tdat_file **out, struct tdat_err *e)
+{
 	struct tdat_file *f;
 	struct stat st;
 	struct rd r;
@@ -1099,6 +1302,7 @@ tdat_open(const char *path, struct tdat_file **out, struct tdat_err *e)
 		goto fail;
 	}
 	f->fsize = (uint64_t)st.st_size;
+	f->salvage = o && o->salvage;
 	memset(&r, 0, sizeof(r));
 	r.f = f;
 	r.len = f->fsize;
@@ -1167,6 +1371,7 @@ tdat_close(struct tdat_file *f)
 	free(f->buf);
 	free(f->clock_data);
 	free(f->trace_clock);
+	free(f->damage);
 	tdat_codec_free(f->codec);
 	free(f);
 }
@@ -1194,9 +1399,13 @@ read_chunks(struct tdat_file *f, uint64_t off, uint64_t end, const char *pre,
 		return rc;
 	count = tdat_get32(h, f->big);
 	off += 4;
-	if ((uint64_t)count * 8 > end - off)
-		return tdat_fail(e, TDAT_ECORRUPT, start,
+	if ((uint64_t)count * 8 > end - off) {
+		rc = tdat_fail(e, TDAT_ECORRUPT, start,
 		    "%s: chunk count %u exceeds the data", pre, count);
+		if (!f->salvage)
+			return rc;
+		count = (uint32_t)((end - off) / 8);	/* the loop stops */
+	}
 	if ((ch = calloc(count ? count : 1, sizeof(*ch))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	for (i = 0; i < count; i++) {
@@ -1229,6 +1438,12 @@ read_chunks(struct tdat_file *f, uint64_t off, uint64_t end, const char *pre,
 	*n = count;
 	return 0;
 fail:
+	if (f->salvage && rc == TDAT_ECORRUPT) {
+		/* Salvage: keep the chunks before the damage. */
+		*out = ch;
+		*n = i;
+		return salvaged(f, e, rc);
+	}
 	free(ch);
 	return rc;
 }
@@ -1262,7 +1477,6 @@ tdat_cpu_chunks(struct tdat_file *f, const struct tdat_buffer *b,
 
 #define PAGES_WINDOW	(256 * 1024)	/* bytes of raw pages read at once */
 #define PAGES_TAIL	4096		/* file bytes after a raw window */
-#define MAX_CHUNK	(16u << 20)	/* uncompressed bytes of one chunk */
 
 struct tdpages {
 	struct tdat_file *f;

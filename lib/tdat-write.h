@@ -141,4 +141,41 @@ void tdat_select_close(struct tdat_select *);
  * "1500ms"); "+" makes it relative.  0, or -1 if malformed. */
 int tdat_parse_time(const char *s, uint64_t *ns, int *rel);
 
+
+/* ---------------------------------------------------------------------
+ * Salvage (lib/salvage.c): the intact pages of a file opened with
+ * tdat_open_ex() in salvage mode, as a page source for tdat_write().
+ * A page whose header or items are damaged is dropped alone; a piece
+ * the page iterator cannot read (a chunk) is dropped and the walk goes
+ * on after it.  Counts are kept per buffer and CPU.
+ */
+struct tdat_salvage_cpu {
+	int buffer;		/* index in tdat_file.buf */
+	uint32_t cpu;		/* CPU id */
+	uint64_t pages, records;	/* kept */
+	uint64_t lost_pages;	/* damaged pages, and whole pages cut off */
+	uint64_t lost_records;	/* events read in damaged pages before the
+				 * damage (a lower bound of those lost) */
+	uint64_t lost_pieces;	/* windows or chunks that could not be read */
+	uint64_t cut;		/* bytes of its data past the end of the file */
+	int damaged;		/* how many faults were found */
+	int has_off;
+	uint64_t off;		/* where the first fault is */
+	char why[256];		/* what it is */
+};
+
+struct tdat_salvage;
+int tdat_salvage_open(struct tdat_file *, struct tdat_salvage **out,
+    struct tdat_err *e);
+/* The page source to pass to tdat_write() with the same file. */
+const struct tdat_page_src *tdat_salvage_pages(struct tdat_salvage *);
+/* Walk every CPU without writing, to count what a salvage keeps. */
+int tdat_salvage_scan(struct tdat_salvage *, struct tdat_err *e);
+size_t tdat_salvage_ncpu(const struct tdat_salvage *);
+const struct tdat_salvage_cpu *tdat_salvage_cpu(const struct tdat_salvage *,
+    size_t i);
+/* 1 if the open or the pages walked so far dropped anything. */
+int tdat_salvage_damaged(const struct tdat_salvage *);
+void tdat_salvage_close(struct tdat_salvage *);
+
 #endif

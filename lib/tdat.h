@@ -117,6 +117,14 @@ struct tdat_section {
 struct tdat_cpu {
 	uint32_t id;
 	uint64_t off, size;	/* as stored; compressed bytes for compressed v7 */
+	uint64_t cut;		/* salvage: bytes of it past the end of the file */
+};
+
+/* Salvage (tdat_open_ex): a piece the tolerant open dropped or clamped. */
+struct tdat_damage {
+	int has_off;
+	uint64_t off;
+	char msg[256];
 };
 
 struct tdat_buffer {
@@ -175,12 +183,29 @@ struct tdat_file {
 	 * a trace.dat file (formats/tracedat.c), else the input format's. */
 	const struct tdat_page_ops *page_ops;
 	void *page_arg;		/* the format's state, for page_ops */
+
+	int salvage;		/* opened by tdat_open_ex() with salvage set */
+	size_t ndamage;
+	struct tdat_damage *damage;	/* what salvage dropped, in file order */
 };
 
 /* Open a trace.dat ("-" spools stdin to a temporary file).  On failure
  * returns a negative code with *e filled; *out is NULL. */
 int tdat_open(const char *path, struct tdat_file **out, struct tdat_err *e);
 void tdat_close(struct tdat_file *);
+/*
+ * Open with options.  salvage: a tolerant open for damaged or truncated
+ * files: CPU data running past the end of the file is clamped to the
+ * whole pages in it, damaged optional pieces (kallsyms, printk formats,
+ * cmdlines, options sections, buffers whose data is gone, chunk tables
+ * cut short) are dropped and listed in f->damage; the headers and event
+ * formats must still be intact.
+ */
+struct tdat_open_opts {
+	int salvage;
+};
+int tdat_open_ex(const char *path, const struct tdat_open_opts *o,
+    struct tdat_file **out, struct tdat_err *e);
 const char *tdat_string(const struct tdat_file *, uint32_t id);	/* v7 strings */
 
 /* Bounded file access: read len bytes at off, or fail with a located error. */

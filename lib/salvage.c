@@ -1,0 +1,335 @@
+/*
+ * salvage.c: the intact pages of a damaged trace.dat, as a page source
+ * for the writer (tdat-cat --salvage) or counted alone (tdat-verify).
+ *
+ * Each CPU's pages come from the page iterator (lib/pages.c) of a file
+ * opened with tdat_open_ex() in salvage mode.  A page is kept when its
+ * header and every item in it decode, its events have formats and its
+ * time never goes back; any other page is dropped alone.  A piece the
+ * iterator cannot read (a window, a compressed chunk) is dropped and
+ * the walk goes on after it.  Kept pages are copied unchanged, in their
+ * order, so the output holds only events of the input's intact pages.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+
+struct tdat_salvage {
+	struct tdat_file *f;
+	struct tdat_page_layout pl;
+	struct tdat_events *ev;
+	struct tdat_page_src src;
+	struct tdat_pages *ps;		/* the CPU being read, or NULL */
+	struct tdat_salvage_cpu *cur;	/* its counts */
+	uint64_t last_ts;		/* its last kept record */
+	int have_ts;
+	size_t n;
+	struct tdat_salvage_cpu *cpu;
+};
+
+/* Note the first damage of a CPU: where it is and why. */
+static void
+note(struct tdat_salvage_cpu *c, const struct tdat_err *e)
+{
+	if (c->damaged++)
+		return;
+	c->has_off = e->has_off;
+	c->off = e->off;
+	snprintf(c->why, sizeof(c->why), "%s", e->msg);
+}
+
+static int
+bad(struct tdat_err *e, const struct tdat_page_layout *pl,
+    const struct tdat_page *pg, uint32_t at, const char *msg)
+{
+	return tdat_fail(e, TDAT_ECORRUPT, tdat_page_where(pl, pg, at), "%s",
+	    msg);
+}
+
+/* One item of a page: 0 if sound, < 0 if it shows damage. */
+static int
+check_item(struct tdat_salvage *s, struct tdat_page *pg,
+    const struct tdat_page_item *it, uint64_t before, uint64_t *nrec,
+    struct tdat_err *e)
+{
+	const struct tdat_page_layout *pl = &s->pl;
+
+	switch (it->kind) {
+	case TDAT_ITEM_DATA:
+		if (pg->ts < before || (s->have_ts && pg->ts < s->last_ts))
+			return bad(e, pl, pg, it->at, "time goes backwards");
+		if (it->size < 2 || tdat_events_find(s->ev,
+		    tdat_get16(it->data, pl->big)) == NULL)
+			{ char m[64]; snprintf(m, sizeof m, "event id %u has no format", it->size < 2 ? 0u : (unsigned)tdat_get16(it->data, pl->big)); return bad(e, pl, pg, it->at, m); }
+		(*nrec)++;
+		s->last_ts = pg->ts;
+		s->have_ts = 1;
+		break;
+	case TDAT_ITEM_PADDING:
+		if ((it->rest && it->delta != 0) ||
+		    (!it->rest && (it->size < 4 || it->size % 4)))
+			return bad(e, pl, pg, it->at, "malformed padding");
+		break;
+	case TDAT_ITEM_EXTEND:
+		if (pg->ts < before)
+			return bad(e, pl, pg, it->at, "time extend wraps the "
+			    "clock");
+		break;
+	}
+	return 0;
+}
+
+/* Check a whole page; *nrec gets its events (those before any damage). */
+static int
+check_page(struct tdat_salvage *s, struct tdat_page *pg, uint64_t *nrec,
+    struct tdat_err *e)
+{
+	struct tdat_page_item it;
+	uint64_t before, last = s->last_ts;
+	int rc, have = s->have_ts;
+
+	*nrec = 0;
+	if ((rc = tdat_page_init(&s->pl, pg, e)) < 0)
+		return rc;
+	if (pg->commit == 0)
+		return 0;
+	if (s->have_ts && pg->stamp < s->last_ts)
+		return tdat_fail(e, TDAT_ECORRUPT, pg->off, "page time stamp "
+		    "is before the CPU's last record");
+	for (;;) {
+		before = pg->ts;
+		if ((rc = tdat_page_next(&s->pl, pg, &it, e)) == 0)
+			return 0;
+		if (rc < 0 || (rc = check_item(s, pg, &it, before, nrec, e)) < 0)
+			break;
+	}
+	s->last_ts = last;	/* a dropped page does not move the clock */
+	s->have_ts = have;
+	return rc;
+}
+
+static struct tdat_salvage_cpu *
+new_cpu(struct tdat_salvage *s, int buf, uint32_t id)
+{
+	struct tdat_salvage_cpu *c;
+
+	if ((c = realloc(s->cpu, (s->n + 1) * sizeof(*c))) == NULL)
+		return NULL;
+	s->cpu = c;
+	c += s->n++;
+	memset(c, 0, sizeof(*c));
+	c->buffer = buf;
+	c->cpu = id;
+	return c;
+}
+
+static int
+src_begin(void *arg, int buf, uint32_t id, uint64_t *total,
+    struct tdat_err *e)
+{
+	struct tdat_salvage *s = arg;
+	const struct tdat_buffer *b = &s->f->buf[buf];
+	const struct tdat_cpu *cp = NULL;
+	const struct tdat_damage *d;
+	struct tdat_err pe = { 0 };
+	size_t nd;
+	uint32_t i;
+	int rc;
+
+	*total = 0;
+	tdat_pages_close(s->ps);
+	s->ps = NULL;
+	s->cur = NULL;
+	s->have_ts = 0;
+	for (i = 0; i < b->ncpu; i++)
+		if (b->cpu[i].id == id)
+			cp = &b->cpu[i];
+	if (cp == NULL || (cp->size == 0 && cp->cut == 0))
+		return 0;
+	if ((s->cur = new_cpu(s, buf, id)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	if (cp->cut) {
+		s->cur->cut = cp->cut;
+		if (!b->compressed)
+			s->cur->lost_pages = (cp->cut + b->page_size - 1) /
+			    b->page_size;
+		tdat_fail(&pe, TDAT_ECORRUPT, cp->off + cp->size, "data cut "
+		    "short: %llu bytes past the end of the file",
+		    (unsigned long long)cp->cut);
+		note(s->cur, &pe);
+	}
+	if (cp->size == 0)
+		return 0;
+	nd = s->f->ndamage;
+	rc = tdat_pages_open(s->f, buf, (uint32_t)(cp - b->cpu), &s->ps, &pe);
+	if (rc == 0 && s->f->ndamage > nd) {
+		/* The open kept the chunks before a damaged one. */
+		d = &s->f->damage[s->f->ndamage - 1];
+		pe.has_off = d->has_off;
+		pe.off = d->off;
+		snprintf(pe.msg, sizeof(pe.msg), "%s", d->msg);
+		s->cur->lost_pieces++;
+		note(s->cur, &pe);
+	}
+	if (rc < 0) {
+		if (pe.code != TDAT_ECORRUPT) {
+			*e = pe;
+			return pe.code;
+		}
+		s->cur->lost_pieces++;
+		note(s->cur, &pe);
+		return 0;
+	}
+	*total = tdat_pages_total(s->ps);
+	return 0;
+}
+
+/* A piece the iterator could not read: note it and go on after it. */
+static int
+lost_piece(struct tdat_salvage *s, struct tdat_err *pe, struct tdat_err *e)
+{
+	const char *fault = tdat_pages_fault(s->ps);
+
+	if (pe->code != TDAT_ECORRUPT) {
+		*e = *pe;
+		return pe->code;
+	}
+	note(s->cur, pe);
+	/* A chunk running past its CPU's data is still delivered next. */
+	if (fault == NULL || strcmp(fault, "chunk") != 0 ||
+	    strstr(pe->msg, "runs past the CPU's data") == NULL)
+		s->cur->lost_pieces++;
+	return 0;
+}
+
+static int
+src_read(void *arg, unsigned char *dst, size_t cap, size_t *got,
+    struct tdat_err *e)
+{
+	struct tdat_salvage *s = arg;
+	struct tdat_err pe;
+	struct tdat_page pg;
+	uint64_t nrec;
+	size_t avail;
+	int rc;
+
+	*got = 0;
+	while (s->ps != NULL) {
+		memset(&pg, 0, sizeof(pg));
+		memset(&pe, 0, sizeof(pe));
+		if ((rc = tdat_pages_next(s->ps, &pg, &avail, &pe)) == 0)
+			break;
+		if (rc < 0) {
+			if ((rc = lost_piece(s, &pe, e)) < 0)
+				return rc;
+			continue;
+		}
+		if (check_page(s, &pg, &nrec, &pe) < 0) {
+			note(s->cur, &pe);
+			s->cur->lost_pages++;
+			s->cur->lost_records += nrec;
+		} else {
+			if (dst)
+				memcpy(dst + *got, pg.p, pg.page_size);
+			*got += pg.page_size;
+			s->cur->pages++;
+			s->cur->records += nrec;
+		}
+		if (cap - *got < pg.page_size)
+			break;
+	}
+	return 0;
+}
+
+int
+tdat_salvage_open(struct tdat_file *f, struct tdat_salvage **out,
+    struct tdat_err *e)
+{
+	struct tdat_salvage *s;
+	int rc;
+
+	*out = NULL;
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	s->f = f;
+	if ((rc = tdat_page_layout(f, &s->pl, e)) < 0 ||
+	    (rc = tdat_events_load(f, &s->ev, e)) < 0) {
+		tdat_salvage_close(s);
+		return rc;
+	}
+	tdat_events_finish(s->ev, 0);
+	s->src.arg = s;
+	s->src.begin = src_begin;
+	s->src.read = src_read;
+	*out = s;
+	return 0;
+}
+
+const struct tdat_page_src *
+tdat_salvage_pages(struct tdat_salvage *s)
+{
+	return &s->src;
+}
+
+int
+tdat_salvage_scan(struct tdat_salvage *s, struct tdat_err *e)
+{
+	const struct tdat_file *f = s->f;
+	uint64_t total;
+	size_t got, bi;
+	uint32_t i;
+	int rc;
+
+	for (bi = 0; bi < f->nbuf; bi++) {
+		if (f->buf[bi].latency)
+			continue;
+		for (i = 0; i < f->buf[bi].ncpu; i++) {
+			if ((rc = src_begin(s, (int)bi, f->buf[bi].cpu[i].id,
+			    &total, e)) < 0)
+				return rc;
+			do {
+				if ((rc = src_read(s, NULL, (size_t)-1 / 2,
+				    &got, e)) < 0)
+					return rc;
+			} while (got > 0);
+		}
+	}
+	return 0;
+}
+
+size_t
+tdat_salvage_ncpu(const struct tdat_salvage *s)
+{
+	return s->n;
+}
+
+const struct tdat_salvage_cpu *
+tdat_salvage_cpu(const struct tdat_salvage *s, size_t i)
+{
+	return i < s->n ? &s->cpu[i] : NULL;
+}
+
+int
+tdat_salvage_damaged(const struct tdat_salvage *s)
+{
+	size_t i;
+
+	if (s->f->ndamage > 0)
+		return 1;
+	for (i = 0; i < s->n; i++)
+		if (s->cpu[i].damaged)
+			return 1;
+	return 0;
+}
+
+void
+tdat_salvage_close(struct tdat_salvage *s)
+{
+	if (s == NULL)
+		return;
+	tdat_pages_close(s->ps);
+	tdat_events_free(s->ev);
+	free(s->cpu);
+	free(s);
+}
