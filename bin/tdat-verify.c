@@ -195,6 +195,61 @@ verify_ltt(const char *path, struct job *j)
 	return status;
 }
 
+/*
+ * After damage: what tdat-cat --salvage would keep, counted by the same
+ * salvage page walk (lib/salvage.c), without writing anything.
+ */
+static void
+salvage_hint(const char *path, const struct job *j)
+{
+	struct tdat_open_opts oo = { .salvage = 1 };
+	const struct tdat_salvage_cpu *c;
+	struct tdat_salvage *s = NULL;
+	struct tdat_file *f = NULL;
+	struct tdat_err e = { 0 };
+	uint64_t kept = 0, pages = 0, recs = 0, chunks = 0;
+	int ok;
+	size_t i;
+	json_object *o;
+
+	ok = tdat_open_ex(path, &oo, &f, &e) == 0 &&
+	    tdat_salvage_open(f, &s, &e) == 0 && tdat_salvage_scan(s, &e) == 0;
+	for (i = 0; ok && (c = tdat_salvage_cpu(s, i)) != NULL; i++) {
+		kept += c->pages;
+		pages += c->pages + c->lost_pages;
+		recs += c->records;
+		chunks += c->lost_pieces;
+	}
+	tdat_salvage_close(s);
+	tdat_close(f);
+	if (j->json) {
+		o = json_object_new_object();
+		json_object_object_add(o, "file", jstr(j->file));
+		json_object_object_add(o, "salvage", json_object_new_boolean(ok));
+		if (ok) {
+			json_object_object_add(o, "kept_pages",
+			    json_object_new_int64((int64_t)kept));
+			json_object_object_add(o, "pages",
+			    json_object_new_int64((int64_t)pages));
+			json_object_object_add(o, "kept_records",
+			    json_object_new_int64((int64_t)recs));
+			json_object_object_add(o, "lost_chunks",
+			    json_object_new_int64((int64_t)chunks));
+		}
+		jprint(o);
+		return;
+	}
+	if (!ok)
+		printf("%s: damaged: tdat-cat --salvage cannot recover it: %s\n",
+		    j->file, e.msg);
+	else
+		printf("%s: damaged: tdat-cat --salvage would keep %llu of %llu "
+		    "pages (%llu records)\n", j->file,
+		    (unsigned long long)kept, (unsigned long long)pages,
+		    (unsigned long long)recs);
+	tdat_check_stdout();
+}
+
 static int
 verify_one(const char *path, struct job *j)
 {
@@ -214,6 +269,8 @@ verify_one(const char *path, struct job *j)
 	status = st.errors || (j->strict && st.warnings) ? 1 : 0;
 	if (!j->quiet)
 		summary(j, &st, status);
+	if (status && st.errors && !j->quiet && strcmp(path, "-") != 0)
+		salvage_hint(path, j);
 	return status;
 }
 

@@ -239,8 +239,13 @@ drop_buffer(struct tdat_file *f, struct tdat_err *e, int rc)
 {
 	struct tdat_buffer *b = &f->buf[f->nbuf - 1];
 
+	char msg[sizeof(e->msg)];
+
 	if (!f->salvage || rc != TDAT_ECORRUPT)
 		return rc;
+	snprintf(msg, sizeof(msg), "%s", e->msg);
+	snprintf(e->msg, sizeof(e->msg), "buffer \"%.40s\": %.200s", b->name,
+	    msg);
 	free(b->name);
 	free(b->clock);
 	free(b->cpu);

@@ -24,6 +24,8 @@ struct tdat_salvage {
 	struct tdat_salvage_cpu *cur;	/* its counts */
 	uint64_t last_ts;		/* its last kept record */
 	int have_ts;
+	struct tdat_chunk *ch;		/* its chunk table, when compressed */
+	uint32_t nch;
 	size_t n;
 	struct tdat_salvage_cpu *cpu;
 };
@@ -140,6 +142,9 @@ src_begin(void *arg, int buf, uint32_t id, uint64_t *total,
 	*total = 0;
 	tdat_pages_close(s->ps);
 	s->ps = NULL;
+	free(s->ch);
+	s->ch = NULL;
+	s->nch = 0;
 	s->cur = NULL;
 	s->have_ts = 0;
 	for (i = 0; i < b->ncpu; i++)
@@ -182,6 +187,13 @@ src_begin(void *arg, int buf, uint32_t id, uint64_t *total,
 		return 0;
 	}
 	*total = tdat_pages_total(s->ps);
+	if (b->compressed) {
+		/* To count the pages of a chunk that does not decompress. */
+		nd = s->f->ndamage;
+		if (tdat_cpu_chunks(s->f, b, cp, &s->ch, &s->nch, &pe) < 0)
+			s->nch = 0;
+		s->f->ndamage = nd;	/* the open above noted it already */
+	}
 	return 0;
 }
 
@@ -190,6 +202,7 @@ static int
 lost_piece(struct tdat_salvage *s, struct tdat_err *pe, struct tdat_err *e)
 {
 	const char *fault = tdat_pages_fault(s->ps);
+	uint32_t i;
 
 	if (pe->code != TDAT_ECORRUPT) {
 		*e = *pe;
@@ -197,9 +210,14 @@ lost_piece(struct tdat_salvage *s, struct tdat_err *pe, struct tdat_err *e)
 	}
 	note(s->cur, pe);
 	/* A chunk running past its CPU's data is still delivered next. */
-	if (fault == NULL || strcmp(fault, "chunk") != 0 ||
-	    strstr(pe->msg, "runs past the CPU's data") == NULL)
-		s->cur->lost_pieces++;
+	if (fault != NULL && strcmp(fault, "chunk") == 0 &&
+	    strstr(pe->msg, "runs past the CPU's data") != NULL)
+		return 0;
+	s->cur->lost_pieces++;
+	for (i = 0; pe->has_off && i < s->nch; i++)
+		if (s->ch[i].off - 8 == pe->off)
+			s->cur->lost_pages += s->ch[i].usize /
+			    s->f->buf[s->cur->buffer].page_size;
 	return 0;
 }
 
@@ -329,6 +347,7 @@ tdat_salvage_close(struct tdat_salvage *s)
 	if (s == NULL)
 		return;
 	tdat_pages_close(s->ps);
+	free(s->ch);
 	tdat_events_free(s->ev);
 	free(s->cpu);
 	free(s);
