@@ -974,6 +974,18 @@ v7_meta(struct tdat_file *f, uint16_t id, const unsigned char *d,
 	return rc;
 }
 
+/* Salvage: whether the options of section si were read already. */
+static int
+visited(const struct tdat_file *f, int si)
+{
+	size_t i;
+
+	for (i = 0; i < f->nopt; i++)
+		if (f->opt[i].sect == si)
+			return 1;
+	return 0;
+}
+
 static int
 v7_options(struct tdat_file *f, struct tdat_err *e)
 {
@@ -991,6 +1003,9 @@ v7_options(struct tdat_file *f, struct tdat_err *e)
 			return tdat_fail(e, TDAT_ECORRUPT, off,
 			    "options sections form a loop");
 		si = (int)(s - f->sect);
+		if (f->salvage && visited(f, si))
+			return tdat_fail(e, TDAT_ECORRUPT, off,
+			    "options sections form a loop");
 		if ((rc = load_section(f, s, &blob, &len, e)) < 0)
 			return rc;
 		if ((nb = realloc(f->opt_blobs, (f->nopt_blobs + 1) *
