@@ -870,6 +870,11 @@ v7_walk(struct tdat_file *f, uint64_t off, struct tdat_err *e)
 		}
 		off += 16 + s->size;
 	}
+	if (f->salvage && off < f->fsize && f->fsize - off < 16) {
+		rc = tdat_fail(e, TDAT_ECORRUPT, off, "%llu bytes at the end "
+		    "are not a section", (unsigned long long)(f->fsize - off));
+		return salvaged(f, e, rc);
+	}
 	return 0;
 }
 
@@ -1230,6 +1235,10 @@ read_v7(struct rd *r, struct tdat_file *f)
 	    (rc = salvaged(f, r->e, rc)) < 0)
 		return rc;
 	if (!f->salvage && (rc = v7_names(f, r->e)) < 0)
+		return rc;
+	if (f->salvage && f->strings == NULL && (rc = salvaged(f, r->e,
+	    tdat_fail(r->e, TDAT_ECORRUPT, f->fsize, "no strings section: "
+	    "section names are lost"))) < 0)
 		return rc;
 	if ((rc = v7_options(f, r->e)) < 0 &&
 	    (rc = salvaged(f, r->e, rc)) < 0)

@@ -1,0 +1,195 @@
+#!/usr/bin/env bats
+# salvage.bats: tdat-cat --salvage on damaged copies of the fixtures.
+# Each copy is cut or damaged at a known place; t/salvage-check.py works
+# out from the bytes of the intact file which pages must survive, and
+# checks that trace-cmd report -N -t of the output prints exactly the
+# events of those pages of an intact raw copy, in its order.  Every
+# output must pass tdat-verify and be read by trace-cmd; the exit status
+# is 1 when anything was dropped, 0 (and the output equals a plain copy)
+# when nothing was.  Run by t/run-tests (make check).
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	D=${TDAT_DATA:-$BATS_TEST_DIRNAME/data}
+	B=${TDAT_BIN:-$BATS_TEST_DIRNAME/../build/bin}
+	export TDAT_BIN=$B
+	CAT=$B/tdat-cat
+	VERIFY=$B/tdat-verify
+	CHECK=$BATS_TEST_DIRNAME/salvage-check.py
+	T=$BATS_TEST_TMPDIR
+	Z=$D/x86_64-default-sched.dat		# v7 zstd, 4 CPUs
+	command -v trace-cmd >/dev/null 2>&1 || skip "trace-cmd is not installed"
+	# The same pages raw, as v6: the reference for every check.
+	"$CAT" --file-version 6 "$Z" -o "$T/v6.dat"
+}
+
+# salvage IN OUT: run --salvage; status must be 1; the output verifies.
+salvage() {
+	run -1 "$CAT" --salvage "$1" -o "$2"
+	printf '%s\n' "$output" >"$2.err"
+	[ -s "$2" ]
+	"$VERIFY" -q "$2"
+}
+
+# check_cut FILE CUT [OPTIONS]: cut FILE at CUT bytes, salvage it and
+# check the events against the pages whole before the cut.
+check_cut() {
+	local f=$1 cut=$2 spec
+	shift 2
+	head -c "$cut" "$f" >"$T/cut.dat"
+	salvage "$T/cut.dat" "$T/out.dat"
+	spec=$("$CHECK" keep "$f" "$cut")
+	run "$CHECK" check "$T/v6.dat" "$T/out.dat" "$spec"
+	echo "# cut $(basename "$f") at $cut: ${output//$'\n'/; }" >&3
+	[ "$status" -eq 0 ]
+}
+
+@test "an intact input: exit 0, the output equals a plain copy" {
+	local f
+	for f in "$D"/*.dat "$T/v6.dat"; do
+		"$CAT" "$f" -o "$T/plain.dat"
+		run "$CAT" --salvage "$f" -o "$T/salv.dat"
+		[ "$status" -eq 0 ] || { echo "$f: $output"; false; }
+		[ -z "$output" ]
+		cmp "$T/plain.dat" "$T/salv.dat"
+		"$CAT" --file-version 6 "$f" -o "$T/plain6.dat"
+		"$CAT" --salvage --file-version 6 "$f" -o "$T/salv6.dat"
+		cmp "$T/plain6.dat" "$T/salv6.dat"
+	done
+}
+
+@test "v6 cut inside each CPU's pages: the whole pages before the cut" {
+	# CPU data at 4083712 (59 pages), 4325376 (62), 4579328 (59),
+	# 4820992 (57): cuts at, just after and inside pages of each.
+	local cut
+	for cut in 4083712 4083800 4100000 4325376 4400000 4401234 4579328 \
+	    4700000 4820992 4900000 5054000 5054463; do
+		check_cut "$T/v6.dat" "$cut"
+	done
+	grep -q 'offset 0x4d1000: buffer "" CPU 3: kept 56 pages (5894 records), dropped 1 pages' "$T/out.dat.err"
+}
+
+@test "v6 cut: one line per buffer and CPU, the damage located" {
+	head -c 4400000 "$T/v6.dat" >"$T/cut.dat"
+	salvage "$T/cut.dat" "$T/out.dat"
+	run cat "$T/out.dat.err"
+	[ "${lines[0]}" = "tdat-cat: $T/cut.dat: buffer \"\" CPU 0: kept 59 pages (6210 records), dropped 0 pages" ]
+	[ "${lines[1]}" = "tdat-cat: $T/cut.dat: offset 0x432000: buffer \"\" CPU 1: kept 18 pages (1864 records), dropped 44 pages: data cut short: 180224 bytes past the end of the file" ]
+	[ "${#lines[@]}" -eq 4 ]
+}
+
+@test "v7 zstd cut inside each CPU's chunks: the whole chunks before the cut" {
+	# CPU data at 913408, 978944, 1044480, 1110016; the BUFFER option
+	# follows the data, so a cut loses it: the chunk streams are found
+	# from the section.
+	local cut
+	for cut in 913420 925000 978944 990000 1000000 1044480 1060000 \
+	    1100000 1110016 1150000 1171300 1171500; do
+		check_cut "$Z" "$cut"
+	done
+}
+
+@test "v7 cut inside the last options and strings: every page kept" {
+	check_cut "$Z" 1171350
+	check_cut "$Z" 1171450
+	grep -q 'kept 57 pages' "$T/out.dat.err"
+}
+
+@test "a cut before the first options section is refused" {
+	# v7 puts its first options section after kallsyms and the rest:
+	# without it there are no headers and no buffers.
+	local cut
+	for cut in 5 100 1000 2500 600000 911000; do
+		head -c "$cut" "$Z" >"$T/cut.dat"
+		run -1 "$CAT" --salvage "$T/cut.dat" -o "$T/out.dat"
+		[ "${#lines[@]}" -eq 1 ]
+		[ ! -e "$T/out.dat" ]
+	done
+	head -c 100000 "$T/v6.dat" >"$T/cut.dat"
+	run -1 "$CAT" --salvage "$T/cut.dat" -o "$T/out.dat"
+	[[ "$output" == *"runs past the end of the file"* ]]
+}
+
+@test "a damaged page header or record is dropped alone" {
+	local spec p1=$((4325376 + 5 * 4096)) p2=$((4579328 + 7 * 4096))
+	cp "$T/v6.dat" "$T/bad.dat"
+	# CPU 1 page 5: a commit past the page; CPU 2 page 7: the first
+	# record's header and length zeroed (a record of length 0).
+	printf '\377\377\000\000' | dd of="$T/bad.dat" bs=1 seek=$((p1 + 8)) \
+	    conv=notrunc 2>/dev/null
+	printf '\000\000\000\000\000\000\000\000' | dd of="$T/bad.dat" bs=1 \
+	    seek=$((p2 + 16)) conv=notrunc 2>/dev/null
+	salvage "$T/bad.dat" "$T/out.dat"
+	grep -q "offset 0x425000: buffer \"\" CPU 1: kept 61 pages .*dropped 1 pages" "$T/out.dat.err"
+	grep -q "offset 0x$(printf %x $((p2 + 16))): buffer \"\" CPU 2: kept 58 pages .*dropped 1 pages" "$T/out.dat.err"
+	spec=$("$CHECK" drop "$("$CHECK" keep "$T/v6.dat" 99999999)" 1:5 2:7)
+	run "$CHECK" check "$T/v6.dat" "$T/out.dat" "$spec"
+	echo "# flip: ${output//$'\n'/; }" >&3
+	[ "$status" -eq 0 ]
+}
+
+@test "a zeroed compressed chunk loses that chunk only" {
+	local spec
+	# CPU 1's third chunk (pages 20-29) at 1000132: its bytes zeroed.
+	python3 - "$Z" "$T/bad.dat" <<'EOF'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+at = 978944 + 4
+for i in range(3):
+    cs, us = struct.unpack_from("<II", d, at)
+    if i == 2:
+        d[at + 8:at + 8 + cs] = bytes(cs)
+    at += 8 + cs
+open(sys.argv[2], "wb").write(d)
+EOF
+	salvage "$T/bad.dat" "$T/out.dat"
+	grep -q 'offset 0xf42c4: buffer "" CPU 1: kept 52 pages (5385 records), dropped 10 pages and 1 unreadable' "$T/out.dat.err"
+	spec=$("$CHECK" drop "$("$CHECK" keep "$T/v6.dat" 99999999)" \
+	    1:20 1:21 1:22 1:23 1:24 1:25 1:26 1:27 1:28 1:29)
+	run "$CHECK" check "$T/v6.dat" "$T/out.dat" "$spec"
+	echo "# zeroed chunk: ${output//$'\n'/; }" >&3
+	[ "$status" -eq 0 ]
+}
+
+@test "v6 with instances cut inside an instance: the other buffers whole" {
+	local I=$D/x86_64-v7-none-instances.dat
+	"$CAT" --file-version 6 "$I" -o "$T/i6.dat"
+	head -c 4650000 "$T/i6.dat" >"$T/cut.dat"
+	salvage "$T/cut.dat" "$T/out.dat"
+	grep -q 'buffer "bar" CPU 3: kept 4 pages (269 records), dropped 0 pages' "$T/out.dat.err"
+	grep -q 'offset 0x46f000: buffer "foo" CPU 0: kept 9 pages (1380 records), dropped 6 pages' "$T/out.dat.err"
+	trace-cmd report "$T/out.dat" >/dev/null
+	# The instance whose CPU table is gone is dropped whole.
+	head -c 4400000 "$T/i6.dat" >"$T/cut.dat"
+	salvage "$T/cut.dat" "$T/out.dat"
+	grep -q 'dropped: buffer "bar": flyrecord runs past the end of the file' "$T/out.dat.err"
+	trace-cmd report "$T/out.dat" >/dev/null
+}
+
+@test "trace-cmd reads every salvaged output" {
+	local cut
+	for cut in 920000 1000000 1171000; do
+		head -c "$cut" "$Z" >"$T/cut.dat"
+		salvage "$T/cut.dat" "$T/out.dat"
+		trace-cmd report "$T/out.dat" >/dev/null
+	done
+}
+
+@test "tdat-verify says what --salvage would keep" {
+	head -c 4400000 "$T/v6.dat" >"$T/cut.dat"
+	run -1 "$VERIFY" "$T/cut.dat"
+	[ "${lines[-1]}" = "$T/cut.dat: damaged: tdat-cat --salvage would keep 77 of 237 pages (8074 records)" ]
+	run -1 "$VERIFY" --json "$T/cut.dat"
+	[[ "${lines[-1]}" == *'"salvage":true,"kept_pages":77,"pages":237,"kept_records":8074,"lost_chunks":0}' ]]
+	head -c 1000 "$Z" >"$T/cut.dat"
+	run -1 "$VERIFY" "$T/cut.dat"
+	[[ "${lines[-1]}" == *"damaged: tdat-cat --salvage cannot recover it: "* ]]
+	run -0 "$VERIFY" "$Z"
+	[[ "$output" != *--salvage* ]]
+}
+
+@test "--salvage takes one input and no event selection" {
+	run -2 "$CAT" --salvage "$Z" "$Z" -o "$T/out.dat"
+	run -2 "$CAT" --salvage -e sched_switch "$Z" -o "$T/out.dat"
+}
