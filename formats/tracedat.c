@@ -221,16 +221,17 @@ salvaged(struct tdat_file *f, struct tdat_err *e, int rc)
 	return 0;
 }
 
-/* Salvage: keep the first keep bytes of c's data; c->cut tells the rest. */
-static int
-cut_cpu(struct tdat_file *f, const struct tdat_buffer *b, struct tdat_cpu *c,
-    uint64_t keep, struct tdat_err *e)
+/*
+ * Salvage: keep the first keep bytes of c's data (whole pages when raw);
+ * c->cut tells the rest, which the salvage page source reports.
+ */
+static void
+cut_cpu(const struct tdat_buffer *b, struct tdat_cpu *c, uint64_t keep)
 {
 	if (!b->compressed && b->page_size)
 		keep -= keep % b->page_size;
 	c->cut = c->size - keep;
 	c->size = keep;
-	return 0;	/* the salvage page source reports c->cut */
 }
 
 /* Salvage: forget the buffer just added (its data is gone). */
@@ -238,7 +239,6 @@ static int
 drop_buffer(struct tdat_file *f, struct tdat_err *e, int rc)
 {
 	struct tdat_buffer *b = &f->buf[f->nbuf - 1];
-
 	char msg[sizeof(e->msg)];
 
 	if (!f->salvage || rc != TDAT_ECORRUPT)
@@ -456,8 +456,6 @@ check_cpu_data(struct tdat_file *f, struct tdat_buffer *b, struct tdat_err *e)
 {
 	uint32_t i;
 
-	int rc;
-
 	for (i = 0; i < b->ncpu; i++) {
 		struct tdat_cpu *c = &b->cpu[i];
 
@@ -465,9 +463,7 @@ check_cpu_data(struct tdat_file *f, struct tdat_buffer *b, struct tdat_err *e)
 			continue;
 		if ((c->off > f->fsize || c->size > f->fsize - c->off) &&
 		    f->salvage) {
-			if ((rc = cut_cpu(f, b, c, c->off > f->fsize ? 0 :
-			    f->fsize - c->off, e)) < 0)
-				return rc;
+			cut_cpu(b, c, c->off > f->fsize ? 0 : f->fsize - c->off);
 			continue;
 		}
 		if (c->off > f->fsize || c->size > f->fsize - c->off)
@@ -556,10 +552,9 @@ v7_buffer(struct tdat_file *f, const unsigned char *d, uint32_t size,
 			return rc;
 		c->id = (uint32_t)id;
 		if (f->salvage && c->size && c->off >= f->sect[i].off + 16 &&
-		    (c->off > b->data_end || c->size > b->data_end - c->off) &&
-		    (rc = cut_cpu(f, b, c,
-		    c->off > b->data_end ? 0 : b->data_end - c->off, e)) < 0)
-			return rc;
+		    (c->off > b->data_end || c->size > b->data_end - c->off))
+			cut_cpu(b, c, c->off > b->data_end ? 0 :
+			    b->data_end - c->off);
 		if (c->size && (c->off < f->sect[i].off + 16 ||
 		    c->off - f->sect[i].off - 16 > f->sect[i].size ||
 		    c->size > f->sect[i].size - (c->off - f->sect[i].off - 16)))
@@ -1129,8 +1124,10 @@ v7_orphan(struct tdat_file *f, const struct tdat_section *s, int top,
 	uint64_t pos, end = s->off + 16 + s->size, stop;
 	char name[32];
 
-	snprintf(name, sizeof(name), top ? "" : "salvage-%llu",
-	    (unsigned long long)s->off);
+	name[0] = '\0';
+	if (!top)
+		snprintf(name, sizeof(name), "salvage-%llu",
+		    (unsigned long long)s->off);
 	if ((b = add_buffer(f)) == NULL || (b->name = strdup(name)) == NULL ||
 	    (b->clock = strdup(f->trace_clock ? f->trace_clock : "local")) ==
 	    NULL)
@@ -1431,7 +1428,7 @@ read_chunks(struct tdat_file *f, uint64_t off, uint64_t end, const char *pre,
 	if ((uint64_t)count * 8 > end - off) {
 		rc = tdat_fail(e, TDAT_ECORRUPT, start,
 		    "%s: chunk count %u exceeds the data", pre, count);
-		if (!f->salvage)
+		if (!f->salvage || (rc = salvaged(f, e, rc)) < 0)
 			return rc;
 		count = (uint32_t)((end - off) / 8);	/* the loop stops */
 	}
