@@ -1046,6 +1046,18 @@ v7_options(struct tdat_file *f, struct tdat_err *e)
 	return 0;
 }
 
+/* Salvage: name the option whose section is damaged in e's message. */
+static int
+named(struct tdat_err *e, uint16_t id, int rc)
+{
+	char msg[sizeof(e->msg)];
+
+	snprintf(msg, sizeof(msg), "%s", e->msg);
+	snprintf(e->msg, sizeof(e->msg), "%s: %.200s", tdat_option_name(id),
+	    msg);
+	return rc;
+}
+
 /* Second pass over the options: metadata sections and buffers. */
 static int
 v7_apply(struct tdat_file *f, struct tdat_err *e)
@@ -1061,9 +1073,9 @@ v7_apply(struct tdat_file *f, struct tdat_err *e)
 		case TDAT_OPT_EVENT_FORMATS: case TDAT_OPT_KALLSYMS:
 		case TDAT_OPT_PRINTK: case TDAT_OPT_CMDLINES:
 			rc = v7_meta(f, o->id, o->data, o->size, o->off, e);
-			if (rc < 0 && (o->id == TDAT_OPT_KALLSYMS ||
+			if (rc < 0 && f->salvage && (o->id == TDAT_OPT_KALLSYMS ||
 			    o->id == TDAT_OPT_PRINTK || o->id == TDAT_OPT_CMDLINES))
-				rc = salvaged(f, e, rc);
+				rc = salvaged(f, e, named(e, o->id, rc));
 			break;
 		case TDAT_OPT_BUFFER: case TDAT_OPT_BUFFER_TEXT:
 			rc = v7_buffer(f, o->data, o->size, o->off, (int)i,

@@ -49,6 +49,87 @@ bad(struct tdat_err *e, const struct tdat_page_layout *pl,
 	    msg);
 }
 
+static const struct tdat_field *
+field(const struct tdat_event *ev, int i)
+{
+	return i < ev->ncommon ? &ev->common[i] : &ev->fields[i - ev->ncommon];
+}
+
+static int
+is_loc(const struct tdat_field *fl)
+{
+	return (fl->flags & (TDAT_FLD_DYNAMIC | TDAT_FLD_RELATIVE)) &&
+	    fl->size == 4 && fl->offset >= 0;
+}
+
+/*
+ * The bytes a record of ev must hold: every fixed field (the last may be
+ * an array the kernel fills in part) and every __data_loc word, as
+ * tdat-verify counts them.
+ */
+static uint32_t
+min_size(const struct tdat_event *ev)
+{
+	uint32_t min = 0, last_off = 0, last_end = 0, off, end;
+	int i, n = ev->ncommon + ev->nfields, last_arr = 0;
+	const struct tdat_field *fl;
+
+	for (i = 0; i < n; i++) {
+		fl = field(ev, i);
+		if (fl->offset < 0 || fl->size < 0 || fl->offset > 0xffff ||
+		    fl->size > 0xffff)
+			continue;
+		off = (uint32_t)fl->offset;
+		end = off + (uint32_t)fl->size;
+		if (off >= last_off) {
+			if (last_end > min)
+				min = last_end;
+			last_off = off;
+			last_end = end;
+			last_arr = (fl->type && strchr(fl->type, '[')) ||
+			    (fl->name && strchr(fl->name, '['));
+		} else if (end > min)
+			min = end;
+	}
+	if (!last_arr && last_end > min)
+		min = last_end;
+	for (i = 0; i < n; i++)
+		if (is_loc(field(ev, i)) &&
+		    (uint32_t)field(ev, i)->offset + 4 > min)
+			min = (uint32_t)field(ev, i)->offset + 4;
+	return min;
+}
+
+/* A record's fields against its format: NULL if sound, else what is not. */
+static const char *
+check_fields(const struct tdat_event *ev, const unsigned char *d,
+    uint32_t size, int big)
+{
+	const struct tdat_field *fl;
+	uint32_t loc, off, len;
+	int i, n = ev->ncommon + ev->nfields;
+
+	if (size < min_size(ev))
+		return "record is shorter than its event";
+	for (i = 0; i < n; i++) {
+		if (!is_loc(fl = field(ev, i)))
+			continue;
+		loc = tdat_get32(d + fl->offset, big);
+		off = loc & 0xffff;
+		len = loc >> 16;
+		if (fl->flags & TDAT_FLD_RELATIVE)
+			off += (uint32_t)fl->offset + 4;
+		if (off > size || len > size - off)
+			return "a __data_loc field lies outside its record";
+		if (fl->type == NULL || strstr(fl->type, "char[]") == NULL ||
+		    memchr(d + off, '\0', len) != NULL)
+			continue;
+		if (memchr(d + off, '\0', size - off) == NULL)
+			return "a string field is not terminated in its record";
+	}
+	return NULL;
+}
+
 /* One item of a page: 0 if sound, < 0 if it shows damage. */
 static int
 check_item(struct tdat_salvage *s, struct tdat_page *pg,
@@ -56,14 +137,18 @@ check_item(struct tdat_salvage *s, struct tdat_page *pg,
     struct tdat_err *e)
 {
 	const struct tdat_page_layout *pl = &s->pl;
+	const struct tdat_event *ev;
+	const char *why;
 
 	switch (it->kind) {
 	case TDAT_ITEM_DATA:
 		if (pg->ts < before || (s->have_ts && pg->ts < s->last_ts))
 			return bad(e, pl, pg, it->at, "time goes backwards");
-		if (it->size < 2 || tdat_events_find(s->ev,
-		    tdat_get16(it->data, pl->big)) == NULL)
-			{ char m[64]; snprintf(m, sizeof m, "event id %u has no format", it->size < 2 ? 0u : (unsigned)tdat_get16(it->data, pl->big)); return bad(e, pl, pg, it->at, m); }
+		if (it->size < 2 || (ev = tdat_events_find(s->ev,
+		    tdat_get16(it->data, pl->big))) == NULL)
+			return bad(e, pl, pg, it->at, "event id has no format");
+		if ((why = check_fields(ev, it->data, it->size, pl->big)))
+			return bad(e, pl, pg, it->at, why);
 		(*nrec)++;
 		s->last_ts = pg->ts;
 		s->have_ts = 1;
