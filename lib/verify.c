@@ -1027,6 +1027,33 @@ check_cpu(struct vctx *v, int bi, uint32_t ci)
 	tdat_pages_close(ps);
 }
 
+/*
+ * A v6 latency file's text runs to the end of the file: a file cut short
+ * ends inside a line.  The finding names where that line starts.
+ */
+static void
+check_latency_end(struct vctx *v)
+{
+	struct tdat_file *f = v->f;
+	struct tdat_err e = { 0 };
+	unsigned char buf[4096];
+	uint64_t n, at;
+	size_t i;
+
+	if (f->fsize <= f->latency_off)
+		return;
+	n = f->fsize - f->latency_off;
+	if (n > sizeof(buf))
+		n = sizeof(buf);
+	at = f->fsize - n;
+	if (tdat_pread(f, buf, at, n, &e) < 0 || buf[n - 1] == '\n')
+		return;
+	for (i = (size_t)n; i > 0 && buf[i - 1] != '\n'; i--)
+		;
+	ERR(v, "latency-cut", at + i, "latency text ends inside a line: the "
+	    "file is cut short");
+}
+
 static void
 check_pages(struct vctx *v)
 {
@@ -1034,6 +1061,8 @@ check_pages(struct vctx *v)
 	size_t bi;
 	uint32_t ci;
 
+	if (f->version < 7 && f->latency)
+		check_latency_end(v);
 	if (!v->have_pl)
 		return;
 	for (bi = 0; bi < f->nbuf && !v->stop && !v->fatal; bi++) {

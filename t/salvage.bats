@@ -193,3 +193,26 @@ EOF
 	run -2 "$CAT" --salvage "$Z" "$Z" -o "$T/out.dat"
 	run -2 "$CAT" --salvage -e sched_switch "$Z" -o "$T/out.dat"
 }
+
+@test "tdat-verify: a v6 latency file cut inside a line is damaged" {
+	# A latency file made from a small v6 fixture: its metadata, then
+	# "latency" and the text, which runs to the end of the file.
+	python3 - "$D/kinmax-listen-trace.192.168.1.10_53616.dat" "$T" <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+head = d[:d.index(b"flyrecord\0")] + b"latency  \0"
+txt = (b"# tracer: wakeup\n#\n"
+       b"  <idle>-0       0d....    0us+:      0:120:R   + [000]    17:120:R migration/0\n"
+       b"  <idle>-0       0d....    2us : 0\n")
+open(sys.argv[2] + "/lat.dat", "wb").write(head + txt)
+open(sys.argv[2] + "/latcut.dat", "wb").write(head + txt[:60])
+print(len(head) + txt.index(b"  <idle>"))
+PY
+	run -0 "$VERIFY" "$T/lat.dat"
+	local line
+	line=$(python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); print(d.rindex(b"\n") + 1)' "$T/latcut.dat")
+	run -1 "$VERIFY" "$T/latcut.dat"
+	[ "${lines[0]}" = "$T/latcut.dat: offset 0x$(printf %x "$line"): error: latency text ends inside a line: the file is cut short" ]
+	run -1 "$VERIFY" --json "$T/latcut.dat"
+	[[ "${lines[0]}" == *'"kind":"latency-cut"'* ]]
+}
