@@ -22,11 +22,13 @@
 #define F_CPU		(-2)	/* pseudo fields */
 #define F_COMM		(-3)
 #define F_MISSING	0x40000000	/* a field this event lacks */
+#define FILTER_OPS	"=!<>&~()|\"' \t"	/* what ends an event list */
 
 struct event {
 	const struct tdat_event *te;
 	int sel_e;		/* chosen by -e */
 	struct tdat_filter **flt;	/* per -F; NULL when it does not apply */
+	unsigned char *all;	/* per -F: it names the event, no expression */
 };
 
 struct input {
@@ -299,6 +301,11 @@ compile_filter(struct tdat_select *s, size_t k, int *bad, struct tdat_err *e)
 	char *events;
 
 	at = tdat_filter_split(arg, &events);
+	/* Only event names ("sched_switch,irq"): all of those events, as
+	 * trace-cmd takes it. */
+	if (events == NULL && *arg && arg[strcspn(arg, FILTER_OPS)] == '\0' &&
+	    (events = strdup(arg)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	r.events = events;
 	for (i = 0; i < r.in->nev; i++)
 		named += list_names(events, &r.in->ev[i]);
@@ -306,6 +313,13 @@ compile_filter(struct tdat_select *s, size_t k, int *bad, struct tdat_err *e)
 		free(events);
 		*bad = (int)k;
 		return tdat_fail(e, TDAT_EUSAGE, 0, "No event matches");
+	}
+	if (at == 0 && events != NULL) {
+		for (i = 0; i < r.in->nev; i++)
+			r.in->ev[i].all[k] = (unsigned char)list_names(events,
+			    &r.in->ev[i]);
+		free(events);
+		return 0;
 	}
 	if ((rc = tdat_filter_parse(arg + at, lookup_any, &r, &check, e)) < 0)
 		goto fail;
@@ -341,8 +355,9 @@ choose_events(struct tdat_select *s, int *bad, struct tdat_err *e)
 
 		for (k = 0; k < o->nevents && !ev->sel_e; k++)
 			ev->sel_e = names_event(o->events[k], ev);
-		if (o->nfilters && (ev->flt = calloc(o->nfilters,
-		    sizeof(*ev->flt))) == NULL)
+		if (o->nfilters && ((ev->flt = calloc(o->nfilters,
+		    sizeof(*ev->flt))) == NULL || (ev->all = calloc(o->nfilters,
+		    1)) == NULL))
 			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	}
 	for (k = 0; k < o->nevents; k++) {
@@ -393,7 +408,8 @@ chosen(const struct tdat_select *s, const struct input *in,
 	m.r = r;
 	if (o->nfilters) {
 		for (any = 0, k = 0; k < o->nfilters && !any; k++)
-			any = ev->flt[k] && tdat_filter_match(ev->flt[k], get, &m);
+			any = ev->all[k] || (ev->flt[k] &&
+			    tdat_filter_match(ev->flt[k], get, &m));
 		if (!any)
 			return 0;
 	}
@@ -675,6 +691,7 @@ free_input(struct input *in, size_t nfilters)
 		for (k = 0; in->ev[i].flt && k < nfilters; k++)
 			tdat_filter_free(in->ev[i].flt[k]);
 		free(in->ev[i].flt);
+		free(in->ev[i].all);
 	}
 	free(in->ev);
 	free(in->byid);
