@@ -3,7 +3,6 @@
  * XML of "The new LTT trace format" or in the dialect LTTV reads
  * (tdat-to-ltt(1), ltt(5)).
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,26 +46,16 @@ progress(void *arg, uint64_t done, uint64_t total)
 	shown = 1;
 }
 
-/* "12.5" seconds into nanoseconds; exit 2 on a bad time. */
+/* "12.5" seconds (or "12500ms") into nanoseconds; exit 2 on a bad time. */
 static uint64_t
 parse_time(const char *s, const char *all)
 {
-	uint64_t sec = 0, ns = 0, scale = 100000000;
-	const char *p = s;
+	uint64_t ns;
+	int rel;
 
-	if (!isdigit((unsigned char)*p))
+	if (tdat_parse_time(s, &ns, &rel) < 0 || rel)
 		tdat_usage_error("--bookmark %s: bad time", all);
-	for (; isdigit((unsigned char)*p); p++) {
-		if (sec > 4000000000ull)
-			tdat_usage_error("--bookmark %s: time too large", all);
-		sec = sec * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.')
-		for (p++; isdigit((unsigned char)*p); p++, scale /= 10)
-			ns += (uint64_t)(*p - '0') * scale;
-	if (*p)
-		tdat_usage_error("--bookmark %s: bad time", all);
-	return sec * 1000000000ull + ns;
+	return ns;
 }
 
 static void

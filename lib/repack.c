@@ -15,6 +15,7 @@
 #define MAX_SMALL	(28 * 4)
 #define MISSING_EVENTS	(1ULL << 31)
 #define MISSING_STORED	(1ULL << 30)
+
 struct input {
 	struct tdat_file *f;
 	/* the current CPU's kept records */
@@ -200,7 +201,7 @@ src_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
 	*total = 0;
 	s->open = 0;
 	s->done = 0;
-	if (!tdat_select_stream(s->sel, 0, buf, cpu))
+	if (s->sel && !tdat_select_stream(s->sel, 0, buf, cpu))
 		return 0;
 	if ((map = calloc(cpu + 1, 1)) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
