@@ -73,7 +73,7 @@ struct tdat_reader {
 	uint32_t sync_flags;
 	uint32_t sync_ncpu;
 	struct ts_cpu *sync;
-	const struct tdat_select *sel;
+	struct tdat_select *sel;
 	size_t sel_input;
 };
 
@@ -699,7 +699,7 @@ fail:
 }
 
 int
-tdat_reader_keeps(const struct tdat_reader *r, const struct tdat_record *rec)
+tdat_reader_keeps(struct tdat_reader *r, const struct tdat_record *rec)
 {
 	return r->sel == NULL || tdat_select_keep(r->sel, r->sel_input, rec);
 }

@@ -27,7 +27,7 @@ struct input {
 struct tdat_repack {
 	struct input *in;
 	size_t nin;
-	const struct tdat_select *sel;
+	struct tdat_select *sel;
 	struct tdat_page_layout pl;
 	struct tdat_page_src src;
 	/* the page being built */
@@ -261,7 +261,7 @@ src_read(void *arg, unsigned char *dst, size_t cap, size_t *got,
 
 int
 tdat_repack_open(struct tdat_file *const *files, size_t n,
-    const struct tdat_select *sel, struct tdat_repack **out,
+    struct tdat_select *sel, struct tdat_repack **out,
     struct tdat_err *e)
 {
 	struct tdat_repack *s;

@@ -27,6 +27,7 @@
 struct event {
 	const struct tdat_event *te;
 	int sel_e;		/* chosen by -e */
+	int stack;		/* ftrace's kernel_stack or user_stack */
 	struct tdat_filter **flt;	/* per -F; NULL when it does not apply */
 	unsigned char *all;	/* per -F: it names the event, no expression */
 };
@@ -37,6 +38,10 @@ struct input {
 	struct event *ev;
 	size_t nev;
 	struct event **byid;
+	/* Per buffer and CPU: an event passed the -F filters there.  A
+	 * stack trace that no -F keeps is kept then, as trace-cmd does. */
+	unsigned char *shown;
+	uint32_t ncpu;		/* CPUs per buffer in shown */
 };
 
 struct tdat_select {
@@ -55,6 +60,37 @@ struct match {
 
 /* ------------------------------------------------------------------ */
 /* Event formats, from the event engine. */
+
+/* The per buffer and CPU flags; CPU ids past MAX_SHOWN keep none. */
+#define MAX_SHOWN	4096
+static int
+alloc_shown(struct input *in, struct tdat_err *e)
+{
+	const struct tdat_file *f = in->f;
+	size_t b;
+	uint32_t j;
+
+	for (b = 0; b < f->nbuf; b++)
+		for (j = 0; j < f->buf[b].ncpu; j++)
+			if (f->buf[b].cpu[j].id < MAX_SHOWN &&
+			    f->buf[b].cpu[j].id >= in->ncpu)
+				in->ncpu = f->buf[b].cpu[j].id + 1;
+	if (f->nbuf && in->ncpu && (in->shown = calloc(f->nbuf,
+	    in->ncpu)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* The flag of the record's buffer and CPU, or NULL. */
+static unsigned char *
+shown(struct input *in, const struct tdat_record *r)
+{
+	if (in->shown == NULL || r->buffer < 0 ||
+	    (size_t)r->buffer >= in->f->nbuf || r->cpu < 0 ||
+	    (uint32_t)r->cpu >= in->ncpu)
+		return NULL;
+	return &in->shown[(size_t)r->buffer * in->ncpu + (uint32_t)r->cpu];
+}
 
 static int
 load_events(struct input *in, struct tdat_err *e)
@@ -76,9 +112,12 @@ load_events(struct input *in, struct tdat_err *e)
 	for (id = 0; id < NIDS; id++)
 		if ((te = tdat_events_find(in->set, id)) != NULL) {
 			in->ev[in->nev].te = te;
+			in->ev[in->nev].stack = strcmp(te->system, "ftrace") ==
+			    0 && (strcmp(te->name, "kernel_stack") == 0 ||
+			    strcmp(te->name, "user_stack") == 0);
 			in->byid[id] = &in->ev[in->nev++];
 		}
-	return 0;
+	return alloc_shown(in, e);
 }
 
 /* ------------------------------------------------------------------ */
@@ -256,6 +295,33 @@ list_names(const char *list, const struct event *ev)
 	return 0;
 }
 
+/* Where in a list the first pattern that names no event is; -1 if every
+ * one names some (trace-cmd refuses a filter with such a name). */
+static long
+first_unnamed(const struct input *in, const char *list)
+{
+	const char *p = list, *q;
+	char tok[256];
+	size_t i, n;
+
+	for (;; p += n + 1) {
+		n = strcspn(p, ",");
+		for (q = p; q < p + n && isspace((unsigned char)*q); q++)
+			;
+		if ((size_t)(p + n - q) >= sizeof(tok))
+			return q - list;
+		memcpy(tok, q, (size_t)(p + n - q));
+		tok[p + n - q] = '\0';
+		for (i = 0; i < in->nev; i++)
+			if (names_event(tok, &in->ev[i]))
+				break;
+		if (i == in->nev)
+			return q - list;
+		if (p[n] == '\0')
+			return -1;
+	}
+}
+
 /* Resolving a -F field over the events it names: a field some of them
  * lack makes its predicates false for those (as trace-cmd does); a field
  * none of them has is an error. */
@@ -298,6 +364,7 @@ compile_filter(struct tdat_select *s, size_t k, int *bad, struct tdat_err *e)
 	struct tdat_filter *check;
 	size_t at, i;
 	int named = 0, rc;
+	long un;
 	char *events;
 
 	at = tdat_filter_split(arg, &events);
@@ -309,10 +376,11 @@ compile_filter(struct tdat_select *s, size_t k, int *bad, struct tdat_err *e)
 	r.events = events;
 	for (i = 0; i < r.in->nev; i++)
 		named += list_names(events, &r.in->ev[i]);
-	if (named == 0) {
+	if (named == 0 || (events && (un = first_unnamed(r.in, events)) >= 0)) {
 		free(events);
 		*bad = (int)k;
-		return tdat_fail(e, TDAT_EUSAGE, 0, "No event matches");
+		return tdat_fail(e, TDAT_EUSAGE, named ? (uint64_t)un : 0,
+		    "No event matches");
 	}
 	if (at == 0 && events != NULL) {
 		for (i = 0; i < r.in->nev; i++)
@@ -387,9 +455,10 @@ in_list(const int *v, size_t n, int x)
 
 /* Is the record chosen by the event criteria (before -v)? */
 static int
-chosen(const struct tdat_select *s, const struct input *in,
+chosen(struct tdat_select *s, struct input *in,
     const struct tdat_record *r)
 {
+	unsigned char *sh;
 	const struct tdat_select_opts *o = s->o;
 	const struct event *ev = NULL;
 	struct match m;
@@ -410,8 +479,11 @@ chosen(const struct tdat_select *s, const struct input *in,
 		for (any = 0, k = 0; k < o->nfilters && !any; k++)
 			any = ev->all[k] || (ev->flt[k] &&
 			    tdat_filter_match(ev->flt[k], get, &m));
-		if (!any)
+		sh = shown(in, r);
+		if (!any && !(ev->stack && sh && *sh && !o->invert))
 			return 0;
+		if (sh)
+			*sh = 1;
 	}
 	if ((o->npids || o->ncomms) && pid_of(ev->te, r, &pid) < 0)
 		return 0;
@@ -435,7 +507,7 @@ cpu_selected(const struct tdat_select_opts *o, uint32_t cpu)
 }
 
 int
-tdat_select_keep(const struct tdat_select *s, size_t k,
+tdat_select_keep(struct tdat_select *s, size_t k,
     const struct tdat_record *r)
 {
 	if (k >= s->nin || r->ts < s->since || r->ts > s->until ||
@@ -695,6 +767,7 @@ free_input(struct input *in, size_t nfilters)
 	}
 	free(in->ev);
 	free(in->byid);
+	free(in->shown);
 	tdat_events_free(in->set);
 }
 

@@ -27,7 +27,7 @@ enum { TDAT_JSON_LINES, TDAT_JSON_META, TDAT_JSON_CHROME };
 
 struct tdat_json_opts {
 	int mode;		/* TDAT_JSON_* */
-	const struct tdat_select *sel;	/* the events to write; NULL all */
+	struct tdat_select *sel;	/* the events to write; NULL all */
 	int pretty;		/* indent the --meta document */
 };
 

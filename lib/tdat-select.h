@@ -52,7 +52,7 @@ int tdat_select_open(struct tdat_file *const *files, size_t n,
 void tdat_select_close(struct tdat_select *);
 const struct tdat_select_opts *tdat_select_options(const struct tdat_select *);
 /* 1 if record r of input k (index in files) is kept, else 0. */
-int tdat_select_keep(const struct tdat_select *, size_t k,
+int tdat_select_keep(struct tdat_select *, size_t k,
     const struct tdat_record *r);
 /* 0 if no record of buffer index buf, CPU cpu of input k can be kept. */
 int tdat_select_stream(const struct tdat_select *, size_t k, int buf,
@@ -68,7 +68,7 @@ int tdat_parse_time(const char *s, uint64_t *ns, int *rel);
  */
 struct tdat_repack;
 int tdat_repack_open(struct tdat_file *const *files, size_t n,
-    const struct tdat_select *sel, struct tdat_repack **out,
+    struct tdat_select *sel, struct tdat_repack **out,
     struct tdat_err *e);
 /* The page source to pass to tdat_write() with files[0]. */
 const struct tdat_page_src *tdat_repack_pages(struct tdat_repack *);

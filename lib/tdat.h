@@ -316,7 +316,7 @@ struct tdat_reader_opts {
 	int ncpus;
 	int buffer;		/* buffer index, or -1 for every buffer */
 	int no_offsets;		/* ignore OFFSET/TSC2NSEC/TIME_SHIFT */
-	const struct tdat_select *sel;	/* only the records it keeps; NULL all */
+	struct tdat_select *sel;	/* only the records it keeps; NULL all */
 	size_t sel_input;	/* this file's index in the selection */
 };
 
@@ -330,7 +330,7 @@ int tdat_reader_next(struct tdat_reader *, struct tdat_record *rec,
 int tdat_reader_next_all(struct tdat_reader *, struct tdat_record *rec,
     struct tdat_err *e);
 /* 1 if the reader's selection keeps rec (always without one). */
-int tdat_reader_keeps(const struct tdat_reader *, const struct tdat_record *);
+int tdat_reader_keeps(struct tdat_reader *, const struct tdat_record *);
 void tdat_reader_close(struct tdat_reader *);
 
 /* Printing records as trace-cmd report does (tdat-dump --records). */
@@ -338,7 +338,7 @@ enum { TDAT_RECORDS_PLUGINS, TDAT_RECORDS_PRINT, TDAT_RECORDS_RAW };
 struct tdat_records_opts {
 	int mode;		/* TDAT_RECORDS_*: report, report -N, report -R */
 	int full_ts;		/* -t: full nanosecond timestamps */
-	const struct tdat_select *sel;	/* the records to print; NULL all */
+	struct tdat_select *sel;	/* the records to print; NULL all */
 };
 int tdat_print_records(struct tdat_file *, FILE *out,
     const struct tdat_records_opts *, struct tdat_err *e);

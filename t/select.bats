@@ -115,6 +115,21 @@ filters_like_tc() {
 	    '.*: COMM == "kworker/0:1"'
 }
 
+@test "-F: a stack trace follows an event kept on its CPU, as in trace-cmd" {
+	need_trace_cmd
+	local f=$D/select/langraph-stacks.dat flt m
+	for flt in 'irq: CPU == 0' 'sched_switch: prev_pid == 0' \
+	    '.*: common_pid == 0'; do
+		for m in -N ""; do
+			like_tc "$f" $m -t -F "$flt" -- $m -t -F "$flt" ||
+			    return 1
+		done
+	done
+	like_tc "$f" -N -t -F 'irq: CPU == 0' -- -N -t -F 'irq: CPU == 0'
+	grep -q 'kernel_stack:' "$T/got"
+	like_tc "$f" -N -t -v -F 'irq: CPU == 0' -- -N -t -v -F 'irq: CPU == 0'
+}
+
 @test "several -F keep what any keeps; -v drops what they keep" {
 	need_trace_cmd
 	local f=$D/x86_64-default-sched.dat
