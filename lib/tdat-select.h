@@ -51,7 +51,9 @@ int tdat_select_open(struct tdat_file *const *files, size_t n,
     int *bad_filter, struct tdat_err *e);
 void tdat_select_close(struct tdat_select *);
 const struct tdat_select_opts *tdat_select_options(const struct tdat_select *);
-/* 1 if record r of input k (index in files) is kept, else 0. */
+/* 1 if record r of input k (index in files) is kept, else 0.  Ask once
+ * per record, in each CPU's time order: whether a stack trace is kept
+ * depends on what was kept before it on its CPU. */
 int tdat_select_keep(struct tdat_select *, size_t k,
     const struct tdat_record *r);
 /* 0 if no record of buffer index buf, CPU cpu of input k can be kept. */

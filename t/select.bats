@@ -40,7 +40,7 @@ tc() {
 	local i
 	for i in 1 2 3 4 5; do
 		stdbuf -o0 trace-cmd report "$@" >"$T/tc.out" 2>/dev/null || :
-		grep -q -E '^[^:]*\] *[0-9]+: ' "$T/tc.out" || break
+		grep -q -E '\[[0-9]{3,}\] *[0-9]+: ' "$T/tc.out" || break
 	done
 	cat "$T/tc.out"
 }
