@@ -13,28 +13,28 @@
 
 #include "tdat.h"
 
-enum { O_META = 256, O_CHROME, O_CPU };
+enum { O_META = 256, O_CHROME };
 
 static const struct tdat_cli_opt opts[] = {
 	{ O_META, "meta", 0, NULL, "the metadata as one JSON document" },
 	{ O_CHROME, "chrome", 0, NULL,
 	    "the Chrome trace event format (Perfetto, chrome://tracing)" },
 	{ 'o', "output", 1, "FILE", "write to FILE (replaced when complete)" },
-	{ 'B', "buffer", 1, "NAME", "only the buffer NAME (\"\" for the top one)" },
-	{ O_CPU, "cpu", 1, "LIST", "only these CPUs (0,2-3)" },
+	{ 'B', NULL, 1, "NAME", "the same as --buffer NAME" },
+	TDAT_SELECT_CLI_OPTS,
 	{ 0, NULL, 0, NULL, NULL },
 };
 
 static const struct tdat_cli cli = {
-	"[--meta | --chrome] [-B NAME] [--cpu LIST] [-o FILE] [FILE]",
+	"[--meta | --chrome] [selection] [-o FILE] [FILE]",
 	"write a trace.dat file as JSON: events as JSON Lines (default FILE: "
-	"trace.dat, - for stdin)",
+	"trace.dat, - for stdin; selection: tdat-select(7))",
 	opts,
 };
 
 struct job {
 	struct tdat_json_opts jo;
-	const char *buffer;	/* -B NAME, or NULL */
+	struct tdat_select_args sa;
 	const char *output;	/* -o FILE, or NULL */
 };
 
@@ -102,31 +102,26 @@ out_close(struct outfile *o, const char *path, int st)
 static int
 convert(const char *path, struct job *j)
 {
+	struct tdat_select *sel = NULL;
 	struct tdat_file *f;
 	struct tdat_err e = { 0 };
 	struct outfile of = { NULL, NULL };
 	FILE *out = stdout;
-	size_t i;
 	int rc, st;
 
 	if (j->output && strcmp(path, "-") != 0 && same_file(path, j->output))
 		tdat_die(2, "%s: the output is the input", j->output);
 	if ((rc = tdat_open(path, &f, &e)) < 0)
 		return tdat_report_err(path, &e);
-	j->jo.buffer = -1;
-	if (j->buffer) {
-		for (i = 0; i < f->nbuf; i++)
-			if (strcmp(f->buf[i].name, j->buffer) == 0)
-				break;
-		if (i == f->nbuf) {
-			tdat_warn("%s: no buffer \"%s\"", path, j->buffer);
-			tdat_close(f);
-			return 2;
-		}
-		j->jo.buffer = (int)i;
+	if (j->sa.given && (st = tdat_select_cli_open(&j->sa, &f, 1,
+	    &sel)) != 0) {
+		tdat_close(f);
+		return st;
 	}
+	j->jo.sel = sel;
 	if (j->output) {
 		if ((st = out_open(&of, j->output)) != 0) {
+			tdat_select_close(sel);
 			tdat_close(f);
 			return st;
 		}
@@ -134,6 +129,7 @@ convert(const char *path, struct job *j)
 	}
 	rc = tdat_json_write(f, out, &j->jo, &e);
 	st = rc < 0 ? tdat_report_err(path, &e) : 0;
+	tdat_select_close(sel);
 	tdat_close(f);
 	if (j->output)
 		st = out_close(&of, j->output, st);
@@ -150,6 +146,9 @@ main(int argc, char *argv[])
 	j.jo.mode = TDAT_JSON_LINES;
 	tdat_cli_init("tdat-to-json");
 	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
+		if (tdat_select_arg(&j.sa, c == 'B' ? TDAT_SEL_BUFFER : c,
+		    optarg))
+			continue;
 		switch (c) {
 		case O_META:
 		case O_CHROME:
@@ -162,20 +161,13 @@ main(int argc, char *argv[])
 		case 'o':
 			j.output = optarg;
 			break;
-		case 'B':
-			j.buffer = optarg;
-			break;
-		case O_CPU:
-			free((void *)j.jo.cpus);
-			j.jo.cpus = tdat_cli_cpus("--cpu", optarg, &j.jo.ncpus);
-			break;
 		}
 	}
 	if (argc - optind > 1)
 		tdat_usage_error("more than one FILE");
-	if (j.jo.mode == TDAT_JSON_META && (j.buffer || j.jo.cpus))
-		tdat_usage_error("--meta takes no -B or --cpu");
+	if (j.jo.mode == TDAT_JSON_META && j.sa.given)
+		tdat_usage_error("--meta takes no selection options");
 	st = convert(optind < argc ? argv[optind] : "trace.dat", &j);
-	free((void *)j.jo.cpus);
+	tdat_select_args_free(&j.sa);
 	return tdat_close_stdout(st);
 }

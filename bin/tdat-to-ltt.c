@@ -3,7 +3,6 @@
  * XML of "The new LTT trace format" or in the dialect LTTV reads
  * (tdat-to-ltt(1), ltt(5)).
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,14 +20,16 @@ static const struct tdat_cli_opt opts[] = {
 	{ O_BOOKMARK, "bookmark", 1, "NAME@START[-END]",
 	    "add a bookmark to info/bookmarks.xml (seconds, e.g. 60.5)" },
 	{ O_PROGRESS, "progress", 0, NULL, "show progress on stderr" },
+	TDAT_SELECT_CLI_OPTS,
 	{ 0, NULL, 0, NULL, NULL },
 };
 
 static const struct tdat_cli cli = {
 	"[--block-size BYTES] [--lttv[=2005|2003]] [--bookmark NAME@START[-END]]"
-	" [--progress] FILE [DIR]",
+	" [--progress] [selection] FILE [DIR]",
 	"convert a trace.dat into an LTT trace directory (default DIR: FILE's "
-	"name with .ltt for .dat, here; FILE - is stdin)",
+	"name with .ltt for .dat, here; FILE - is stdin; selection: "
+	"tdat-select(7))",
 	opts,
 };
 
@@ -45,26 +46,16 @@ progress(void *arg, uint64_t done, uint64_t total)
 	shown = 1;
 }
 
-/* "12.5" seconds into nanoseconds; exit 2 on a bad time. */
+/* "12.5" seconds (or "12500ms") into nanoseconds; exit 2 on a bad time. */
 static uint64_t
 parse_time(const char *s, const char *all)
 {
-	uint64_t sec = 0, ns = 0, scale = 100000000;
-	const char *p = s;
+	uint64_t ns;
+	int rel;
 
-	if (!isdigit((unsigned char)*p))
+	if (tdat_parse_time(s, &ns, &rel) < 0 || rel)
 		tdat_usage_error("--bookmark %s: bad time", all);
-	for (; isdigit((unsigned char)*p); p++) {
-		if (sec > 4000000000ull)
-			tdat_usage_error("--bookmark %s: time too large", all);
-		sec = sec * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.')
-		for (p++; isdigit((unsigned char)*p); p++, scale /= 10)
-			ns += (uint64_t)(*p - '0') * scale;
-	if (*p)
-		tdat_usage_error("--bookmark %s: bad time", all);
-	return sec * 1000000000ull + ns;
+	return ns;
 }
 
 static void
@@ -116,6 +107,8 @@ main(int argc, char *argv[])
 {
 	struct tdat_ltt_write_opts o;
 	struct tdat_ltt_bookmark *bm = NULL;
+	struct tdat_select_args sa = { 0 };
+	struct tdat_select *sel = NULL;
 	struct tdat_file *f;
 	struct tdat_err e = { 0 };
 	const char *dir;
@@ -124,6 +117,8 @@ main(int argc, char *argv[])
 	memset(&o, 0, sizeof(o));
 	tdat_cli_init("tdat-to-ltt");
 	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
+		if (tdat_select_arg(&sa, c, optarg))
+			continue;
 		switch (c) {
 		case O_BLOCK_SIZE:
 			o.block_size = (uint32_t)tdat_cli_num("--block-size",
@@ -161,9 +156,17 @@ main(int argc, char *argv[])
 		free(bm);
 		return tdat_report_err(argv[optind], &e);
 	}
+	if (sa.given && (rc = tdat_select_cli_open(&sa, &f, 1, &sel)) != 0) {
+		tdat_close(f);
+		free(bm);
+		return rc;
+	}
+	o.sel = sel;
 	rc = tdat_ltt_write(f, dir, &o, &e);
 	if (shown)
 		fputc('\n', stderr);
+	tdat_select_close(sel);
+	tdat_select_args_free(&sa);
 	tdat_close(f);
 	free(bm);
 	if (rc < 0)

@@ -1122,13 +1122,14 @@ lttv_payload(struct wr *w, int32_t fi)
 static int
 convert_records(struct wr *w)
 {
-	struct tdat_reader_opts ro = { NULL, 0, -1, 0 };
+	struct tdat_reader_opts ro = { NULL, 0, -1, 0, NULL, 0 };
 	struct tdat_reader *r;
 	struct tdat_record rec;
 	int rc;
 
 	if (w->f->nbuf == 0 || (w->f->nbuf == 1 && w->f->buf[0].latency))
 		return 0;
+	ro.sel = w->o->sel;
 	if ((rc = tdat_reader_open(w->f, &ro, &r, w->e)) < 0)
 		return rc;
 	while ((rc = tdat_reader_next(r, &rec, w->e)) > 0) {

@@ -819,9 +819,8 @@ tdat_json_events(struct tdat_file *f, FILE *out,
 	if (f->latency)
 		goto end;	/* a latency-tracer file holds text, no events */
 	memset(&ro, 0, sizeof(ro));
-	ro.cpus = o->cpus;
-	ro.ncpus = o->ncpus;
-	ro.buffer = o->buffer;
+	ro.buffer = -1;
+	ro.sel = o->sel;
 	if ((rc = tdat_reader_open(f, &ro, &r, e)) < 0)
 		goto done;
 	while ((rc = tdat_reader_next(r, &rec, e)) > 0) {

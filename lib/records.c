@@ -68,6 +68,8 @@ struct tdat_reader {
 	uint32_t sync_flags;
 	uint32_t sync_ncpu;
 	struct ts_cpu *sync;
+	struct tdat_select *sel;
+	size_t sel_input;
 };
 
 /* ------------------------------------------------------------------ */
@@ -561,6 +563,8 @@ tdat_reader_open(struct tdat_file *f, const struct tdat_reader_opts *o,
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	r->f = f;
 	r->raw = o && o->no_offsets;
+	r->sel = o ? o->sel : NULL;
+	r->sel_input = o ? o->sel_input : 0;
 	if ((rc = tdat_page_layout(f, &r->pl, e)) < 0)
 		goto fail;
 	if (!r->raw)
@@ -584,6 +588,9 @@ tdat_reader_open(struct tdat_file *f, const struct tdat_reader_opts *o,
 			if (o && o->cpus && ((int)c->id >= o->ncpus ||
 			    !o->cpus[c->id]))
 				continue;
+			if (r->sel && !tdat_select_stream(r->sel, r->sel_input,
+			    (int)bi, c->id))
+				continue;
 			if (b->page_size < (uint32_t)r->pl.data_off + 4) {
 				rc = tdat_fail(e, TDAT_ECORRUPT, 0,
 				    "page size %u too small", b->page_size);
@@ -601,7 +608,26 @@ fail:
 }
 
 int
+tdat_reader_keeps(struct tdat_reader *r, const struct tdat_record *rec)
+{
+	return r->sel == NULL || tdat_select_keep(r->sel, r->sel_input, rec);
+}
+
+/* The next record the selection keeps. */
+int
 tdat_reader_next(struct tdat_reader *r, struct tdat_record *rec,
+    struct tdat_err *e)
+{
+	int rc;
+
+	while ((rc = tdat_reader_next_all(r, rec, e)) > 0 &&
+	    !tdat_reader_keeps(r, rec))
+		;
+	return rc;
+}
+
+int
+tdat_reader_next_all(struct tdat_reader *r, struct tdat_record *rec,
     struct tdat_err *e)
 {
 	struct stream *best = NULL;

@@ -20,15 +20,14 @@
 struct tdat_file;
 struct tdat_err;
 struct tdat_sbuf;
+struct tdat_select;
 struct json_object;
 
 enum { TDAT_JSON_LINES, TDAT_JSON_META, TDAT_JSON_CHROME };
 
 struct tdat_json_opts {
 	int mode;		/* TDAT_JSON_* */
-	const unsigned char *cpus;	/* cpus[i] != 0 selects CPU i; NULL all */
-	int ncpus;
-	int buffer;		/* buffer index, or -1 for every buffer */
+	struct tdat_select *sel;	/* the events to write; NULL all */
 	int pretty;		/* indent the --meta document */
 };
 

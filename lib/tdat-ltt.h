@@ -45,6 +45,7 @@ struct tdat_file;
 struct tdat_err;
 struct tdat_page_src;
 struct tdat_record;
+struct tdat_select;
 
 /* Dialects: the XML of the document, or what LTTV's readers accept. */
 enum {
@@ -65,6 +66,7 @@ struct tdat_ltt_write_opts {
 	uint32_t block_size;		/* 0: TDAT_LTT_BLOCK_SIZE */
 	const struct tdat_ltt_bookmark *bookmark;
 	size_t nbookmark;
+	struct tdat_select *sel;	/* the events to convert; NULL all */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	void *progress_arg;
 	/* Filled on return: what was written. */

@@ -104,41 +104,4 @@ size_t tdat_filter_split(const char *arg, char **events);
 void tdat_filter_caret(struct tdat_sbuf *sb, const char *text, size_t pos,
     const char *indent);
 
-/* ---------------------------------------------------------------------
- * Selecting events (lib/filter-select.c): the pages of a copy that keeps
- * only some events of one or more inputs, merged in time order.
- */
-struct tdat_select_opts {
-	const char *const *events;	/* -e [SYSTEM:]EVENT globs */
-	size_t nevents;
-	const char *const *filters;	/* -F "EVENTS: EXPRESSION" */
-	size_t nfilters;
-	const int *pids;		/* common_pid in this list */
-	size_t npids;
-	const char *const *comms;	/* comm (from cmdlines) globs */
-	size_t ncomms;
-	int invert;			/* keep what the above do not choose */
-	const unsigned char *cpus;	/* cpus[i] != 0 keeps CPU i; NULL all */
-	int ncpus;
-	int has_since, since_rel;	/* ts >= since (+ first event's ts) */
-	int has_until, until_rel;	/* ts <= until (+ first event's ts) */
-	uint64_t since, until;
-	const char *buffer;		/* only this buffer; NULL every one */
-};
-
-struct tdat_select;
-/* Check that the n inputs can be merged (same formats: the first
- * conflicting event is named), resolve the events and compile the
- * filters.  A bad -F sets *bad_filter to its index, e->off to the byte
- * of the fault in it and e->msg to the reason. */
-int tdat_select_open(struct tdat_file *const *files, size_t n,
-    const struct tdat_select_opts *o, struct tdat_select **out,
-    int *bad_filter, struct tdat_err *e);
-/* The page source to pass to tdat_write() with files[0]. */
-const struct tdat_page_src *tdat_select_pages(struct tdat_select *);
-void tdat_select_close(struct tdat_select *);
-/* Parse a time: seconds ("2", "1.5") or with a unit (s, ms, us, ns:
- * "1500ms"); "+" makes it relative.  0, or -1 if malformed. */
-int tdat_parse_time(const char *s, uint64_t *ns, int *rel);
-
 #endif

@@ -328,11 +328,14 @@ struct tdat_page_layout {
 int tdat_page_layout(const struct tdat_file *, struct tdat_page_layout *,
     struct tdat_err *e);
 
+struct tdat_select;
 struct tdat_reader_opts {
 	const unsigned char *cpus;	/* cpus[i] != 0 selects CPU i; NULL all */
 	int ncpus;
 	int buffer;		/* buffer index, or -1 for every buffer */
 	int no_offsets;		/* ignore OFFSET/TSC2NSEC/TIME_SHIFT */
+	struct tdat_select *sel;	/* only the records it keeps; NULL all */
+	size_t sel_input;	/* this file's index in the selection */
 };
 
 struct tdat_reader;
@@ -341,6 +344,11 @@ int tdat_reader_open(struct tdat_file *, const struct tdat_reader_opts *,
 /* 1 and *rec filled (valid until the next call), 0 at the end, < 0 error. */
 int tdat_reader_next(struct tdat_reader *, struct tdat_record *rec,
     struct tdat_err *e);
+/* The same, ignoring the selection (for plugins that peek ahead). */
+int tdat_reader_next_all(struct tdat_reader *, struct tdat_record *rec,
+    struct tdat_err *e);
+/* 1 if the reader's selection keeps rec (always without one). */
+int tdat_reader_keeps(struct tdat_reader *, const struct tdat_record *);
 void tdat_reader_close(struct tdat_reader *);
 
 /* Printing records as trace-cmd report does (tdat-dump --records). */
@@ -348,8 +356,7 @@ enum { TDAT_RECORDS_PLUGINS, TDAT_RECORDS_PRINT, TDAT_RECORDS_RAW };
 struct tdat_records_opts {
 	int mode;		/* TDAT_RECORDS_*: report, report -N, report -R */
 	int full_ts;		/* -t: full nanosecond timestamps */
-	unsigned char *cpus;	/* cpus[i] selects CPU i; NULL: all */
-	int ncpus;
+	struct tdat_select *sel;	/* the records to print; NULL all */
 };
 int tdat_print_records(struct tdat_file *, FILE *out,
     const struct tdat_records_opts *, struct tdat_err *e);
@@ -358,6 +365,9 @@ int tdat_print_records(struct tdat_file *, FILE *out,
 #include "tdat-event.h"
 /* Writing trace.dat v6/v7 (lib/write*.c). */
 #include "tdat-write.h"
+/* Selecting records, repacking them, the selection options (lib/select.c,
+ * lib/repack.c, lib/cli-select.c). */
+#include "tdat-select.h"
 /* Command-line helpers for bin/ (lib/cli.c). */
 #include "tdat-cli.h"
 
