@@ -11,11 +11,10 @@
 
 #include "tdat.h"
 
-#define AUTO_PROGRESS	(64u << 20)	/* inputs this large show progress */
 #define MAX_ARGS	256		/* -e, -F, --comm, --pid entries */
 
 enum {
-	OPT_VERSION6 = 256, OPT_COMPRESSION, OPT_PROGRESS, OPT_NOPROGRESS,
+	OPT_VERSION6 = 256, OPT_COMPRESSION,
 	OPT_CPU, OPT_PID, OPT_COMM, OPT_SINCE, OPT_UNTIL, OPT_BUFFER
 };
 
@@ -35,8 +34,7 @@ static const struct tdat_cli_opt opts[] = {
 	{ OPT_SINCE, "since", 1, "TIME", "only events at or after TIME" },
 	{ OPT_UNTIL, "until", 1, "TIME", "only events at or before TIME" },
 	{ OPT_BUFFER, "buffer", 1, "NAME", "only this buffer (\"\" the top)" },
-	{ OPT_PROGRESS, "progress", 0, NULL, "show progress on stderr" },
-	{ OPT_NOPROGRESS, "no-progress", 0, NULL, "never show progress" },
+	TDAT_CLI_PROGRESS_OPTS,
 	{ 0 }
 };
 
@@ -52,31 +50,12 @@ static struct {
 	int version;
 	const char *compression;
 	const char *output;
-	int progress;		/* 1 on, 0 off, -1 automatic */
-	int shown;
 	int select;		/* an option chooses events */
 	struct tdat_select_opts sel;
-} opt = { 7, NULL, NULL, -1, 0, 0, { 0 } };
+} opt = { 7, NULL, NULL, 0, { 0 } };
 
 static const char *events[MAX_ARGS], *filters[MAX_ARGS], *comms[MAX_ARGS];
 static int pids[MAX_ARGS];
-
-static void
-show_progress(void *arg, uint64_t done, uint64_t total)
-{
-	static int last = -1;
-	int pct;
-
-	(void)arg;
-	pct = total ? (int)(done * 100 / total) : 100;
-	if (pct > 100)
-		pct = 100;
-	if (pct == last)
-		return;
-	last = pct;
-	opt.shown = 1;
-	fprintf(stderr, "\r%s: %3d%%", tdat_prog(), pct);
-}
 
 /* Print a bad -F with a caret under the fault; the exit status is 2. */
 static int
@@ -159,19 +138,17 @@ write_out(struct tdat_file **f, size_t n, const struct tdat_page_src *ps)
 	wo.pages = ps;
 	for (i = 0; i < n; i++)
 		total += tdat_write_total(f[i]);
-	if (opt.progress == 1 || (opt.progress < 0 && isatty(2) &&
-	    total >= AUTO_PROGRESS))
-		wo.progress = show_progress;
-	if ((rc = tdat_out_open(opt.output, f, n, &out, &e)) < 0)
-		return tdat_report_err(opt.output ? opt.output : "-", &e);
+	wo.progress = tdat_cli_progress(total);
+	if ((rc = tdat_out_open(opt.output, TDAT_OUT_BINARY, f, n, &out,
+	    &e)) < 0)
+		return tdat_report_err(tdat_out_name(opt.output), &e);
 	if ((rc = tdat_write(f[0], tdat_out_fd(out), &wo, &e)) < 0) {
 		tdat_out_abort(out);
-		rc = tdat_report_err(e.has_off ? f[0]->path : opt.output ?
-		    opt.output : "-", &e);
+		rc = tdat_report_err(e.has_off ? f[0]->path :
+		    tdat_out_name(opt.output), &e);
 	} else if ((rc = tdat_out_commit(out, &e)) < 0)
-		rc = tdat_report_err(opt.output ? opt.output : "-", &e);
-	if (opt.shown)
-		fputc('\n', stderr);
+		rc = tdat_report_err(tdat_out_name(opt.output), &e);
+	tdat_cli_progress_end();
 	return rc;
 }
 
@@ -278,17 +255,10 @@ main(int argc, char *argv[])
 		case OPT_BUFFER:
 			opt.sel.buffer = optarg;
 			break;
-		case OPT_PROGRESS:
-			opt.progress = 1;
-			break;
-		case OPT_NOPROGRESS:
-			opt.progress = 0;
-			break;
 		default:
 			continue;
 		}
-		if (c != OPT_VERSION6 && c != OPT_COMPRESSION && c != 'o' &&
-		    c != OPT_PROGRESS && c != OPT_NOPROGRESS)
+		if (c != OPT_VERSION6 && c != OPT_COMPRESSION && c != 'o')
 			opt.select = 1;
 	}
 	if (opt.version < 7 && opt.compression &&

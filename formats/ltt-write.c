@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +35,7 @@ struct tf {
 	int open;
 	uint64_t start, last;
 	uint32_t block_id;
+	uint64_t base, size, read;	/* its data in the input, for progress */
 };
 
 struct irq {
@@ -47,7 +47,7 @@ struct wr {
 	struct tdat_file *f;
 	struct tdat_ltt_write_opts *o;
 	struct tdat_err *e;
-	char *tmp;		/* the temporary directory */
+	const char *tmp;	/* the directory being filled */
 	int big, lttv, trailer2003;
 	uint32_t bs;
 	struct fmt_event *fmt;
@@ -62,6 +62,7 @@ struct wr {
 	size_t nirq;
 	uint64_t first_ts;
 	int have_ts;
+	uint64_t done, total;	/* progress: input data read, all of it */
 	struct tdat_sbuf sb;
 };
 
@@ -108,21 +109,6 @@ wr_mkdir(struct wr *w, const char *rel)
 		return tdat_fail_nooff(w->e, TDAT_EIO, "%s: %s", path,
 		    strerror(errno));
 	return 0;
-}
-
-static int
-rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
-static void
-rm_tree(const char *dir)
-{
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static int
@@ -287,6 +273,11 @@ tf_get(struct wr *w, int buf, uint32_t cpu)
 	}
 	t->buf = buf;
 	t->cpu = cpu;
+	for (i = 0; i < w->f->buf[buf].ncpu; i++)
+		if (w->f->buf[buf].cpu[i].id == cpu) {
+			t->base = w->f->buf[buf].cpu[i].off;
+			t->size = w->f->buf[buf].cpu[i].size;
+		}
 	w->ntf++;
 	return t;
 }
@@ -1042,6 +1033,29 @@ note_irq(struct wr *w, const struct fmt_event *ev,
 
 /* ------------------------------------------------------------------ */
 
+/* Progress: the bytes of each CPU's data read so far, over them all
+ * (records come in time order, from every CPU's data in turn). */
+static void
+progress(struct wr *w, struct tf *t, uint64_t off)
+{
+	uint64_t pos;
+	size_t i, k;
+
+	if (w->total == 0)
+		for (i = 0; i < w->f->nbuf; i++)
+			for (k = 0; k < w->f->buf[i].ncpu; k++)
+				w->total += w->f->buf[i].cpu[k].size;
+	if (off >= t->base) {
+		pos = off - t->base < t->size ? off - t->base : t->size;
+		if (pos > t->read) {
+			w->done += pos - t->read;
+			t->read = pos;
+		}
+	}
+	if ((w->o->events & 0xfff) == 0)
+		w->o->progress(w->o->progress_arg, w->done, w->total);
+}
+
 static int
 convert_records(struct wr *w)
 {
@@ -1104,50 +1118,11 @@ convert_records(struct wr *w)
 		w->o->events++;
 		if (strcmp(ev->name, "irq_handler_entry") == 0)
 			note_irq(w, ev, rec.data, rec.size);
-		if (w->o->progress && (w->o->events & 0xfff) == 0)
-			w->o->progress(w->o->progress_arg, rec.off,
-			    w->f->fsize);
+		if (w->o->progress)
+			progress(w, t, rec.off);
 	}
 	tdat_reader_close(r);
 	return rc;
-}
-
-static int
-make_tmp(struct wr *w, const char *dir)
-{
-	char *d = strdup(dir), *slash;
-	struct stat st;
-	size_t n;
-
-	if (d == NULL)
-		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
-	n = strlen(d);
-	while (n > 1 && d[n - 1] == '/')
-		d[--n] = '\0';
-	if (lstat(d, &st) == 0) {
-		free(d);
-		return tdat_fail_nooff(w->e, TDAT_EUSAGE, "%s: already exists",
-		    dir);
-	}
-	slash = strrchr(d, '/');
-	if ((w->tmp = malloc(n + 32)) == NULL) {
-		free(d);
-		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
-	}
-	if (slash)
-		sprintf(w->tmp, "%.*s/.%s.XXXXXX", (int)(slash - d), d,
-		    slash + 1);
-	else
-		sprintf(w->tmp, ".%s.XXXXXX", d);
-	free(d);
-	if (mkdtemp(w->tmp) == NULL) {
-		free(w->tmp);
-		w->tmp = NULL;
-		return tdat_fail_nooff(w->e, TDAT_EIO, "%s: cannot create a "
-		    "temporary directory beside it: %s", dir, strerror(errno));
-	}
-	chmod(w->tmp, 0755);
-	return 0;
 }
 
 static int
@@ -1175,6 +1150,17 @@ prepare(struct wr *w)
 		if (w->byid[w->fmt[i].id] < 0)
 			w->byid[w->fmt[i].id] = (int32_t)i;
 	return build_defs(w);
+}
+
+/* Messages name files inside the directory from its top ("cpu/cpu_0"):
+ * the caller names the directory. */
+static void
+relative_msg(struct tdat_err *e, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (strncmp(e->msg, dir, n) == 0 && e->msg[n] == '/')
+		memmove(e->msg, e->msg + n + 1, strlen(e->msg + n + 1) + 1);
 }
 
 static uint32_t
@@ -1216,8 +1202,7 @@ tdat_ltt_write(struct tdat_file *f, const char *dir,
 	    o->dialect != TDAT_LTT_LTTV2005)
 		return tdat_fail_nooff(e, TDAT_EUSAGE, "unknown dialect %d",
 		    o->dialect);
-	if ((rc = make_tmp(&w, dir)) < 0)
-		return rc;
+	w.tmp = dir;
 	if ((rc = wr_mkdir(&w, "eventdefs")) < 0 ||
 	    (rc = wr_mkdir(&w, "info")) < 0 ||
 	    (rc = wr_mkdir(&w, "info/buffers")) < 0 ||
@@ -1235,18 +1220,14 @@ tdat_ltt_write(struct tdat_file *f, const char *dir,
 	    (rc = write_bookmarks(&w)) < 0 ||
 	    (rc = write_originals(&w)) < 0)
 		goto out;
-	if (rename(w.tmp, dir) < 0)
-		rc = tdat_fail_nooff(e, TDAT_EIO, "%s: %s", dir,
-		    strerror(errno));
-	if (o->progress && rc == 0)
+	if (o->progress)
 		o->progress(o->progress_arg, f->fsize, f->fsize);
 out:
 	for (i = 0; i < w.ntf; i++)
 		tf_close(&w, &w.tf[i]);
 	free(w.tf);
-	if (rc < 0 && w.tmp)
-		rm_tree(w.tmp);
-	free(w.tmp);
+	if (rc < 0)
+		relative_msg(e, dir);
 	for (k = 0; k < w.nfmt; k++)
 		ltt_fmt_free(&w.fmt[k]);
 	free(w.fmt);

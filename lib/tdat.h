@@ -340,6 +340,8 @@ int tdat_print_records(struct tdat_file *, FILE *out,
 #include "tdat-event.h"
 /* Writing trace.dat v6/v7 (lib/write*.c). */
 #include "tdat-write.h"
+/* Output files and directories, removed when interrupted (lib/output.c). */
+#include "tdat-output.h"
 /* Command-line helpers for bin/ (lib/cli.c). */
 #include "tdat-cli.h"
 
