@@ -19,11 +19,13 @@ static const struct tdat_cli_opt opts[] = {
 	{ 'o', "output", 1, "FILE", "write to FILE (replaced when complete)" },
 	{ 'B', "buffer", 1, "NAME", "only the buffer NAME (\"\" for the top one)" },
 	{ O_CPU, "cpu", 1, "LIST", "only these CPUs (0,2-3)" },
+	TDAT_CLI_PROGRESS_OPTS,
 	{ 0, NULL, 0, NULL, NULL },
 };
 
 static const struct tdat_cli cli = {
-	"[--meta | --chrome] [-B NAME] [--cpu LIST] [-o FILE] [FILE]",
+	"[--meta | --chrome] [-B NAME] [--cpu LIST] [-o FILE] [--[no-]progress] "
+	"[FILE]",
 	"write a trace.dat file as JSON: events as JSON Lines (default FILE: "
 	"standard input if a pipe or a file, else trace.dat; - for stdin)",
 	opts,
@@ -58,6 +60,7 @@ convert(const char *path, struct job *j)
 		}
 		j->jo.buffer = (int)i;
 	}
+	j->jo.progress = tdat_cli_progress(f->fsize);
 	if ((rc = tdat_out_open(j->output, TDAT_OUT_TEXT, &f, 1, &out,
 	    &e)) < 0)
 		rc = tdat_report_err(tdat_out_name(j->output), &e);
@@ -67,6 +70,7 @@ convert(const char *path, struct job *j)
 		rc = tdat_report_err(path, &e);
 	} else if ((rc = tdat_out_commit(out, &e)) < 0)
 		rc = tdat_report_err(tdat_out_name(j->output), &e);
+	tdat_cli_progress_end();
 	tdat_close(f);
 	return rc;
 }

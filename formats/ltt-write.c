@@ -35,7 +35,6 @@ struct tf {
 	int open;
 	uint64_t start, last;
 	uint32_t block_id;
-	uint64_t base, size, read;	/* its data in the input, for progress */
 };
 
 struct irq {
@@ -62,7 +61,7 @@ struct wr {
 	size_t nirq;
 	uint64_t first_ts;
 	int have_ts;
-	uint64_t done, total;	/* progress: input data read, all of it */
+	struct tdat_read_progress prog;
 	struct tdat_sbuf sb;
 };
 
@@ -273,11 +272,6 @@ tf_get(struct wr *w, int buf, uint32_t cpu)
 	}
 	t->buf = buf;
 	t->cpu = cpu;
-	for (i = 0; i < w->f->buf[buf].ncpu; i++)
-		if (w->f->buf[buf].cpu[i].id == cpu) {
-			t->base = w->f->buf[buf].cpu[i].off;
-			t->size = w->f->buf[buf].cpu[i].size;
-		}
 	w->ntf++;
 	return t;
 }
@@ -1033,29 +1027,6 @@ note_irq(struct wr *w, const struct fmt_event *ev,
 
 /* ------------------------------------------------------------------ */
 
-/* Progress: the bytes of each CPU's data read so far, over them all
- * (records come in time order, from every CPU's data in turn). */
-static void
-progress(struct wr *w, struct tf *t, uint64_t off)
-{
-	uint64_t pos;
-	size_t i, k;
-
-	if (w->total == 0)
-		for (i = 0; i < w->f->nbuf; i++)
-			for (k = 0; k < w->f->buf[i].ncpu; k++)
-				w->total += w->f->buf[i].cpu[k].size;
-	if (off >= t->base) {
-		pos = off - t->base < t->size ? off - t->base : t->size;
-		if (pos > t->read) {
-			w->done += pos - t->read;
-			t->read = pos;
-		}
-	}
-	if ((w->o->events & 0xfff) == 0)
-		w->o->progress(w->o->progress_arg, w->done, w->total);
-}
-
 static int
 convert_records(struct wr *w)
 {
@@ -1118,8 +1089,7 @@ convert_records(struct wr *w)
 		w->o->events++;
 		if (strcmp(ev->name, "irq_handler_entry") == 0)
 			note_irq(w, ev, rec.data, rec.size);
-		if (w->o->progress)
-			progress(w, t, rec.off);
+		tdat_read_progress_note(&w->prog, w->f, &rec);
 	}
 	tdat_reader_close(r);
 	return rc;
@@ -1203,6 +1173,9 @@ tdat_ltt_write(struct tdat_file *f, const char *dir,
 		return tdat_fail_nooff(e, TDAT_EUSAGE, "unknown dialect %d",
 		    o->dialect);
 	w.tmp = dir;
+	if (tdat_read_progress_init(&w.prog, f, o->progress,
+	    o->progress_arg) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	if ((rc = wr_mkdir(&w, "eventdefs")) < 0 ||
 	    (rc = wr_mkdir(&w, "info")) < 0 ||
 	    (rc = wr_mkdir(&w, "info/buffers")) < 0 ||
@@ -1220,9 +1193,8 @@ tdat_ltt_write(struct tdat_file *f, const char *dir,
 	    (rc = write_bookmarks(&w)) < 0 ||
 	    (rc = write_originals(&w)) < 0)
 		goto out;
-	if (o->progress)
-		o->progress(o->progress_arg, f->fsize, f->fsize);
 out:
+	tdat_read_progress_end(&w.prog, rc == 0);
 	for (i = 0; i < w.ntf; i++)
 		tf_close(&w, &w.tf[i]);
 	free(w.tf);

@@ -30,6 +30,9 @@ struct tdat_json_opts {
 	int ncpus;
 	int buffer;		/* buffer index, or -1 for every buffer */
 	int pretty;		/* indent the --meta document */
+	/* Events: called as records are written (tdat_read_progress). */
+	void (*progress)(void *arg, uint64_t done, uint64_t total);
+	void *progress_arg;
 };
 
 /* Write f to out in the chosen shape; 0 or a negative TDAT_E* code. */

@@ -325,6 +325,23 @@ int tdat_reader_next(struct tdat_reader *, struct tdat_record *rec,
     struct tdat_err *e);
 void tdat_reader_close(struct tdat_reader *);
 
+/* Progress through f's page data as records come (lib/progress.c): fn is
+ * called every few thousand records with the bytes read so far over all
+ * of them, and by _end(p, 1) with done == total.  fn NULL: nothing. */
+struct tdat_read_progress {
+	void (*fn)(void *arg, uint64_t done, uint64_t total);
+	void *arg;
+	uint64_t *read;		/* per buffer and CPU: bytes read */
+	size_t *first;		/* per buffer: its first CPU in read */
+	uint64_t done, total, count;
+};
+int tdat_read_progress_init(struct tdat_read_progress *,
+    const struct tdat_file *f, void (*fn)(void *, uint64_t, uint64_t),
+    void *arg);
+void tdat_read_progress_note(struct tdat_read_progress *,
+    const struct tdat_file *f, const struct tdat_record *r);
+void tdat_read_progress_end(struct tdat_read_progress *, int complete);
+
 /* Printing records as trace-cmd report does (tdat-dump --records). */
 enum { TDAT_RECORDS_PLUGINS, TDAT_RECORDS_PRINT, TDAT_RECORDS_RAW };
 struct tdat_records_opts {

@@ -95,7 +95,7 @@ interrupt() {
 	[ ! -e "$T/$out" ]
 }
 
-# ---- interruption: tdat-cat -o, tdat-to-ltt (stalled on progress)
+# ---- interruption: each writer stalled on its progress line
 
 @test "tdat-cat -o: SIGTERM, SIGINT, SIGHUP, SIGPIPE leave no temporary" {
 	for s in TERM:15 INT:2 HUP:1 PIPE:13; do
@@ -115,29 +115,12 @@ interrupt() {
 	done
 }
 
-# ---- interruption: tdat-to-json -o (stopped, then signalled)
-
 @test "tdat-to-json -o: SIGTERM, SIGINT, SIGHUP, SIGPIPE leave no temporary" {
-	local pid st
-
 	for s in TERM:15 INT:2 HUP:1 PIPE:13; do
 		echo "# SIG${s%:*}"
-		st=0
-		env --default-signal "$B/tdat-to-json" -o "$T/out.json" "$BIG" &
-		pid=$!
-		wait_for "$T/.out.json.*" "$pid" || { echo "no temporary"; return 1; }
-		kill -STOP "$pid"
-		if [ -e "$T/out.json" ]; then
-			kill -CONT "$pid"
-			skip "tdat-to-json finished before it could be stopped"
-		fi
-		kill -"${s%:*}" "$pid"
-		kill -CONT "$pid"
-		wait "$pid" || st=$?
-		echo "status $st"
-		[ "$st" -eq $((128 + ${s#*:})) ]
-		no_temporary
-		[ ! -e "$T/out.json" ]
+		interrupt "${s%:*}" "${s#*:}" out.json "$B/tdat-to-json" \
+		    --progress -o "$T/out.json" "$BIG"
+		rm -f "$T/fifo"
 	done
 }
 
@@ -285,6 +268,17 @@ full_fs() {
 }
 
 # ---- progress
+
+@test "tdat-to-json --progress climbs to 100%; --no-progress is quiet" {
+	"$B/tdat-to-json" --progress "$BIG" 2>"$T/err" >/dev/null
+	[ "$(tail -c 1 "$T/err" | od -An -tx1 | tr -d ' ')" = 0a ]
+	tr '\r' '\n' <"$T/err" | grep . >"$T/p"
+	[ "$(tail -1 "$T/p")" = "tdat-to-json: 100%" ]
+	[ "$(wc -l <"$T/p")" -gt 10 ]
+	sed 's/.*[^0-9]\([0-9][0-9]*\)%$/\1/' "$T/p" | sort -n -c
+	run -0 --separate-stderr "$B/tdat-to-json" --no-progress "$BIG"
+	[ -z "$stderr" ]
+}
 
 @test "tdat-to-ltt --progress climbs to 100%; --no-progress is quiet" {
 	"$B/tdat-to-ltt" --progress "$BIG" "$T/a.ltt" 2>"$T/err"
