@@ -11,10 +11,8 @@
 
 #include "tdat.h"
 
-#define AUTO_PROGRESS	(64u << 20)	/* inputs this large show progress */
-
 enum {
-	OPT_VERSION6 = 256, OPT_COMPRESSION, OPT_PROGRESS, OPT_NOPROGRESS
+	OPT_VERSION6 = 256, OPT_COMPRESSION
 };
 
 static const struct tdat_cli_opt opts[] = {
@@ -24,8 +22,7 @@ static const struct tdat_cli_opt opts[] = {
 	    "none, zlib or zstd (default zstd; v6: none)" },
 	{ 'o', "output", 1, "FILE", "write to FILE (default stdout)" },
 	TDAT_SELECT_CLI_OPTS,
-	{ OPT_PROGRESS, "progress", 0, NULL, "show progress on stderr" },
-	{ OPT_NOPROGRESS, "no-progress", 0, NULL, "never show progress" },
+	TDAT_CLI_PROGRESS_OPTS,
 	{ 0 }
 };
 
@@ -42,27 +39,8 @@ static struct {
 	int version;
 	const char *compression;
 	const char *output;
-	int progress;		/* 1 on, 0 off, -1 automatic */
-	int shown;
 	struct tdat_select_args sel;
-} opt = { .version = 7, .progress = -1 };
-
-static void
-show_progress(void *arg, uint64_t done, uint64_t total)
-{
-	static int last = -1;
-	int pct;
-
-	(void)arg;
-	pct = total ? (int)(done * 100 / total) : 100;
-	if (pct > 100)
-		pct = 100;
-	if (pct == last)
-		return;
-	last = pct;
-	opt.shown = 1;
-	fprintf(stderr, "\r%s: %3d%%", tdat_prog(), pct);
-}
+} opt = { .version = 7 };
 
 /* The largest CPU count of the inputs, so that every CPU gets written. */
 static void
@@ -91,19 +69,17 @@ write_out(struct tdat_file **f, size_t n, const struct tdat_page_src *ps)
 	wo.pages = ps;
 	for (i = 0; i < n; i++)
 		total += tdat_write_total(f[i]);
-	if (opt.progress == 1 || (opt.progress < 0 && isatty(2) &&
-	    total >= AUTO_PROGRESS))
-		wo.progress = show_progress;
-	if ((rc = tdat_out_open(opt.output, f, n, &out, &e)) < 0)
-		return tdat_report_err(opt.output ? opt.output : "-", &e);
+	wo.progress = tdat_cli_progress(total);
+	if ((rc = tdat_out_open(opt.output, TDAT_OUT_BINARY, f, n, &out,
+	    &e)) < 0)
+		return tdat_report_err(tdat_out_name(opt.output), &e);
 	if ((rc = tdat_write(f[0], tdat_out_fd(out), &wo, &e)) < 0) {
 		tdat_out_abort(out);
-		rc = tdat_report_err(e.has_off ? f[0]->path : opt.output ?
-		    opt.output : "-", &e);
+		rc = tdat_report_err(e.has_off ? f[0]->path :
+		    tdat_out_name(opt.output), &e);
 	} else if ((rc = tdat_out_commit(out, &e)) < 0)
-		rc = tdat_report_err(opt.output ? opt.output : "-", &e);
-	if (opt.shown)
-		fputc('\n', stderr);
+		rc = tdat_report_err(tdat_out_name(opt.output), &e);
+	tdat_cli_progress_end();
 	return rc;
 }
 
@@ -176,12 +152,6 @@ main(int argc, char *argv[])
 			break;
 		case 'o':
 			opt.output = optarg;
-			break;
-		case OPT_PROGRESS:
-			opt.progress = 1;
-			break;
-		case OPT_NOPROGRESS:
-			opt.progress = 0;
 			break;
 		}
 	}

@@ -42,7 +42,8 @@ static const struct tdat_cli cli = {
 	"[--all | --options | --events | ... | --flyrecord] [FILE]\n"
 	"--records [-t] [-N | -R] [selection] [FILE]",
 	"print the structure or the events of a trace.dat file (default "
-	"FILE: trace.dat, - for stdin; selection: tdat-select(7))",
+	"FILE: standard input if a pipe or a file, else trace.dat; - for "
+	"stdin; selection: tdat-select(7))",
 	opts,
 };
 
@@ -61,6 +62,8 @@ dump_one(const char *path, const struct job *j)
 	struct tdat_records_opts ro = j->ro;
 	struct tdat_file *f;
 	struct tdat_err e = { 0 };
+	struct tdat_out *o;
+	FILE *out;
 	int rc, st;
 
 	if ((rc = tdat_open(path, &f, &e)) < 0)
@@ -71,19 +74,29 @@ dump_one(const char *path, const struct job *j)
 		return st;
 	}
 	ro.sel = sel;
+	if (tdat_out_open(NULL, TDAT_OUT_TEXT, NULL, 0, &o, &e) < 0) {
+		tdat_select_close(sel);
+		tdat_close(f);
+		return tdat_report_err("stdout", &e);
+	}
+	out = tdat_out_fp(o);
 	if (j->records)
-		rc = tdat_print_records(f, stdout, &ro, &e);
+		rc = tdat_print_records(f, out, &ro, &e);
 	else if (j->what)
-		rc = tdat_dump(f, stdout, j->what, &e);
+		rc = tdat_dump(f, out, j->what, &e);
 	else if (j->flyrecord)
-		rc = tdat_dump_flyrecord(f, stdout, &e);
+		rc = tdat_dump_flyrecord(f, out, &e);
 	else
-		rc = tdat_dump_summary(f, stdout, &e);
+		rc = tdat_dump_summary(f, out, &e);
 	if (rc == 0 && j->what && j->flyrecord)
-		rc = tdat_dump_flyrecord(f, stdout, &e);
+		rc = tdat_dump_flyrecord(f, out, &e);
 	tdat_select_close(sel);
 	tdat_close(f);
-	return rc < 0 ? tdat_report_err(path, &e) : 0;
+	if (rc < 0 && !tdat_out_failed(o)) {
+		tdat_out_abort(o);
+		return tdat_report_err(path, &e);
+	}
+	return tdat_out_commit(o, &e) < 0 ? tdat_report_err("stdout", &e) : 0;
 }
 
 int
@@ -142,7 +155,8 @@ main(int argc, char *argv[])
 		    "options");
 	if (j.sa.given && !j.records)
 		tdat_usage_error("selection options need --records");
-	st = dump_one(optind < argc ? argv[optind] : "trace.dat", &j);
+	st = dump_one(optind < argc ? argv[optind] : tdat_cli_input("trace.dat"),
+	    &j);
 	tdat_select_args_free(&j.sa);
 	return tdat_close_stdout(st);
 }

@@ -10,7 +10,7 @@
 
 #include "tdat.h"
 
-enum { O_BLOCK_SIZE = 256, O_LTTV, O_BOOKMARK, O_PROGRESS };
+enum { O_BLOCK_SIZE = 256, O_LTTV, O_BOOKMARK };
 
 static const struct tdat_cli_opt opts[] = {
 	{ O_BLOCK_SIZE, "block-size", 1, "BYTES",
@@ -19,32 +19,19 @@ static const struct tdat_cli_opt opts[] = {
 	    "write the dialect LTTV reads (default 2005)" },
 	{ O_BOOKMARK, "bookmark", 1, "NAME@START[-END]",
 	    "add a bookmark to info/bookmarks.xml (seconds, e.g. 60.5)" },
-	{ O_PROGRESS, "progress", 0, NULL, "show progress on stderr" },
+	TDAT_CLI_PROGRESS_OPTS,
 	TDAT_SELECT_CLI_OPTS,
 	{ 0, NULL, 0, NULL, NULL },
 };
 
 static const struct tdat_cli cli = {
 	"[--block-size BYTES] [--lttv[=2005|2003]] [--bookmark NAME@START[-END]]"
-	" [--progress] [selection] FILE [DIR]",
+	" [--[no-]progress] [selection] [FILE [DIR]]",
 	"convert a trace.dat into an LTT trace directory (default DIR: FILE's "
-	"name with .ltt for .dat, here; FILE - is stdin; selection: "
-	"tdat-select(7))",
+	"name with .ltt for .dat, here; FILE - or none with a pipe or a file "
+	"as standard input: stdin; selection: tdat-select(7))",
 	opts,
 };
-
-static int shown;
-
-static void
-progress(void *arg, uint64_t done, uint64_t total)
-{
-	(void)arg;
-	if (total == 0)
-		return;
-	fprintf(stderr, "\r%s: %3d%%", tdat_prog(),
-	    (int)(done * 100 / total));
-	shown = 1;
-}
 
 /* "12.5" seconds (or "12500ms") into nanoseconds; exit 2 on a bad time. */
 static uint64_t
@@ -110,9 +97,10 @@ main(int argc, char *argv[])
 	struct tdat_select_args sa = { 0 };
 	struct tdat_select *sel = NULL;
 	struct tdat_file *f;
+	struct tdat_out *out;
 	struct tdat_err e = { 0 };
-	const char *dir;
-	int c, rc, want_progress = 0;
+	const char *in, *dir;
+	int c, rc;
 
 	memset(&o, 0, sizeof(o));
 	tdat_cli_init("tdat-to-ltt");
@@ -139,22 +127,16 @@ main(int argc, char *argv[])
 		case O_BOOKMARK:
 			add_bookmark(&bm, &o.nbookmark, optarg);
 			break;
-		case O_PROGRESS:
-			want_progress = 1;
-			break;
 		}
 	}
-	if (argc - optind < 1 || argc - optind > 2)
+	in = optind < argc ? argv[optind] : tdat_cli_input(NULL);
+	if (in == NULL || argc - optind > 2)
 		tdat_usage_error("expected FILE and DIR");
-	dir = argc - optind == 2 ? argv[optind + 1] : default_dir(argv[optind]);
+	dir = argc - optind == 2 ? argv[optind + 1] : default_dir(in);
 	o.bookmark = bm;
-	if (want_progress) {
-		o.progress = progress;
-		o.progress_arg = NULL;
-	}
-	if ((rc = tdat_open(argv[optind], &f, &e)) < 0) {
+	if ((rc = tdat_open(in, &f, &e)) < 0) {
 		free(bm);
-		return tdat_report_err(argv[optind], &e);
+		return tdat_report_err(in, &e);
 	}
 	if (sa.given && (rc = tdat_select_cli_open(&sa, &f, 1, &sel)) != 0) {
 		tdat_close(f);
@@ -162,17 +144,21 @@ main(int argc, char *argv[])
 		return rc;
 	}
 	o.sel = sel;
-	rc = tdat_ltt_write(f, dir, &o, &e);
-	if (shown)
-		fputc('\n', stderr);
+	o.progress = tdat_cli_progress(f->fsize);
+	if ((rc = tdat_out_open_dir(dir, &out, &e)) < 0)
+		rc = tdat_report_err(dir, &e);
+	else if ((rc = tdat_ltt_write(f, tdat_out_path(out), &o, &e)) < 0) {
+		tdat_out_abort(out);
+		rc = tdat_report_err(e.has_off ? in : dir, &e);
+	} else if ((rc = tdat_out_commit(out, &e)) < 0)
+		rc = tdat_report_err(dir, &e);
+	tdat_cli_progress_end();
 	tdat_select_close(sel);
 	tdat_select_args_free(&sa);
 	tdat_close(f);
 	free(bm);
-	if (rc < 0)
-		return tdat_report_err(argv[optind], &e);
-	if (o.skipped)
+	if (rc == 0 && o.skipped)
 		tdat_warn("%s: %llu records of unknown event types skipped",
-		    argv[optind], (unsigned long long)o.skipped);
-	return tdat_close_stdout(0);
+		    in, (unsigned long long)o.skipped);
+	return tdat_close_stdout(rc);
 }

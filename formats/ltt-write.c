@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +46,7 @@ struct wr {
 	struct tdat_file *f;
 	struct tdat_ltt_write_opts *o;
 	struct tdat_err *e;
-	char *tmp;		/* the temporary directory */
+	const char *tmp;	/* the directory being filled */
 	int big, lttv, trailer2003;
 	int obig;		/* byte order of the tracefiles' numbers */
 	uint32_t bs;
@@ -65,6 +64,7 @@ struct wr {
 	size_t nirq;
 	uint64_t first_ts;
 	int have_ts;
+	struct tdat_read_progress prog;
 	struct tdat_sbuf sb;
 };
 
@@ -111,21 +111,6 @@ wr_mkdir(struct wr *w, const char *rel)
 		return tdat_fail_nooff(w->e, TDAT_EIO, "%s: %s", path,
 		    strerror(errno));
 	return 0;
-}
-
-static int
-rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
-static void
-rm_tree(const char *dir)
-{
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static int
@@ -1184,50 +1169,10 @@ convert_records(struct wr *w)
 		w->o->events++;
 		if (strcmp(ev->name, "irq_handler_entry") == 0)
 			note_irq(w, ev, rec.data, rec.size);
-		if (w->o->progress && (w->o->events & 0xfff) == 0)
-			w->o->progress(w->o->progress_arg, rec.off,
-			    w->f->fsize);
+		tdat_read_progress_note(&w->prog, w->f, &rec);
 	}
 	tdat_reader_close(r);
 	return rc;
-}
-
-static int
-make_tmp(struct wr *w, const char *dir)
-{
-	char *d = strdup(dir), *slash;
-	struct stat st;
-	size_t n;
-
-	if (d == NULL)
-		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
-	n = strlen(d);
-	while (n > 1 && d[n - 1] == '/')
-		d[--n] = '\0';
-	if (lstat(d, &st) == 0) {
-		free(d);
-		return tdat_fail_nooff(w->e, TDAT_EUSAGE, "%s: already exists",
-		    dir);
-	}
-	slash = strrchr(d, '/');
-	if ((w->tmp = malloc(n + 32)) == NULL) {
-		free(d);
-		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
-	}
-	if (slash)
-		sprintf(w->tmp, "%.*s/.%s.XXXXXX", (int)(slash - d), d,
-		    slash + 1);
-	else
-		sprintf(w->tmp, ".%s.XXXXXX", d);
-	free(d);
-	if (mkdtemp(w->tmp) == NULL) {
-		free(w->tmp);
-		w->tmp = NULL;
-		return tdat_fail_nooff(w->e, TDAT_EIO, "%s: cannot create a "
-		    "temporary directory beside it: %s", dir, strerror(errno));
-	}
-	chmod(w->tmp, 0755);
-	return 0;
 }
 
 static int
@@ -1255,6 +1200,17 @@ prepare(struct wr *w)
 		if (w->byid[w->fmt[i].id] < 0)
 			w->byid[w->fmt[i].id] = (int32_t)i;
 	return build_defs(w);
+}
+
+/* Messages name files inside the directory from its top ("cpu/cpu_0"):
+ * the caller names the directory. */
+static void
+relative_msg(struct tdat_err *e, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (strncmp(e->msg, dir, n) == 0 && e->msg[n] == '/')
+		memmove(e->msg, e->msg + n + 1, strlen(e->msg + n + 1) + 1);
 }
 
 static uint32_t
@@ -1299,8 +1255,10 @@ tdat_ltt_write(struct tdat_file *f, const char *dir,
 	    o->dialect != TDAT_LTT_LTTV2005)
 		return tdat_fail_nooff(e, TDAT_EUSAGE, "unknown dialect %d",
 		    o->dialect);
-	if ((rc = make_tmp(&w, dir)) < 0)
-		return rc;
+	w.tmp = dir;
+	if (tdat_read_progress_init(&w.prog, f, o->progress,
+	    o->progress_arg) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	if ((rc = wr_mkdir(&w, "eventdefs")) < 0 ||
 	    (rc = wr_mkdir(&w, "info")) < 0 ||
 	    (rc = wr_mkdir(&w, "info/buffers")) < 0 ||
@@ -1318,18 +1276,13 @@ tdat_ltt_write(struct tdat_file *f, const char *dir,
 	    (rc = write_bookmarks(&w)) < 0 ||
 	    (rc = write_originals(&w)) < 0)
 		goto out;
-	if (rename(w.tmp, dir) < 0)
-		rc = tdat_fail_nooff(e, TDAT_EIO, "%s: %s", dir,
-		    strerror(errno));
-	if (o->progress && rc == 0)
-		o->progress(o->progress_arg, f->fsize, f->fsize);
 out:
+	tdat_read_progress_end(&w.prog, rc == 0);
 	for (i = 0; i < w.ntf; i++)
 		tf_close(&w, &w.tf[i]);
 	free(w.tf);
-	if (rc < 0 && w.tmp)
-		rm_tree(w.tmp);
-	free(w.tmp);
+	if (rc < 0)
+		relative_msg(e, dir);
 	for (k = 0; k < w.nfmt; k++)
 		ltt_fmt_free(&w.fmt[k]);
 	free(w.fmt);

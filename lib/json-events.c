@@ -797,6 +797,7 @@ tdat_json_events(struct tdat_file *f, FILE *out,
 	struct tdat_reader_opts ro;
 	struct tdat_reader *r = NULL;
 	struct tdat_record rec;
+	struct tdat_read_progress prog;
 	const struct tdat_event *ev;
 	struct jev j;
 	int rc, id;
@@ -805,8 +806,11 @@ tdat_json_events(struct tdat_file *f, FILE *out,
 	j.f = f;
 	j.o = o;
 	j.chrome = o->mode == TDAT_JSON_CHROME;
-	if (tdat_jw_init(&j.w, out) < 0)
+	if (tdat_jw_init(&j.w, out) < 0 || tdat_read_progress_init(&prog, f,
+	    o->progress, o->progress_arg) < 0) {
+		tdat_jw_free(&j.w);
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
 	if ((rc = tdat_events_load(f, &j.ev, e)) < 0)
 		goto done;
 	tdat_events_finish(j.ev, 0);
@@ -847,6 +851,7 @@ tdat_json_events(struct tdat_file *f, FILE *out,
 		}
 		if (j.w.err)
 			break;
+		tdat_read_progress_note(&prog, f, &rec);
 	}
 	if (rc < 0)
 		goto done;
@@ -863,6 +868,7 @@ done:
 		    tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory") :
 		    tdat_fail_nooff(e, TDAT_EIO, "write error");
 	tdat_jw_free(&j.w);
+	tdat_read_progress_end(&prog, rc == 0);
 	if (r)
 		tdat_reader_close(r);
 	tdat_events_free(j.ev);

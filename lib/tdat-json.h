@@ -29,6 +29,9 @@ struct tdat_json_opts {
 	int mode;		/* TDAT_JSON_* */
 	struct tdat_select *sel;	/* the events to write; NULL all */
 	int pretty;		/* indent the --meta document */
+	/* Events: called as records are written (tdat_read_progress). */
+	void (*progress)(void *arg, uint64_t done, uint64_t total);
+	void *progress_arg;
 };
 
 /* Write f to out in the chosen shape; 0 or a negative TDAT_E* code. */

@@ -3,8 +3,9 @@
  * ltt(5), the tool in tdat-to-ltt(1)).
  *
  * Writing: tdat_ltt_write() converts an open trace.dat into an LTT
- * directory (eventdefs/, info/, control/, cpu/), built in a temporary
- * directory beside the target and renamed onto it at the end.
+ * directory (eventdefs/, info/, control/, cpu/), written into the
+ * temporary directory that tdat_out_open_dir() makes beside the target
+ * and tdat_out_commit() renames onto it.
  *
  * Reading: tdat_ltt_open() reads an LTT directory in either dialect and
  * gives its metadata as a struct tdat_file (the ftrace originals kept in
@@ -73,7 +74,9 @@ struct tdat_ltt_write_opts {
 	uint64_t events, blocks, skipped;
 };
 
-/* Convert f into the LTT directory dir, which must not exist. */
+/* Convert f into the LTT directory dir, an empty directory (the
+ * temporary of tdat_out_open_dir(), which renames it when complete and
+ * removes it on failure).  Messages name files from dir ("cpu/cpu_0"). */
 int tdat_ltt_write(struct tdat_file *f, const char *dir,
     struct tdat_ltt_write_opts *o, struct tdat_err *e);
 

@@ -1,5 +1,5 @@
 /*
- * tdat-write.h: writing trace.dat v6 and v7 (lib/write.c, lib/write-out.c),
+ * tdat-write.h: writing trace.dat v6 and v7 (lib/write.c),
  * laid out as trace-cmd 3.x writes them (trace-cmd.dat.v6(5),
  * trace-cmd.dat.v7(5)).
  *
@@ -11,9 +11,8 @@
  * A caller that rebuilds the pages itself (filters, merges) passes a
  * page source: the writer asks it for each CPU's pages in turn.
  *
- * Output files go through struct tdat_out: a temporary beside the target,
- * created with O_EXCL and renamed on success, or an unlinked spool copied
- * to standard output at the end.
+ * Output files go through struct tdat_out (tdat-output.h): tdat_write()
+ * takes tdat_out_fd() of a binary output.
  */
 #ifndef TDAT_WRITE_H
 #define TDAT_WRITE_H
@@ -53,19 +52,6 @@ int tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 
 /* Bytes of page data (as stored) that tdat_write() will copy from f. */
 uint64_t tdat_write_total(const struct tdat_file *f);
-
-/* Output files. */
-struct tdat_out;
-/* Open the output: path NULL or "-" is standard output (refused when a
- * terminal).  An output that is one of the n inputs is refused. */
-int tdat_out_open(const char *path, struct tdat_file *const *in, size_t n,
-    struct tdat_out **out, struct tdat_err *e);
-int tdat_out_fd(const struct tdat_out *);
-/* Rename the temporary onto the target, or copy the spool to stdout;
- * frees o. */
-int tdat_out_commit(struct tdat_out *o, struct tdat_err *e);
-/* Remove the temporary; frees o. */
-void tdat_out_abort(struct tdat_out *o);
 
 /* ---------------------------------------------------------------------
  * Event filters (lib/filter.c): the kernel's event-filter language,

@@ -351,6 +351,23 @@ int tdat_reader_next_all(struct tdat_reader *, struct tdat_record *rec,
 int tdat_reader_keeps(struct tdat_reader *, const struct tdat_record *);
 void tdat_reader_close(struct tdat_reader *);
 
+/* Progress through f's page data as records come (lib/progress.c): fn is
+ * called every few thousand records with the bytes read so far over all
+ * of them, and by _end(p, 1) with done == total.  fn NULL: nothing. */
+struct tdat_read_progress {
+	void (*fn)(void *arg, uint64_t done, uint64_t total);
+	void *arg;
+	uint64_t *read;		/* per buffer and CPU: bytes read */
+	size_t *first;		/* per buffer: its first CPU in read */
+	uint64_t done, total, count;
+};
+int tdat_read_progress_init(struct tdat_read_progress *,
+    const struct tdat_file *f, void (*fn)(void *, uint64_t, uint64_t),
+    void *arg);
+void tdat_read_progress_note(struct tdat_read_progress *,
+    const struct tdat_file *f, const struct tdat_record *r);
+void tdat_read_progress_end(struct tdat_read_progress *, int complete);
+
 /* Printing records as trace-cmd report does (tdat-dump --records). */
 enum { TDAT_RECORDS_PLUGINS, TDAT_RECORDS_PRINT, TDAT_RECORDS_RAW };
 struct tdat_records_opts {
@@ -368,6 +385,8 @@ int tdat_print_records(struct tdat_file *, FILE *out,
 /* Selecting records, repacking them, the selection options (lib/select.c,
  * lib/repack.c, lib/cli-select.c). */
 #include "tdat-select.h"
+/* Output files and directories, removed when interrupted (lib/output.c). */
+#include "tdat-output.h"
 /* Command-line helpers for bin/ (lib/cli.c). */
 #include "tdat-cli.h"
 

@@ -80,7 +80,7 @@ convert_file(const char *in, const char *dir, int dialect)
 	o.block_size = 4096;
 	if (tdat_open(in, &f, &e) < 0)
 		return -1;
-	rc = tdat_ltt_write(f, dir, &o, &e);
+	rc = mkdir(dir, 0755) < 0 ? -1 : tdat_ltt_write(f, dir, &o, &e);
 	tdat_close(f);
 	if (rc < 0)
 		printf("# %s\n", e.msg);
@@ -490,7 +490,8 @@ test_trace_cmd(void)
 			o.block_size = 8192;
 			if (tdat_open(in, &f, &e) < 0)
 				continue;
-			rc = tdat_ltt_write(f, d, &o, &e);
+			rc = mkdir(d, 0755) < 0 ? -1 :
+			    tdat_ltt_write(f, d, &o, &e);
 			tdat_close(f);
 			if (rc < 0 || tdat_ltt_open(d, &l, &e) < 0) {
 				printf("# %s: %s\n", names[i], e.msg);
