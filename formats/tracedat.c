@@ -1147,6 +1147,7 @@ tdat_close(struct tdat_file *f)
 		free(f->sys[j].name);
 	}
 	free(f->sys);
+	tdat_options_free(f);
 	free(f->opt);
 	free(f->sect);
 	free(f->strings);
