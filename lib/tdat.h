@@ -152,6 +152,8 @@ struct tdat_file {
 	uint32_t ncpus;		/* v6 CPU count, v7 CPUCOUNT */
 	size_t nopt;
 	struct tdat_option *opt;
+	size_t noptv;
+	struct tdat_optval *optv;	/* decoded options (tdat_options()) */
 	size_t nsect;
 	struct tdat_section *sect;
 	unsigned char *strings;
@@ -377,6 +379,9 @@ struct tdat_records_opts {
 };
 int tdat_print_records(struct tdat_file *, FILE *out,
     const struct tdat_records_opts *, struct tdat_err *e);
+
+/* Options decoded into typed values (formats/tracedat-opts.c). */
+#include "tdat-opts.h"
 
 /* Event formats, print formats and report lines (lib/event*.c, lib/report.c). */
 #include "tdat-event.h"
