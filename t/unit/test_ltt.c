@@ -18,8 +18,9 @@
 #include "tap.h"
 
 /* Internal texts of formats/ltt*.c, compared with their source files. */
-extern const char ltt_builtin_xml[], ltt_xsd_eventdefs[], ltt_xsd_system[],
-    ltt_xsd_bookmarks[], ltt_xsd_tracedat[];
+extern const char tdat_ltt_builtin_xml[], tdat_ltt_xsd_eventdefs[],
+    tdat_ltt_xsd_system[],
+    tdat_ltt_xsd_bookmarks[], tdat_ltt_xsd_tracedat[];
 
 #define FIXTURE	"t/data/labsisop-qemu-trace.dat"
 
@@ -535,11 +536,11 @@ main(void)
 		printf("1..0 # SKIP cannot make a temporary directory\n");
 		return 0;
 	}
-	same_text(ltt_builtin_xml, "formats/ltt-builtin.xml");
-	same_text(ltt_xsd_eventdefs, "schemas/ltt-eventdefs.xsd");
-	same_text(ltt_xsd_system, "schemas/ltt-system.xsd");
-	same_text(ltt_xsd_bookmarks, "schemas/ltt-bookmarks.xsd");
-	same_text(ltt_xsd_tracedat, "schemas/ltt-tracedat.xsd");
+	same_text(tdat_ltt_builtin_xml, "formats/ltt-builtin.xml");
+	same_text(tdat_ltt_xsd_eventdefs, "schemas/ltt-eventdefs.xsd");
+	same_text(tdat_ltt_xsd_system, "schemas/ltt-system.xsd");
+	same_text(tdat_ltt_xsd_bookmarks, "schemas/ltt-bookmarks.xsd");
+	same_text(tdat_ltt_xsd_tracedat, "schemas/ltt-tracedat.xsd");
 	test_damage();
 	test_lttv_rules();
 	test_back();
