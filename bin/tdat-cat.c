@@ -42,17 +42,6 @@ static struct {
 	struct tdat_select_args sel;
 } opt = { .version = 7 };
 
-/* The largest CPU count of the inputs, so that every CPU gets written. */
-static void
-widen_cpus(struct tdat_file **f, size_t n)
-{
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		if (f[i]->ncpus > f[0]->ncpus)
-			f[0]->ncpus = f[i]->ncpus;
-}
-
 static int
 write_out(struct tdat_file **f, size_t n, const struct tdat_page_src *ps)
 {
@@ -75,7 +64,7 @@ write_out(struct tdat_file **f, size_t n, const struct tdat_page_src *ps)
 		return tdat_report_err(tdat_out_name(opt.output), &e);
 	if ((rc = tdat_write(f[0], tdat_out_fd(out), &wo, &e)) < 0) {
 		tdat_out_abort(out);
-		rc = tdat_report_err(e.has_off ? f[0]->path :
+		rc = tdat_report_err(e.has_off ? tdat_file_path(f[0]) :
 		    tdat_out_name(opt.output), &e);
 	} else if ((rc = tdat_out_commit(out, &e)) < 0)
 		rc = tdat_report_err(tdat_out_name(opt.output), &e);
@@ -110,7 +99,6 @@ cat(char **paths, size_t n)
 			goto out;
 		}
 	if (opt.sel.given || n > 1) {
-		widen_cpus(f, n);
 		if ((rc = tdat_select_cli_open(&opt.sel, f, n, &sel)) != 0)
 			goto out;
 		if (tdat_repack_open(f, n, sel, &rp, &e) < 0) {

@@ -54,7 +54,7 @@ convert(const char *path, struct job *j)
 		return st;
 	}
 	j->jo.sel = sel;
-	j->jo.progress = tdat_cli_progress(f->fsize);
+	j->jo.progress = tdat_cli_progress(tdat_file_size(f));
 	if ((rc = tdat_out_open(j->output, TDAT_OUT_TEXT, &f, 1, &out,
 	    &e)) < 0)
 		rc = tdat_report_err(tdat_out_name(j->output), &e);

@@ -144,7 +144,7 @@ main(int argc, char *argv[])
 		return rc;
 	}
 	o.sel = sel;
-	o.progress = tdat_cli_progress(f->fsize);
+	o.progress = tdat_cli_progress(tdat_file_size(f));
 	if ((rc = tdat_out_open_dir(dir, &out, &e)) < 0)
 		rc = tdat_report_err(dir, &e);
 	else if ((rc = tdat_ltt_write(f, tdat_out_path(out), &o, &e)) < 0) {

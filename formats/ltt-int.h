@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #define LTT_ID_FACILITY_LOAD	0
 #define LTT_ID_BLOCK_START	17

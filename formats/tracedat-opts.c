@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 /* OFFSET and DATE hold a number as text (base 0, as strtoll reads it). */
 static void

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #define MAX_STRING	4096		/* names, versions, clocks */
 #define MAX_COUNT	(1u << 20)	/* events, systems, options, CPUs */
@@ -1150,6 +1150,18 @@ static void
 free_blob(struct tdat_blob *b)
 {
 	free(b->p);
+}
+
+const char *
+tdat_file_path(const struct tdat_file *f)
+{
+	return f->path;
+}
+
+uint64_t
+tdat_file_size(const struct tdat_file *f)
+{
+	return f->fsize;
 }
 
 void

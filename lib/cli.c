@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #ifndef TDAT_VERSION
 #define TDAT_VERSION "unknown"

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 /* The CPU tracks of --chrome live in a process no Linux pid can be
  * (pid_max is at most 2^22). */

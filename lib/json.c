@@ -13,7 +13,7 @@
 
 #include <json-c/json.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #define JW_CHUNK	(64 * 1024)
 #define JC_FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)

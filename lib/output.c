@@ -42,7 +42,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #define MAX_LIVE	8	/* temporaries alive at once */
 #define MAX_DEPTH	16	/* directory levels the handler removes */

@@ -2,7 +2,7 @@
  * printrec.c: tdat_print_records(), the glue between tdat-dump --records
  * and the report printer (lib/report.c).
  */
-#include "tdat.h"
+#include "tdat-int.h"
 
 int
 tdat_print_records(struct tdat_file *f, FILE *out,

@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #define EVERY	4096
 

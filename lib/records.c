@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #define MAX_AVAIL	(16u << 20)	/* bytes readable a record tells */
 #define TS_SHIFT	27

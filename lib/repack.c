@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #define TS_SHIFT	27
 #define TS_MASK		((1u << TS_SHIFT) - 1)
@@ -276,8 +276,13 @@ tdat_repack_open(struct tdat_file *const *files, size_t n,
 	}
 	s->nin = n;
 	s->sel = sel;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		s->in[i].f = files[i];
+		/* The writer writes files[0]'s CPU count: make it cover
+		 * every CPU of every input. */
+		if (files[i]->ncpus > files[0]->ncpus)
+			files[0]->ncpus = files[i]->ncpus;
+	}
 	if ((rc = tdat_page_layout(files[0], &s->pl, e)) < 0)
 		goto fail;
 	s->page_size = files[0]->page_size;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #define NIDS		65536
 #define F_CPU		(-2)	/* pseudo fields */

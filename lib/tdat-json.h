@@ -23,20 +23,6 @@ struct tdat_sbuf;
 struct tdat_select;
 struct json_object;
 
-enum { TDAT_JSON_LINES, TDAT_JSON_META, TDAT_JSON_CHROME };
-
-struct tdat_json_opts {
-	int mode;		/* TDAT_JSON_* */
-	struct tdat_select *sel;	/* the events to write; NULL all */
-	int pretty;		/* indent the --meta document */
-	/* Events: called as records are written (tdat_read_progress). */
-	void (*progress)(void *arg, uint64_t done, uint64_t total);
-	void *progress_arg;
-};
-
-/* Write f to out in the chosen shape; 0 or a negative TDAT_E* code. */
-int tdat_json_write(struct tdat_file *f, FILE *out,
-    const struct tdat_json_opts *o, struct tdat_err *e);
 
 /* The shapes, called by tdat_json_write() (lib/json-meta.c, lib/json-events.c). */
 int tdat_json_meta(struct tdat_file *f, FILE *out,
@@ -51,8 +37,6 @@ size_t tdat_json_utf8(struct tdat_sbuf *b, const void *s, size_t n);
 /* Append s[0..n) to b as a quoted JSON string; 0 or TDAT_ENOMEM. */
 int tdat_json_quote(struct tdat_sbuf *b, const void *s, size_t n);
 
-/* A json-c string holding s[0..n) made valid UTF-8 (NULL: no memory). */
-struct json_object *tdat_json_string(const void *s, size_t n);
 
 /*
  * A small buffered JSON writer for large outputs: values are appended to

@@ -23,35 +23,6 @@
 struct tdat_file;
 struct tdat_err;
 
-/*
- * A page source: for buffer index buf (in tdat_file.buf) and CPU id cpu,
- * fill dst (cap bytes, a whole number of pages) with the next pages and
- * set *got (0 at the end of that CPU).  Returns 0 or a negative code.
- * total() gives the uncompressed bytes a CPU will deliver, or 0 if none.
- */
-struct tdat_page_src {
-	void *arg;
-	int (*begin)(void *arg, int buf, uint32_t cpu, uint64_t *total,
-	    struct tdat_err *e);
-	int (*read)(void *arg, unsigned char *dst, size_t cap, size_t *got,
-	    struct tdat_err *e);
-};
-
-struct tdat_write_opts {
-	int version;			/* 6 or 7 */
-	const char *compression;	/* "none" (or NULL), "zlib", "zstd" */
-	const struct tdat_page_src *pages;	/* NULL: copy the input's */
-	/* Called as page data is written; total may grow. */
-	void (*progress)(void *arg, uint64_t done, uint64_t total);
-	void *progress_arg;
-};
-
-/* Write f as a new trace.dat on fd, which must be seekable and empty. */
-int tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
-    struct tdat_err *e);
-
-/* Bytes of page data (as stored) that tdat_write() will copy from f. */
-uint64_t tdat_write_total(const struct tdat_file *f);
 
 /* ---------------------------------------------------------------------
  * Event filters (lib/filter.c): the kernel's event-filter language,

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 #include "tap.h"
 
 /* Internal texts of formats/ltt*.c, compared with their source files. */

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 #include "tap.h"
 
 static char tmp[] = "/tmp/tdat-test-ltt-stream-XXXXXX";
