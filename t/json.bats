@@ -376,6 +376,23 @@ patched() {
 	    grep -qx 9223372036854788153
 }
 
+@test "jq: --meta integers beyond 2^53 as decimal strings" {
+	command -v jq >/dev/null || skip "jq is not installed"
+	# The TSC2NSEC option of hip24-host (uncompressed options section,
+	# its data at 2418885: multiplier, shift, offset) with offset
+	# 2^63 + 5; the bytes are the oracle (trace-cmd here reads no zlib).
+	python3 - "$D/hip24-host-trace.dat" "$BATS_TEST_TMPDIR/tsc.dat" <<-'EOF'
+	import sys
+	d = bytearray(open(sys.argv[1], "rb").read())
+	o = 2418885
+	assert d[o:o + 4] == (735842807).to_bytes(4, "little")
+	d[o + 8:o + 16] = (2**63 + 5).to_bytes(8, "little")
+	open(sys.argv[2], "wb").write(d)
+	EOF
+	run -0 sh -c "'$J' --meta '$BATS_TEST_TMPDIR/tsc.dat' | jq -r '.options[] | select(.name == \"TSC2NSEC\") | .value | \"\\(.multiplier) \\(.shift) \\(.offset)\"'"
+	[ "$output" = "735842807 31 9223372036854775813" ]
+}
+
 @test "the jq fixtures validate against the schemas" {
 	need_jsonschema
 	patched
