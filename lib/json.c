@@ -1,7 +1,8 @@
 /*
- * json.c: the pieces every JSON output shares: UTF-8 repair, a buffered
- * streaming writer whose string escaping is json-c's, and the entry point
- * tdat_json_write().
+ * json.c: the pieces every JSON output shares: UTF-8 checks and repair, a
+ * buffered streaming writer whose values reach a reader of doubles exactly
+ * (see tdat-json.h) and whose string escaping is json-c's, and the entry
+ * point tdat_json_write().
  *
  * The writer streams because an event tree built with json-c per event
  * costs an allocation per value; here the only allocations are the output
@@ -263,8 +264,8 @@ hex_object(struct tdat_jw *w, const unsigned char *s, size_t n)
 	put(w, "\"}", 2);
 }
 
-/* Bytes a string may not hold as they are: 1 for '"', '\\' and control
- * characters (json-c escapes 0x7f too), 2 for bytes above 0x7f. */
+/* Bytes a string may not hold as they are: 1 for '"', '\\', control
+ * characters and 0x7f (left to json-c), 2 for bytes above 0x7f. */
 static const unsigned char cls[256] = {
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
