@@ -212,7 +212,7 @@ need_jq_tc() {
 	command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
 }
 
-# report NAME: trace-cmd report -R -t of $D/json/NAME.dat, once per test.
+# report FILE: what trace-cmd report -R -t prints for FILE.
 report() {
 	trace-cmd report -R -t "$1" 2>/dev/null
 }
