@@ -36,16 +36,20 @@ def text_bytes(v):
     return v.encode("utf-8")
 
 
-def is_scalar(decl):
+def is_scalar(f):
+    """A number, not an array or a string: no [N], no __data_loc, not a
+    flexible array member (size 0, old ftrace formats drop its [])."""
+    decl = f["declaration"]
     return not decl.startswith("__data_loc") and \
-        not decl.startswith("__rel_loc") and not decl.rstrip().endswith("]")
+        not decl.startswith("__rel_loc") and \
+        not decl.rstrip().endswith("]") and f.get("size", 0) != 0
 
 
 def decode(fields, fmt):
     """The JSON fields as Python values: ints for integers (numbers,
     decimal strings, "0x.." addresses), bytes for strings, lists of ints
     for arrays."""
-    decl = {f["name"]: f["declaration"] for f in fmt}
+    fld = {f["name"]: f for f in fmt}
     out = {}
     for k, v in fields.items():
         if isinstance(v, list):
@@ -53,7 +57,7 @@ def decode(fields, fmt):
         elif isinstance(v, dict):
             v = text_bytes(v)
         elif isinstance(v, str):
-            v = int(v, 0) if is_scalar(decl.get(k, "x[]")) else \
+            v = int(v, 0) if k in fld and is_scalar(fld[k]) else \
                 text_bytes(v)
         out[k] = v
     return out
