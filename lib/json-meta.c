@@ -2,9 +2,10 @@
  * json-meta.c: the metadata of a trace.dat as one JSON document
  * (tdat-to-json --meta, schemas/meta.schema.json): what tdat-dump --all
  * shows, structured.  Keys come in a fixed order; file offsets and sizes
- * are integers, kernel addresses "0x..." strings (jq 1.6 keeps only 53
- * bits of a number).  The document is streamed, so a large kallsyms costs
- * no memory.
+ * are integers (decimal strings beyond 2^53: jq 1.6 keeps only 53 bits of
+ * a number), kernel addresses "0x..." strings, strings of the file that
+ * are not UTF-8 {"hex":...} (lib/json.c's writer does both).  The
+ * document is streamed, so a large kallsyms costs no memory.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -52,10 +53,8 @@ kbool(struct tdat_jw *w, const char *key, int v)
 static void
 kaddr(struct tdat_jw *w, const char *key, uint64_t v)
 {
-	char s[24];
-
 	tdat_jw_key(w, key);
-	tdat_jw_str(w, s, (size_t)snprintf(s, sizeof(s), "0x%" PRIx64, v));
+	tdat_jw_hex(w, v);
 }
 
 /* Text that may lack its NUL or hold several: up to the first NUL. */
