@@ -11,13 +11,8 @@
 
 #include "tdat.h"
 
-#define AUTO_PROGRESS	(64u << 20)	/* inputs this large show progress */
-#define MAX_ARGS	256		/* -e, -F, --comm, --pid entries */
-
 enum {
-	OPT_VERSION6 = 256, OPT_COMPRESSION, OPT_PROGRESS, OPT_NOPROGRESS,
-	OPT_CPU, OPT_PID, OPT_COMM, OPT_SINCE, OPT_UNTIL, OPT_BUFFER,
-	OPT_SALVAGE
+	OPT_VERSION6 = 256, OPT_COMPRESSION, OPT_SALVAGE
 };
 
 static const struct tdat_cli_opt opts[] = {
@@ -26,20 +21,10 @@ static const struct tdat_cli_opt opts[] = {
 	{ OPT_COMPRESSION, "compression", 1, "NAME",
 	    "none, zlib or zstd (default zstd; v6: none)" },
 	{ 'o', "output", 1, "FILE", "write to FILE (default stdout)" },
-	{ 'e', "event", 1, "[SYS:]EVENT", "keep these events (globs)" },
-	{ 'F', "filter", 1, "'EVENTS: EXPR'",
-	    "keep events matching a kernel filter" },
-	{ OPT_PID, "pid", 1, "LIST", "keep events of these pids (1,2)" },
-	{ OPT_COMM, "comm", 1, "GLOB", "keep events of these commands" },
-	{ 'v', "invert", 0, NULL, "drop what -e -F --pid --comm keep" },
-	{ OPT_CPU, "cpu", 1, "LIST", "only these CPUs (0,2-3)" },
-	{ OPT_SINCE, "since", 1, "TIME", "only events at or after TIME" },
-	{ OPT_UNTIL, "until", 1, "TIME", "only events at or before TIME" },
-	{ OPT_BUFFER, "buffer", 1, "NAME", "only this buffer (\"\" the top)" },
+	TDAT_SELECT_CLI_OPTS,
+	TDAT_CLI_PROGRESS_OPTS,
 	{ OPT_SALVAGE, "salvage", 0, NULL,
 	    "copy the intact pages of a damaged FILE; report what was lost" },
-	{ OPT_PROGRESS, "progress", 0, NULL, "show progress on stderr" },
-	{ OPT_NOPROGRESS, "no-progress", 0, NULL, "never show progress" },
 	{ 0 }
 };
 
@@ -48,104 +33,17 @@ static const struct tdat_cli cli = {
 	"[options] [-e EVENT]... [-F FILTER]... [-v] [--pid LIST] "
 	"[--comm GLOB] [--cpu LIST] [--since TIME] [--until TIME] "
 	"[--buffer NAME] [FILE...]",
-	"copy, convert, merge and filter trace.dat files", opts
+	"copy, convert, merge and filter trace.dat files (selection: "
+	"tdat-select(7))", opts
 };
 
 static struct {
 	int version;
 	const char *compression;
 	const char *output;
-	int progress;		/* 1 on, 0 off, -1 automatic */
-	int shown;
-	int select;		/* an option chooses events */
 	int salvage;		/* --salvage */
-	struct tdat_select_opts sel;
-} opt = { 7, NULL, NULL, -1, 0, 0, 0, { 0 } };
-
-static const char *events[MAX_ARGS], *filters[MAX_ARGS], *comms[MAX_ARGS];
-static int pids[MAX_ARGS];
-
-static void
-show_progress(void *arg, uint64_t done, uint64_t total)
-{
-	static int last = -1;
-	int pct;
-
-	(void)arg;
-	pct = total ? (int)(done * 100 / total) : 100;
-	if (pct > 100)
-		pct = 100;
-	if (pct == last)
-		return;
-	last = pct;
-	opt.shown = 1;
-	fprintf(stderr, "\r%s: %3d%%", tdat_prog(), pct);
-}
-
-/* Print a bad -F with a caret under the fault; the exit status is 2. */
-static int
-bad_filter(const char *arg, const struct tdat_err *e)
-{
-	struct tdat_sbuf sb;
-
-	tdat_sb_init(&sb);
-	tdat_filter_caret(&sb, arg, (size_t)e->off, "  ");
-	tdat_warn("bad filter: %s", e->msg);
-	fputs(tdat_sb_str(&sb), stderr);
-	tdat_sb_free(&sb);
-	return 2;
-}
-
-static void
-add_arg(const char **v, size_t *n, const char *what, const char *a)
-{
-	if (*n >= MAX_ARGS)
-		tdat_usage_error("too many %s options", what);
-	v[(*n)++] = a;
-}
-
-static void
-add_pids(const char *list)
-{
-	char tok[32];
-	const char *p = list;
-	size_t n;
-
-	for (;;) {
-		n = strcspn(p, ",");
-		if (n >= sizeof(tok))
-			tdat_usage_error("--pid: bad pid '%.*s'", (int)n, p);
-		memcpy(tok, p, n);
-		tok[n] = '\0';
-		if (opt.sel.npids >= MAX_ARGS)
-			tdat_usage_error("too many pids");
-		pids[opt.sel.npids++] = (int)tdat_cli_num("--pid", tok, 0,
-		    2147483647);
-		if (p[n] == '\0')
-			break;
-		p += n + 1;
-	}
-}
-
-static void
-set_time(const char *what, const char *a, uint64_t *v, int *rel, int *has)
-{
-	if (tdat_parse_time(a, v, rel) < 0)
-		tdat_usage_error("%s: bad time '%s' (seconds, or a number with "
-		    "s, ms, us or ns; + for relative)", what, a);
-	*has = 1;
-}
-
-/* The largest CPU count of the inputs, so that every CPU gets written. */
-static void
-widen_cpus(struct tdat_file **f, size_t n)
-{
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		if (f[i]->ncpus > f[0]->ncpus)
-			f[0]->ncpus = f[i]->ncpus;
-}
+	struct tdat_select_args sel;
+} opt = { .version = 7 };
 
 static int
 write_out(struct tdat_file **f, size_t n, const struct tdat_page_src *ps)
@@ -163,19 +61,17 @@ write_out(struct tdat_file **f, size_t n, const struct tdat_page_src *ps)
 	wo.pages = ps;
 	for (i = 0; i < n; i++)
 		total += tdat_write_total(f[i]);
-	if (opt.progress == 1 || (opt.progress < 0 && isatty(2) &&
-	    total >= AUTO_PROGRESS))
-		wo.progress = show_progress;
-	if ((rc = tdat_out_open(opt.output, f, n, &out, &e)) < 0)
-		return tdat_report_err(opt.output ? opt.output : "-", &e);
+	wo.progress = tdat_cli_progress(total);
+	if ((rc = tdat_out_open(opt.output, TDAT_OUT_BINARY, f, n, &out,
+	    &e)) < 0)
+		return tdat_report_err(tdat_out_name(opt.output), &e);
 	if ((rc = tdat_write(f[0], tdat_out_fd(out), &wo, &e)) < 0) {
 		tdat_out_abort(out);
-		rc = tdat_report_err(e.has_off ? f[0]->path : opt.output ?
-		    opt.output : "-", &e);
+		rc = tdat_report_err(e.has_off ? tdat_file_path(f[0]) :
+		    tdat_out_name(opt.output), &e);
 	} else if ((rc = tdat_out_commit(out, &e)) < 0)
-		rc = tdat_report_err(opt.output ? opt.output : "-", &e);
-	if (opt.shown)
-		fputc('\n', stderr);
+		rc = tdat_report_err(tdat_out_name(opt.output), &e);
+	tdat_cli_progress_end();
 	return rc;
 }
 
@@ -192,10 +88,11 @@ static int
 cat(char **paths, size_t n)
 {
 	struct tdat_select *sel = NULL;
+	struct tdat_repack *rp = NULL;
 	struct tdat_file **f;
 	struct tdat_err e = { 0 };
 	size_t i, nopen = 0;
-	int rc = 0, bad;
+	int rc = 0;
 
 	if ((f = calloc(n, sizeof(*f))) == NULL)
 		tdat_die(2, "out of memory");
@@ -204,20 +101,17 @@ cat(char **paths, size_t n)
 			rc = tdat_report_err(paths[nopen], &e);
 			goto out;
 		}
-	if (opt.select || n > 1) {
-		widen_cpus(f, n);
-		if (tdat_select_open(f, n, &opt.sel, &sel, &bad, &e) < 0) {
-			if (bad >= 0)
-				rc = bad_filter(filters[bad], &e);
-			else {
-				tdat_warn("%s", e.msg);
-				rc = tdat_exit_status(e.code);
-			}
+	if (opt.sel.given || n > 1) {
+		if ((rc = tdat_select_cli_open(&opt.sel, f, n, &sel)) != 0)
+			goto out;
+		if (tdat_repack_open(f, n, sel, &rp, &e) < 0) {
+			rc = tdat_report_err(paths[0], &e);
 			goto out;
 		}
 	}
-	rc = write_out(f, n, sel ? tdat_select_pages(sel) : NULL);
+	rc = write_out(f, n, rp ? tdat_repack_pages(rp) : NULL);
 out:
+	tdat_repack_close(rp);
 	tdat_select_close(sel);
 	for (i = 0; i < nopen; i++)
 		tdat_close(f[i]);
@@ -232,11 +126,9 @@ main(int argc, char *argv[])
 	int c;
 
 	tdat_cli_init(argv[0]);
-	opt.sel.events = events;
-	opt.sel.filters = filters;
-	opt.sel.comms = comms;
-	opt.sel.pids = pids;
 	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
+		if (tdat_select_arg(&opt.sel, c, optarg))
+			continue;
 		switch (c) {
 		case OPT_VERSION6:
 			opt.version = (int)tdat_cli_num("--file-version",
@@ -252,61 +144,23 @@ main(int argc, char *argv[])
 		case 'o':
 			opt.output = optarg;
 			break;
-		case 'e':
-			add_arg(events, &opt.sel.nevents, "-e", optarg);
-			break;
-		case 'F':
-			add_arg(filters, &opt.sel.nfilters, "-F", optarg);
-			break;
-		case OPT_PID:
-			add_pids(optarg);
-			break;
-		case OPT_COMM:
-			add_arg(comms, &opt.sel.ncomms, "--comm", optarg);
-			break;
-		case 'v':
-			opt.sel.invert = 1;
-			break;
-		case OPT_CPU:
-			opt.sel.cpus = tdat_cli_cpus("--cpu", optarg,
-			    &opt.sel.ncpus);
-			break;
-		case OPT_SINCE:
-			set_time("--since", optarg, &opt.sel.since,
-			    &opt.sel.since_rel, &opt.sel.has_since);
-			break;
-		case OPT_UNTIL:
-			set_time("--until", optarg, &opt.sel.until,
-			    &opt.sel.until_rel, &opt.sel.has_until);
-			break;
-		case OPT_BUFFER:
-			opt.sel.buffer = optarg;
-			break;
-		case OPT_PROGRESS:
-			opt.progress = 1;
-			break;
-		case OPT_NOPROGRESS:
-			opt.progress = 0;
-			break;
 		case OPT_SALVAGE:
 			opt.salvage = 1;
-			continue;
-		default:
-			continue;
+			break;
 		}
-		if (c != OPT_VERSION6 && c != OPT_COMPRESSION && c != 'o' &&
-		    c != OPT_PROGRESS && c != OPT_NOPROGRESS)
-			opt.select = 1;
 	}
 	if (opt.version < 7 && opt.compression &&
 	    strcmp(opt.compression, "none") != 0)
 		tdat_usage_error("version 6 files cannot be compressed");
 	if (opt.salvage)
-		return tdat_close_stdout(opt.select ? (tdat_usage_error(
+		return tdat_close_stdout(opt.sel.given ? (tdat_usage_error(
 		    "--salvage copies whole pages: no event selection"), 2) :
 		    tdat_cli_salvage(argv + optind, (size_t)(argc - optind),
 		    opt.output, opt.version, opt.compression));
 	if (optind >= argc)
-		return tdat_close_stdout(cat(stdin_only, 1));
-	return tdat_close_stdout(cat(argv + optind, (size_t)(argc - optind)));
+		c = cat(stdin_only, 1);
+	else
+		c = cat(argv + optind, (size_t)(argc - optind));
+	tdat_select_args_free(&opt.sel);
+	return tdat_close_stdout(c);
 }

@@ -11,7 +11,7 @@
 enum {
 	O_HEAD_PAGE = 256, O_HEAD_EVENT, O_FTRACE, O_SYSTEMS, O_EVENTS,
 	O_KALLSYMS, O_PRINTK, O_CMDLINES, O_OPTIONS, O_FLYRECORD, O_SECTIONS,
-	O_STRINGS, O_CLOCK, O_ALL, O_RECORDS, O_CPU,
+	O_STRINGS, O_CLOCK, O_ALL, O_RECORDS,
 };
 
 static const struct tdat_cli_opt opts[] = {
@@ -34,15 +34,16 @@ static const struct tdat_cli_opt opts[] = {
 	{ 't', NULL, 0, NULL, "with --records: full nanosecond timestamps" },
 	{ 'N', "no-plugins", 0, NULL, "with --records: print formats only (report -N)" },
 	{ 'R', "raw", 0, NULL, "with --records: raw field values (report -R)" },
-	{ O_CPU, "cpu", 1, "LIST", "with --records: only these CPUs (0,2-3)" },
+	TDAT_SELECT_CLI_OPTS,
 	{ 0, NULL, 0, NULL, NULL },
 };
 
 static const struct tdat_cli cli = {
 	"[--all | --options | --events | ... | --flyrecord] [FILE]\n"
-	"--records [-t] [-N | -R] [--cpu LIST] [FILE]",
+	"--records [-t] [-N | -R] [selection] [FILE]",
 	"print the structure or the events of a trace.dat file (default "
-	"FILE: trace.dat, - for stdin)",
+	"FILE: standard input if a pipe or a file, else trace.dat; - for "
+	"stdin; selection: tdat-select(7))",
 	opts,
 };
 
@@ -51,29 +52,51 @@ struct job {
 	int flyrecord;
 	int records;
 	struct tdat_records_opts ro;
+	struct tdat_select_args sa;
 };
 
 static int
 dump_one(const char *path, const struct job *j)
 {
+	struct tdat_select *sel = NULL;
+	struct tdat_records_opts ro = j->ro;
 	struct tdat_file *f;
 	struct tdat_err e = { 0 };
-	int rc;
+	struct tdat_out *o;
+	FILE *out;
+	int rc, st;
 
 	if ((rc = tdat_open(path, &f, &e)) < 0)
 		return tdat_report_err(path, &e);
+	if (j->sa.given && (st = tdat_select_cli_open(&j->sa,
+	    &f, 1, &sel)) != 0) {
+		tdat_close(f);
+		return st;
+	}
+	ro.sel = sel;
+	if (tdat_out_open(NULL, TDAT_OUT_TEXT, NULL, 0, &o, &e) < 0) {
+		tdat_select_close(sel);
+		tdat_close(f);
+		return tdat_report_err("stdout", &e);
+	}
+	out = tdat_out_fp(o);
 	if (j->records)
-		rc = tdat_print_records(f, stdout, &j->ro, &e);
+		rc = tdat_print_records(f, out, &ro, &e);
 	else if (j->what)
-		rc = tdat_dump(f, stdout, j->what, &e);
+		rc = tdat_dump(f, out, j->what, &e);
 	else if (j->flyrecord)
-		rc = tdat_dump_flyrecord(f, stdout, &e);
+		rc = tdat_dump_flyrecord(f, out, &e);
 	else
-		rc = tdat_dump_summary(f, stdout, &e);
+		rc = tdat_dump_summary(f, out, &e);
 	if (rc == 0 && j->what && j->flyrecord)
-		rc = tdat_dump_flyrecord(f, stdout, &e);
+		rc = tdat_dump_flyrecord(f, out, &e);
+	tdat_select_close(sel);
 	tdat_close(f);
-	return rc < 0 ? tdat_report_err(path, &e) : 0;
+	if (rc < 0 && !tdat_out_failed(o)) {
+		tdat_out_abort(o);
+		return tdat_report_err(path, &e);
+	}
+	return tdat_out_commit(o, &e) < 0 ? tdat_report_err("stdout", &e) : 0;
 }
 
 int
@@ -101,6 +124,8 @@ main(int argc, char *argv[])
 	j.ro.mode = TDAT_RECORDS_PLUGINS;
 	tdat_cli_init("tdat-dump");
 	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
+		if (tdat_select_arg(&j.sa, c, optarg))
+			continue;
 		switch (c) {
 		case O_FLYRECORD:
 			j.flyrecord = 1;
@@ -117,9 +142,6 @@ main(int argc, char *argv[])
 		case 'R':
 			j.ro.mode = TDAT_RECORDS_RAW;
 			break;
-		case O_CPU:
-			j.ro.cpus = tdat_cli_cpus("--cpu", optarg, &j.ro.ncpus);
-			break;
 		default:
 			if (c >= 256 && c <= O_ALL)
 				j.what |= bits[c - 256];
@@ -131,7 +153,10 @@ main(int argc, char *argv[])
 	if (j.records && (j.what || j.flyrecord))
 		tdat_usage_error("--records cannot be combined with structure "
 		    "options");
-	st = dump_one(optind < argc ? argv[optind] : "trace.dat", &j);
-	free(j.ro.cpus);
+	if (j.sa.given && !j.records)
+		tdat_usage_error("selection options need --records");
+	st = dump_one(optind < argc ? argv[optind] : tdat_cli_input("trace.dat"),
+	    &j);
+	tdat_select_args_free(&j.sa);
 	return tdat_close_stdout(st);
 }

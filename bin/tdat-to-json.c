@@ -3,141 +3,71 @@
  * Lines), the metadata (--meta), or the Chrome trace event format that
  * Perfetto and chrome://tracing open (--chrome).  See tdat-to-json(1).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tdat.h"
 
-enum { O_META = 256, O_CHROME, O_CPU };
+enum { O_META = 256, O_CHROME };
 
 static const struct tdat_cli_opt opts[] = {
 	{ O_META, "meta", 0, NULL, "the metadata as one JSON document" },
 	{ O_CHROME, "chrome", 0, NULL,
 	    "the Chrome trace event format (Perfetto, chrome://tracing)" },
 	{ 'o', "output", 1, "FILE", "write to FILE (replaced when complete)" },
-	{ 'B', "buffer", 1, "NAME", "only the buffer NAME (\"\" for the top one)" },
-	{ O_CPU, "cpu", 1, "LIST", "only these CPUs (0,2-3)" },
+	{ 'B', NULL, 1, "NAME", "the same as --buffer NAME" },
+	TDAT_SELECT_CLI_OPTS,
+	TDAT_CLI_PROGRESS_OPTS,
 	{ 0, NULL, 0, NULL, NULL },
 };
 
 static const struct tdat_cli cli = {
-	"[--meta | --chrome] [-B NAME] [--cpu LIST] [-o FILE] [FILE]",
+	"[--meta | --chrome] [selection] [-o FILE] [--[no-]progress] [FILE]",
 	"write a trace.dat file as JSON: events as JSON Lines (default FILE: "
-	"trace.dat, - for stdin)",
+	"standard input if a pipe or a file, else trace.dat; - for stdin; "
+	"selection: tdat-select(7))",
 	opts,
 };
 
 struct job {
 	struct tdat_json_opts jo;
-	const char *buffer;	/* -B NAME, or NULL */
+	struct tdat_select_args sa;
 	const char *output;	/* -o FILE, or NULL */
 };
-
-/* An output file opened under a temporary name beside it. */
-struct outfile {
-	char *tmp;
-	FILE *fp;
-};
-
-static int
-same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
-	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-static int
-out_open(struct outfile *o, const char *path)
-{
-	int fd;
-
-	if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {
-		o->tmp = NULL;
-		tdat_warn("out of memory");
-		return 2;
-	}
-	if ((fd = mkostemp(o->tmp, O_CLOEXEC)) < 0) {
-		tdat_warn("%s: %s", path, strerror(errno));
-		free(o->tmp);
-		o->tmp = NULL;
-		return 2;
-	}
-	fchmod(fd, 0644 & ~umask(umask(0)));
-	if ((o->fp = fdopen(fd, "w")) == NULL) {
-		tdat_warn("%s: %s", path, strerror(errno));
-		close(fd);
-		unlink(o->tmp);
-		free(o->tmp);
-		o->tmp = NULL;
-		return 2;
-	}
-	return 0;
-}
-
-/* Keep the output if st is 0, else remove it; returns the status. */
-static int
-out_close(struct outfile *o, const char *path, int st)
-{
-	if (fclose(o->fp) != 0 && st == 0) {
-		tdat_warn("%s: %s", path, strerror(errno));
-		st = 2;
-	}
-	if (st == 0 && rename(o->tmp, path) != 0) {
-		tdat_warn("%s: %s", path, strerror(errno));
-		st = 2;
-	}
-	if (st != 0)
-		unlink(o->tmp);
-	free(o->tmp);
-	return st;
-}
 
 static int
 convert(const char *path, struct job *j)
 {
+	struct tdat_select *sel = NULL;
 	struct tdat_file *f;
 	struct tdat_err e = { 0 };
-	struct outfile of = { NULL, NULL };
-	FILE *out = stdout;
-	size_t i;
+	struct tdat_out *out;
 	int rc, st;
 
-	if (j->output && strcmp(path, "-") != 0 && same_file(path, j->output))
-		tdat_die(2, "%s: the output is the input", j->output);
 	if ((rc = tdat_open(path, &f, &e)) < 0)
 		return tdat_report_err(path, &e);
-	j->jo.buffer = -1;
-	if (j->buffer) {
-		for (i = 0; i < f->nbuf; i++)
-			if (strcmp(f->buf[i].name, j->buffer) == 0)
-				break;
-		if (i == f->nbuf) {
-			tdat_warn("%s: no buffer \"%s\"", path, j->buffer);
-			tdat_close(f);
-			return 2;
-		}
-		j->jo.buffer = (int)i;
+	if (j->sa.given && (st = tdat_select_cli_open(&j->sa, &f, 1,
+	    &sel)) != 0) {
+		tdat_close(f);
+		return st;
 	}
-	if (j->output) {
-		if ((st = out_open(&of, j->output)) != 0) {
-			tdat_close(f);
-			return st;
-		}
-		out = of.fp;
-	}
-	rc = tdat_json_write(f, out, &j->jo, &e);
-	st = rc < 0 ? tdat_report_err(path, &e) : 0;
+	j->jo.sel = sel;
+	j->jo.progress = tdat_cli_progress(tdat_file_size(f));
+	if ((rc = tdat_out_open(j->output, TDAT_OUT_TEXT, &f, 1, &out,
+	    &e)) < 0)
+		rc = tdat_report_err(tdat_out_name(j->output), &e);
+	else if ((rc = tdat_json_write(f, tdat_out_fp(out), &j->jo, &e)) < 0 &&
+	    !tdat_out_failed(out)) {
+		tdat_out_abort(out);
+		rc = tdat_report_err(path, &e);
+	} else if ((rc = tdat_out_commit(out, &e)) < 0)
+		rc = tdat_report_err(tdat_out_name(j->output), &e);
+	tdat_cli_progress_end();
+	tdat_select_close(sel);
 	tdat_close(f);
-	if (j->output)
-		st = out_close(&of, j->output, st);
-	return st;
+	return rc;
 }
 
 int
@@ -150,6 +80,9 @@ main(int argc, char *argv[])
 	j.jo.mode = TDAT_JSON_LINES;
 	tdat_cli_init("tdat-to-json");
 	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
+		if (tdat_select_arg(&j.sa, c == 'B' ? TDAT_SEL_BUFFER : c,
+		    optarg))
+			continue;
 		switch (c) {
 		case O_META:
 		case O_CHROME:
@@ -162,20 +95,14 @@ main(int argc, char *argv[])
 		case 'o':
 			j.output = optarg;
 			break;
-		case 'B':
-			j.buffer = optarg;
-			break;
-		case O_CPU:
-			free((void *)j.jo.cpus);
-			j.jo.cpus = tdat_cli_cpus("--cpu", optarg, &j.jo.ncpus);
-			break;
 		}
 	}
 	if (argc - optind > 1)
 		tdat_usage_error("more than one FILE");
-	if (j.jo.mode == TDAT_JSON_META && (j.buffer || j.jo.cpus))
-		tdat_usage_error("--meta takes no -B or --cpu");
-	st = convert(optind < argc ? argv[optind] : "trace.dat", &j);
-	free((void *)j.jo.cpus);
+	if (j.jo.mode == TDAT_JSON_META && j.sa.given)
+		tdat_usage_error("--meta takes no selection options");
+	st = convert(optind < argc ? argv[optind] : tdat_cli_input("trace.dat"),
+	    &j);
+	tdat_select_args_free(&j.sa);
 	return tdat_close_stdout(st);
 }

@@ -3,7 +3,6 @@
  * XML of "The new LTT trace format" or in the dialect LTTV reads
  * (tdat-to-ltt(1), ltt(5)).
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +10,7 @@
 
 #include "tdat.h"
 
-enum { O_BLOCK_SIZE = 256, O_LTTV, O_BOOKMARK, O_PROGRESS };
+enum { O_BLOCK_SIZE = 256, O_LTTV, O_BOOKMARK };
 
 static const struct tdat_cli_opt opts[] = {
 	{ O_BLOCK_SIZE, "block-size", 1, "BYTES",
@@ -20,51 +19,30 @@ static const struct tdat_cli_opt opts[] = {
 	    "write the dialect LTTV reads (default 2005)" },
 	{ O_BOOKMARK, "bookmark", 1, "NAME@START[-END]",
 	    "add a bookmark to info/bookmarks.xml (seconds, e.g. 60.5)" },
-	{ O_PROGRESS, "progress", 0, NULL, "show progress on stderr" },
+	TDAT_CLI_PROGRESS_OPTS,
+	TDAT_SELECT_CLI_OPTS,
 	{ 0, NULL, 0, NULL, NULL },
 };
 
 static const struct tdat_cli cli = {
 	"[--block-size BYTES] [--lttv[=2005|2003]] [--bookmark NAME@START[-END]]"
-	" [--progress] FILE [DIR]",
+	" [--[no-]progress] [selection] [FILE [DIR]]",
 	"convert a trace.dat into an LTT trace directory (default DIR: FILE's "
-	"name with .ltt for .dat, here; FILE - is stdin)",
+	"name with .ltt for .dat, here; FILE - or none with a pipe or a file "
+	"as standard input: stdin; selection: tdat-select(7))",
 	opts,
 };
 
-static int shown;
-
-static void
-progress(void *arg, uint64_t done, uint64_t total)
-{
-	(void)arg;
-	if (total == 0)
-		return;
-	fprintf(stderr, "\r%s: %3d%%", tdat_prog(),
-	    (int)(done * 100 / total));
-	shown = 1;
-}
-
-/* "12.5" seconds into nanoseconds; exit 2 on a bad time. */
+/* "12.5" seconds (or "12500ms") into nanoseconds; exit 2 on a bad time. */
 static uint64_t
 parse_time(const char *s, const char *all)
 {
-	uint64_t sec = 0, ns = 0, scale = 100000000;
-	const char *p = s;
+	uint64_t ns;
+	int rel;
 
-	if (!isdigit((unsigned char)*p))
+	if (tdat_parse_time(s, &ns, &rel) < 0 || rel)
 		tdat_usage_error("--bookmark %s: bad time", all);
-	for (; isdigit((unsigned char)*p); p++) {
-		if (sec > 4000000000ull)
-			tdat_usage_error("--bookmark %s: time too large", all);
-		sec = sec * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.')
-		for (p++; isdigit((unsigned char)*p); p++, scale /= 10)
-			ns += (uint64_t)(*p - '0') * scale;
-	if (*p)
-		tdat_usage_error("--bookmark %s: bad time", all);
-	return sec * 1000000000ull + ns;
+	return ns;
 }
 
 static void
@@ -116,14 +94,19 @@ main(int argc, char *argv[])
 {
 	struct tdat_ltt_write_opts o;
 	struct tdat_ltt_bookmark *bm = NULL;
+	struct tdat_select_args sa = { 0 };
+	struct tdat_select *sel = NULL;
 	struct tdat_file *f;
+	struct tdat_out *out;
 	struct tdat_err e = { 0 };
-	const char *dir;
-	int c, rc, want_progress = 0;
+	const char *in, *dir;
+	int c, rc;
 
 	memset(&o, 0, sizeof(o));
 	tdat_cli_init("tdat-to-ltt");
 	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
+		if (tdat_select_arg(&sa, c, optarg))
+			continue;
 		switch (c) {
 		case O_BLOCK_SIZE:
 			o.block_size = (uint32_t)tdat_cli_num("--block-size",
@@ -144,32 +127,38 @@ main(int argc, char *argv[])
 		case O_BOOKMARK:
 			add_bookmark(&bm, &o.nbookmark, optarg);
 			break;
-		case O_PROGRESS:
-			want_progress = 1;
-			break;
 		}
 	}
-	if (argc - optind < 1 || argc - optind > 2)
+	in = optind < argc ? argv[optind] : tdat_cli_input(NULL);
+	if (in == NULL || argc - optind > 2)
 		tdat_usage_error("expected FILE and DIR");
-	dir = argc - optind == 2 ? argv[optind + 1] : default_dir(argv[optind]);
+	dir = argc - optind == 2 ? argv[optind + 1] : default_dir(in);
 	o.bookmark = bm;
-	if (want_progress) {
-		o.progress = progress;
-		o.progress_arg = NULL;
-	}
-	if ((rc = tdat_open(argv[optind], &f, &e)) < 0) {
+	if ((rc = tdat_open(in, &f, &e)) < 0) {
 		free(bm);
-		return tdat_report_err(argv[optind], &e);
+		return tdat_report_err(in, &e);
 	}
-	rc = tdat_ltt_write(f, dir, &o, &e);
-	if (shown)
-		fputc('\n', stderr);
+	if (sa.given && (rc = tdat_select_cli_open(&sa, &f, 1, &sel)) != 0) {
+		tdat_close(f);
+		free(bm);
+		return rc;
+	}
+	o.sel = sel;
+	o.progress = tdat_cli_progress(tdat_file_size(f));
+	if ((rc = tdat_out_open_dir(dir, &out, &e)) < 0)
+		rc = tdat_report_err(dir, &e);
+	else if ((rc = tdat_ltt_write(f, tdat_out_path(out), &o, &e)) < 0) {
+		tdat_out_abort(out);
+		rc = tdat_report_err(e.has_off ? in : dir, &e);
+	} else if ((rc = tdat_out_commit(out, &e)) < 0)
+		rc = tdat_report_err(dir, &e);
+	tdat_cli_progress_end();
+	tdat_select_close(sel);
+	tdat_select_args_free(&sa);
 	tdat_close(f);
 	free(bm);
-	if (rc < 0)
-		return tdat_report_err(argv[optind], &e);
-	if (o.skipped)
+	if (rc == 0 && o.skipped)
 		tdat_warn("%s: %llu records of unknown event types skipped",
-		    argv[optind], (unsigned long long)o.skipped);
-	return tdat_close_stdout(0);
+		    in, (unsigned long long)o.skipped);
+	return tdat_close_stdout(rc);
 }

@@ -26,8 +26,9 @@ static const struct tdat_cli_opt opts[] = {
 };
 
 static const struct tdat_cli cli = {
-	"[-q] [-k] [--strict] [--json] [--check-events] FILE...",
-	"check trace.dat files for damage (- for stdin)",
+	"[-q] [-k] [--strict] [--json] [--check-events] [FILE...]",
+	"check trace.dat files for damage (- or no FILE with a pipe or a file "
+	"as standard input: stdin)",
 	opts,
 };
 
@@ -301,10 +302,12 @@ main(int argc, char *argv[])
 			break;
 		}
 	}
-	if (optind >= argc)
+	if (optind >= argc && tdat_cli_input(NULL) == NULL)
 		tdat_usage_error("no FILE given");
 	j.vo.found = found;
 	j.vo.arg = &j;
+	if (optind >= argc)
+		st = verify_one("-", &j);
 	for (; optind < argc; optind++)
 		if ((r = verify_one(argv[optind], &j)) > st)
 			st = r;

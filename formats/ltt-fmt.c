@@ -376,7 +376,7 @@ take_field(struct fmt_event *ev, const struct tdat_field *tf)
  * are read from the "print fmt:" line for the eventdefs' format= and
  * enum labels. */
 int
-ltt_fmt_parse(const char *text, size_t len, const char *sys, int lsize,
+tdat_ltt_fmt_parse(const char *text, size_t len, const char *sys, int lsize,
     int big, struct fmt_event *ev)
 {
 	struct tdat_event *te;
@@ -430,7 +430,7 @@ ltt_fmt_parse(const char *text, size_t len, const char *sys, int lsize,
 }
 
 void
-ltt_fmt_free(struct fmt_event *ev)
+tdat_ltt_fmt_free(struct fmt_event *ev)
 {
 	int i, k;
 
@@ -477,7 +477,7 @@ copy_range(struct tdat_sbuf *sb, const unsigned char *d, uint32_t size,
 }
 
 void
-ltt_fmt_encode(const struct fmt_event *ev, const unsigned char *d,
+tdat_ltt_fmt_encode(const struct fmt_event *ev, const unsigned char *d,
     uint32_t size, int big, struct tdat_sbuf *sb)
 {
 	int i;
@@ -527,7 +527,7 @@ ltt_fmt_encode(const struct fmt_event *ev, const unsigned char *d,
 }
 
 long
-ltt_fmt_decode(const struct fmt_event *ev, const unsigned char *p,
+tdat_ltt_fmt_decode(const struct fmt_event *ev, const unsigned char *p,
     size_t len, int big, struct tdat_sbuf *out)
 {
 	struct { int slot; size_t at, n; } dyn[64];

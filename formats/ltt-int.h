@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #define LTT_ID_FACILITY_LOAD	0
 #define LTT_ID_BLOCK_START	17
@@ -62,14 +62,14 @@ struct fmt_event {
 	int type_off, type_size;	/* common_type */
 };
 
-int ltt_fmt_parse(const char *text, size_t len, const char *sys, int lsize,
+int tdat_ltt_fmt_parse(const char *text, size_t len, const char *sys, int lsize,
     int big, struct fmt_event *ev);
-void ltt_fmt_free(struct fmt_event *ev);
+void tdat_ltt_fmt_free(struct fmt_event *ev);
 /* Encode record (data, size) as the LTT payload into sb. */
-void ltt_fmt_encode(const struct fmt_event *ev, const unsigned char *d,
+void tdat_ltt_fmt_encode(const struct fmt_event *ev, const unsigned char *d,
     uint32_t size, int big, struct tdat_sbuf *sb);
 /* Decode an LTT payload back into a record; returns bytes consumed or -1. */
-long ltt_fmt_decode(const struct fmt_event *ev, const unsigned char *p,
+long tdat_ltt_fmt_decode(const struct fmt_event *ev, const unsigned char *p,
     size_t len, int big, struct tdat_sbuf *out);
 
 /* ---- the LTT type model ----------------------------------------- */
@@ -119,46 +119,49 @@ struct lt_defs {
 	struct lt_facility *fac;
 };
 
-struct lt_type *lt_new(int kind, int size);
-void lt_type_free(struct lt_type *);
-void lt_defs_free(struct lt_defs *);
-void lt_fac_free(struct lt_facility *);
-struct lt_facility *lt_defs_add(struct lt_defs *, const char *name);
-struct lt_event *lt_fac_add(struct lt_facility *, const char *name,
+struct lt_type *tdat_lt_new(int kind, int size);
+void tdat_lt_type_free(struct lt_type *);
+void tdat_lt_defs_free(struct lt_defs *);
+void tdat_lt_fac_free(struct lt_facility *);
+struct lt_facility *tdat_lt_defs_add(struct lt_defs *, const char *name);
+struct lt_event *tdat_lt_fac_add(struct lt_facility *, const char *name,
     const char *desc, struct lt_type *t);
-void lt_struct_add(struct lt_type *st, const char *name, const char *desc,
+void tdat_lt_struct_add(struct lt_type *st, const char *name, const char *desc,
     struct lt_type *t);
-struct lt_facility *lt_defs_find(const struct lt_defs *, const char *name);
-uint32_t lt_checksum(const struct lt_facility *);
+struct lt_facility *tdat_lt_defs_find(const struct lt_defs *, const char *name);
+uint32_t tdat_lt_checksum(const struct lt_facility *);
 /* The builtin facility (formats/ltt-builtin.xml). */
-extern const char ltt_builtin_xml[];
-int lt_builtin(struct lt_defs *, struct tdat_err *e);
+extern const char tdat_ltt_builtin_xml[];
+int tdat_lt_builtin(struct lt_defs *, struct tdat_err *e);
 
 /* Write facilities as an XML document (dialect 0) or LTTV's dialect. */
-int lt_write_eventdefs(const char *path, const struct lt_facility *fac,
+int tdat_lt_write_eventdefs(const char *path, const struct lt_facility *fac,
     int nfac, int lttv, struct tdat_err *e);
 /* Read every facility of an eventdefs file (XML or LTTV's dialect). */
-int lt_read_eventdefs(const char *path, struct lt_defs *d, int *lttv,
+int tdat_lt_read_eventdefs(const char *path, struct lt_defs *d, int *lttv,
     struct tdat_err *e);
 /* Bytes of a payload of type t at p (len available), or -1. */
-char *lt_xml_text(const char *s);
-long lt_payload_size(const struct lt_facility *fac, const struct lt_type *t,
+char *tdat_lt_xml_text(const char *s);
+long tdat_lt_payload_size(const struct lt_facility *fac,
+    const struct lt_type *t,
     const unsigned char *p, size_t len, int big);
 /* The same walk, turning every number of the payload (big-endian if big)
  * to the other byte order in place; bytes or -1 (unions cannot be). */
-long lt_payload_swap(const struct lt_facility *fac, const struct lt_type *t,
+long tdat_lt_payload_swap(const struct lt_facility *fac,
+    const struct lt_type *t,
     unsigned char *p, size_t len, int big);
 
 /* The built-in schemas (ltt-schemas.c, from schemas/ltt-*.xsd). */
-extern const char ltt_xsd_eventdefs[], ltt_xsd_system[], ltt_xsd_bookmarks[],
-    ltt_xsd_tracedat[];
+extern const char tdat_ltt_xsd_eventdefs[], tdat_ltt_xsd_system[],
+    tdat_ltt_xsd_bookmarks[],
+    tdat_ltt_xsd_tracedat[];
 
 /* Event formats made from eventdefs (ltt-synth.c). */
 struct synth_ev;
-struct synth_ev *ltt_synth_new(const struct lt_facility *fac,
+struct synth_ev *tdat_ltt_synth_new(const struct lt_facility *fac,
     const struct lt_event *ev, uint16_t id, struct tdat_blob *fmt);
-void ltt_synth_free(struct synth_ev *);
-long ltt_synth_decode(const struct synth_ev *s, const unsigned char *p,
+void tdat_ltt_synth_free(struct synth_ev *);
+long tdat_ltt_synth_decode(const struct synth_ev *s, const unsigned char *p,
     size_t len, int big, struct tdat_sbuf *out);
 
 /* ---- reading a directory (ltt-read.c) ---------------------------- */
@@ -202,22 +205,23 @@ struct ltt_ev {
 	int block_start;
 };
 
-int ltt_slurp(const char *path, unsigned char **out, uint64_t *len,
+int tdat_ltt_slurp(const char *path, unsigned char **out, uint64_t *len,
     struct tdat_err *e);
 struct _xmlNode;
-char *ltt_xattr(struct _xmlNode *n, const char *name);
-long long ltt_xattr_num(struct _xmlNode *n, const char *name, long long def);
-int ltt_list(const char *path, char ***out, size_t *n);
-void ltt_list_free(char **v, size_t n);
-int ltt_dir_open(const char *dir, struct ltt_dir *d, struct tdat_err *e);
-void ltt_dir_map(struct ltt_dir *d);
-void ltt_dir_close(struct ltt_dir *d);
-int ltt_tf_open(struct ltt_dir *d, struct ltt_tf *t, const char *rel,
+char *tdat_ltt_xattr(struct _xmlNode *n, const char *name);
+long long tdat_ltt_xattr_num(struct _xmlNode *n, const char *name,
+    long long def);
+int tdat_ltt_list(const char *path, char ***out, size_t *n);
+void tdat_ltt_list_free(char **v, size_t n);
+int tdat_ltt_dir_open(const char *dir, struct ltt_dir *d, struct tdat_err *e);
+void tdat_ltt_dir_map(struct ltt_dir *d);
+void tdat_ltt_dir_close(struct ltt_dir *d);
+int tdat_ltt_tf_open(struct ltt_dir *d, struct ltt_tf *t, const char *rel,
     struct tdat_err *e);
-void ltt_tf_close(struct ltt_tf *t);
-void ltt_tf_rewind(struct ltt_tf *t);
+void tdat_ltt_tf_close(struct ltt_tf *t);
+void tdat_ltt_tf_rewind(struct ltt_tf *t);
 /* 1 and *ev, 0 at the end, < 0 on damage (e names file, block, offset). */
-int ltt_tf_next(struct ltt_dir *d, struct ltt_tf *t, struct ltt_ev *ev,
+int tdat_ltt_tf_next(struct ltt_dir *d, struct ltt_tf *t, struct ltt_ev *ev,
     struct tdat_err *e);
 
 #endif

@@ -21,7 +21,7 @@
 #define MAX_DEPTH	16
 
 /* The builtin facility; formats/ltt-builtin.xml holds the same text. */
-const char ltt_builtin_xml[] =
+const char tdat_ltt_builtin_xml[] =
 	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	"<facility name=\"builtin\">\n"
 	"  <description>The events every LTT trace has: facility loads, block boundaries and time heartbeats.  Their ids are absolute: facility_load 0, block_start 17, block_end 18, time_heartbeat 19.</description>\n"
@@ -78,7 +78,7 @@ const char ltt_builtin_xml[] =
 	"</facility>\n";
 
 struct lt_type *
-lt_new(int kind, int size)
+tdat_lt_new(int kind, int size)
 {
 	struct lt_type *t = calloc(1, sizeof(*t));
 
@@ -90,7 +90,7 @@ lt_new(int kind, int size)
 }
 
 void
-lt_type_free(struct lt_type *t)
+tdat_lt_type_free(struct lt_type *t)
 {
 	int i;
 
@@ -98,11 +98,11 @@ lt_type_free(struct lt_type *t)
 		return;
 	free(t->format);
 	free(t->ref);
-	lt_type_free(t->elem);
+	tdat_lt_type_free(t->elem);
 	for (i = 0; i < t->nfield; i++) {
 		free(t->field[i].name);
 		free(t->field[i].desc);
-		lt_type_free(t->field[i].t);
+		tdat_lt_type_free(t->field[i].t);
 	}
 	free(t->field);
 	for (i = 0; i < t->nlabel; i++)
@@ -113,7 +113,7 @@ lt_type_free(struct lt_type *t)
 }
 
 void
-lt_fac_free(struct lt_facility *f)
+tdat_lt_fac_free(struct lt_facility *f)
 {
 	int i;
 
@@ -122,31 +122,31 @@ lt_fac_free(struct lt_facility *f)
 	for (i = 0; i < f->nev; i++) {
 		free(f->ev[i].name);
 		free(f->ev[i].desc);
-		lt_type_free(f->ev[i].t);
+		tdat_lt_type_free(f->ev[i].t);
 	}
 	free(f->ev);
 	for (i = 0; i < f->ntype; i++) {
 		free(f->tname[i]);
-		lt_type_free(f->tdef[i]);
+		tdat_lt_type_free(f->tdef[i]);
 	}
 	free(f->tname);
 	free(f->tdef);
 }
 
 void
-lt_defs_free(struct lt_defs *d)
+tdat_lt_defs_free(struct lt_defs *d)
 {
 	int i;
 
 	for (i = 0; i < d->nfac; i++)
-		lt_fac_free(&d->fac[i]);
+		tdat_lt_fac_free(&d->fac[i]);
 	free(d->fac);
 	d->fac = NULL;
 	d->nfac = 0;
 }
 
 struct lt_facility *
-lt_defs_add(struct lt_defs *d, const char *name)
+tdat_lt_defs_add(struct lt_defs *d, const char *name)
 {
 	struct lt_facility *f = realloc(d->fac, (size_t)(d->nfac + 1) *
 	    sizeof(*f));
@@ -163,7 +163,7 @@ lt_defs_add(struct lt_defs *d, const char *name)
 }
 
 struct lt_facility *
-lt_defs_find(const struct lt_defs *d, const char *name)
+tdat_lt_defs_find(const struct lt_defs *d, const char *name)
 {
 	int i;
 
@@ -174,7 +174,7 @@ lt_defs_find(const struct lt_defs *d, const char *name)
 }
 
 struct lt_event *
-lt_fac_add(struct lt_facility *f, const char *name, const char *desc,
+tdat_lt_fac_add(struct lt_facility *f, const char *name, const char *desc,
     struct lt_type *t)
 {
 	struct lt_event *e = realloc(f->ev, (size_t)(f->nev + 1) * sizeof(*e));
@@ -190,14 +190,14 @@ lt_fac_add(struct lt_facility *f, const char *name, const char *desc,
 }
 
 void
-lt_struct_add(struct lt_type *st, const char *name, const char *desc,
+tdat_lt_struct_add(struct lt_type *st, const char *name, const char *desc,
     struct lt_type *t)
 {
 	struct lt_field *f = realloc(st->field, (size_t)(st->nfield + 1) *
 	    sizeof(*f));
 
 	if (f == NULL) {
-		lt_type_free(t);
+		tdat_lt_type_free(t);
 		return;
 	}
 	st->field = f;
@@ -304,7 +304,7 @@ crc_type(uint32_t c, const struct lt_type *t, int depth)
 }
 
 uint32_t
-lt_checksum(const struct lt_facility *f)
+tdat_lt_checksum(const struct lt_facility *f)
 {
 	uint32_t c;
 	int i;
@@ -419,7 +419,7 @@ size_of(const struct lt_facility *fac, const struct lt_type *t,
 }
 
 long
-lt_payload_size(const struct lt_facility *fac, const struct lt_type *t,
+tdat_lt_payload_size(const struct lt_facility *fac, const struct lt_type *t,
     const unsigned char *p, size_t len, int big)
 {
 	if (t == NULL)
@@ -428,7 +428,7 @@ lt_payload_size(const struct lt_facility *fac, const struct lt_type *t,
 }
 
 long
-lt_payload_swap(const struct lt_facility *fac, const struct lt_type *t,
+tdat_lt_payload_swap(const struct lt_facility *fac, const struct lt_type *t,
     unsigned char *p, size_t len, int big)
 {
 	if (t == NULL)
@@ -636,7 +636,7 @@ xml_type(xmlTextWriterPtr w, const struct lt_type *t)
 /* Text for XML: control characters other than tab and newline are not
  * allowed there, and bytes above 0x7f may not be UTF-8: both become '?'. */
 char *
-lt_xml_text(const char *s)
+tdat_lt_xml_text(const char *s)
 {
 	char *c = strdup(s ? s : ""), *p;
 
@@ -662,14 +662,14 @@ write_xml(const char *path, const struct lt_facility *f,
 	rc |= xmlTextWriterStartDocument(w, "1.0", "UTF-8", NULL) < 0;
 	rc |= xmlTextWriterStartElement(w, X("facility")) < 0;
 	rc |= xmlTextWriterWriteAttribute(w, X("name"), X(f->name)) < 0;
-	t = lt_xml_text(f->desc ? f->desc : f->name);
+	t = tdat_lt_xml_text(f->desc ? f->desc : f->name);
 	rc |= xmlTextWriterWriteElement(w, X("description"), X(t)) < 0;
 	free(t);
 	for (k = 0; k < f->nev; k++) {
 		rc |= xmlTextWriterStartElement(w, X("event")) < 0;
 		rc |= xmlTextWriterWriteAttribute(w, X("name"),
 		    X(f->ev[k].name)) < 0;
-		t = lt_xml_text(f->ev[k].desc ? f->ev[k].desc :
+		t = tdat_lt_xml_text(f->ev[k].desc ? f->ev[k].desc :
 		    f->ev[k].name);
 		rc |= xmlTextWriterWriteElement(w, X("description"), X(t)) < 0;
 		free(t);
@@ -686,7 +686,7 @@ write_xml(const char *path, const struct lt_facility *f,
 }
 
 int
-lt_write_eventdefs(const char *path, const struct lt_facility *fac,
+tdat_lt_write_eventdefs(const char *path, const struct lt_facility *fac,
     int nfac, int lttv, struct tdat_err *e)
 {
 	if (lttv)
@@ -703,7 +703,7 @@ lt_write_eventdefs(const char *path, const struct lt_facility *fac,
 static int
 attr_num(xmlNodePtr n, const char *name, int *out)
 {
-	char *s = ltt_xattr(n, name), *end;
+	char *s = tdat_ltt_xattr(n, name), *end;
 	long v;
 
 	if (s == NULL)
@@ -783,10 +783,10 @@ read_type(xmlNodePtr n, int depth)
 	if ((k <= LT_FLOAT || k == LT_ENUM || k == LT_SEQUENCE ||
 	    k == LT_UNION) && sz != 1 && sz != 2 && sz != 4 && sz != 8)
 		return NULL;
-	if ((t = lt_new(k, sz)) == NULL)
+	if ((t = tdat_lt_new(k, sz)) == NULL)
 		return NULL;
-	t->format = ltt_xattr(n, "format");
-	if (k == LT_TYPEREF && (t->ref = ltt_xattr(n, "name")) == NULL)
+	t->format = tdat_ltt_xattr(n, "format");
+	if (k == LT_TYPEREF && (t->ref = tdat_ltt_xattr(n, "name")) == NULL)
 		goto bad;
 	if (k == LT_ARRAY || k == LT_SEQUENCE) {
 		if ((t->elem = child_type(n, depth)) == NULL)
@@ -808,28 +808,28 @@ read_type(xmlNodePtr n, int depth)
 				goto bad;
 			t->value = v;
 			attr_num(c, "value", &val);
-			if ((l[t->nlabel] = ltt_xattr(c, "name")) == NULL)
+			if ((l[t->nlabel] = tdat_ltt_xattr(c, "name")) == NULL)
 				goto bad;
 			v[t->nlabel++] = val;
 		} else if ((k == LT_STRUCT || k == LT_UNION) &&
 		    is_el(c, "field")) {
 			struct lt_type *ft = child_type(c, depth);
-			char *nm = ltt_xattr(c, "name"), *d = desc_of(c);
+			char *nm = tdat_ltt_xattr(c, "name"), *d = desc_of(c);
 
 			if (ft == NULL || nm == NULL) {
 				free(nm);
 				free(d);
-				lt_type_free(ft);
+				tdat_lt_type_free(ft);
 				goto bad;
 			}
-			lt_struct_add(t, nm, d, ft);
+			tdat_lt_struct_add(t, nm, d, ft);
 			free(nm);
 			free(d);
 		}
 	}
 	return t;
 bad:
-	lt_type_free(t);
+	tdat_lt_type_free(t);
 	return NULL;
 }
 
@@ -856,7 +856,7 @@ static int
 read_event(struct lt_facility *f, xmlNodePtr c, const char *path,
     struct tdat_err *e)
 {
-	char *en = ltt_xattr(c, "name"), *ed = desc_of(c);
+	char *en = tdat_ltt_xattr(c, "name"), *ed = desc_of(c);
 	struct lt_type *t = NULL;
 	xmlNodePtr k;
 	int rc = 0;
@@ -873,10 +873,10 @@ read_event(struct lt_facility *f, xmlNodePtr c, const char *path,
 		rc = tdat_fail_nooff(e, TDAT_ECORRUPT,
 		    "%s: line %ld: event without a name", path,
 		    xmlGetLineNo(c));
-	if (rc == 0 && lt_fac_add(f, en, ed, t) == NULL)
+	if (rc == 0 && tdat_lt_fac_add(f, en, ed, t) == NULL)
 		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	if (rc < 0)
-		lt_type_free(t);
+		tdat_lt_type_free(t);
 	free(en);
 	free(ed);
 	return rc;
@@ -888,14 +888,14 @@ read_facility(xmlNodePtr n, struct lt_defs *d, const char *path,
 {
 	struct lt_facility *f;
 	xmlNodePtr c;
-	char *name = ltt_xattr(n, "name");
+	char *name = tdat_ltt_xattr(n, "name");
 	int rc;
 
 	if (name == NULL)
 		return tdat_fail_nooff(e, TDAT_ECORRUPT,
 		    "%s: line %ld: facility without a name", path,
 		    xmlGetLineNo(n));
-	f = lt_defs_add(d, name);
+	f = tdat_lt_defs_add(d, name);
 	free(name);
 	if (f == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
@@ -905,20 +905,20 @@ read_facility(xmlNodePtr n, struct lt_defs *d, const char *path,
 			if ((rc = read_event(f, c, path, e)) < 0)
 				return rc;
 		} else if (is_el(c, "type")) {
-			char *tn = ltt_xattr(c, "name");
+			char *tn = tdat_ltt_xattr(c, "name");
 			struct lt_type *t = child_type(c, 0);
 
 			if (tn == NULL || t == NULL ||
 			    add_named_type(f, tn, t) < 0) {
 				free(tn);
-				lt_type_free(t);
+				tdat_lt_type_free(t);
 				return tdat_fail_nooff(e, TDAT_ECORRUPT,
 				    "%s: line %ld: bad named type", path,
 				    xmlGetLineNo(c));
 			}
 		}
 	}
-	f->cksum = lt_checksum(f);
+	f->cksum = tdat_lt_checksum(f);
 	return 0;
 }
 
@@ -978,7 +978,7 @@ collect(xmlNodePtr n, struct lt_defs *d, const char *path,
 }
 
 int
-lt_read_eventdefs(const char *path, struct lt_defs *d, int *lttv,
+tdat_lt_read_eventdefs(const char *path, struct lt_defs *d, int *lttv,
     struct tdat_err *e)
 {
 	xmlDocPtr doc;
@@ -1003,10 +1003,10 @@ lt_read_eventdefs(const char *path, struct lt_defs *d, int *lttv,
 }
 
 int
-lt_builtin(struct lt_defs *d, struct tdat_err *e)
+tdat_lt_builtin(struct lt_defs *d, struct tdat_err *e)
 {
-	xmlDocPtr doc = xmlReadMemory(ltt_builtin_xml,
-	    (int)sizeof(ltt_builtin_xml) - 1, "builtin.xml", NULL,
+	xmlDocPtr doc = xmlReadMemory(tdat_ltt_builtin_xml,
+	    (int)sizeof(tdat_ltt_builtin_xml) - 1, "builtin.xml", NULL,
 	    XML_PARSE_NONET | XML_PARSE_NOBLANKS);
 	int rc = 0;
 

@@ -28,7 +28,7 @@
 /* Small helpers. */
 
 int
-ltt_slurp(const char *path, unsigned char **out, uint64_t *len,
+tdat_ltt_slurp(const char *path, unsigned char **out, uint64_t *len,
     struct tdat_err *e)
 {
 	struct stat st;
@@ -68,7 +68,7 @@ ltt_slurp(const char *path, unsigned char **out, uint64_t *len,
 }
 
 char *
-ltt_xattr(xmlNodePtr n, const char *name)
+tdat_ltt_xattr(xmlNodePtr n, const char *name)
 {
 	xmlChar *v = xmlGetProp(n, X(name));
 	char *s;
@@ -81,9 +81,9 @@ ltt_xattr(xmlNodePtr n, const char *name)
 }
 
 long long
-ltt_xattr_num(xmlNodePtr n, const char *name, long long def)
+tdat_ltt_xattr_num(xmlNodePtr n, const char *name, long long def)
 {
-	char *s = ltt_xattr(n, name), *end;
+	char *s = tdat_ltt_xattr(n, name), *end;
 	long long v;
 
 	if (s == NULL)
@@ -105,7 +105,7 @@ cmp_str(const void *a, const void *b)
 
 /* The names in a directory, sorted; hidden names skipped. */
 int
-ltt_list(const char *path, char ***out, size_t *n)
+tdat_ltt_list(const char *path, char ***out, size_t *n)
 {
 	DIR *d = opendir(path);
 	struct dirent *de;
@@ -135,7 +135,7 @@ ltt_list(const char *path, char ***out, size_t *n)
 }
 
 void
-ltt_list_free(char **v, size_t n)
+tdat_ltt_list_free(char **v, size_t n)
 {
 	size_t i;
 
@@ -168,16 +168,16 @@ read_system(struct ltt_dir *d, struct tdat_err *e)
 		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: no <system> "
 		    "element", path);
 	}
-	endian = ltt_xattr(root, "endian");
+	endian = tdat_ltt_xattr(root, "endian");
 	{
-		char *as = ltt_xattr(root, "arch_size");
+		char *as = tdat_ltt_xattr(root, "arch_size");
 
 		d->lsize = as && (strcmp(as, "LP64") == 0 ||
 		    strcmp(as, "ILP64") == 0) ? 8 : 4;
 		free(as);
 	}
-	bs = ltt_xattr_num(root, "ltt_block_size", -1);
-	d->ncpu = (uint32_t)ltt_xattr_num(root, "cpu", 0);
+	bs = tdat_ltt_xattr_num(root, "ltt_block_size", -1);
+	d->ncpu = (uint32_t)tdat_ltt_xattr_num(root, "cpu", 0);
 	xmlFreeDoc(doc);
 	if (endian == NULL || (strcmp(endian, "little") && strcmp(endian,
 	    "big") && strcmp(endian, "LITTLE_ENDIAN") && strcmp(endian,
@@ -205,7 +205,7 @@ read_defs(struct ltt_dir *d, struct tdat_err *e)
 	int rc = 0, lttv;
 
 	snprintf(path, sizeof(path), "%s/eventdefs", d->dir);
-	if (ltt_list(path, &names, &n) < 0)
+	if (tdat_ltt_list(path, &names, &n) < 0)
 		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: %s", path,
 		    strerror(errno));
 	/* The builtin facility first, then the others in listing order. */
@@ -216,12 +216,12 @@ read_defs(struct ltt_dir *d, struct tdat_err *e)
 			continue;
 		snprintf(path, sizeof(path), "%s/eventdefs/%s", d->dir,
 		    names[i]);
-		rc = lt_read_eventdefs(path, &d->defs, &lttv, e);
+		rc = tdat_lt_read_eventdefs(path, &d->defs, &lttv, e);
 		d->nfiles++;
 		if (lttv)
 			d->lttv_defs = 1;
 	}
-	ltt_list_free(names, n);
+	tdat_ltt_list_free(names, n);
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < (size_t)d->defs.nfac; i++)
@@ -239,7 +239,7 @@ read_defs(struct ltt_dir *d, struct tdat_err *e)
 }
 
 void
-ltt_dir_map(struct ltt_dir *d)
+tdat_ltt_dir_map(struct ltt_dir *d)
 {
 	int i, k;
 
@@ -290,7 +290,7 @@ facility_load(struct ltt_dir *d, const unsigned char *p, uint32_t n)
 }
 
 int
-ltt_dir_open(const char *dir, struct ltt_dir *d, struct tdat_err *e)
+tdat_ltt_dir_open(const char *dir, struct ltt_dir *d, struct tdat_err *e)
 {
 	char path[PATH_MAX];
 	struct ltt_tf t;
@@ -306,13 +306,13 @@ ltt_dir_open(const char *dir, struct ltt_dir *d, struct tdat_err *e)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	if ((rc = read_system(d, e)) < 0 || (rc = read_defs(d, e)) < 0)
 		return rc;
-	ltt_dir_map(d);
+	tdat_ltt_dir_map(d);
 	snprintf(path, sizeof(path), "%s/control/facilities", dir);
 	if (access(path, F_OK) != 0)
 		return 0;
-	if ((rc = ltt_tf_open(d, &t, "control/facilities", e)) < 0)
+	if ((rc = tdat_ltt_tf_open(d, &t, "control/facilities", e)) < 0)
 		return rc;
-	while ((rc = ltt_tf_next(d, &t, &ev, e)) > 0)
+	while ((rc = tdat_ltt_tf_next(d, &t, &ev, e)) > 0)
 		if (ev.id == LTT_ID_FACILITY_LOAD &&
 		    facility_load(d, ev.p, ev.n) < 0) {
 			rc = tdat_fail(e, TDAT_ECORRUPT, ev.off, "%s/control/"
@@ -320,15 +320,15 @@ ltt_dir_open(const char *dir, struct ltt_dir *d, struct tdat_err *e)
 			    "eventdefs do not define", dir);
 			break;
 		}
-	ltt_tf_close(&t);
-	ltt_dir_map(d);
+	tdat_ltt_tf_close(&t);
+	tdat_ltt_dir_map(d);
 	return rc;
 }
 
 void
-ltt_dir_close(struct ltt_dir *d)
+tdat_ltt_dir_close(struct ltt_dir *d)
 {
-	lt_defs_free(&d->defs);
+	tdat_lt_defs_free(&d->defs);
 	free(d->id_fac);
 	free(d->id_ev);
 	free(d->dir);
@@ -339,7 +339,7 @@ ltt_dir_close(struct ltt_dir *d)
 /* Tracefiles, block by block. */
 
 int
-ltt_tf_open(struct ltt_dir *d, struct ltt_tf *t, const char *rel,
+tdat_ltt_tf_open(struct ltt_dir *d, struct ltt_tf *t, const char *rel,
     struct tdat_err *e)
 {
 	char path[PATH_MAX];
@@ -370,7 +370,7 @@ ltt_tf_open(struct ltt_dir *d, struct ltt_tf *t, const char *rel,
 }
 
 void
-ltt_tf_close(struct ltt_tf *t)
+tdat_ltt_tf_close(struct ltt_tf *t)
 {
 	if (t->fd >= 0)
 		close(t->fd);
@@ -380,7 +380,7 @@ ltt_tf_close(struct ltt_tf *t)
 }
 
 void
-ltt_tf_rewind(struct ltt_tf *t)
+tdat_ltt_tf_rewind(struct ltt_tf *t)
 {
 	t->bi = 0;
 	t->loaded = 0;
@@ -508,7 +508,7 @@ ev_time(struct ltt_tf *t, uint32_t u)
 }
 
 int
-ltt_tf_next(struct ltt_dir *d, struct ltt_tf *t, struct ltt_ev *ev,
+tdat_ltt_tf_next(struct ltt_dir *d, struct ltt_tf *t, struct ltt_ev *ev,
     struct tdat_err *e)
 {
 	const struct lt_facility *fa;
@@ -546,7 +546,8 @@ ltt_tf_next(struct ltt_dir *d, struct ltt_tf *t, struct ltt_ev *ev,
 			return tf_fail(t, e, at, "event id %u is not defined",
 			    id);
 		fa = &d->defs.fac[d->id_fac[id]];
-		n = lt_payload_size(fa, fa->ev[d->id_ev[id]].t, t->blk + at +
+		n = tdat_lt_payload_size(fa, fa->ev[d->id_ev[id]].t,
+		    t->blk + at +
 		    LTT_HDR, t->end_at - at - LTT_HDR, d->big);
 		if (n < 0)
 			return tf_fail(t, e, at, "event %u (%s) payload runs "

@@ -5,7 +5,7 @@
  */
 #include "ltt-int.h"
 
-const char ltt_xsd_eventdefs[] =
+const char tdat_ltt_xsd_eventdefs[] =
 	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	"<!--\n"
 	"  ltt-eventdefs.xsd: the eventdefs/*.xml files of an LTT trace directory\n"
@@ -138,7 +138,7 @@ const char ltt_xsd_eventdefs[] =
 	"  </xs:element>\n"
 	"</xs:schema>\n";
 
-const char ltt_xsd_system[] =
+const char tdat_ltt_xsd_system[] =
 	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	"<!--\n"
 	"  ltt-system.xsd: info/system.xml of an LTT trace directory (ltt(5)).\n"
@@ -203,7 +203,7 @@ const char ltt_xsd_system[] =
 	"  </xs:element>\n"
 	"</xs:schema>\n";
 
-const char ltt_xsd_bookmarks[] =
+const char tdat_ltt_xsd_bookmarks[] =
 	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	"<!--\n"
 	"  ltt-bookmarks.xsd: info/bookmarks.xml of an LTT trace directory\n"
@@ -243,7 +243,7 @@ const char ltt_xsd_bookmarks[] =
 	"  </xs:element>\n"
 	"</xs:schema>\n";
 
-const char ltt_xsd_tracedat[] =
+const char tdat_ltt_xsd_tracedat[] =
 	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	"<!--\n"
 	"  ltt-tracedat.xsd: info/tracedat.xml, which tdat-to-ltt adds to an LTT\n"

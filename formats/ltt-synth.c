@@ -296,7 +296,7 @@ format_text(const struct synth_ev *s, const char *name, struct tdat_sbuf *sb)
 }
 
 struct synth_ev *
-ltt_synth_new(const struct lt_facility *fac, const struct lt_event *ev,
+tdat_ltt_synth_new(const struct lt_facility *fac, const struct lt_event *ev,
     uint16_t id, struct tdat_blob *fmt)
 {
 	struct synth_ev *s = calloc(1, sizeof(*s));
@@ -311,7 +311,7 @@ ltt_synth_new(const struct lt_facility *fac, const struct lt_event *ev,
 	s->t = ev->t;
 	s->id = id;
 	if (ev->t && walk(s, ev->t, "", &cur, 0) < 0) {
-		ltt_synth_free(s);
+		tdat_ltt_synth_free(s);
 		return NULL;
 	}
 	s->fixed_end = cur;
@@ -340,7 +340,7 @@ ltt_synth_new(const struct lt_facility *fac, const struct lt_event *ev,
 	format_text(s, name, &sb);
 	if (sb.oom) {
 		tdat_sb_free(&sb);
-		ltt_synth_free(s);
+		tdat_ltt_synth_free(s);
 		return NULL;
 	}
 	fmt->p = (unsigned char *)sb.p;
@@ -350,7 +350,7 @@ ltt_synth_new(const struct lt_facility *fac, const struct lt_event *ev,
 }
 
 void
-ltt_synth_free(struct synth_ev *s)
+tdat_ltt_synth_free(struct synth_ev *s)
 {
 	if (s == NULL)
 		return;
@@ -359,7 +359,7 @@ ltt_synth_free(struct synth_ev *s)
 }
 
 long
-ltt_synth_decode(const struct synth_ev *s, const unsigned char *p,
+tdat_ltt_synth_decode(const struct synth_ev *s, const unsigned char *p,
     size_t len, int big, struct tdat_sbuf *out)
 {
 	struct { int leaf; size_t at, n; } dyn[MAX_LEAVES];
@@ -402,7 +402,8 @@ ltt_synth_decode(const struct synth_ev *s, const unsigned char *p,
 			pos += k * (size_t)l->elem;
 			break;
 		default:
-			n = lt_payload_size(s->fac, l->t, p + pos, len - pos,
+			n = tdat_lt_payload_size(s->fac, l->t, p + pos,
+			    len - pos,
 			    big);
 			if (n < 0)
 				return -1;

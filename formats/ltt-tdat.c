@@ -101,7 +101,7 @@ read_blob(struct tdat_ltt *l, const char *rel, struct tdat_blob *b,
 	    sizeof(path))
 		return tdat_fail_nooff(e, TDAT_EUSAGE, "%s/%s: path too long",
 		    l->d.dir, rel);
-	if ((rc = ltt_slurp(path, &p, &n, e)) < 0)
+	if ((rc = tdat_ltt_slurp(path, &p, &n, e)) < 0)
 		return rc;
 	b->p = p;
 	b->len = n;
@@ -120,7 +120,7 @@ read_dir_blobs(struct tdat_ltt *l, const char *rel, struct tdat_blob **out,
 	snprintf(path, sizeof(path), "%s/%s", l->d.dir, rel);
 	*out = NULL;
 	*n = 0;
-	if (ltt_list(path, &names, &k) < 0)
+	if (tdat_ltt_list(path, &names, &k) < 0)
 		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: %s", path,
 		    strerror(errno));
 	if (k && (*out = calloc(k, sizeof(**out))) == NULL)
@@ -130,7 +130,7 @@ read_dir_blobs(struct tdat_ltt *l, const char *rel, struct tdat_blob **out,
 		if ((rc = read_blob(l, path, &(*out)[i], e)) == 0)
 			(*n)++;
 	}
-	ltt_list_free(names, k);
+	tdat_ltt_list_free(names, k);
 	return rc;
 }
 
@@ -143,7 +143,7 @@ read_systems(struct tdat_ltt *l, struct tdat_err *e)
 	int rc = 0;
 
 	snprintf(path, sizeof(path), "%s/info/formats/systems", l->d.dir);
-	if (ltt_list(path, &names, &k) < 0)
+	if (tdat_ltt_list(path, &names, &k) < 0)
 		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: %s", path,
 		    strerror(errno));
 	if (k && (f->sys = calloc(k, sizeof(*f->sys))) == NULL)
@@ -161,7 +161,7 @@ read_systems(struct tdat_ltt *l, struct tdat_err *e)
 		    names[i]);
 		rc = read_dir_blobs(l, path, &s->ev, &s->nev, e);
 	}
-	ltt_list_free(names, k);
+	tdat_ltt_list_free(names, k);
 	return rc;
 }
 
@@ -271,7 +271,7 @@ scan_tracefiles(struct tdat_ltt *l, int bi, struct tdat_err *e)
 	else
 		snprintf(rel, sizeof(rel), "info/buffers/%d", bi);
 	snprintf(path, sizeof(path), "%s/%s", l->d.dir, rel);
-	if (ltt_list(path, &names, &k) < 0)
+	if (tdat_ltt_list(path, &names, &k) < 0)
 		return 0;
 	for (i = 0; i < k; i++) {
 		char r[128];
@@ -281,11 +281,11 @@ scan_tracefiles(struct tdat_ltt *l, int bi, struct tdat_err *e)
 			continue;
 		snprintf(r, sizeof(r), "%s/%lu", rel, cpu);
 		if (add_tf(l, bi, (uint32_t)cpu, r) < 0) {
-			ltt_list_free(names, k);
+			tdat_ltt_list_free(names, k);
 			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 		}
 	}
-	ltt_list_free(names, k);
+	tdat_ltt_list_free(names, k);
 	return 0;
 }
 
@@ -295,7 +295,7 @@ static int
 cpu_tracefile(struct tdat_ltt *l, int bi, uint32_t id, xmlNodePtr c,
     struct tdat_err *e)
 {
-	char *s = ltt_xattr(c, "tracefile"), *end = NULL, rel[32];
+	char *s = tdat_ltt_xattr(c, "tracefile"), *end = NULL, rel[32];
 	struct ltf t;
 	unsigned long n = 0;
 
@@ -378,19 +378,19 @@ read_tracedat(struct tdat_ltt *l, struct tdat_err *e)
 		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: not a tracedat "
 		    "description", path);
 	}
-	f->version = (int)ltt_xattr_num(root, "version", 7);
-	s = ltt_xattr(root, "endian");
+	f->version = (int)tdat_ltt_xattr_num(root, "version", 7);
+	s = tdat_ltt_xattr(root, "endian");
 	f->big = s && strcmp(s, "big") == 0;
 	free(s);
-	f->lsize = (int)ltt_xattr_num(root, "long_size", 8);
-	f->page_size = (uint32_t)ltt_xattr_num(root, "page_size", 4096);
-	f->ncpus = (uint32_t)ltt_xattr_num(root, "cpus", l->d.ncpu);
-	f->comp = ltt_xattr(root, "compression");
-	f->clock_data = ltt_xattr(root, "clock_data");
-	f->trace_clock = ltt_xattr(root, "trace_clock");
-	f->has_clock_data = (int)ltt_xattr_num(root, "has_clock_data", 0);
-	f->v6_options = (int)ltt_xattr_num(root, "v6_options", 0);
-	f->latency = (int)ltt_xattr_num(root, "latency", 0);
+	f->lsize = (int)tdat_ltt_xattr_num(root, "long_size", 8);
+	f->page_size = (uint32_t)tdat_ltt_xattr_num(root, "page_size", 4096);
+	f->ncpus = (uint32_t)tdat_ltt_xattr_num(root, "cpus", l->d.ncpu);
+	f->comp = tdat_ltt_xattr(root, "compression");
+	f->clock_data = tdat_ltt_xattr(root, "clock_data");
+	f->trace_clock = tdat_ltt_xattr(root, "trace_clock");
+	f->has_clock_data = (int)tdat_ltt_xattr_num(root, "has_clock_data", 0);
+	f->v6_options = (int)tdat_ltt_xattr_num(root, "v6_options", 0);
+	f->latency = (int)tdat_ltt_xattr_num(root, "latency", 0);
 	if (f->version != 6 && f->version != 7)
 		f->version = 7;
 	if (f->lsize != 4 && f->lsize != 8)
@@ -417,15 +417,15 @@ read_tracedat(struct tdat_ltt *l, struct tdat_err *e)
 		bi = (int)f->nbuf++;
 		tb += bi;
 		memset(tb, 0, sizeof(*tb));
-		tb->name = ltt_xattr(b, "name");
+		tb->name = tdat_ltt_xattr(b, "name");
 		if (tb->name == NULL)
 			tb->name = strdup("");
-		tb->clock = ltt_xattr(b, "clock");
-		tb->page_size = (uint32_t)ltt_xattr_num(b, "page_size",
+		tb->clock = tdat_ltt_xattr(b, "clock");
+		tb->page_size = (uint32_t)tdat_ltt_xattr_num(b, "page_size",
 		    f->page_size);
-		oi = ltt_xattr_num(b, "option", -1);
+		oi = tdat_ltt_xattr_num(b, "option", -1);
 		tb->opt_index = oi >= 0 && (size_t)oi < nold ? remap[oi] : -1;
-		tb->latency = (int)ltt_xattr_num(b, "latency", 0);
+		tb->latency = (int)tdat_ltt_xattr_num(b, "latency", 0);
 		tb->data_end = 0;
 		if ((rc = scan_tracefiles(l, bi, e)) < 0)
 			break;
@@ -435,7 +435,7 @@ read_tracedat(struct tdat_ltt *l, struct tdat_err *e)
 			if (c->type != XML_ELEMENT_NODE ||
 			    xmlStrcmp(c->name, X("cpu")) != 0)
 				continue;
-			id = (uint32_t)ltt_xattr_num(c, "id", 0);
+			id = (uint32_t)tdat_ltt_xattr_num(c, "id", 0);
 			if ((rc = cpu_tracefile(l, bi, id, c, e)) < 0)
 				break;
 			if (add_cpu(tb, id, tf_size(l, bi, id)) < 0) {
@@ -470,20 +470,20 @@ parse_formats(struct tdat_ltt *l, struct tdat_err *e)
 	if ((l->fmt = calloc((size_t)n + 1, sizeof(*l->fmt))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	for (i = 0; i < f->nftrace; i++)
-		if (ltt_fmt_parse((const char *)f->ftrace[i].p,
+		if (tdat_ltt_fmt_parse((const char *)f->ftrace[i].p,
 		    (size_t)f->ftrace[i].len, "ftrace", f->lsize, f->big,
 		    &l->fmt[l->nfmt]) == 0)
 			l->nfmt++;
 		else
-			ltt_fmt_free(&l->fmt[l->nfmt]);
+			tdat_ltt_fmt_free(&l->fmt[l->nfmt]);
 	for (i = 0; i < f->nsys; i++)
 		for (k = 0; k < f->sys[i].nev; k++)
-			if (ltt_fmt_parse((const char *)f->sys[i].ev[k].p,
+			if (tdat_ltt_fmt_parse((const char *)f->sys[i].ev[k].p,
 			    (size_t)f->sys[i].ev[k].len, f->sys[i].name,
 			    f->lsize, f->big, &l->fmt[l->nfmt]) == 0)
 				l->nfmt++;
 			else
-				ltt_fmt_free(&l->fmt[l->nfmt]);
+				tdat_ltt_fmt_free(&l->fmt[l->nfmt]);
 	return 0;
 }
 
@@ -620,7 +620,7 @@ synthesize(struct tdat_ltt *l, struct tdat_err *e)
 			if (strcmp(fa->name, "tdat") == 0 &&
 			    strchr(fa->ev[k].name, ':') == NULL)
 				continue;	/* tdat's own state events */
-			l->syn[id] = ltt_synth_new(fa, &fa->ev[k],
+			l->syn[id] = tdat_ltt_synth_new(fa, &fa->ev[k],
 			    (uint16_t)id, &sy->ev[sy->nev]);
 			if (l->syn[id] == NULL)
 				return tdat_fail_nooff(e, TDAT_EUNSUP, "%s: "
@@ -672,7 +672,8 @@ payload(struct lstream *s, const struct ltt_ev *ev)
 		tdat_fail_nooff(s->e, TDAT_ENOMEM, "out of memory");
 		return NULL;
 	}
-	if (lt_payload_swap(fa, fa->ev[ev->ev].t, (unsigned char *)l->swap.p,
+	if (tdat_lt_payload_swap(fa, fa->ev[ev->ev].t,
+	    (unsigned char *)l->swap.p,
 	    ev->n, l->d.big) != (long)ev->n) {
 		tdat_fail(s->e, TDAT_ECORRUPT, ev->off, "%s/%s: event %u cannot "
 		    "change byte order", l->d.dir, s->cur.rel, ev->id);
@@ -692,7 +693,7 @@ next_record(struct lstream *s)
 	long used;
 	int rc, fi;
 
-	while ((rc = ltt_tf_next(&l->d, &s->cur, &ev, s->e)) > 0) {
+	while ((rc = tdat_ltt_tf_next(&l->d, &s->cur, &ev, s->e)) > 0) {
 		if ((int)ev.id == l->lost_id && ev.n >= 8) {
 			s->missed = 1;
 			s->missed_count = (long long)tdat_get64(ev.p, l->d.big);
@@ -701,7 +702,7 @@ next_record(struct lstream *s)
 		if (l->syn) {
 			if (l->syn[ev.id] == NULL)
 				continue;
-			used = ltt_synth_decode(l->syn[ev.id], ev.p, ev.n,
+			used = tdat_ltt_synth_decode(l->syn[ev.id], ev.p, ev.n,
 			    l->d.big, &s->rec);
 			if (used != (long)ev.n)
 				return tdat_fail(s->e, TDAT_ECORRUPT, ev.off,
@@ -712,7 +713,8 @@ next_record(struct lstream *s)
 				continue;	/* builtin and state events */
 			if ((p = payload(s, &ev)) == NULL)
 				return s->e->code;
-			used = ltt_fmt_decode(&l->fmt[fi], p, ev.n, l->f->big,
+			used = tdat_ltt_fmt_decode(&l->fmt[fi], p, ev.n,
+			    l->f->big,
 			    &s->rec);
 			/* LTTV's dialect: an empty string after the record's
 			 * fields. */
@@ -840,7 +842,7 @@ static void
 cur_close(struct lstream *s)
 {
 	if (s->cur_open)
-		ltt_tf_close(&s->cur);
+		tdat_ltt_tf_close(&s->cur);
 	s->cur_open = 0;
 	s->pending = 0;
 	s->missed = 0;
@@ -875,14 +877,14 @@ ps_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
 	s->done = 1;
 	if ((t = find_tf(l, buf, cpu)) == NULL)
 		return 0;
-	if ((rc = ltt_tf_open(&l->d, &s->cur, t->rel, e)) < 0)
+	if ((rc = tdat_ltt_tf_open(&l->d, &s->cur, t->rel, e)) < 0)
 		return rc;
 	s->cur_open = 1;
 	while ((rc = fill_page(s, l->page)) > 0)
 		pages++;
 	if (rc < 0)
 		return rc;
-	ltt_tf_rewind(&s->cur);
+	tdat_ltt_tf_rewind(&s->cur);
 	s->pending = 0;
 	s->missed = 0;
 	s->done = pages == 0;
@@ -1008,7 +1010,7 @@ lo_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
 		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 		goto fail;
 	}
-	if ((rc = ltt_tf_open(&l->d, &s->cur, t->rel, e)) < 0)
+	if ((rc = tdat_ltt_tf_open(&l->d, &s->cur, t->rel, e)) < 0)
 		goto fail;
 	s->cur_open = 1;
 	s->done = 0;
@@ -1125,7 +1127,7 @@ tdat_ltt_open(const char *dir, struct tdat_ltt **out, struct tdat_err *e)
 	l->ps.arg = l;
 	l->ps.begin = ps_begin;
 	l->ps.read = ps_read;
-	if ((rc = ltt_dir_open(dir, &l->d, e)) < 0)
+	if ((rc = tdat_ltt_dir_open(dir, &l->d, e)) < 0)
 		goto fail;
 	if ((l->f = calloc(1, sizeof(*l->f))) == NULL) {
 		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
@@ -1194,20 +1196,20 @@ tdat_ltt_close(struct tdat_ltt *l)
 	cur_close(&l->src);
 	tdat_close(l->f);
 	for (i = 0; i < l->nfmt; i++)
-		ltt_fmt_free(&l->fmt[i]);
+		tdat_ltt_fmt_free(&l->fmt[i]);
 	free(l->fmt);
 	free(l->ltt2fmt);
 	free(l->endpad);
 	tdat_sb_free(&l->swap);
 	if (l->syn) {
 		for (i = 0; i < 65536; i++)
-			ltt_synth_free(l->syn[i]);
+			tdat_ltt_synth_free(l->syn[i]);
 		free(l->syn);
 	}
 	free(l->tfs);
 	free(l->page);
 	tdat_sb_free(&l->src.rec);
-	ltt_dir_close(&l->d);
+	tdat_ltt_dir_close(&l->d);
 	free(l);
 }
 

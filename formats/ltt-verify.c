@@ -147,7 +147,7 @@ check_lttv_system(struct vf *v)
 			find(v, "info/system.xml", -1, -1, "attribute %s is "
 			    "not one LTTV knows", (const char *)a->name);
 	}
-	en = ltt_xattr(r, "endian");
+	en = tdat_ltt_xattr(r, "endian");
 	if (en == NULL || (strcmp(en, "LITTLE_ENDIAN") &&
 	    strcmp(en, "BIG_ENDIAN")))
 		find(v, "info/system.xml", -1, -1, "endian \"%s\" is not "
@@ -172,7 +172,7 @@ check_lttv_defs(struct vf *v, const char *rel)
 
 	if (mkpath(path, sizeof(path), v->dir, rel) < 0)
 		return;
-	if (ltt_slurp(path, &p, &n, &e) < 0) {
+	if (tdat_ltt_slurp(path, &p, &n, &e) < 0) {
 		find(v, rel, -1, -1, "%s", e.msg);
 		return;
 	}
@@ -278,7 +278,7 @@ check_tf(struct vf *v, struct ltt_dir *d, const char *rel, int *trailer,
 	uint64_t last = 0;
 	int have = 0, rc, order = 0;
 
-	if ((rc = ltt_tf_open(d, &t, rel, e)) < 0)
+	if ((rc = tdat_ltt_tf_open(d, &t, rel, e)) < 0)
 		return rc;
 	if (v->lttv && strncmp(rel, "info/", 5) == 0)
 		find(v, rel, -1, -1, "LTTV's reader opens the tracefiles of "
@@ -290,7 +290,7 @@ check_tf(struct vf *v, struct ltt_dir *d, const char *rel, int *trailer,
 		    d->bs), "%llu bytes are not a whole number of %u-byte "
 		    "blocks", (unsigned long long)t.size, d->bs);
 	for (;;) {
-		rc = ltt_tf_next(d, &t, &ev, e);
+		rc = tdat_ltt_tf_next(d, &t, &ev, e);
 		if (rc == 0)
 			break;
 		if (rc < 0) {
@@ -325,7 +325,7 @@ check_tf(struct vf *v, struct ltt_dir *d, const char *rel, int *trailer,
 		last = ev.time;
 		have = 1;
 	}
-	ltt_tf_close(&t);
+	tdat_ltt_tf_close(&t);
 	return rc;
 }
 
@@ -339,7 +339,7 @@ check_dir_files(struct vf *v, struct ltt_dir *d, const char *rel,
 	int rc = 0;
 
 	if (mkpath(path, sizeof(path), v->dir, rel) < 0 ||
-	    ltt_list(path, &names, &n) < 0)
+	    tdat_ltt_list(path, &names, &n) < 0)
 		return 0;
 	for (i = 0; i < n && rc >= 0; i++) {
 		if ((size_t)snprintf(r, sizeof(r), "%s/%s", rel, names[i]) >=
@@ -353,7 +353,7 @@ check_dir_files(struct vf *v, struct ltt_dir *d, const char *rel,
 		else if (S_ISREG(st.st_mode))
 			rc = check_tf(v, d, r, trailer, e);
 	}
-	ltt_list_free(names, n);
+	tdat_ltt_list_free(names, n);
 	return rc;
 }
 
@@ -373,10 +373,10 @@ tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
 	if (access(path, F_OK) != 0)
 		return tdat_fail_nooff(e, TDAT_EUSAGE, "%s: not an LTT trace "
 		    "directory (no info/system.xml)", dir);
-	rc = ltt_dir_open(dir, &d, e);
+	rc = tdat_ltt_dir_open(dir, &d, e);
 	lttv = rc == 0 && (d.lttv_defs || d.lttv_endian);
 	if (rc < 0 && e->code != TDAT_ECORRUPT) {
-		ltt_dir_close(&d);
+		tdat_ltt_dir_close(&d);
 		return rc;
 	}
 	v.lttv = lttv;
@@ -384,16 +384,18 @@ tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
 		check_lttv_system(&v);
 		check_lttv_facilities(&v, &d);
 	} else {
-		check_xml(&v, "info/system.xml", ltt_xsd_system);
+		check_xml(&v, "info/system.xml", tdat_ltt_xsd_system);
 		snprintf(path, sizeof(path), "%s/info/bookmarks.xml", dir);
 		if (access(path, F_OK) == 0)
-			check_xml(&v, "info/bookmarks.xml", ltt_xsd_bookmarks);
+			check_xml(&v, "info/bookmarks.xml",
+			    tdat_ltt_xsd_bookmarks);
 		snprintf(path, sizeof(path), "%s/info/tracedat.xml", dir);
 		if (access(path, F_OK) == 0)
-			check_xml(&v, "info/tracedat.xml", ltt_xsd_tracedat);
+			check_xml(&v, "info/tracedat.xml",
+			    tdat_ltt_xsd_tracedat);
 	}
 	snprintf(path, sizeof(path), "%s/eventdefs", dir);
-	if (ltt_list(path, &names, &n) == 0) {
+	if (tdat_ltt_list(path, &names, &n) == 0) {
 		for (i = 0; i < n; i++) {
 			char rel[PATH_MAX];
 
@@ -403,9 +405,9 @@ tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
 			if (lttv)
 				check_lttv_defs(&v, rel);
 			else
-				check_xml(&v, rel, ltt_xsd_eventdefs);
+				check_xml(&v, rel, tdat_ltt_xsd_eventdefs);
 		}
-		ltt_list_free(names, n);
+		tdat_ltt_list_free(names, n);
 	} else
 		find(&v, "eventdefs", -1, -1, "missing");
 	if (rc < 0) {
@@ -423,7 +425,7 @@ tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
 		}
 		find(&v, file, -1, e->has_off ? (long long)e->off : -1, "%s",
 		    m);
-		ltt_dir_close(&d);
+		tdat_ltt_dir_close(&d);
 		return v.n;
 	}
 	rc = 0;
@@ -436,6 +438,6 @@ tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
 		rc = check_dir_files(&v, &d, "cpu", &trailer, e);
 	if (rc >= 0)
 		rc = check_dir_files(&v, &d, "info/buffers", &trailer, e);
-	ltt_dir_close(&d);
+	tdat_ltt_dir_close(&d);
 	return rc < 0 ? rc : v.n;
 }

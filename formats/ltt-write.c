@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +46,7 @@ struct wr {
 	struct tdat_file *f;
 	struct tdat_ltt_write_opts *o;
 	struct tdat_err *e;
-	char *tmp;		/* the temporary directory */
+	const char *tmp;	/* the directory being filled */
 	int big, lttv, trailer2003;
 	int obig;		/* byte order of the tracefiles' numbers */
 	uint32_t bs;
@@ -65,6 +64,7 @@ struct wr {
 	size_t nirq;
 	uint64_t first_ts;
 	int have_ts;
+	struct tdat_read_progress prog;
 	struct tdat_sbuf sb;
 };
 
@@ -111,21 +111,6 @@ wr_mkdir(struct wr *w, const char *rel)
 		return tdat_fail_nooff(w->e, TDAT_EIO, "%s: %s", path,
 		    strerror(errno));
 	return 0;
-}
-
-static int
-rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
-static void
-rm_tree(const char *dir)
-{
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static int
@@ -319,13 +304,13 @@ add_format(struct wr *w, const struct tdat_blob *b, const char *sys)
 	if (ev == NULL)
 		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
 	w->fmt = ev;
-	if (ltt_fmt_parse((const char *)b->p, (size_t)b->len, sys,
+	if (tdat_ltt_fmt_parse((const char *)b->p, (size_t)b->len, sys,
 	    w->f->lsize, w->big, &ev[w->nfmt]) < 0) {
-		ltt_fmt_free(&ev[w->nfmt]);
+		tdat_ltt_fmt_free(&ev[w->nfmt]);
 		return 0;	/* a format we cannot read: its records are skipped */
 	}
 	if (ev[w->nfmt].id > 65535) {
-		ltt_fmt_free(&ev[w->nfmt]);
+		tdat_ltt_fmt_free(&ev[w->nfmt]);
 		return 0;
 	}
 	w->nfmt++;
@@ -335,7 +320,7 @@ add_format(struct wr *w, const struct tdat_blob *b, const char *sys)
 static struct lt_type *
 int_type(int sign, int size, const char *format)
 {
-	struct lt_type *t = lt_new(sign ? LT_INT : LT_UINT, size);
+	struct lt_type *t = tdat_lt_new(sign ? LT_INT : LT_UINT, size);
 
 	if (t && format)
 		t->format = strdup(format);
@@ -345,10 +330,10 @@ int_type(int sign, int size, const char *format)
 static struct lt_type *
 bytes_type(int n)
 {
-	struct lt_type *t = lt_new(LT_ARRAY, n);
+	struct lt_type *t = tdat_lt_new(LT_ARRAY, n);
 
 	if (t)
-		t->elem = lt_new(LT_UINT, 1);
+		t->elem = tdat_lt_new(LT_UINT, 1);
 	return t;
 }
 
@@ -370,10 +355,10 @@ slot_type(const struct fmt_event *ev, const struct fmt_slot *s)
 		return bytes_type(s->size);
 	case FS_DLOC_STR:
 	case FS_TAIL_STR:
-		return lt_new(LT_STRING, 0);
+		return tdat_lt_new(LT_STRING, 0);
 	case FS_DLOC_SEQ:
 	case FS_TAIL_SEQ:
-		t = lt_new(LT_SEQUENCE, s->kind == FS_DLOC_SEQ ? 2 : 4);
+		t = tdat_lt_new(LT_SEQUENCE, s->kind == FS_DLOC_SEQ ? 2 : 4);
 		if (t)
 			t->elem = int_type(f->sign, s->elem, NULL);
 		return t;
@@ -381,7 +366,7 @@ slot_type(const struct fmt_event *ev, const struct fmt_slot *s)
 	if (f->count > 0 && !f->dloc) {
 		if (!pow2(f->elem) || f->elem * f->count != f->size)
 			return bytes_type(f->size);
-		t = lt_new(LT_ARRAY, f->count);
+		t = tdat_lt_new(LT_ARRAY, f->count);
 		if (t)
 			t->elem = int_type(f->is_char || f->sign, f->elem,
 			    f->is_char ? "%c" : NULL);
@@ -390,7 +375,7 @@ slot_type(const struct fmt_event *ev, const struct fmt_slot *s)
 	if (f->dloc || !pow2(f->size) || f->count == 0)
 		return bytes_type(f->size);
 	if (f->nlabel) {
-		t = lt_new(LT_ENUM, f->size);
+		t = tdat_lt_new(LT_ENUM, f->size);
 		if (t == NULL || (t->label = calloc((size_t)f->nlabel,
 		    sizeof(char *))) == NULL)
 			return t;
@@ -405,7 +390,7 @@ slot_type(const struct fmt_event *ev, const struct fmt_slot *s)
 static struct lt_type *
 event_type(const struct fmt_event *ev)
 {
-	struct lt_type *st = lt_new(LT_STRUCT, 0);
+	struct lt_type *st = tdat_lt_new(LT_STRUCT, 0);
 	char name[64], desc[512];
 	int i;
 
@@ -431,7 +416,7 @@ event_type(const struct fmt_event *ev)
 			    (int)strlen(f->type), f->type, f->name, b ? b : "",
 			    f->off, f->size, f->sign);
 		}
-		lt_struct_add(st, name, desc, slot_type(ev, s));
+		tdat_lt_struct_add(st, name, desc, slot_type(ev, s));
 	}
 	return st;
 }
@@ -453,26 +438,28 @@ state_events(struct lt_facility *fa)
 {
 	struct lt_type *t;
 
-	if ((t = lt_new(LT_STRUCT, 0)) == NULL)
+	if ((t = tdat_lt_new(LT_STRUCT, 0)) == NULL)
 		return -1;
-	lt_struct_add(t, "pid", "process id", int_type(1, 4, "%d"));
-	lt_struct_add(t, "name", "command name", lt_new(LT_STRING, 0));
-	if (lt_fac_add(fa, "process", "A process of the saved command "
+	tdat_lt_struct_add(t, "pid", "process id", int_type(1, 4, "%d"));
+	tdat_lt_struct_add(t, "name", "command name", tdat_lt_new(LT_STRING,
+	    0));
+	if (tdat_lt_fac_add(fa, "process", "A process of the saved command "
 	    "lines: its pid and name.", t) == NULL)
 		return -1;
-	if ((t = lt_new(LT_STRUCT, 0)) == NULL)
+	if ((t = tdat_lt_new(LT_STRUCT, 0)) == NULL)
 		return -1;
-	lt_struct_add(t, "irq", "interrupt number", int_type(1, 4, "%d"));
-	lt_struct_add(t, "name", "handler name", lt_new(LT_STRING, 0));
-	if (lt_fac_add(fa, "interrupt", "An interrupt seen in "
+	tdat_lt_struct_add(t, "irq", "interrupt number", int_type(1, 4, "%d"));
+	tdat_lt_struct_add(t, "name", "handler name", tdat_lt_new(LT_STRING,
+	    0));
+	if (tdat_lt_fac_add(fa, "interrupt", "An interrupt seen in "
 	    "irq_handler_entry events: its number and handler name.", t)
 	    == NULL)
 		return -1;
-	if ((t = lt_new(LT_STRUCT, 0)) == NULL)
+	if ((t = tdat_lt_new(LT_STRUCT, 0)) == NULL)
 		return -1;
-	lt_struct_add(t, "count", "events lost, -1 if unknown",
+	tdat_lt_struct_add(t, "count", "events lost, -1 if unknown",
 	    int_type(1, 8, "%lld"));
-	if (lt_fac_add(fa, "lost_events", "The ring buffer lost events on "
+	if (tdat_lt_fac_add(fa, "lost_events", "The ring buffer lost events on "
 	    "this CPU before the next event.", t) == NULL)
 		return -1;
 	return 0;
@@ -496,9 +483,9 @@ lttv_end(struct lt_type *st)
 	}
 	if (!seq)
 		return 0;
-	lt_struct_add(st, LTTV_END, "always empty: with a string field "
+	tdat_lt_struct_add(st, LTTV_END, "always empty: with a string field "
 	    "LTTV's reader sizes the sequences of this event by their "
-	    "length", lt_new(LT_STRING, 0));
+	    "length", tdat_lt_new(LT_STRING, 0));
 	return 1;
 }
 
@@ -513,18 +500,18 @@ copy_event(struct lt_facility *dst, const struct lt_event *ev)
 		 * strings: rebuild them field by field. */
 		int i;
 
-		t = lt_new(LT_STRUCT, 0);
+		t = tdat_lt_new(LT_STRUCT, 0);
 		for (i = 0; t && i < ev->t->nfield; i++) {
 			const struct lt_type *ft = ev->t->field[i].t;
-			struct lt_type *c = lt_new(ft->kind, ft->size);
+			struct lt_type *c = tdat_lt_new(ft->kind, ft->size);
 
 			if (c && ft->format)
 				c->format = strdup(ft->format);
-			lt_struct_add(t, ev->t->field[i].name,
+			tdat_lt_struct_add(t, ev->t->field[i].name,
 			    ev->t->field[i].desc, c);
 		}
 	}
-	return lt_fac_add(dst, ev->name, ev->desc, t) ? 0 : -1;
+	return tdat_lt_fac_add(dst, ev->name, ev->desc, t) ? 0 : -1;
 }
 
 static int
@@ -536,10 +523,10 @@ build_defs(struct wr *w)
 	int i, k, rc;
 	char name[512];
 
-	if ((rc = lt_builtin(d, w->e)) < 0)
+	if ((rc = tdat_lt_builtin(d, w->e)) < 0)
 		return rc;
 	if (w->lttv) {
-		if ((fa = lt_defs_add(d, "tdat")) == NULL)
+		if ((fa = tdat_lt_defs_add(d, "tdat")) == NULL)
 			goto oom;
 		b = &d->fac[0];
 		fa->desc = strdup("Every event of the trace: LTT's builtin "
@@ -563,28 +550,28 @@ build_defs(struct wr *w)
 			    w->fmt[i].name);
 			if (fa->nev >= LTT_MAX_EVENTS) {
 				free(desc);
-				lt_type_free(et);
+				tdat_lt_type_free(et);
 				return tdat_fail_nooff(w->e, TDAT_EUNSUP,
 				    "more than %d event types", LTT_MAX_EVENTS);
 			}
 			w->ltt_id[i] = (uint16_t)fa->nev;
 			if (et)
 				w->endpad[i] = (unsigned char)lttv_end(et);
-			if (lt_fac_add(fa, name, desc, et) == NULL) {
+			if (tdat_lt_fac_add(fa, name, desc, et) == NULL) {
 				free(desc);
 				goto oom;
 			}
 			free(desc);
 		}
-		lt_fac_free(&d->fac[0]);
+		tdat_lt_fac_free(&d->fac[0]);
 		memmove(d->fac, d->fac + 1, sizeof(*d->fac));
 		d->nfac = 1;
 		d->fac[0].base = 0;
-		d->fac[0].cksum = lt_checksum(&d->fac[0]);
+		d->fac[0].cksum = tdat_lt_checksum(&d->fac[0]);
 		return 0;
 	}
 	d->fac[0].base = 0;
-	if ((fa = lt_defs_add(d, "tdat_state")) == NULL)
+	if ((fa = tdat_lt_defs_add(d, "tdat_state")) == NULL)
 		goto oom;
 	fa->desc = strdup("The state of the traced system as tdat-to-ltt "
 	    "saw it: processes, interrupts and lost events.");
@@ -599,13 +586,13 @@ build_defs(struct wr *w)
 		const struct fmt_event *ev = &w->fmt[i];
 		char *desc;
 
-		if ((fa = lt_defs_find(d, ev->sys)) == NULL) {
+		if ((fa = tdat_lt_defs_find(d, ev->sys)) == NULL) {
 			if (strcmp(ev->sys, "builtin") == 0 ||
 			    strcmp(ev->sys, "tdat_state") == 0)
 				return tdat_fail_nooff(w->e, TDAT_EUNSUP,
 				    "event system \"%s\" has the name of an "
 				    "LTT facility", ev->sys);
-			if ((fa = lt_defs_add(d, ev->sys)) == NULL)
+			if ((fa = tdat_lt_defs_add(d, ev->sys)) == NULL)
 				goto oom;
 			snprintf(name, sizeof(name), "The events of the "
 			    "ftrace event system %s.", ev->sys);
@@ -620,14 +607,15 @@ build_defs(struct wr *w)
 			    "more than %d event types", LTT_MAX_EVENTS);
 		w->ltt_id[i] = (uint16_t)next++;
 		desc = event_desc(ev);
-		if (lt_fac_add(fa, ev->name, desc, event_type(ev)) == NULL) {
+		if (tdat_lt_fac_add(fa, ev->name, desc,
+		    event_type(ev)) == NULL) {
 			free(desc);
 			goto oom;
 		}
 		free(desc);
 	}
 	for (i = 0; i < d->nfac; i++)
-		d->fac[i].cksum = lt_checksum(&d->fac[i]);
+		d->fac[i].cksum = tdat_lt_checksum(&d->fac[i]);
 	return 0;
 oom:
 	return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
@@ -641,12 +629,12 @@ write_eventdefs(struct wr *w)
 
 	if (w->lttv) {
 		snprintf(path, sizeof(path), "%s/eventdefs/tdat.xml", w->tmp);
-		return lt_write_eventdefs(path, w->defs.fac, 1, 1, w->e);
+		return tdat_lt_write_eventdefs(path, w->defs.fac, 1, 1, w->e);
 	}
 	for (i = 0; i < w->defs.nfac; i++) {
 		snprintf(path, sizeof(path), "%s/eventdefs/%s.xml", w->tmp,
 		    w->defs.fac[i].name);
-		if ((rc = lt_write_eventdefs(path, &w->defs.fac[i], 1, 0,
+		if ((rc = tdat_lt_write_eventdefs(path, &w->defs.fac[i], 1, 0,
 		    w->e)) < 0)
 			return rc;
 	}
@@ -700,7 +688,7 @@ xml_close(struct wr *w, xmlTextWriterPtr x, const char *rel, int rc)
 static int
 xattr(xmlTextWriterPtr x, const char *name, const char *v)
 {
-	char *t = lt_xml_text(v);
+	char *t = tdat_lt_xml_text(v);
 	int rc = xmlTextWriterWriteAttribute(x, X(name), X(t)) < 0;
 
 	free(t);
@@ -1111,7 +1099,7 @@ lttv_payload(struct wr *w, int32_t fi)
 		tdat_sb_putc(&w->sb, 0);
 	if (w->obig == w->big || w->sb.oom)
 		return 0;
-	if (lt_payload_swap(fa, fa->ev[w->ltt_id[fi]].t,
+	if (tdat_lt_payload_swap(fa, fa->ev[w->ltt_id[fi]].t,
 	    (unsigned char *)w->sb.p, w->sb.len, w->big) != (long)w->sb.len)
 		return tdat_fail_nooff(w->e, TDAT_EUNSUP, "an event %s:%s "
 		    "cannot be turned little-endian", w->fmt[fi].sys,
@@ -1122,13 +1110,14 @@ lttv_payload(struct wr *w, int32_t fi)
 static int
 convert_records(struct wr *w)
 {
-	struct tdat_reader_opts ro = { NULL, 0, -1, 0 };
+	struct tdat_reader_opts ro = { NULL, 0, -1, 0, NULL, 0 };
 	struct tdat_reader *r;
 	struct tdat_record rec;
 	int rc;
 
 	if (w->f->nbuf == 0 || (w->f->nbuf == 1 && w->f->buf[0].latency))
 		return 0;
+	ro.sel = w->o->sel;
 	if ((rc = tdat_reader_open(w->f, &ro, &r, w->e)) < 0)
 		return rc;
 	while ((rc = tdat_reader_next(r, &rec, w->e)) > 0) {
@@ -1170,7 +1159,7 @@ convert_records(struct wr *w)
 			continue;
 		}
 		tdat_sb_reset(&w->sb);
-		ltt_fmt_encode(ev, rec.data, rec.size, w->big, &w->sb);
+		tdat_ltt_fmt_encode(ev, rec.data, rec.size, w->big, &w->sb);
 		if ((rc = lttv_payload(w, fi)) < 0)
 			break;
 		if (w->sb.oom) {
@@ -1183,50 +1172,10 @@ convert_records(struct wr *w)
 		w->o->events++;
 		if (strcmp(ev->name, "irq_handler_entry") == 0)
 			note_irq(w, ev, rec.data, rec.size);
-		if (w->o->progress && (w->o->events & 0xfff) == 0)
-			w->o->progress(w->o->progress_arg, rec.off,
-			    w->f->fsize);
+		tdat_read_progress_note(&w->prog, w->f, &rec);
 	}
 	tdat_reader_close(r);
 	return rc;
-}
-
-static int
-make_tmp(struct wr *w, const char *dir)
-{
-	char *d = strdup(dir), *slash;
-	struct stat st;
-	size_t n;
-
-	if (d == NULL)
-		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
-	n = strlen(d);
-	while (n > 1 && d[n - 1] == '/')
-		d[--n] = '\0';
-	if (lstat(d, &st) == 0) {
-		free(d);
-		return tdat_fail_nooff(w->e, TDAT_EUSAGE, "%s: already exists",
-		    dir);
-	}
-	slash = strrchr(d, '/');
-	if ((w->tmp = malloc(n + 32)) == NULL) {
-		free(d);
-		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
-	}
-	if (slash)
-		sprintf(w->tmp, "%.*s/.%s.XXXXXX", (int)(slash - d), d,
-		    slash + 1);
-	else
-		sprintf(w->tmp, ".%s.XXXXXX", d);
-	free(d);
-	if (mkdtemp(w->tmp) == NULL) {
-		free(w->tmp);
-		w->tmp = NULL;
-		return tdat_fail_nooff(w->e, TDAT_EIO, "%s: cannot create a "
-		    "temporary directory beside it: %s", dir, strerror(errno));
-	}
-	chmod(w->tmp, 0755);
-	return 0;
 }
 
 static int
@@ -1254,6 +1203,17 @@ prepare(struct wr *w)
 		if (w->byid[w->fmt[i].id] < 0)
 			w->byid[w->fmt[i].id] = (int32_t)i;
 	return build_defs(w);
+}
+
+/* Messages name files inside the directory from its top ("cpu/cpu_0"):
+ * the caller names the directory. */
+static void
+relative_msg(struct tdat_err *e, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (strncmp(e->msg, dir, n) == 0 && e->msg[n] == '/')
+		memmove(e->msg, e->msg + n + 1, strlen(e->msg + n + 1) + 1);
 }
 
 static uint32_t
@@ -1298,8 +1258,10 @@ tdat_ltt_write(struct tdat_file *f, const char *dir,
 	    o->dialect != TDAT_LTT_LTTV2005)
 		return tdat_fail_nooff(e, TDAT_EUSAGE, "unknown dialect %d",
 		    o->dialect);
-	if ((rc = make_tmp(&w, dir)) < 0)
-		return rc;
+	w.tmp = dir;
+	if (tdat_read_progress_init(&w.prog, f, o->progress,
+	    o->progress_arg) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	if ((rc = wr_mkdir(&w, "eventdefs")) < 0 ||
 	    (rc = wr_mkdir(&w, "info")) < 0 ||
 	    (rc = wr_mkdir(&w, "info/buffers")) < 0 ||
@@ -1317,20 +1279,15 @@ tdat_ltt_write(struct tdat_file *f, const char *dir,
 	    (rc = write_bookmarks(&w)) < 0 ||
 	    (rc = write_originals(&w)) < 0)
 		goto out;
-	if (rename(w.tmp, dir) < 0)
-		rc = tdat_fail_nooff(e, TDAT_EIO, "%s: %s", dir,
-		    strerror(errno));
-	if (o->progress && rc == 0)
-		o->progress(o->progress_arg, f->fsize, f->fsize);
 out:
+	tdat_read_progress_end(&w.prog, rc == 0);
 	for (i = 0; i < w.ntf; i++)
 		tf_close(&w, &w.tf[i]);
 	free(w.tf);
-	if (rc < 0 && w.tmp)
-		rm_tree(w.tmp);
-	free(w.tmp);
+	if (rc < 0)
+		relative_msg(e, dir);
 	for (k = 0; k < w.nfmt; k++)
-		ltt_fmt_free(&w.fmt[k]);
+		tdat_ltt_fmt_free(&w.fmt[k]);
 	free(w.fmt);
 	free(w.byid);
 	free(w.ltt_id);
@@ -1338,7 +1295,7 @@ out:
 	for (i = 0; i < w.nirq; i++)
 		free(w.irq[i].name);
 	free(w.irq);
-	lt_defs_free(&w.defs);
+	tdat_lt_defs_free(&w.defs);
 	tdat_sb_free(&w.sb);
 	return rc;
 }

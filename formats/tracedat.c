@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #define MAX_STRING	4096		/* names, versions, clocks */
 #define MAX_COUNT	(1u << 20)	/* events, systems, options, CPUs */
@@ -244,8 +244,8 @@ drop_buffer(struct tdat_file *f, struct tdat_err *e, int rc)
 	if (!f->salvage || rc != TDAT_ECORRUPT)
 		return rc;
 	snprintf(msg, sizeof(msg), "%s", e->msg);
-	snprintf(e->msg, sizeof(e->msg), "buffer \"%.40s\": %.200s", b->name,
-	    msg);
+	snprintf(e->msg, sizeof(e->msg), "buffer \"%.40s\": %.200s",
+	    b->name ? b->name : "?", msg);
 	free(b->name);
 	free(b->clock);
 	free(b->cpu);
@@ -476,21 +476,21 @@ check_cpu_data(struct tdat_file *f, struct tdat_buffer *b, struct tdat_err *e)
 
 /* v6 BUFFER option: offset of the instance's CPU table, then its name. */
 static int
-v6_buffer(struct tdat_file *f, const unsigned char *d, uint32_t size,
-    uint64_t off, int index, struct tdat_err *e)
+v6_buffer(struct tdat_file *f, const struct tdat_option *o,
+    const struct tdat_opt_buffer *ob, int index, struct tdat_err *e)
 {
 	struct tdat_buffer *b;
 	struct rd r = { .f = f, .len = f->fsize, .e = e };
-	const unsigned char *nul;
 	int rc;
 
-	if (size < 9 || (nul = memchr(d + 8, 0, size - 8)) == NULL)
-		return tdat_fail(e, TDAT_ECORRUPT, off, "malformed BUFFER option");
+	if (ob->name == NULL)
+		return tdat_fail(e, TDAT_ECORRUPT, o->off,
+		    "malformed BUFFER option");
 	if ((b = add_buffer(f)) == NULL ||
-	    (b->name = strdup((const char *)d + 8)) == NULL ||
+	    (b->name = strdup(ob->name)) == NULL ||
 	    (b->clock = strdup(f->buf[0].clock ? f->buf[0].clock : "local")) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	b->opt_off = tdat_get64(d, f->big);
+	b->opt_off = ob->off;
 	b->opt_index = index;
 	b->page_size = f->page_size;
 	r.pos = b->opt_off;
@@ -500,14 +500,31 @@ v6_buffer(struct tdat_file *f, const unsigned char *d, uint32_t size,
 	return check_cpu_data(f, b, e);
 }
 
+/* A name in a v7 BUFFER option: NUL-terminated, shorter than MAX_STRING
+ * bytes, of avail bytes left in the option; copied into *out. */
+static int
+v7_buffer_str(const struct tdat_option *o, const char *s, size_t len,
+    uint64_t avail, char **out, const char *what, struct tdat_err *e)
+{
+	if (s == NULL && avail < MAX_STRING)
+		return tdat_fail(e, TDAT_ECORRUPT, o->off, "BUFFER option: %s "
+		    "runs past the end of the section", what);
+	if (s == NULL || len >= MAX_STRING)
+		return tdat_fail(e, TDAT_ECORRUPT, o->off, "%s is not terminated",
+		    what);
+	if ((*out = strdup(s)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	return 0;
+}
+
 /* v7 BUFFER / BUFFER_TEXT option. */
 static int
-v7_buffer(struct tdat_file *f, const unsigned char *d, uint32_t size,
-    uint64_t off, int index, int text, struct tdat_err *e)
+v7_buffer(struct tdat_file *f, const struct tdat_option *o,
+    const struct tdat_opt_buffer *ob, int index, struct tdat_err *e)
 {
-	struct rd r = { .f = f, .mem = d, .len = size, .base = off,
-	    .what = "BUFFER option", .e = e };
 	struct tdat_buffer *b;
+	int text = o->id == TDAT_OPT_BUFFER_TEXT;
+	uint64_t pos = 8;
 	size_t i;
 	uint32_t n;
 	int rc;
@@ -517,16 +534,24 @@ v7_buffer(struct tdat_file *f, const unsigned char *d, uint32_t size,
 	b->opt_index = index;
 	b->latency = text;
 	b->page_size = f->page_size;
-	if ((rc = rd_num(&r, 8, &b->opt_off, "buffer offset")) < 0 ||
-	    (rc = rd_str(&r, &b->name, "buffer name")) < 0 ||
-	    (rc = rd_str(&r, &b->clock, "buffer clock")) < 0)
+	if (!ob->has_off)
+		return tdat_fail(e, TDAT_ECORRUPT, o->off, "BUFFER option: "
+		    "buffer offset runs past the end of the section");
+	b->opt_off = ob->off;
+	if ((rc = v7_buffer_str(o, ob->name, ob->name_len, o->size - pos,
+	    &b->name, "buffer name", e)) < 0)
 		return rc;
+	pos += ob->name_len + 1;
+	if ((rc = v7_buffer_str(o, ob->clock, ob->clock_len, o->size - pos,
+	    &b->clock, "buffer clock", e)) < 0)
+		return rc;
+	pos += ob->clock_len + 1;
 	for (i = 0; i < f->nsect; i++)
 		if (f->sect[i].off == b->opt_off)
 			break;
 	if (i == f->nsect || f->sect[i].id != (text ? TDAT_OPT_BUFFER_TEXT :
 	    TDAT_OPT_BUFFER))
-		return tdat_fail(e, TDAT_ECORRUPT, off,
+		return tdat_fail(e, TDAT_ECORRUPT, o->off,
 		    "buffer \"%s\" names offset %llu, which is not its section",
 		    b->name, (unsigned long long)b->opt_off);
 	b->compressed = (f->sect[i].flags & TDAT_SEC_COMPRESSED) != 0;
@@ -536,21 +561,23 @@ v7_buffer(struct tdat_file *f, const unsigned char *d, uint32_t size,
 	b->data_end = f->sect[i].off + 16 + f->sect[i].size;
 	if (text)
 		return 0;
-	if ((rc = rd_u32(&r, &b->page_size, "buffer page size")) < 0 ||
-	    (rc = rd_u32(&r, &n, "buffer CPU count")) < 0 ||
-	    (rc = check_cpus(&r, n, 20)) < 0)
-		return rc;
+	if (!ob->has_cpus)
+		return tdat_fail(e, TDAT_ECORRUPT, o->off, "BUFFER option: %s "
+		    "runs past the end of the section", o->size - pos < 4 ?
+		    "buffer page size" : "buffer CPU count");
+	b->page_size = ob->page_size;
+	n = ob->ncpu;
+	if (n > MAX_COUNT || ob->nread < n)
+		return tdat_fail(e, TDAT_ECORRUPT, o->off,
+		    "CPU count %u exceeds the data", n);
 	if ((b->cpu = calloc(n ? n : 1, sizeof(*b->cpu))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	for (; b->ncpu < n; b->ncpu++) {
 		struct tdat_cpu *c = &b->cpu[b->ncpu];
-		uint64_t id;
 
-		if ((rc = rd_num(&r, 4, &id, "CPU id")) < 0 ||
-		    (rc = rd_num(&r, 8, &c->off, "CPU data offset")) < 0 ||
-		    (rc = rd_num(&r, 8, &c->size, "CPU data size")) < 0)
-			return rc;
-		c->id = (uint32_t)id;
+		c->id = ob->cpu[b->ncpu].id;
+		c->off = ob->cpu[b->ncpu].off;
+		c->size = ob->cpu[b->ncpu].size;
 		if (f->salvage && c->size && c->off >= f->sect[i].off + 16 &&
 		    (c->off > b->data_end || c->size > b->data_end - c->off))
 			cut_cpu(b, c, c->off > b->data_end ? 0 :
@@ -563,7 +590,7 @@ v7_buffer(struct tdat_file *f, const unsigned char *d, uint32_t size,
 			    b->name, c->id);
 	}
 	if (b->page_size < 64 || b->page_size > (1u << 24))
-		return tdat_fail(e, TDAT_ECORRUPT, off,
+		return tdat_fail(e, TDAT_ECORRUPT, o->off,
 		    "buffer \"%s\": page size %u is not sane", b->name,
 		    b->page_size);
 	return check_cpu_data(f, b, e);
@@ -665,13 +692,15 @@ v6_options(struct rd *r, struct tdat_file *f)
 static int
 v6_buffers(struct tdat_file *f, struct tdat_err *e)
 {
+	const struct tdat_optval *ov;
 	size_t i, n = f->nopt;
 	int rc;
 
+	if ((rc = tdat_options(f, &ov, e)) < 0)
+		return rc;
 	for (i = 0; i < n; i++)
 		if (f->opt[i].id == TDAT_OPT_BUFFER &&
-		    (rc = v6_buffer(f, f->opt[i].data, f->opt[i].size,
-		    f->opt[i].off, (int)i, e)) < 0 &&
+		    (rc = v6_buffer(f, &f->opt[i], &ov[i].u.buf, (int)i, e)) < 0 &&
 		    (rc = drop_buffer(f, e, rc)) < 0)
 			return rc;
 	return 0;
@@ -927,8 +956,8 @@ find_section(struct tdat_file *f, uint64_t off)
 
 /* A metadata section named by an option: parse it into f. */
 static int
-v7_meta(struct tdat_file *f, uint16_t id, const unsigned char *d,
-    uint32_t size, uint64_t off, struct tdat_err *e)
+v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
+    uint64_t off, struct tdat_err *e)
 {
 	const struct tdat_section *s;
 	struct rd r = { .f = f, .e = e };
@@ -936,10 +965,10 @@ v7_meta(struct tdat_file *f, uint16_t id, const unsigned char *d,
 	uint64_t where, len;
 	int rc;
 
-	if (size < 8)
+	if (!ref->valid)
 		return tdat_fail(e, TDAT_ECORRUPT, off, "option %s too small",
 		    tdat_option_name(id));
-	where = tdat_get64(d, f->big);
+	where = ref->off;
 	if ((s = find_section(f, where)) == NULL || s->id != id)
 		return tdat_fail(e, TDAT_ECORRUPT, off,
 		    "option %s names offset %llu, which is not its section",
@@ -1062,9 +1091,12 @@ named(struct tdat_err *e, uint16_t id, int rc)
 static int
 v7_apply(struct tdat_file *f, struct tdat_err *e)
 {
+	const struct tdat_optval *ov;
 	size_t i, n = f->nopt;
-	int rc = 0;
+	int rc;
 
+	if ((rc = tdat_options(f, &ov, e)) < 0)
+		return rc;
 	for (i = 0; i < n && rc == 0; i++) {
 		struct tdat_option *o = &f->opt[i];
 
@@ -1072,14 +1104,13 @@ v7_apply(struct tdat_file *f, struct tdat_err *e)
 		case TDAT_OPT_HEADER_INFO: case TDAT_OPT_FTRACE_EVENTS:
 		case TDAT_OPT_EVENT_FORMATS: case TDAT_OPT_KALLSYMS:
 		case TDAT_OPT_PRINTK: case TDAT_OPT_CMDLINES:
-			rc = v7_meta(f, o->id, o->data, o->size, o->off, e);
+			rc = v7_meta(f, o->id, &ov[i].u.ref, o->off, e);
 			if (rc < 0 && f->salvage && (o->id == TDAT_OPT_KALLSYMS ||
 			    o->id == TDAT_OPT_PRINTK || o->id == TDAT_OPT_CMDLINES))
 				rc = salvaged(f, e, named(e, o->id, rc));
 			break;
 		case TDAT_OPT_BUFFER: case TDAT_OPT_BUFFER_TEXT:
-			rc = v7_buffer(f, o->data, o->size, o->off, (int)i,
-			    o->id == TDAT_OPT_BUFFER_TEXT, e);
+			rc = v7_buffer(f, o, &ov[i].u.buf, (int)i, e);
 			if (rc < 0)
 				rc = drop_buffer(f, e, rc);
 			break;
@@ -1363,6 +1394,18 @@ free_blob(struct tdat_blob *b)
 	free(b->p);
 }
 
+const char *
+tdat_file_path(const struct tdat_file *f)
+{
+	return f->path;
+}
+
+uint64_t
+tdat_file_size(const struct tdat_file *f)
+{
+	return f->fsize;
+}
+
 void
 tdat_close(struct tdat_file *f)
 {
@@ -1395,6 +1438,7 @@ tdat_close(struct tdat_file *f)
 		free(f->sys[j].name);
 	}
 	free(f->sys);
+	tdat_options_free(f);
 	free(f->opt);
 	free(f->sect);
 	free(f->strings);

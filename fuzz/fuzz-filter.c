@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 static const struct { const char *name; int kind; } fields[] = {
 	{ "pid", TDAT_FIELD_NUM }, { "prio", TDAT_FIELD_SIGNED },

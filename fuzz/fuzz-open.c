@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 static int
 none(void *arg, const struct tdat_finding *fd)

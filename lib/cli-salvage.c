@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 /* One line per piece the tolerant open dropped. */
 static void
@@ -68,13 +68,13 @@ salvage_write(struct tdat_file *f, struct tdat_salvage *s, const char *output,
 	struct tdat_write_opts wo = { 0 };
 	struct tdat_err e = { 0 };
 	struct tdat_out *out;
-	const char *name = output ? output : "-";
+	const char *name = tdat_out_name(output);
 
 	wo.version = version;
 	wo.compression = compression ? compression :
 	    version >= 7 ? "zstd" : "none";
 	wo.pages = tdat_salvage_pages(s);
-	if (tdat_out_open(output, &f, 1, &out, &e) < 0)
+	if (tdat_out_open(output, TDAT_OUT_BINARY, &f, 1, &out, &e) < 0)
 		return tdat_report_err(name, &e);
 	if (tdat_write(f, tdat_out_fd(out), &wo, &e) < 0) {
 		tdat_out_abort(out);

@@ -1,8 +1,9 @@
 /*
  * cli.c: the command-line helpers of bin/: one option table driving
  * getopt_long, --help and --version; one message shape; exit statuses
- * 0, 1, 2; a checked stdout.  Only bin/ calls these: the rest of the
- * library never prints or exits.
+ * 0, 1, 2; a checked stdout; the progress line; standard input as the
+ * default FILE.  Only bin/ calls these: the rest of the library never
+ * prints or exits.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -10,8 +11,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #ifndef TDAT_VERSION
 #define TDAT_VERSION "unknown"
@@ -25,6 +28,11 @@
 
 static const char *prog = "tdat";
 static const struct tdat_cli *cur;	/* the table of the last tdat_getopt() */
+static struct {
+	int mode;		/* 1 --progress, 0 --no-progress, -1 automatic */
+	int last;		/* the percentage shown last */
+	int shown;		/* a progress line is open */
+} progress = { -1, -1, 0 };
 
 static void	vwarn(const char *, va_list);
 static void	usage_lines(FILE *);
@@ -53,6 +61,7 @@ tdat_prog(void)
 static void
 vwarn(const char *fmt, va_list ap)
 {
+	tdat_cli_progress_end();
 	fflush(stdout);
 	fprintf(stderr, "%s: ", prog);
 	vfprintf(stderr, fmt, ap);
@@ -88,6 +97,7 @@ tdat_report_err(const char *file, const struct tdat_err *e)
 
 	if (file && strcmp(file, "-") == 0)
 		file = "stdin";
+	tdat_cli_progress_end();
 	fflush(stdout);
 	fprintf(stderr, "%s: ", prog);
 	if (file)
@@ -221,7 +231,9 @@ tdat_getopt(int argc, char *argv[], const struct tdat_cli *cli)
 		built = cli;
 	}
 	opterr = 0;
-	c = getopt_long(argc, argv, so, lo, NULL);
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) ==
+	    TDAT_CLI_PROGRESS || c == TDAT_CLI_NO_PROGRESS)
+		progress.mode = c == TDAT_CLI_PROGRESS;
 	switch (c) {
 	case OPT_HELP:
 		tdat_help(cli, stdout);
@@ -351,4 +363,49 @@ tdat_close_stdout(int status)
 		return status;
 	stdout_failed();
 	return 2;
+}
+
+static void
+show_progress(void *arg, uint64_t done, uint64_t total)
+{
+	int pct;
+
+	(void)arg;
+	pct = total ? (int)((double)done * 100 / (double)total) : 100;
+	if (pct > 100)
+		pct = 100;
+	if (pct == progress.last)
+		return;
+	progress.last = pct;
+	progress.shown = 1;
+	fprintf(stderr, "\r%s: %3d%%", prog, pct);
+}
+
+tdat_progress_fn
+tdat_cli_progress(uint64_t total)
+{
+	if (progress.mode == 0 || (progress.mode < 0 &&
+	    (total < TDAT_CLI_AUTO_PROGRESS || !isatty(2))))
+		return NULL;
+	return show_progress;
+}
+
+void
+tdat_cli_progress_end(void)
+{
+	if (progress.shown)
+		fputc('\n', stderr);
+	progress.shown = 0;
+	progress.last = -1;
+}
+
+const char *
+tdat_cli_input(const char *dflt)
+{
+	struct stat st;
+
+	if (fstat(0, &st) == 0 && (S_ISFIFO(st.st_mode) ||
+	    S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return "-";
+	return dflt;
 }

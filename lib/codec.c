@@ -10,7 +10,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 struct tdat_codec {
 	int kind;		/* 1 zlib, 2 zstd */

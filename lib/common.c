@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 int
 tdat_fail(struct tdat_err *e, int code, uint64_t off, const char *fmt, ...)

@@ -9,15 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 struct dumper {
 	struct tdat_file *f;
 	FILE *out;
 	unsigned what;
 	int has_clock;
+	const struct tdat_optval *ov;	/* the decoded options */
 	int nmeta;
-	const struct tdat_option *meta[TDAT_OPT_MAX * 4];
+	const struct tdat_optval *meta[TDAT_OPT_MAX * 4];
 };
 
 #define SHOW(d, m)	((d)->what & (m))
@@ -171,187 +172,132 @@ opt_text(struct dumper *d, const char *name, const struct tdat_option *o)
 }
 
 static void
-opt_buffer(struct dumper *d, const struct tdat_option *o)
+opt_buffer(struct dumper *d, const struct tdat_option *o,
+    const struct tdat_opt_buffer *b)
 {
 	struct tdat_file *f = d->f;
-	const unsigned char *p = o->data, *end = o->data + o->size;
 	const struct tdat_section *s;
-	const char *name, *clock;
-	uint64_t off, total = 0;
-	uint32_t i, ps, n;
+	uint64_t total = 0;
+	uint32_t i;
 	const unsigned mask = TDAT_DUMP_OPTIONS | TDAT_DUMP_FLYRECORD;
 
-	if (o->size < 9)
-		return;
-	off = tdat_get64(p, f->big);
-	p += 8;
-	if ((name = tdat_cstr(&p, end, NULL)) == NULL)
+	if (b->name == NULL)
 		return;
 	if (f->version < 7) {
 		pr(d, mask, "\t\t[Option BUFFER, %u bytes]\n", o->size);
-		pr(d, mask, "%" PRIu64 " [offset]\n", off);
-		pr(d, mask, "\"%s\" [name]\n", name);
+		pr(d, mask, "%" PRIu64 " [offset]\n", b->off);
+		pr(d, mask, "\"%s\" [name]\n", b->name);
 		return;
 	}
-	if ((s = section_at(f, off)) != NULL)
+	if ((s = section_at(f, b->off)) != NULL)
 		section_header(d, TDAT_DUMP_FLYRECORD, s);
 	pr(d, mask, "\t\t[Option BUFFER, %u bytes]\n", o->size);
-	pr(d, mask, "%" PRIu64 " [offset]\n", off);
-	pr(d, mask, "\"%s\" [name]\n", name);
-	if ((clock = tdat_cstr(&p, end, NULL)) == NULL)
+	pr(d, mask, "%" PRIu64 " [offset]\n", b->off);
+	pr(d, mask, "\"%s\" [name]\n", b->name);
+	if (b->clock == NULL)
 		return;
-	pr(d, mask, "\"%s\" [clock]\n", clock);
+	pr(d, mask, "\"%s\" [clock]\n", b->clock);
 	if (o->id != TDAT_OPT_BUFFER) {
 		pr(d, TDAT_DUMP_SUMMARY, "\t[buffer \"%s\", \"%s\" clock, "
-		    "latency data]\n", name, clock);
+		    "latency data]\n", b->name, b->clock);
 		return;
 	}
-	if (end - p < 8)
+	if (!b->has_cpus)
 		return;
-	ps = tdat_get32(p, f->big);
-	n = tdat_get32(p + 4, f->big);
-	p += 8;
-	pr(d, mask, "%u [Page size, bytes]\n", ps);
-	pr(d, mask, "%u [CPUs]:\n", n);
-	for (i = 0; i < n && end - p >= 20; i++, p += 20) {
-		uint64_t size = tdat_get64(p + 12, f->big);
-
-		total += size;
+	pr(d, mask, "%u [Page size, bytes]\n", b->page_size);
+	pr(d, mask, "%u [CPUs]:\n", b->ncpu);
+	for (i = 0; i < b->nread; i++) {
+		total += b->cpu[i].size;
 		pr(d, mask, "   %u %" PRIu64 "\t%" PRIu64
-		    "\t[id, data offset and size]\n", tdat_get32(p, f->big),
-		    tdat_get64(p + 4, f->big), size);
+		    "\t[id, data offset and size]\n", b->cpu[i].id,
+		    b->cpu[i].off, b->cpu[i].size);
 	}
 	pr(d, TDAT_DUMP_SUMMARY, "\t[buffer \"%s\", \"%s\" clock, %u page size, "
-	    "%u cpus, %" PRIu64 " bytes flyrecord data]\n", name, clock, ps, n,
-	    total);
+	    "%u cpus, %" PRIu64 " bytes flyrecord data]\n", b->name, b->clock,
+	    b->page_size, b->ncpu, total);
 }
 
+/* trace-cmd dump shows nothing of a head shorter than 12 bytes, and every
+ * sample count it read before the samples broke. */
 static void
-opt_time_shift(struct dumper *d, const struct tdat_option *o)
+opt_time_shift(struct dumper *d, const struct tdat_option *o,
+    const struct tdat_time_shift *t)
 {
-	int big = d->f->big;
-	const unsigned char *p = o->data;
-	uint32_t ncpu, i, j, size = o->size, *count;
-	const unsigned char **base;
-	int broken = 0;
+	uint32_t i, j;
 
-	if (size < 12)
+	if (t->head < 12)
 		return;
-	pr(d, TDAT_DUMP_OPTIONS, "\t\t[Option TimeShift, %u bytes]\n", size);
+	pr(d, TDAT_DUMP_OPTIONS, "\t\t[Option TimeShift, %u bytes]\n", o->size);
 	pr(d, TDAT_DUMP_OPTIONS, "0x%" PRIX64 " [peer's trace id]\n",
-	    tdat_get64(p, big));
+	    t->peer_id);
 	pr(d, TDAT_DUMP_OPTIONS, "0x%X [peer's protocol flags]\n",
-	    size >= 16 ? tdat_get32(p + 8, big) : 0);
-	if (size < 16)
+	    t->head >= 16 ? t->flags : 0);
+	if (t->head < 16)
 		return;
-	ncpu = tdat_get32(p + 12, big);
-	pr(d, TDAT_DUMP_OPTIONS, "0x%X [peer's CPU count]\n", ncpu);
-	p += 16;
-	size -= 16;
-	if (ncpu > size / 4 + 1)
-		ncpu = size / 4 + 1;
-	count = calloc(ncpu ? ncpu : 1, sizeof(*count));
-	base = calloc(ncpu ? ncpu : 1, sizeof(*base));
-	if (count == NULL || base == NULL)
-		goto out;
-	for (j = 0; j < ncpu; j++) {
-		if (size < 4) {
-			broken = 1;
-			break;
-		}
-		count[j] = tdat_get32(p, big);
-		p += 4;
-		size -= 4;
+	pr(d, TDAT_DUMP_OPTIONS, "0x%X [peer's CPU count]\n", t->ncpu);
+	for (j = 0; j < t->ncount; j++)
 		pr(d, TDAT_DUMP_OPTIONS, "%u [samples count for CPU %u]\n",
-		    count[j], j);
-		if ((uint64_t)count[j] * 24 > size) {
-			broken = 1;
-			break;
-		}
-		base[j] = p;
-		p += 24 * count[j];
-		size -= 24 * count[j];
-	}
-	if (!broken) {
-		const unsigned char *frac = size > 0 ? p : NULL;
-
-		for (j = 0; j < ncpu; j++) {
-			for (i = 0; i < count[j]; i++) {
-				uint64_t fr = 0;
-
-				if (frac && (uint64_t)(frac - p) + 8 * i + 8 <= size)
-					fr = tdat_get64(frac + 8 * i, big);
-				pr(d, TDAT_DUMP_OPTIONS, "\t%" PRId64 " %" PRId64
-				    " %" PRIu64 " %" PRIu64
-				    "[offset * scaling >> fraction @ time]\n",
-				    (int64_t)tdat_get64(base[j] + 8 * (count[j] + i), big),
-				    (int64_t)tdat_get64(base[j] + 8 * (2 * count[j] + i), big),
-				    fr, tdat_get64(base[j] + 8 * i, big));
-			}
-			if (frac)
-				frac += 8 * count[j];
-		}
-	}
-out:
-	if (broken)
+		    t->cpu[j].n, j);
+	if (t->broken) {
 		pr(d, TDAT_DUMP_OPTIONS, "Broken time shift option\n");
-	free(count);
-	free(base);
+		return;
+	}
+	for (j = 0; j < t->ncount; j++)
+		for (i = 0; i < t->cpu[j].n; i++) {
+			const struct tdat_ts_sample *s = &t->cpu[j].s[i];
+
+			pr(d, TDAT_DUMP_OPTIONS, "\t%" PRId64 " %" PRId64
+			    " %" PRIu64 " %" PRIu64
+			    "[offset * scaling >> fraction @ time]\n",
+			    s->offset, s->scaling, s->frac, (uint64_t)s->time);
+		}
 }
 
 static void
-opt_guest(struct dumper *d, const struct tdat_option *o)
+opt_guest(struct dumper *d, const struct tdat_option *o,
+    const struct tdat_guest *g)
 {
-	int big = d->f->big;
-	const unsigned char *p = o->data, *end = o->data + o->size;
-	const char *name;
-	uint32_t n, i;
+	uint32_t i;
 
 	pr(d, TDAT_DUMP_OPTIONS, "\t\t[Option GUEST, %u bytes]\n", o->size);
-	if ((name = tdat_cstr(&p, end, NULL)) == NULL)
+	if (g->name == NULL)
 		return;
-	pr(d, TDAT_DUMP_OPTIONS, "%s [Guest name]\n", name);
-	if (end - p < 8)
+	pr(d, TDAT_DUMP_OPTIONS, "%s [Guest name]\n", g->name);
+	if (!g->has_id)
 		return;
-	pr(d, TDAT_DUMP_OPTIONS, "0x%" PRIX64 " [trace id]\n",
-	    tdat_get64(p, big));
-	p += 8;
-	if (end - p < 4)
+	pr(d, TDAT_DUMP_OPTIONS, "0x%" PRIX64 " [trace id]\n", g->trace_id);
+	if (!g->has_ncpu)
 		return;
-	n = tdat_get32(p, big);
-	p += 4;
-	pr(d, TDAT_DUMP_OPTIONS, "%d [Guest CPUs]\n", (int)n);
-	for (i = 0; i < n && end - p >= 8; i++, p += 8)
+	pr(d, TDAT_DUMP_OPTIONS, "%d [Guest CPUs]\n", (int)g->ncpu);
+	for (i = 0; i < g->nread; i++)
 		pr(d, TDAT_DUMP_OPTIONS, "  %d %d [guest cpu, host pid]\n",
-		    (int)tdat_get32(p, big), (int)tdat_get32(p + 4, big));
+		    (int)g->cpu[i].cpu, (int)g->cpu[i].host_pid);
 }
 
 static void
-opt_meta(struct dumper *d, const struct tdat_option *o, const char *name)
+opt_meta(struct dumper *d, const struct tdat_option *o,
+    const struct tdat_optval *v, const char *name)
 {
 	pr(d, TDAT_DUMP_OPTIONS, "\t\t[Option %s, %u bytes] @ %" PRIu64 "\n",
-	    name, o->size, o->size >= 8 ? tdat_get64(o->data, d->f->big) : 0);
+	    name, o->size, v->u.ref.valid ? v->u.ref.off : 0);
 	if ((size_t)d->nmeta < sizeof(d->meta) / sizeof(d->meta[0]))
-		d->meta[d->nmeta++] = o;
+		d->meta[d->nmeta++] = v;
 }
 
 static void
-opt_number(struct dumper *d, const struct tdat_option *o, const char *name)
+opt_number(struct dumper *d, const struct tdat_option *o,
+    const struct tdat_opt_number *v, const char *name)
 {
-	int n = o->size == 1 || o->size == 2 || o->size == 4 || o->size == 8 ?
-	    (int)o->size : 0;
-
 	pr(d, TDAT_DUMP_OPTIONS, "\t\t[Option %s, %u bytes]\n", name, o->size);
 	if (strcmp(name, "TRACEID") == 0)
-		pr(d, TDAT_DUMP_OPTIONS, "0x%" PRIX64 "\n",
-		    n ? tdat_get(o->data, n, d->f->big) : 0);
+		pr(d, TDAT_DUMP_OPTIONS, "0x%" PRIX64 "\n", v->value);
 	else
-		pr(d, TDAT_DUMP_OPTIONS, "%d\n",
-		    n ? (int)tdat_get(o->data, n, d->f->big) : 0);
+		pr(d, TDAT_DUMP_OPTIONS, "%d\n", (int)v->value);
 }
 
 static void
-option(struct dumper *d, const struct tdat_option *o)
+option(struct dumper *d, const struct tdat_option *o,
+    const struct tdat_optval *v)
 {
 	static const char *const plain[] = {
 		[TDAT_OPT_DATE] = "DATE", [TDAT_OPT_CPUSTAT] = "CPUSTAT",
@@ -372,13 +318,13 @@ option(struct dumper *d, const struct tdat_option *o)
 		return;
 	}
 	if (o->id < sizeof(meta) / sizeof(meta[0]) && meta[o->id]) {
-		opt_meta(d, o, meta[o->id]);
+		opt_meta(d, o, v, meta[o->id]);
 		return;
 	}
 	switch (o->id) {
 	case TDAT_OPT_BUFFER:
 	case TDAT_OPT_BUFFER_TEXT:
-		opt_buffer(d, o);
+		opt_buffer(d, o, &v->u.buf);
 		break;
 	case TDAT_OPT_TRACECLOCK:
 		pr(d, TDAT_DUMP_OPTIONS, "\t\t[Option TRACECLOCK, %u bytes]\n",
@@ -387,26 +333,24 @@ option(struct dumper *d, const struct tdat_option *o)
 		d->has_clock = 1;
 		break;
 	case TDAT_OPT_CPUCOUNT:
-		opt_number(d, o, "CPUCOUNT");
+		opt_number(d, o, &v->u.num, "CPUCOUNT");
 		break;
 	case TDAT_OPT_TRACEID:
-		opt_number(d, o, "TRACEID");
+		opt_number(d, o, &v->u.num, "TRACEID");
 		break;
 	case TDAT_OPT_TIME_SHIFT:
-		opt_time_shift(d, o);
+		opt_time_shift(d, o, &v->u.ts);
 		break;
 	case TDAT_OPT_GUEST:
-		opt_guest(d, o);
+		opt_guest(d, o, &v->u.guest);
 		break;
 	case TDAT_OPT_TSC2NSEC:
 		pr(d, TDAT_DUMP_OPTIONS, "\n\t\t[Option TSC2NSEC, %u bytes]\n",
 		    o->size);
-		if (o->size >= 16)
+		if (v->u.tsc.valid)
 			pr(d, TDAT_DUMP_OPTIONS, "%d %d %" PRIu64
-			    " [multiplier, shift, offset]\n",
-			    (int)tdat_get32(o->data, d->f->big),
-			    (int)tdat_get32(o->data + 4, d->f->big),
-			    tdat_get64(o->data + 8, d->f->big));
+			    " [multiplier, shift, offset]\n", (int)v->u.tsc.mult,
+			    (int)v->u.tsc.shift, v->u.tsc.offset);
 		break;
 	default:
 		pr(d, TDAT_DUMP_OPTIONS,
@@ -433,12 +377,12 @@ options(struct dumper *d)
 		}
 		count++;
 		if (o->id != TDAT_OPT_DONE) {
-			option(d, o);
+			option(d, o, &d->ov[i]);
 			continue;
 		}
 		pr(d, TDAT_DUMP_OPTIONS, "\t\t[Option DONE, %u bytes]\n", o->size);
-		if (o->size >= 8) {
-			uint64_t next = tdat_get64(o->data, f->big);
+		if (d->ov[i].u.ref.valid) {
+			uint64_t next = d->ov[i].u.ref.off;
 
 			pr(d, TDAT_DUMP_OPTIONS, "%" PRIu64 "\n", next);
 			if (next)
@@ -561,11 +505,10 @@ meta_sections(struct dumper *d)
 	int i;
 
 	for (i = d->nmeta - 1; i >= 0; i--) {
-		const struct tdat_option *o = d->meta[i];
+		const struct tdat_optval *o = d->meta[i];
 		const struct tdat_section *s;
 
-		if (o->size < 8 ||
-		    (s = section_at(f, tdat_get64(o->data, f->big))) == NULL)
+		if (!o->u.ref.valid || (s = section_at(f, o->u.ref.off)) == NULL)
 			continue;
 		section_header(d, masks[o->id], s);
 		switch (o->id) {
@@ -598,8 +541,11 @@ int
 tdat_dump(struct tdat_file *f, FILE *out, unsigned what, struct tdat_err *e)
 {
 	struct dumper d;
+	int rc;
 
 	memset(&d, 0, sizeof(d));
+	if ((rc = tdat_options(f, &d.ov, e)) < 0)
+		return rc;
 	d.f = f;
 	d.out = out;
 	d.what = what;

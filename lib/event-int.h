@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 /* Kinds of print-format argument nodes. */
 enum {

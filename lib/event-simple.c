@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 #include "event-int.h"
 
 enum { S_TEXT, S_INT, S_HEX, S_PTR, S_STRING, S_STRARRAY, S_SYM, S_MASK,

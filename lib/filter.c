@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #define MAX_DEPTH	64
 #define MAX_TERMS	4096

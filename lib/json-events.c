@@ -4,11 +4,18 @@
  * format (schemas/chrome.schema.json).
  *
  * Field values are the record's bytes read as the event's format says:
- * integers exact (sign-extended when the format says signed), char arrays
- * and __data_loc char[] strings up to their first NUL, other arrays
- * arrays of integers.  They are the values trace-cmd report -R prints,
- * without its formatting (hex for pointers and longs, ARRAY[..] for
- * strings that are not printable).
+ * integers exact (sign-extended when the format says signed; beyond 2^53
+ * decimal strings, see tdat-json.h), addresses "0x..." strings, char
+ * arrays and __data_loc char[] strings up to their first NUL ({"hex":..}
+ * when not UTF-8), other arrays (u8 ones too) arrays of integers.  They
+ * are the values trace-cmd report -R prints, without its formatting (hex
+ * for longs, ARRAY[..] for strings that are not printable).
+ *
+ * An address is a field of pointer type, or one the event's print format
+ * prints with %p; where trace-cmd prints it as a kernel symbol (%pS, %ps,
+ * %pF, %pf, and the fields its plugins resolve: ftrace function ip and
+ * parent_ip, kernel_stack caller, funcgraph func, hrtimer function, kmem
+ * call_site), the symbol's name is written too, in "symbols".
  *
  * In the Chrome format, sched_switch becomes per-CPU "X" slices named
  * after the task that ran (idle time is left empty); every other event
@@ -19,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "event-int.h"
 
 /* The CPU tracks of --chrome live in a process no Linux pid can be
  * (pid_max is at most 2^22). */
@@ -34,6 +41,13 @@ struct slice {
 	long long prio;
 };
 
+/* How a field's value is written. */
+enum {
+	K_INT,			/* integers (and strings) */
+	K_ADDR,			/* addresses: "0x..." */
+	K_SYM,			/* addresses trace-cmd prints as symbols */
+};
+
 /* What an event type writes the same way every time, made once: its
  * quoted keys and the system and event members. */
 struct evc {
@@ -45,6 +59,8 @@ struct evc {
 	const struct tdat_field *pid, *flags, *preempt;
 	const struct tdat_field **other;
 	int nother;
+	unsigned char *kind;	/* K_* of each field */
+	int nsym;		/* fields of kind K_SYM */
 };
 
 struct jev {
@@ -56,6 +72,8 @@ struct jev {
 	struct evc **cache;	/* open addressing on the event pointer */
 	size_t ncache, capcache;
 	int chrome;
+	int comm_pid;		/* JSON Lines: the last pid's comm */
+	const char *comm;
 	/* --chrome */
 	const struct tdat_event *sw;	/* sched:sched_switch */
 	const struct tdat_field *sw_prev_pid, *sw_next_pid, *sw_next_comm,
@@ -71,10 +89,33 @@ struct jev {
 /* ------------------------------------------------------------------ */
 /* Field values. */
 
-static uint64_t
+/* An n-byte integer in the file's byte order (n 1, 2, 4 or 8 taken
+ * whole; other sizes byte by byte). */
+static inline uint64_t
 getn(const struct jev *j, const unsigned char *p, int n)
 {
-	return tdat_get(p, n, j->f->big);
+	uint64_t v = 0;
+	int i;
+
+	if (j->f->big) {
+		for (i = 0; i < n; i++)
+			v = v << 8 | p[i];
+		return v;
+	}
+	switch (n) {
+	case 1:
+		return p[0];
+	case 2:
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8;
+	case 4:
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
+		    (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+	case 8:
+		return getn(j, p, 4) | getn(j, p + 4, 4) << 32;
+	}
+	for (i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
 }
 
 static int64_t
@@ -88,9 +129,11 @@ sext(uint64_t v, int size)
 }
 
 static void
-number(struct jev *j, uint64_t v, int size, int sgn)
+number(struct jev *j, uint64_t v, int size, int sgn, int kind)
 {
-	if (sgn)
+	if (kind != K_INT)
+		tdat_jw_hex(&j->w, v);
+	else if (sgn)
 		tdat_jw_i64(&j->w, sext(v, size));
 	else
 		tdat_jw_u64(&j->w, v);
@@ -140,33 +183,53 @@ base_size(const char *type, int lsize)
 	return 1;
 }
 
+/* Text, not bytes: an array of char ("unsigned char", u8 and s8 arrays
+ * are bytes). */
+static int
+is_text(const char *type)
+{
+	return strstr(type, "char") != NULL &&
+	    strstr(type, "unsigned char") == NULL;
+}
+
+/* Where an array's elements are, and their size. */
 static void
-value(struct jev *j, const struct tdat_field *f, const struct tdat_record *r)
+array_span(const struct jev *j, const struct tdat_field *f,
+    const struct tdat_record *r, uint32_t *off, uint32_t *len, int *es)
+{
+	if (f->flags & TDAT_FLD_DYNAMIC) {
+		dyn_span(j, f, r, off, len);
+	} else {
+		/* A fixed array, or a flexible array member (size 0, old
+		 * ftrace formats drop its "[]"): up to the end of the
+		 * record. */
+		*off = (uint32_t)f->offset;
+		*len = f->size ? (uint32_t)f->size : UINT32_MAX;
+		if (*off > r->size)
+			*off = *len = 0;
+		else if (*len > r->size - *off)
+			*len = r->size - *off;
+	}
+	*es = f->elemsize;
+	if (f->size == 0 && !(f->flags & TDAT_FLD_DYNAMIC))
+		*es = base_size(f->type, j->f->lsize);
+	if (*es != 1 && *es != 2 && *es != 4 && *es != 8)
+		*es = (f->flags & TDAT_FLD_LONG) ? j->f->lsize : 1;
+}
+
+static void
+value(struct jev *j, const struct tdat_field *f, const struct tdat_record *r,
+    int kind)
 {
 	struct tdat_jw *w = &j->w;
 	const unsigned char *p;
 	uint32_t off, len, i, n;
-	int es, str = (f->flags & TDAT_FLD_STRING) != 0;
+	int es, str = (f->flags & TDAT_FLD_STRING) != 0 && is_text(f->type);
 
 	if ((f->flags & TDAT_FLD_ARRAY) || f->size == 0) {
-		if (f->flags & TDAT_FLD_DYNAMIC) {
-			dyn_span(j, f, r, &off, &len);
-		} else {
-			/* A fixed array, or a flexible array member (size 0,
-			 * old ftrace formats drop its "[]"): up to the end of
-			 * the record. */
-			off = (uint32_t)f->offset;
-			len = f->size ? (uint32_t)f->size : UINT32_MAX;
-			if (off > r->size)
-				off = len = 0;
-			else if (len > r->size - off)
-				len = r->size - off;
-		}
-		es = f->elemsize;
-		if (f->size == 0 && !(f->flags & TDAT_FLD_DYNAMIC)) {
-			es = base_size(f->type, j->f->lsize);
-			str = es == 1 && strstr(f->type, "char") != NULL;
-		}
+		array_span(j, f, r, &off, &len, &es);
+		if (f->size == 0 && !(f->flags & TDAT_FLD_DYNAMIC))
+			str = es == 1 && is_text(f->type);
 		p = r->data + off;
 		if (str) {
 			const unsigned char *nul = memchr(p, 0, len);
@@ -174,23 +237,21 @@ value(struct jev *j, const struct tdat_field *f, const struct tdat_record *r)
 			tdat_jw_str(w, p, nul ? (size_t)(nul - p) : len);
 			return;
 		}
-		if (es != 1 && es != 2 && es != 4 && es != 8)
-			es = (f->flags & TDAT_FLD_LONG) ? j->f->lsize : 1;
 		n = len / (uint32_t)es;
 		tdat_jw_arr(w);
 		for (i = 0; i < n; i++)
 			number(j, getn(j, p + (size_t)i * es, es), es,
-			    (f->flags & TDAT_FLD_SIGNED) != 0);
+			    (f->flags & TDAT_FLD_SIGNED) != 0, kind);
 		tdat_jw_end(w, ']');
 		return;
 	}
 	if ((uint32_t)f->offset + f->size > r->size || f->size < 0) {
-		tdat_jw_u64(w, 0);
+		number(j, 0, 8, 0, kind);
 		return;
 	}
 	if (f->size <= 8 && (f->size & (f->size - 1)) == 0) {
 		number(j, getn(j, r->data + f->offset, f->size), f->size,
-		    (f->flags & TDAT_FLD_SIGNED) != 0);
+		    (f->flags & TDAT_FLD_SIGNED) != 0, kind);
 		return;
 	}
 	/* An odd size: its bytes. */
@@ -225,6 +286,7 @@ evc_free(struct evc *c)
 	free(c->koff);
 	free(c->klen);
 	free(c->other);
+	free(c->kind);
 	free(c);
 }
 
@@ -242,6 +304,88 @@ qkey(struct evc *c, const char *name, size_t i)
 	return c->text.oom ? -1 : 0;
 }
 
+/* The field a print-format argument reads: REC->f or REC->f[i] (array
+ * set), under any casts; NULL for anything else. */
+static const struct tdat_field *
+arg_field(const struct parg *a, int *array)
+{
+	while (a && a->type == PA_TYPE)
+		a = a->left;
+	*array = 0;
+	if (a && a->type == PA_OP && a->str && strcmp(a->str, "[") == 0) {
+		*array = 1;
+		a = a->left;
+		while (a && a->type == PA_TYPE)
+			a = a->left;
+	}
+	return a && a->type == PA_FIELD ? a->field : NULL;
+}
+
+/* The fields trace-cmd's plugins print as kernel symbols. */
+static int
+plugin_sym(const struct tdat_event *ev, const char *field)
+{
+	static const char *const t[][3] = {
+		{ "ftrace", "function", "ip" },
+		{ "ftrace", "function", "parent_ip" },
+		{ "ftrace", "kernel_stack", "caller" },
+		{ "ftrace", "funcgraph_entry", "func" },
+		{ "ftrace", "funcgraph_exit", "func" },
+		{ "timer", "hrtimer_expire_entry", "function" },
+		{ "timer", "hrtimer_start", "function" },
+		{ "kmem", "kfree", "call_site" },
+		{ "kmem", "kmalloc", "call_site" },
+		{ "kmem", "kmalloc_node", "call_site" },
+		{ "kmem", "kmem_cache_alloc", "call_site" },
+		{ "kmem", "kmem_cache_alloc_node", "call_site" },
+		{ "kmem", "kmem_cache_free", "call_site" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcmp(ev->name, t[i][1]) == 0 &&
+		    strcmp(field, t[i][2]) == 0 &&
+		    strcmp(ev->system, t[i][0]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The kind of every field: addresses from the types and the print
+ * format, symbols from its %pS-like conversions and the plugins. */
+static void
+evc_kinds(struct evc *c, const struct tdat_event *ev)
+{
+	const struct tdat_print *p = ev->failed ? NULL : ev->print;
+	const struct tdat_field *f;
+	const char *q;
+	int i, k, arr;
+
+	for (i = 0; i < ev->nfields; i++) {
+		f = &ev->fields[i];
+		if (f->flags & TDAT_FLD_POINTER)
+			c->kind[i] = K_ADDR;
+		if (plugin_sym(ev, f->name))
+			c->kind[i] = K_SYM;
+	}
+	for (k = 0; p && k < p->n; k++) {
+		if (p->it[k].type != PP_POINTER ||
+		    (f = arg_field(p->it[k].arg, &arr)) == NULL ||
+		    f < ev->fields || f >= ev->fields + ev->nfields)
+			continue;
+		/* An array printed whole (%pI4, %pM, %*ph) is bytes. */
+		if ((f->flags & (TDAT_FLD_ARRAY | TDAT_FLD_DYNAMIC)) && !arr)
+			continue;
+		i = (int)(f - ev->fields);
+		q = strchr(p->it[k].format, 'p');
+		if (q && q[1] != '\0' && strchr("FfSs", q[1]))
+			c->kind[i] = K_SYM;
+		else if (c->kind[i] == K_INT)
+			c->kind[i] = K_ADDR;
+	}
+	for (i = 0; i < ev->nfields; i++)
+		c->nsym += c->kind[i] == K_SYM;
+}
+
 static struct evc *
 evc_new(const struct tdat_event *ev)
 {
@@ -257,13 +401,16 @@ evc_new(const struct tdat_event *ev)
 	c->koff = calloc(n, sizeof(*c->koff));
 	c->klen = calloc(n, sizeof(*c->klen));
 	c->other = calloc(n, sizeof(*c->other));
-	if (c->koff == NULL || c->klen == NULL || c->other == NULL)
+	c->kind = calloc(n, sizeof(*c->kind));
+	if (c->koff == NULL || c->klen == NULL || c->other == NULL ||
+	    c->kind == NULL)
 		goto fail;
+	evc_kinds(c, ev);
 	tdat_sb_puts(&c->text, "\"system\":");
-	if (tdat_json_quote(&c->text, ev->system, strlen(ev->system)) < 0)
+	if (tdat_json_text(&c->text, ev->system, strlen(ev->system)) < 0)
 		goto fail;
 	tdat_sb_puts(&c->text, ",\"event\":");
-	if (tdat_json_quote(&c->text, ev->name, strlen(ev->name)) < 0)
+	if (tdat_json_text(&c->text, ev->name, strlen(ev->name)) < 0)
 		goto fail;
 	c->headlen = c->text.len;
 	for (i = 0; i < ev->nfields; i++)
@@ -346,8 +493,70 @@ fields(struct jev *j, const struct evc *c, const struct tdat_record *r)
 
 	for (i = 0; i < ev->nfields; i++) {
 		ckey(j, c, (size_t)i);
-		value(j, &ev->fields[i], r);
+		value(j, &ev->fields[i], r, c->kind[i]);
 	}
+}
+
+/* The kernel symbol of an address, or NULL. */
+static const char *
+sym(struct jev *j, uint64_t v)
+{
+	return v ? tdat_events_sym(j->ev, v, NULL) : NULL;
+}
+
+/* The symbol names of the fields that have one, as the member qkey (a
+ * quoted key and its colon) of the open object: {"ip":"vfs_open",...}; an
+ * array gives an array of names (null where an element has none).
+ * Nothing when no name is found. */
+static void
+symbols(struct jev *j, const struct evc *c, const struct tdat_record *r,
+    const char *qkey)
+{
+	const struct tdat_event *ev = c->ev;
+	const struct tdat_field *f;
+	struct tdat_jw *w = &j->w;
+	const char *name = NULL;
+	uint32_t off = 0, len = 0, e;
+	int i, es = 1, open = 0;
+
+	for (i = 0; i < ev->nfields; i++) {
+		if (c->kind[i] != K_SYM)
+			continue;
+		f = &ev->fields[i];
+		if (f->flags & (TDAT_FLD_ARRAY | TDAT_FLD_DYNAMIC)) {
+			array_span(j, f, r, &off, &len, &es);
+			for (e = 0; e + (uint32_t)es <= len; e += (uint32_t)es)
+				if (sym(j, getn(j, r->data + off + e, es)))
+					break;
+			if (e + (uint32_t)es > len)
+				continue;
+		} else if (f->size != 1 && f->size != 2 && f->size != 4 &&
+		    f->size != 8) {
+			continue;
+		} else if ((name = sym(j, field_u64(ev, f, r))) == NULL) {
+			continue;
+		}
+		if (!open) {
+			tdat_jw_qkey(w, qkey, strlen(qkey));
+			tdat_jw_obj(w);
+			open = 1;
+		}
+		ckey(j, c, (size_t)i);
+		if (!(f->flags & (TDAT_FLD_ARRAY | TDAT_FLD_DYNAMIC))) {
+			tdat_jw_str(w, name, strlen(name));
+			continue;
+		}
+		tdat_jw_arr(w);
+		for (e = 0; e + (uint32_t)es <= len; e += (uint32_t)es) {
+			if ((name = sym(j, getn(j, r->data + off + e, es))))
+				tdat_jw_str(w, name, strlen(name));
+			else
+				tdat_jw_null(w);
+		}
+		tdat_jw_end(w, ']');
+	}
+	if (open)
+		tdat_jw_end(w, '}');
 }
 
 /* ------------------------------------------------------------------ */
@@ -386,7 +595,12 @@ line(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
 	tdat_jw_qkey(w, "\"pid\":", 6);
 	tdat_jw_i64(w, pid);
 	tdat_jw_qkey(w, "\"comm\":", 7);
-	tdat_jw_cstr(w, tdat_events_comm(j->ev, pid));
+	if (j->comm == NULL || j->comm_pid != pid) {
+		/* No comm is added while writing JSON Lines: it stays. */
+		j->comm = tdat_events_comm(j->ev, pid);
+		j->comm_pid = pid;
+	}
+	tdat_jw_cstr(w, j->comm);
 	tdat_jw_qkey(w, "\"flags\":", 8);
 	tdat_jw_u64(w, field_u64(ev, c->flags, r));
 	tdat_jw_qkey(w, "\"preempt_count\":", 16);
@@ -396,7 +610,7 @@ line(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
 		tdat_jw_obj(w);
 		for (i = 0; i < c->nother; i++) {
 			ckey(j, c, (size_t)ev->nfields + (size_t)i);
-			value(j, c->other[i], r);
+			value(j, c->other[i], r, K_INT);
 		}
 		tdat_jw_end(w, '}');
 	}
@@ -413,6 +627,8 @@ lost:
 	if (c)
 		fields(j, c, r);
 	tdat_jw_end(w, '}');
+	if (c && c->nsym)
+		symbols(j, c, r, "\"symbols\":");
 	tdat_jw_end(w, '}');
 	tdat_jw_nl(w);
 	return 0;
@@ -496,7 +712,7 @@ meta_event(struct jev *j, const char *what, int pid, int tid, const char *name)
 	tdat_jw_key(w, "args");
 	tdat_jw_obj(w);
 	tdat_jw_key(w, "name");
-	tdat_jw_cstr(w, name);
+	tdat_jw_name(w, name, strlen(name));
 	tdat_jw_end(w, '}');
 	tdat_jw_end(w, '}');
 }
@@ -537,7 +753,7 @@ slice_end(struct jev *j, int cpu, uint64_t ts, const long long *state)
 		return;		/* idle */
 	tdat_jw_obj(w);
 	tdat_jw_key(w, "name");
-	tdat_jw_cstr(w, s->comm);
+	tdat_jw_name(w, s->comm, strlen(s->comm));
 	tdat_jw_key(w, "cat");
 	tdat_jw_cstr(w, "sched");
 	tdat_jw_key(w, "ph");
@@ -661,11 +877,11 @@ instant(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
 	tdat_jw_obj(w);
 	tdat_jw_key(w, "name");
 	if (ev)
-		tdat_jw_cstr(w, ev->name);
+		tdat_jw_name(w, ev->name, strlen(ev->name));
 	else
 		tdat_jw_cstr(w, "[UNKNOWN EVENT]");
 	tdat_jw_key(w, "cat");
-	tdat_jw_cstr(w, ev ? ev->system : "");
+	tdat_jw_name(w, ev ? ev->system : "", ev ? strlen(ev->system) : 0);
 	tdat_jw_key(w, "ph");
 	tdat_jw_cstr(w, "i");
 	tdat_jw_key(w, "s");
@@ -678,16 +894,22 @@ instant(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
 	tdat_jw_i64(w, pid);
 	tdat_jw_key(w, "args");
 	tdat_jw_obj(w);
-	/* common_ never starts an event's own field name. */
+	/* common_ never starts an event's own field name.  ts in
+	 * microseconds is a double that holds nanoseconds exactly only up to
+	 * 2^41 us: common_ts is exact. */
+	tdat_jw_key(w, "common_ts");
+	tdat_jw_u64(w, r->ts);
 	tdat_jw_key(w, "common_cpu");
 	tdat_jw_i64(w, r->cpu);
 	if (r->buffer > 0) {
 		tdat_jw_key(w, "common_buffer");
 		tdat_jw_cstr(w, j->f->buf[r->buffer].name);
 	}
-	if (c)
+	if (c) {
 		fields(j, c, r);
-	else {
+		if (c->nsym)
+			symbols(j, c, r, "\"common_symbols\":");
+	} else {
 		tdat_jw_key(w, "common_type");
 		tdat_jw_i64(w, id);
 	}
@@ -797,6 +1019,7 @@ tdat_json_events(struct tdat_file *f, FILE *out,
 	struct tdat_reader_opts ro;
 	struct tdat_reader *r = NULL;
 	struct tdat_record rec;
+	struct tdat_read_progress prog;
 	const struct tdat_event *ev;
 	struct jev j;
 	int rc, id;
@@ -805,8 +1028,11 @@ tdat_json_events(struct tdat_file *f, FILE *out,
 	j.f = f;
 	j.o = o;
 	j.chrome = o->mode == TDAT_JSON_CHROME;
-	if (tdat_jw_init(&j.w, out) < 0)
+	if (tdat_jw_init(&j.w, out) < 0 || tdat_read_progress_init(&prog, f,
+	    o->progress, o->progress_arg) < 0) {
+		tdat_jw_free(&j.w);
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
 	if ((rc = tdat_events_load(f, &j.ev, e)) < 0)
 		goto done;
 	tdat_events_finish(j.ev, 0);
@@ -819,9 +1045,8 @@ tdat_json_events(struct tdat_file *f, FILE *out,
 	if (f->latency)
 		goto end;	/* a latency-tracer file holds text, no events */
 	memset(&ro, 0, sizeof(ro));
-	ro.cpus = o->cpus;
-	ro.ncpus = o->ncpus;
-	ro.buffer = o->buffer;
+	ro.buffer = -1;
+	ro.sel = o->sel;
 	if ((rc = tdat_reader_open(f, &ro, &r, e)) < 0)
 		goto done;
 	while ((rc = tdat_reader_next(r, &rec, e)) > 0) {
@@ -848,6 +1073,7 @@ tdat_json_events(struct tdat_file *f, FILE *out,
 		}
 		if (j.w.err)
 			break;
+		tdat_read_progress_note(&prog, f, &rec);
 	}
 	if (rc < 0)
 		goto done;
@@ -864,6 +1090,7 @@ done:
 		    tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory") :
 		    tdat_fail_nooff(e, TDAT_EIO, "write error");
 	tdat_jw_free(&j.w);
+	tdat_read_progress_end(&prog, rc == 0);
 	if (r)
 		tdat_reader_close(r);
 	tdat_events_free(j.ev);

@@ -2,19 +2,21 @@
  * json-meta.c: the metadata of a trace.dat as one JSON document
  * (tdat-to-json --meta, schemas/meta.schema.json): what tdat-dump --all
  * shows, structured.  Keys come in a fixed order; file offsets and sizes
- * are integers, kernel addresses "0x..." strings (jq 1.6 keeps only 53
- * bits of a number).  The document is streamed, so a large kallsyms costs
- * no memory.
+ * are integers (decimal strings beyond 2^53: jq 1.6 keeps only 53 bits of
+ * a number), kernel addresses "0x..." strings, strings of the file that
+ * are not UTF-8 {"hex":...} (lib/json.c's writer does both).  The
+ * document is streamed, so a large kallsyms costs no memory.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 struct meta {
 	struct tdat_file *f;
 	struct tdat_jw *w;
+	const struct tdat_optval *ov;	/* the decoded options */
 };
 
 static void
@@ -51,10 +53,8 @@ kbool(struct tdat_jw *w, const char *key, int v)
 static void
 kaddr(struct tdat_jw *w, const char *key, uint64_t v)
 {
-	char s[24];
-
 	tdat_jw_key(w, key);
-	tdat_jw_str(w, s, (size_t)snprintf(s, sizeof(s), "0x%" PRIx64, v));
+	tdat_jw_hex(w, v);
 }
 
 /* Text that may lack its NUL or hold several: up to the first NUL. */
@@ -326,40 +326,34 @@ cmdlines(struct meta *m)
 /* Options, decoded by type. */
 
 static void
-opt_buffer(struct meta *m, const struct tdat_option *o)
+opt_buffer(struct meta *m, const struct tdat_option *o,
+    const struct tdat_opt_buffer *b)
 {
-	int big = m->f->big;
 	struct tdat_jw *w = m->w;
-	const unsigned char *p = o->data, *end = o->data + o->size;
-	const char *s;
-	size_t len;
-	uint32_t i, n;
+	uint32_t i;
 
 	tdat_jw_obj(w);
-	if (o->size < 8)
+	if (!b->has_off)
 		goto out;
-	ku64(w, "offset", tdat_get64(p, big));
-	p += 8;
-	if ((s = tdat_cstr(&p, end, &len)) == NULL)
+	ku64(w, "offset", b->off);
+	if (b->name == NULL)
 		goto out;
 	tdat_jw_key(w, "name");
-	tdat_jw_str(w, s, len);
-	if (m->f->version < 7 || (s = tdat_cstr(&p, end, &len)) == NULL)
+	tdat_jw_str(w, b->name, b->name_len);
+	if (b->clock == NULL)
 		goto out;
 	tdat_jw_key(w, "clock");
-	tdat_jw_str(w, s, len);
-	if (o->id != TDAT_OPT_BUFFER || end - p < 8)
+	tdat_jw_str(w, b->clock, b->clock_len);
+	if (o->id != TDAT_OPT_BUFFER || !b->has_cpus)
 		goto out;
-	ku64(w, "page_size", tdat_get32(p, big));
-	n = tdat_get32(p + 4, big);
-	p += 8;
+	ku64(w, "page_size", b->page_size);
 	tdat_jw_key(w, "cpus");
 	tdat_jw_arr(w);
-	for (i = 0; i < n && end - p >= 20; i++, p += 20) {
+	for (i = 0; i < b->nread; i++) {
 		tdat_jw_obj(w);
-		ku64(w, "id", tdat_get32(p, big));
-		ku64(w, "offset", tdat_get64(p + 4, big));
-		ku64(w, "size", tdat_get64(p + 12, big));
+		ku64(w, "id", b->cpu[i].id);
+		ku64(w, "offset", b->cpu[i].off);
+		ku64(w, "size", b->cpu[i].size);
 		tdat_jw_end(w, '}');
 	}
 	tdat_jw_end(w, ']');
@@ -368,58 +362,37 @@ out:
 }
 
 static void
-opt_time_shift(struct meta *m, const struct tdat_option *o)
+opt_time_shift(struct meta *m, const struct tdat_time_shift *t)
 {
-	int big = m->f->big;
 	struct tdat_jw *w = m->w;
-	const unsigned char *p = o->data, *base, *frac;
-	uint32_t size = o->size, ncpu, cnt, i, j;
+	uint64_t k = 0;
+	uint32_t i, j;
 
 	tdat_jw_obj(w);
-	if (size < 16)
+	if (t->head < 16)
 		goto out;
-	kaddr(w, "peer_trace_id", tdat_get64(p, big));
-	ku64(w, "flags", tdat_get32(p + 8, big));
-	ncpu = tdat_get32(p + 12, big);
-	p += 16;
-	size -= 16;
-	/* The fractions follow every CPU's samples: find where they start. */
-	base = p;
-	for (j = 0; j < ncpu; j++) {
-		if (size - (uint32_t)(p - base) < 4)
-			break;
-		cnt = tdat_get32(p, big);
-		if ((uint64_t)cnt * 24 > size - (uint32_t)(p - base) - 4)
-			break;
-		p += 4 + 24 * (size_t)cnt;
-	}
-	frac = p - base < size ? p : NULL;
-	if (j < ncpu) {
+	kaddr(w, "peer_trace_id", t->peer_id);
+	ku64(w, "flags", t->flags);
+	if (t->broken) {
 		kbool(w, "broken", 1);
 		goto out;
 	}
 	tdat_jw_key(w, "cpus");
 	tdat_jw_arr(w);
-	p = base;
-	for (j = 0; j < ncpu; j++) {
-		cnt = tdat_get32(p, big);
-		p += 4;
+	for (j = 0; j < t->ncount; j++) {
 		tdat_jw_arr(w);
-		for (i = 0; i < cnt; i++) {
+		for (i = 0; i < t->cpu[j].n; i++, k++) {
+			const struct tdat_ts_sample *s = &t->cpu[j].s[i];
+
 			tdat_jw_obj(w);
-			ki64(w, "time", (int64_t)tdat_get64(p + 8 * i, big));
-			ki64(w, "offset",
-			    (int64_t)tdat_get64(p + 8 * (cnt + i), big));
-			ki64(w, "scaling",
-			    (int64_t)tdat_get64(p + 8 * (2 * cnt + i), big));
-			if (frac && (uint64_t)(frac - base) + 8 <= size) {
-				ku64(w, "fraction", tdat_get64(frac, big));
-				frac += 8;
-			}
+			ki64(w, "time", s->time);
+			ki64(w, "offset", s->offset);
+			ki64(w, "scaling", s->scaling);
+			if (k < t->nfrac)
+				ku64(w, "fraction", s->frac);
 			tdat_jw_end(w, '}');
 		}
 		tdat_jw_end(w, ']');
-		p += 24 * (size_t)cnt;
 	}
 	tdat_jw_end(w, ']');
 out:
@@ -427,31 +400,25 @@ out:
 }
 
 static void
-opt_guest(struct meta *m, const struct tdat_option *o)
+opt_guest(struct meta *m, const struct tdat_guest *g)
 {
-	int big = m->f->big;
 	struct tdat_jw *w = m->w;
-	const unsigned char *p = o->data, *end = o->data + o->size;
-	const char *s;
-	size_t len;
-	uint32_t n, i;
+	uint32_t i;
 
 	tdat_jw_obj(w);
-	if ((s = tdat_cstr(&p, end, &len)) == NULL)
+	if (g->name == NULL)
 		goto out;
 	tdat_jw_key(w, "name");
-	tdat_jw_str(w, s, len);
-	if (end - p < 12)
+	tdat_jw_str(w, g->name, g->name_len);
+	if (!g->has_ncpu)
 		goto out;
-	kaddr(w, "trace_id", tdat_get64(p, big));
-	n = tdat_get32(p + 8, big);
-	p += 12;
+	kaddr(w, "trace_id", g->trace_id);
 	tdat_jw_key(w, "cpus");
 	tdat_jw_arr(w);
-	for (i = 0; i < n && end - p >= 8; i++, p += 8) {
+	for (i = 0; i < g->nread; i++) {
 		tdat_jw_obj(w);
-		ki64(w, "cpu", (int32_t)tdat_get32(p, big));
-		ki64(w, "host_pid", (int32_t)tdat_get32(p + 4, big));
+		ki64(w, "cpu", g->cpu[i].cpu);
+		ki64(w, "host_pid", g->cpu[i].host_pid);
 		tdat_jw_end(w, '}');
 	}
 	tdat_jw_end(w, ']');
@@ -460,12 +427,10 @@ out:
 }
 
 static void
-opt_value(struct meta *m, const struct tdat_option *o)
+opt_value(struct meta *m, const struct tdat_option *o,
+    const struct tdat_optval *v)
 {
 	struct tdat_jw *w = m->w;
-	int big = m->f->big;
-	int n = o->size == 1 || o->size == 2 || o->size == 4 || o->size == 8 ?
-	    (int)o->size : 0;
 	char *hex;
 	uint32_t i;
 
@@ -474,42 +439,42 @@ opt_value(struct meta *m, const struct tdat_option *o)
 	case TDAT_OPT_DATE: case TDAT_OPT_CPUSTAT: case TDAT_OPT_UNAME:
 	case TDAT_OPT_HOOK: case TDAT_OPT_OFFSET: case TDAT_OPT_VERSION:
 	case TDAT_OPT_PROCMAPS: case TDAT_OPT_TRACECLOCK:
-		tdat_jw_str(w, o->data, textlen(o->data, o->size));
+		tdat_jw_str(w, v->u.text.s, v->u.text.len);
 		break;
 	case TDAT_OPT_BUFFER: case TDAT_OPT_BUFFER_TEXT:
-		opt_buffer(m, o);
+		opt_buffer(m, o, &v->u.buf);
 		break;
 	case TDAT_OPT_CPUCOUNT:
-		if (n)
-			tdat_jw_u64(w, tdat_get(o->data, n, big));
+		if (v->u.num.width)
+			tdat_jw_u64(w, v->u.num.value);
 		else
 			tdat_jw_null(w);
 		break;
 	case TDAT_OPT_TRACEID:
-		if (n) {
+		if (v->u.num.width) {
 			char s[24];
 
 			tdat_jw_str(w, s, (size_t)snprintf(s, sizeof(s),
-			    "0x%" PRIx64, tdat_get(o->data, n, big)));
+			    "0x%" PRIx64, v->u.num.value));
 		} else {
 			tdat_jw_null(w);
 		}
 		break;
 	case TDAT_OPT_TIME_SHIFT:
-		opt_time_shift(m, o);
+		opt_time_shift(m, &v->u.ts);
 		break;
 	case TDAT_OPT_GUEST:
-		opt_guest(m, o);
+		opt_guest(m, &v->u.guest);
 		break;
 	case TDAT_OPT_TSC2NSEC:
-		if (o->size < 16) {
+		if (!v->u.tsc.valid) {
 			tdat_jw_null(w);
 			break;
 		}
 		tdat_jw_obj(w);
-		ki64(w, "multiplier", (int32_t)tdat_get32(o->data, big));
-		ki64(w, "shift", (int32_t)tdat_get32(o->data + 4, big));
-		ku64(w, "offset", tdat_get64(o->data + 8, big));
+		ki64(w, "multiplier", (int32_t)v->u.tsc.mult);
+		ki64(w, "shift", (int32_t)v->u.tsc.shift);
+		ku64(w, "offset", v->u.tsc.offset);
 		tdat_jw_end(w, '}');
 		break;
 	case TDAT_OPT_DONE:
@@ -517,8 +482,8 @@ opt_value(struct meta *m, const struct tdat_option *o)
 	case TDAT_OPT_EVENT_FORMATS: case TDAT_OPT_KALLSYMS:
 	case TDAT_OPT_PRINTK: case TDAT_OPT_CMDLINES:
 		/* The offset of a section (DONE: of the next options). */
-		if (o->size >= 8)
-			tdat_jw_u64(w, tdat_get64(o->data, big));
+		if (v->u.ref.valid)
+			tdat_jw_u64(w, v->u.ref.off);
 		else
 			tdat_jw_null(w);
 		break;
@@ -562,7 +527,7 @@ options(struct meta *m)
 			else
 				tdat_jw_null(w);
 		}
-		opt_value(m, o);
+		opt_value(m, o, &m->ov[i]);
 		tdat_jw_end(w, '}');
 	}
 	tdat_jw_end(w, ']');
@@ -672,8 +637,8 @@ clock(struct meta *m)
 	} else {
 		for (i = 0; i < f->nopt; i++)
 			if (f->opt[i].id == TDAT_OPT_TRACECLOCK) {
-				text = (const char *)f->opt[i].data;
-				len = textlen(f->opt[i].data, f->opt[i].size);
+				text = m->ov[i].u.text.s;
+				len = m->ov[i].u.text.len;
 			}
 	}
 	tdat_jw_key(w, "trace_clock");
@@ -715,10 +680,12 @@ tdat_json_meta(struct tdat_file *f, FILE *out, const struct tdat_json_opts *o,
     struct tdat_err *e)
 {
 	struct tdat_jw jw, *w = &jw;
-	struct meta m = { f, w };
+	struct meta m = { f, w, NULL };
 	int rc;
 
 	(void)o;
+	if ((rc = tdat_options(f, &m.ov, e)) < 0)
+		return rc;
 	if (tdat_jw_init(w, out) < 0)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	tdat_jw_obj(w);

@@ -1,7 +1,8 @@
 /*
- * json.c: the pieces every JSON output shares: UTF-8 repair, a buffered
- * streaming writer whose string escaping is json-c's, and the entry point
- * tdat_json_write().
+ * json.c: the pieces every JSON output shares: UTF-8 checks and repair, a
+ * buffered streaming writer whose values reach a reader of doubles exactly
+ * (see tdat-json.h) and whose string escaping is json-c's, and the entry
+ * point tdat_json_write().
  *
  * The writer streams because an event tree built with json-c per event
  * costs an allocation per value; here the only allocations are the output
@@ -13,7 +14,7 @@
 
 #include <json-c/json.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #define JW_CHUNK	(64 * 1024)
 #define JC_FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
@@ -140,15 +141,24 @@ tdat_jw_flush(struct tdat_jw *w)
 }
 
 static void
+put_slow(struct tdat_jw *w, const char *s, size_t n)
+{
+	tdat_jw_flush(w);
+	if (n > w->cap) {
+		if (!w->err && fwrite(s, 1, n, w->out) != n)
+			w->err = TDAT_EIO;
+		return;
+	}
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
+static inline void
 put(struct tdat_jw *w, const char *s, size_t n)
 {
 	if (w->cap - w->len < n) {
-		tdat_jw_flush(w);
-		if (n > w->cap) {
-			if (!w->err && fwrite(s, 1, n, w->out) != n)
-				w->err = TDAT_EIO;
-			return;
-		}
+		put_slow(w, s, n);
+		return;
 	}
 	memcpy(w->buf + w->len, s, n);
 	w->len += n;
@@ -163,7 +173,7 @@ putch(struct tdat_jw *w, char c)
 }
 
 /* Before a value or a key: the comma that separates it from the last. */
-static void
+static inline void
 sep(struct tdat_jw *w)
 {
 	if (w->after_key) {
@@ -216,29 +226,86 @@ tdat_jw_nl(struct tdat_jw *w)
 		w->first[0] = 1;
 }
 
-/* Write a JSON string: plain ASCII directly, anything else through UTF-8
- * repair and json-c's escaping. */
+/* Whether s[0..n) is well-formed UTF-8. */
+static int
+utf8_ok(const unsigned char *s, size_t n)
+{
+	size_t i = 0, l;
+
+	while (i < n) {
+		if (s[i] < 0x80)
+			i++;
+		else if ((l = utf8_len(s + i, n - i)) != 0)
+			i += l;
+		else
+			return 0;
+	}
+	return 1;
+}
+
+/* Bytes that are not UTF-8, without loss: {"hex":"..."}. */
 static void
-string(struct tdat_jw *w, const unsigned char *s, size_t n)
+hex_object(struct tdat_jw *w, const unsigned char *s, size_t n)
+{
+	static const char hx[] = "0123456789abcdef";
+	char b[64];
+	size_t i, k = 0;
+
+	put(w, "{\"hex\":\"", 8);
+	for (i = 0; i < n; i++) {
+		b[k++] = hx[s[i] >> 4];
+		b[k++] = hx[s[i] & 15];
+		if (k == sizeof(b)) {
+			put(w, b, k);
+			k = 0;
+		}
+	}
+	put(w, b, k);
+	put(w, "\"}", 2);
+}
+
+/* Bytes a string may not hold as they are: 1 for '"', '\\', control
+ * characters and 0x7f (left to json-c), 2 for bytes above 0x7f. */
+static const unsigned char cls[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['"'] = 1, ['\\'] = 1, [0x7f] = 1,
+	[0x80] = 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+};
+
+/* Write a JSON string: plain ASCII directly, anything else through json-c's
+ * escaping.  Bytes that are not UTF-8 are either repaired (each bad byte
+ * becomes U+FFFD: keys and display names) or, when exact, written as
+ * {"hex":"..."}. */
+static void
+string(struct tdat_jw *w, const unsigned char *s, size_t n, int exact)
 {
 	const char *esc;
 	size_t i, len;
-	int high = 0, plain = 1;
+	unsigned m = 0;
+	int high;
 
-	for (i = 0; i < n; i++) {
-		if (s[i] >= 0x80)
-			high = 1;
-		else if (s[i] < 0x20 || s[i] == '"' || s[i] == '\\' ||
-		    s[i] == 0x7f)
-			plain = 0;
-	}
-	if (plain && !high) {
+	for (i = 0; i < n; i++)
+		m |= cls[s[i]];
+	high = (m & 2) != 0;
+	if (m == 0) {
 		putch(w, '"');
 		put(w, (const char *)s, n);
 		putch(w, '"');
 		return;
 	}
-	if (high) {
+	if (high && exact && !utf8_ok(s, n)) {
+		hex_object(w, s, n);
+		return;
+	}
+	if (high && !exact) {
 		tdat_sb_reset(w->tmp);
 		tdat_json_utf8(w->tmp, s, n);
 		if (w->tmp->oom) {
@@ -265,7 +332,7 @@ void
 tdat_jw_key(struct tdat_jw *w, const char *key)
 {
 	sep(w);
-	string(w, (const unsigned char *)key, strlen(key));
+	string(w, (const unsigned char *)key, strlen(key), 0);
 	putch(w, ':');
 	w->after_key = 1;
 }
@@ -294,11 +361,36 @@ tdat_json_quote(struct tdat_sbuf *b, const void *s, size_t n)
 	return q == NULL || b->oom ? TDAT_ENOMEM : 0;
 }
 
+int
+tdat_json_text(struct tdat_sbuf *b, const void *s, size_t n)
+{
+	static const char hx[] = "0123456789abcdef";
+	const unsigned char *p = s;
+	size_t i;
+
+	if (utf8_ok(p, n))
+		return tdat_json_quote(b, s, n);
+	tdat_sb_puts(b, "{\"hex\":\"");
+	for (i = 0; i < n; i++) {
+		tdat_sb_putc(b, hx[p[i] >> 4]);
+		tdat_sb_putc(b, hx[p[i] & 15]);
+	}
+	tdat_sb_puts(b, "\"}");
+	return b->oom ? TDAT_ENOMEM : 0;
+}
+
 void
 tdat_jw_str(struct tdat_jw *w, const void *s, size_t n)
 {
 	sep(w);
-	string(w, s, n);
+	string(w, s, n, 1);
+}
+
+void
+tdat_jw_name(struct tdat_jw *w, const void *s, size_t n)
+{
+	sep(w);
+	string(w, s, n, 0);
 }
 
 void
@@ -334,26 +426,71 @@ fmt_u64(char *end, uint64_t v)
 	return p;
 }
 
+/* Put the n bytes at p, which lie in a buffer with at least PUTMAX
+ * readable bytes from p: one fixed-size copy when the output has room. */
+#define PUTMAX	24
+
+static inline void
+put_short(struct tdat_jw *w, const char *p, size_t n)
+{
+	if (w->cap - w->len >= PUTMAX) {
+		memcpy(w->buf + w->len, p, PUTMAX);
+		w->len += n;
+	} else {
+		put(w, p, n);
+	}
+}
+
+/* Digits of a magnitude m (negative: with a minus), quoted when m is
+ * beyond what a double holds exactly. */
+static void
+integer(struct tdat_jw *w, uint64_t m, int neg)
+{
+	char d[24 + PUTMAX], *p, *end = d + 23;
+	int q = m > TDAT_JSON_SAFE;
+
+	sep(w);
+	if (m < 10 && !neg) {
+		putch(w, (char)('0' + m));
+		return;
+	}
+	*end = '"';
+	p = fmt_u64(end, m);
+	if (neg)
+		*--p = '-';
+	if (q)
+		*--p = '"';
+	put_short(w, p, (size_t)(end + q - p));
+}
+
 void
 tdat_jw_u64(struct tdat_jw *w, uint64_t v)
 {
-	char d[24], *p;
-
-	sep(w);
-	p = fmt_u64(d + sizeof(d), v);
-	put(w, p, (size_t)(d + sizeof(d) - p));
+	integer(w, v, 0);
 }
 
 void
 tdat_jw_i64(struct tdat_jw *w, int64_t v)
 {
-	char d[24], *p;
+	integer(w, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
+}
+
+void
+tdat_jw_hex(struct tdat_jw *w, uint64_t v)
+{
+	static const char hx[] = "0123456789abcdef";
+	char d[24 + PUTMAX], *p = d + 24;
 
 	sep(w);
-	p = fmt_u64(d + sizeof(d), v < 0 ? -(uint64_t)v : (uint64_t)v);
-	if (v < 0)
-		*--p = '-';
-	put(w, p, (size_t)(d + sizeof(d) - p));
+	*--p = '"';
+	do {
+		*--p = hx[v & 15];
+		v >>= 4;
+	} while (v);
+	*--p = 'x';
+	*--p = '0';
+	*--p = '"';
+	put_short(w, p, (size_t)(d + 24 - p));
 }
 
 void

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 #include "event-int.h"
 
 /* Callers seen per CPU, to indent nested function calls. */

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 #include "event-int.h"
 
 struct pctx {

@@ -2,7 +2,7 @@
  * printrec.c: tdat_print_records(), the glue between tdat-dump --records
  * and the report printer (lib/report.c).
  */
-#include "tdat.h"
+#include "tdat-int.h"
 
 int
 tdat_print_records(struct tdat_file *f, FILE *out,
@@ -21,7 +21,6 @@ tdat_print_records(struct tdat_file *f, FILE *out,
 		r.mode = TDAT_PRINT_PLUGINS;
 	}
 	r.ns = o->full_ts;
-	r.cpus = o->cpus;
-	r.ncpus = o->ncpus;
+	r.sel = o->sel;
 	return tdat_report(f, out, &r, e);
 }

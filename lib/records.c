@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #define MAX_AVAIL	(16u << 20)	/* bytes readable a record tells */
 #define TS_SHIFT	27
@@ -46,14 +46,10 @@ struct tsc {
 	uint64_t offset;
 };
 
-/* TIME_SHIFT: per guest CPU, samples of the host offset over time. */
-struct ts_sample {
-	int64_t time, offset, scaling, frac;
-};
-
+/* TIME_SHIFT: per guest CPU, samples of the host offset, by time. */
 struct ts_cpu {
 	uint32_t n;
-	struct ts_sample *s;
+	struct tdat_ts_sample *s;
 };
 
 struct tdat_reader {
@@ -68,6 +64,8 @@ struct tdat_reader {
 	uint32_t sync_flags;
 	uint32_t sync_ncpu;
 	struct ts_cpu *sync;
+	struct tdat_select *sel;
+	size_t sel_input;
 };
 
 /* ------------------------------------------------------------------ */
@@ -310,8 +308,8 @@ next_page(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
 }
 
 static uint64_t
-correct(uint64_t ts, uint32_t flags, const struct ts_sample *a,
-    const struct ts_sample *b)
+correct(uint64_t ts, uint32_t flags, const struct tdat_ts_sample *a,
+    const struct tdat_ts_sample *b)
 {
 	int64_t cor = a->offset;
 
@@ -321,7 +319,7 @@ correct(uint64_t ts, uint32_t flags, const struct ts_sample *a,
 
 		cor = a->offset + (off + delta / 2) / delta;
 	}
-	if (a->scaling > 0 && a->frac >= 0 && a->frac < 64)
+	if (a->scaling > 0 && a->frac < 64)
 		ts = (uint64_t)(((unsigned __int128)ts * (uint64_t)a->scaling) >>
 		    a->frac);
 	return cor < 0 ? ts - (uint64_t)(-cor) : ts + (uint64_t)cor;
@@ -436,101 +434,80 @@ advance(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
 static int
 sample_cmp(const void *a, const void *b)
 {
-	const struct ts_sample *x = a, *y = b;
+	const struct tdat_ts_sample *x = a, *y = b;
 
 	return x->time < y->time ? -1 : x->time > y->time;
 }
 
-/* TIME_SHIFT: id, flags, CPU count, per CPU (count, times, offsets,
- * scalings), then optionally per CPU the scaling fraction bits. */
-static void
-load_time_shift(struct tdat_reader *r, const unsigned char *d, uint32_t size)
+/* TIME_SHIFT: the first option whose samples are whole is used; its
+ * samples, sorted by time, each with its scaling fraction when the
+ * fractions stored reach the end of its CPU's samples. */
+static int
+load_time_shift(struct tdat_reader *r, const struct tdat_time_shift *t)
 {
-	int big = r->f->big;
-	uint32_t i, j, ncpu, pos = 16;
+	uint64_t k = 0;
+	uint32_t i, j;
 
-	if (size < 16 || r->sync)
-		return;
-	r->sync_flags = tdat_get32(d + 8, big);
-	ncpu = tdat_get32(d + 12, big);
-	if (ncpu > (size - 16) / 4 || (r->sync = calloc(ncpu ? ncpu : 1,
-	    sizeof(*r->sync))) == NULL)
-		return;
-	r->sync_ncpu = ncpu;
-	for (i = 0; i < ncpu; i++) {
+	if (t->head < 16 || t->broken || r->sync)
+		return 0;
+	if ((r->sync = calloc(t->ncpu ? t->ncpu : 1, sizeof(*r->sync))) == NULL)
+		return TDAT_ENOMEM;
+	r->sync_flags = t->flags;
+	r->sync_ncpu = t->ncpu;
+	for (i = 0; i < t->ncpu; i++) {
 		struct ts_cpu *c = &r->sync[i];
-		uint32_t n;
+		const struct tdat_ts_cpu *tc = &t->cpu[i];
+		int frac = k + tc->n <= t->nfrac;
 
-		if (size - pos < 4)
-			goto bad;
-		n = tdat_get32(d + pos, big);
-		pos += 4;
-		if (n > (size - pos) / 24 ||
-		    (c->s = calloc(n ? n : 1, sizeof(*c->s))) == NULL)
-			goto bad;
-		c->n = n;
-		for (j = 0; j < n; j++) {
-			c->s[j].time = (int64_t)tdat_get64(d + pos + 8 * j, big);
-			c->s[j].offset = (int64_t)tdat_get64(d + pos + 8 * (n + j),
-			    big);
-			c->s[j].scaling = (int64_t)tdat_get64(d + pos +
-			    8 * (2 * n + j), big);
+		if ((c->s = calloc(tc->n ? tc->n : 1, sizeof(*c->s))) == NULL)
+			return TDAT_ENOMEM;
+		c->n = tc->n;
+		for (j = 0; j < tc->n; j++) {
+			c->s[j] = tc->s[j];
+			if (!frac)
+				c->s[j].frac = 0;
 		}
-		pos += 24 * n;
+		k += tc->n;
+		qsort(c->s, c->n, sizeof(*c->s), sample_cmp);
 	}
-	for (i = 0; i < ncpu; i++) {
-		struct ts_cpu *c = &r->sync[i];
-
-		if ((uint64_t)(size - pos) < 8ull * c->n)
-			break;
-		for (j = 0; j < c->n; j++)
-			c->s[j].frac = (int64_t)tdat_get64(d + pos + 8 * j, big);
-		pos += 8 * c->n;
-	}
-	for (i = 0; i < ncpu; i++)
-		qsort(r->sync[i].s, r->sync[i].n, sizeof(*r->sync[i].s),
-		    sample_cmp);
-	return;
-bad:
-	for (i = 0; i < ncpu; i++)
-		free(r->sync[i].s);
-	free(r->sync);
-	r->sync = NULL;
-	r->sync_ncpu = 0;
+	return 0;
 }
 
-static void
-read_time_options(struct tdat_reader *r)
+/* OFFSET (added up), TSC2NSEC (the last whole one) and TIME_SHIFT. */
+static int
+read_time_options(struct tdat_reader *r, struct tdat_err *e)
 {
 	struct tdat_file *f = r->f;
+	const struct tdat_optval *ov;
 	size_t i;
+	int rc;
 
+	if ((rc = tdat_options(f, &ov, e)) < 0)
+		return rc;
 	for (i = 0; i < f->nopt; i++) {
-		const struct tdat_option *o = &f->opt[i];
-		char buf[64];
-		size_t n;
+		const struct tdat_optval *v = &ov[i];
 
-		switch (o->id) {
+		switch (v->id) {
 		case TDAT_OPT_OFFSET:
-			n = o->size < sizeof(buf) - 1 ? o->size : sizeof(buf) - 1;
-			memcpy(buf, o->data, n);
-			buf[n] = '\0';
-			r->ts_offset += strtoll(buf, NULL, 0);
+			r->ts_offset += v->u.text.num;
 			break;
 		case TDAT_OPT_TIME_SHIFT:
-			load_time_shift(r, o->data, o->size);
+			if (load_time_shift(r, &v->u.ts) < 0)
+				return tdat_fail_nooff(e, TDAT_ENOMEM,
+				    "out of memory");
 			break;
 		case TDAT_OPT_TSC2NSEC:
-			if (o->size < 16)
+			if (!v->u.tsc.valid)
 				break;
-			r->tsc.mult = tdat_get32(o->data, f->big);
-			r->tsc.shift = tdat_get32(o->data + 4, f->big);
-			r->tsc.offset = tdat_get64(o->data + 8, f->big);
+			r->tsc.mult = v->u.tsc.mult;
+			r->tsc.shift = v->u.tsc.shift;
+			r->tsc.offset = v->u.tsc.offset;
 			break;
 		}
 	}
 	if (r->tsc.shift > 63)
 		r->tsc.mult = 0;
+	return 0;
 }
 
 static int
@@ -561,10 +538,12 @@ tdat_reader_open(struct tdat_file *f, const struct tdat_reader_opts *o,
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	r->f = f;
 	r->raw = o && o->no_offsets;
+	r->sel = o ? o->sel : NULL;
+	r->sel_input = o ? o->sel_input : 0;
 	if ((rc = tdat_page_layout(f, &r->pl, e)) < 0)
 		goto fail;
-	if (!r->raw)
-		read_time_options(r);
+	if (!r->raw && (rc = read_time_options(r, e)) < 0)
+		goto fail;
 	for (bi = 0; bi < f->nbuf; bi++)
 		total += f->buf[bi].ncpu;
 	if ((r->s = calloc(total ? total : 1, sizeof(*r->s))) == NULL) {
@@ -584,6 +563,9 @@ tdat_reader_open(struct tdat_file *f, const struct tdat_reader_opts *o,
 			if (o && o->cpus && ((int)c->id >= o->ncpus ||
 			    !o->cpus[c->id]))
 				continue;
+			if (r->sel && !tdat_select_stream(r->sel, r->sel_input,
+			    (int)bi, c->id))
+				continue;
 			if (b->page_size < (uint32_t)r->pl.data_off + 4) {
 				rc = tdat_fail(e, TDAT_ECORRUPT, 0,
 				    "page size %u too small", b->page_size);
@@ -601,7 +583,26 @@ fail:
 }
 
 int
+tdat_reader_keeps(struct tdat_reader *r, const struct tdat_record *rec)
+{
+	return r->sel == NULL || tdat_select_keep(r->sel, r->sel_input, rec);
+}
+
+/* The next record the selection keeps. */
+int
 tdat_reader_next(struct tdat_reader *r, struct tdat_record *rec,
+    struct tdat_err *e)
+{
+	int rc;
+
+	while ((rc = tdat_reader_next_all(r, rec, e)) > 0 &&
+	    !tdat_reader_keeps(r, rec))
+		;
+	return rc;
+}
+
+int
+tdat_reader_next_all(struct tdat_reader *r, struct tdat_record *rec,
     struct tdat_err *e)
 {
 	struct stream *best = NULL;

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 #include "event-int.h"
 
 /* One record read ahead, for plugins that peek. */
@@ -95,7 +95,7 @@ look_peek(void *arg)
 	if (!k->have) {
 		if (k->rc <= 0)
 			return NULL;
-		if ((k->rc = tdat_reader_next(k->rd, &k->rec, k->e)) <= 0)
+		if ((k->rc = tdat_reader_next_all(k->rd, &k->rec, k->e)) <= 0)
 			return NULL;
 		k->have = 1;
 	}
@@ -338,11 +338,11 @@ report_records(struct report *r, struct tdat_err *e)
 	}
 	r->instances = r->f->nbuf > 1;
 	memset(&ro, 0, sizeof(ro));
-	ro.cpus = r->o->cpus;
-	ro.ncpus = r->o->ncpus;
+	ro.sel = r->o->sel;
 	/* With a CPU list trace-cmd reads only the top buffer's CPUs (its
 	 * instances keep their column, but print nothing). */
-	ro.buffer = r->o->cpus ? 0 : -1;
+	ro.buffer = ro.sel && tdat_select_options(ro.sel)->cpus &&
+	    tdat_select_options(ro.sel)->buffer == NULL ? 0 : -1;
 	if ((rc = tdat_reader_open(r->f, &ro, &rd, e)) < 0)
 		return rc;
 	r->look.rd = rd;
@@ -353,6 +353,8 @@ report_records(struct report *r, struct tdat_err *e)
 			rec = r->look.rec;
 			r->look.have = 0;
 			rc = 1;
+			if (!tdat_reader_keeps(rd, &rec))
+				continue;
 		} else if (r->look.rc <= 0)
 			rc = r->look.rc;
 		else

@@ -32,6 +32,7 @@
 #ifndef TDAT_CLI_H
 #define TDAT_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 struct tdat_err;
@@ -51,6 +52,32 @@ struct tdat_cli {
 };
 
 #define TDAT_CLI_LONG	0x10000
+
+/*
+ * Progress on stderr ("\rPROG:  42%", a newline at the end).  A table that
+ * lists TDAT_CLI_PROGRESS_OPTS gets --progress and --no-progress, which
+ * tdat_getopt() handles itself.  Without either, progress shows when
+ * stderr is a terminal and the job is at least TDAT_CLI_AUTO_PROGRESS
+ * bytes.
+ */
+#define TDAT_CLI_PROGRESS	(TDAT_CLI_LONG - 3)
+#define TDAT_CLI_NO_PROGRESS	(TDAT_CLI_LONG - 4)
+#define TDAT_CLI_PROGRESS_OPTS \
+	{ TDAT_CLI_PROGRESS, "progress", 0, NULL, "show progress on stderr" }, \
+	{ TDAT_CLI_NO_PROGRESS, "no-progress", 0, NULL, "never show progress" }
+#define TDAT_CLI_AUTO_PROGRESS	(64u << 20)
+
+typedef void (*tdat_progress_fn)(void *arg, uint64_t done, uint64_t total);
+/* The printer to pass as a writer's progress callback for a job of total
+ * bytes, or NULL when no progress is to be shown. */
+tdat_progress_fn tdat_cli_progress(uint64_t total);
+/* End the progress line if one was shown (messages do it themselves). */
+void tdat_cli_progress_end(void);
+
+/* The FILE to read when none is given: "-" when standard input is a pipe,
+ * a socket or a regular file (cmd | tool, tool < x.dat), else dflt (a
+ * terminal, or /dev/null as under cron or CI). */
+const char *tdat_cli_input(const char *dflt);
 
 /* Name the program for every message ("tdat-dump"). */
 void tdat_cli_init(const char *prog);

@@ -164,8 +164,7 @@ const struct tdat_plugin *tdat_plugin_find(const char *system,
 struct tdat_report_opts {
 	int mode;		/* TDAT_PRINT_FMT, _RAW or _PLUGINS */
 	int ns;			/* -t: full nanosecond timestamps */
-	const unsigned char *cpus;	/* cpus[i] selects CPU i; NULL: all */
-	int ncpus;
+	struct tdat_select *sel;	/* the records to print; NULL all */
 };
 int tdat_report(struct tdat_file *, FILE *out, const struct tdat_report_opts *,
     struct tdat_err *e);

@@ -4,9 +4,16 @@
  * event format.  The shapes are described by the JSON Schemas in schemas/ and
  * tdat-to-json(1).
  *
- * Strings from a trace are bytes; JSON strings are Unicode.  Every string
- * written is first made valid UTF-8: each byte that does not belong to a
- * well-formed UTF-8 sequence becomes U+FFFD, the replacement character.
+ * Values reach a reader whose numbers are doubles (jq 1.6, JavaScript)
+ * without loss: an integer is a JSON number when its magnitude is at most
+ * 2^53 - 1 (TDAT_JSON_SAFE), otherwise a string of its decimal digits
+ * ("18446744071880255392"); addresses are "0x..." strings.
+ *
+ * Strings from a trace are bytes; JSON strings are Unicode.  A string value
+ * that is well-formed UTF-8 is a JSON string; any other is the object
+ * {"hex":"..."} of its bytes, two lowercase hex digits each.  Keys and
+ * display names (--chrome's task names) are always strings: there each
+ * byte that does not belong to a well-formed UTF-8 sequence becomes U+FFFD.
  * Escaping of '"', '\\' and control characters is json-c's, with
  * JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE.
  */
@@ -20,21 +27,11 @@
 struct tdat_file;
 struct tdat_err;
 struct tdat_sbuf;
+struct tdat_select;
 struct json_object;
 
-enum { TDAT_JSON_LINES, TDAT_JSON_META, TDAT_JSON_CHROME };
-
-struct tdat_json_opts {
-	int mode;		/* TDAT_JSON_* */
-	const unsigned char *cpus;	/* cpus[i] != 0 selects CPU i; NULL all */
-	int ncpus;
-	int buffer;		/* buffer index, or -1 for every buffer */
-	int pretty;		/* indent the --meta document */
-};
-
-/* Write f to out in the chosen shape; 0 or a negative TDAT_E* code. */
-int tdat_json_write(struct tdat_file *f, FILE *out,
-    const struct tdat_json_opts *o, struct tdat_err *e);
+/* The largest integer a double holds exactly along with its neighbours. */
+#define TDAT_JSON_SAFE	((1ULL << 53) - 1)
 
 /* The shapes, called by tdat_json_write() (lib/json-meta.c, lib/json-events.c). */
 int tdat_json_meta(struct tdat_file *f, FILE *out,
@@ -46,11 +43,13 @@ int tdat_json_events(struct tdat_file *f, FILE *out,
  * the number of bytes replaced. */
 size_t tdat_json_utf8(struct tdat_sbuf *b, const void *s, size_t n);
 
-/* Append s[0..n) to b as a quoted JSON string; 0 or TDAT_ENOMEM. */
+/* Append s[0..n) to b as a quoted JSON string, made valid UTF-8; 0 or
+ * TDAT_ENOMEM. */
 int tdat_json_quote(struct tdat_sbuf *b, const void *s, size_t n);
 
-/* A json-c string holding s[0..n) made valid UTF-8 (NULL: no memory). */
-struct json_object *tdat_json_string(const void *s, size_t n);
+/* Append s[0..n) to b as a value without loss: a quoted JSON string when it
+ * is UTF-8, else {"hex":"..."}; 0 or TDAT_ENOMEM. */
+int tdat_json_text(struct tdat_sbuf *b, const void *s, size_t n);
 
 /*
  * A small buffered JSON writer for large outputs: values are appended to
@@ -81,10 +80,17 @@ void tdat_jw_end(struct tdat_jw *, int c);	/* '}' or ']' */
 void tdat_jw_key(struct tdat_jw *, const char *key);
 /* A key already quoted with its colon ("\"pid\":"), from tdat_json_quote(). */
 void tdat_jw_qkey(struct tdat_jw *, const char *q, size_t n);
+/* A string value without loss: a string, or {"hex":"..."} (see above). */
 void tdat_jw_str(struct tdat_jw *, const void *s, size_t n);
 void tdat_jw_cstr(struct tdat_jw *, const char *s);
+/* A string always, bad bytes as U+FFFD: names for display. */
+void tdat_jw_name(struct tdat_jw *, const void *s, size_t n);
+/* Integers: numbers up to TDAT_JSON_SAFE in magnitude, else decimal
+ * strings. */
 void tdat_jw_u64(struct tdat_jw *, uint64_t v);
 void tdat_jw_i64(struct tdat_jw *, int64_t v);
+/* An address: "0x" and lowercase hex digits, as a string. */
+void tdat_jw_hex(struct tdat_jw *, uint64_t v);
 void tdat_jw_raw(struct tdat_jw *, const char *s, size_t n);	/* a value */
 void tdat_jw_null(struct tdat_jw *);
 void tdat_jw_bool(struct tdat_jw *, int v);

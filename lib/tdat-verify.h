@@ -67,49 +67,6 @@ int tdat_page_next(const struct tdat_page_layout *, struct tdat_page *,
 uint64_t tdat_page_where(const struct tdat_page_layout *,
     const struct tdat_page *, uint32_t pos);
 
-/* ---------------------------------------------------------------------
- * tdat-verify: every check of a trace.dat, findings reported one by one
- * through a callback (lib/verify.c, lib/verify-events.c).
- */
-enum { TDAT_FIND_ERROR = 1, TDAT_FIND_WARNING = 2 };
-
-struct tdat_finding {
-	int severity;		/* TDAT_FIND_ERROR or TDAT_FIND_WARNING */
-	const char *kind;	/* a stable tag: "page-commit", "event-id"... */
-	int has_off;
-	uint64_t off;		/* file offset; compressed pages: the chunk */
-	const char *buffer;	/* the buffer of a page finding, else NULL */
-	int cpu;		/* its CPU, or -1 */
-	long long page;		/* index of the page in the CPU's data, or -1 */
-	const char *msg;	/* what is wrong: lowercase, no full stop */
-};
-
-struct tdat_verify_opts {
-	int keep_going;		/* every finding, not the first error of each
-				 * section (container, formats, each CPU) */
-	int no_pages;		/* container and event formats only */
-	/* called for each finding; nonzero stops the check */
-	int (*found)(void *arg, const struct tdat_finding *);
-	void *arg;
-};
-
-struct tdat_verify_stats {
-	int version;		/* 6 or 7; 0 if the file did not open */
-	char comp[16];		/* "none", "zstd", "zlib" */
-	uint32_t buffers, cpus;
-	uint64_t pages, records;
-	uint64_t errors, warnings;
-	uint64_t unreported;	/* findings repeated and left unreported */
-};
-
-/*
- * Check the file at path: container, event formats, every page of every
- * CPU of every buffer.  Returns 0 when the check ran (the findings went
- * to opts->found and are counted in *st), or a negative code for an I/O
- * error or lack of memory (*e filled).
- */
-int tdat_verify(const char *path, const struct tdat_verify_opts *,
-    struct tdat_verify_stats *st, struct tdat_err *e);
 
 /* The same on a file already open (the fuzzers use it). */
 int tdat_verify_file(struct tdat_file *, const struct tdat_verify_opts *,

@@ -1,5 +1,5 @@
 /*
- * tdat-write.h: writing trace.dat v6 and v7 (lib/write.c, lib/write-out.c),
+ * tdat-write.h: writing trace.dat v6 and v7 (lib/write.c),
  * laid out as trace-cmd 3.x writes them (trace-cmd.dat.v6(5),
  * trace-cmd.dat.v7(5)).
  *
@@ -11,9 +11,8 @@
  * A caller that rebuilds the pages itself (filters, merges) passes a
  * page source: the writer asks it for each CPU's pages in turn.
  *
- * Output files go through struct tdat_out: a temporary beside the target,
- * created with O_EXCL and renamed on success, or an unlinked spool copied
- * to standard output at the end.
+ * Output files go through struct tdat_out (tdat-output.h): tdat_write()
+ * takes tdat_out_fd() of a binary output.
  */
 #ifndef TDAT_WRITE_H
 #define TDAT_WRITE_H
@@ -24,48 +23,6 @@
 struct tdat_file;
 struct tdat_err;
 
-/*
- * A page source: for buffer index buf (in tdat_file.buf) and CPU id cpu,
- * fill dst (cap bytes, a whole number of pages) with the next pages and
- * set *got (0 at the end of that CPU).  Returns 0 or a negative code.
- * total() gives the uncompressed bytes a CPU will deliver, or 0 if none.
- */
-struct tdat_page_src {
-	void *arg;
-	int (*begin)(void *arg, int buf, uint32_t cpu, uint64_t *total,
-	    struct tdat_err *e);
-	int (*read)(void *arg, unsigned char *dst, size_t cap, size_t *got,
-	    struct tdat_err *e);
-};
-
-struct tdat_write_opts {
-	int version;			/* 6 or 7 */
-	const char *compression;	/* "none" (or NULL), "zlib", "zstd" */
-	const struct tdat_page_src *pages;	/* NULL: copy the input's */
-	/* Called as page data is written; total may grow. */
-	void (*progress)(void *arg, uint64_t done, uint64_t total);
-	void *progress_arg;
-};
-
-/* Write f as a new trace.dat on fd, which must be seekable and empty. */
-int tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
-    struct tdat_err *e);
-
-/* Bytes of page data (as stored) that tdat_write() will copy from f. */
-uint64_t tdat_write_total(const struct tdat_file *f);
-
-/* Output files. */
-struct tdat_out;
-/* Open the output: path NULL or "-" is standard output (refused when a
- * terminal).  An output that is one of the n inputs is refused. */
-int tdat_out_open(const char *path, struct tdat_file *const *in, size_t n,
-    struct tdat_out **out, struct tdat_err *e);
-int tdat_out_fd(const struct tdat_out *);
-/* Rename the temporary onto the target, or copy the spool to stdout;
- * frees o. */
-int tdat_out_commit(struct tdat_out *o, struct tdat_err *e);
-/* Remove the temporary; frees o. */
-void tdat_out_abort(struct tdat_out *o);
 
 /* ---------------------------------------------------------------------
  * Event filters (lib/filter.c): the kernel's event-filter language,
@@ -103,79 +60,5 @@ size_t tdat_filter_split(const char *arg, char **events);
  * byte pos of text. */
 void tdat_filter_caret(struct tdat_sbuf *sb, const char *text, size_t pos,
     const char *indent);
-
-/* ---------------------------------------------------------------------
- * Selecting events (lib/filter-select.c): the pages of a copy that keeps
- * only some events of one or more inputs, merged in time order.
- */
-struct tdat_select_opts {
-	const char *const *events;	/* -e [SYSTEM:]EVENT globs */
-	size_t nevents;
-	const char *const *filters;	/* -F "EVENTS: EXPRESSION" */
-	size_t nfilters;
-	const int *pids;		/* common_pid in this list */
-	size_t npids;
-	const char *const *comms;	/* comm (from cmdlines) globs */
-	size_t ncomms;
-	int invert;			/* keep what the above do not choose */
-	const unsigned char *cpus;	/* cpus[i] != 0 keeps CPU i; NULL all */
-	int ncpus;
-	int has_since, since_rel;	/* ts >= since (+ first event's ts) */
-	int has_until, until_rel;	/* ts <= until (+ first event's ts) */
-	uint64_t since, until;
-	const char *buffer;		/* only this buffer; NULL every one */
-};
-
-struct tdat_select;
-/* Check that the n inputs can be merged (same formats: the first
- * conflicting event is named), resolve the events and compile the
- * filters.  A bad -F sets *bad_filter to its index, e->off to the byte
- * of the fault in it and e->msg to the reason. */
-int tdat_select_open(struct tdat_file *const *files, size_t n,
-    const struct tdat_select_opts *o, struct tdat_select **out,
-    int *bad_filter, struct tdat_err *e);
-/* The page source to pass to tdat_write() with files[0]. */
-const struct tdat_page_src *tdat_select_pages(struct tdat_select *);
-void tdat_select_close(struct tdat_select *);
-/* Parse a time: seconds ("2", "1.5") or with a unit (s, ms, us, ns:
- * "1500ms"); "+" makes it relative.  0, or -1 if malformed. */
-int tdat_parse_time(const char *s, uint64_t *ns, int *rel);
-
-
-/* ---------------------------------------------------------------------
- * Salvage (lib/salvage.c): the intact pages of a file opened with
- * tdat_open_ex() in salvage mode, as a page source for tdat_write().
- * A page whose header or items are damaged is dropped alone; a piece
- * the page iterator cannot read (a chunk) is dropped and the walk goes
- * on after it.  Counts are kept per buffer and CPU.
- */
-struct tdat_salvage_cpu {
-	int buffer;		/* index in tdat_file.buf */
-	uint32_t cpu;		/* CPU id */
-	uint64_t pages, records;	/* kept */
-	uint64_t lost_pages;	/* damaged pages, and whole pages cut off */
-	uint64_t lost_records;	/* events read in damaged pages before the
-				 * damage (a lower bound of those lost) */
-	uint64_t lost_pieces;	/* windows or chunks that could not be read */
-	uint64_t cut;		/* bytes of its data past the end of the file */
-	int damaged;		/* how many faults were found */
-	int has_off;
-	uint64_t off;		/* where the first fault is */
-	char why[256];		/* what it is */
-};
-
-struct tdat_salvage;
-int tdat_salvage_open(struct tdat_file *, struct tdat_salvage **out,
-    struct tdat_err *e);
-/* The page source to pass to tdat_write() with the same file. */
-const struct tdat_page_src *tdat_salvage_pages(struct tdat_salvage *);
-/* Walk every CPU without writing, to count what a salvage keeps. */
-int tdat_salvage_scan(struct tdat_salvage *, struct tdat_err *e);
-size_t tdat_salvage_ncpu(const struct tdat_salvage *);
-const struct tdat_salvage_cpu *tdat_salvage_cpu(const struct tdat_salvage *,
-    size_t i);
-/* 1 if the open or the pages walked so far dropped anything. */
-int tdat_salvage_damaged(const struct tdat_salvage *);
-void tdat_salvage_close(struct tdat_salvage *);
 
 #endif

@@ -1,10 +1,10 @@
 /*
- * tdat.h: the public interface of libtdat, the library under the tdat tools.
- *
- * Layers, bottom up: common (errors, bytes, buffers) -> container reader
- * (trace.dat v6/v7, formats/tracedat.c) -> record decoder (ring-buffer pages,
- * event formats, print formats) -> filter -> writers.  Tools in bin/ include
- * only this header.
+ * tdat.h: the public interface of libtdat, what the tools in bin/ use.
+ * Handles are opaque; the engine behind them (input formats, the page
+ * iterator, the record stream, selection, sinks) is declared in
+ * tdat-int.h.  Library functions return 0 or a negative TDAT_E* code
+ * with a struct tdat_err filled; they never print or exit (lib/cli.c,
+ * for bin/, does).
  */
 #ifndef TDAT_H
 #define TDAT_H
@@ -31,164 +31,13 @@ struct tdat_err {
 	char msg[256];
 };
 
-int tdat_fail(struct tdat_err *e, int code, uint64_t off, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-int tdat_fail_nooff(struct tdat_err *e, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 int tdat_exit_status(int code);
 
-/* A growable string buffer. */
-struct tdat_sbuf {
-	char *p;
-	size_t len, cap;
-	int oom;
-};
-void tdat_sb_init(struct tdat_sbuf *);
-void tdat_sb_free(struct tdat_sbuf *);
-void tdat_sb_reset(struct tdat_sbuf *);
-void tdat_sb_putc(struct tdat_sbuf *, int c);
-void tdat_sb_add(struct tdat_sbuf *, const char *s, size_t n);
-void tdat_sb_puts(struct tdat_sbuf *, const char *s);
-void tdat_sb_printf(struct tdat_sbuf *, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-const char *tdat_sb_str(struct tdat_sbuf *);
-
-/* The NUL-terminated string at *p inside [*p, end), moving *p past it;
- * NULL (and *p unchanged) when no NUL ends it.  *len gets its length. */
-const char *tdat_cstr(const unsigned char **p, const unsigned char *end,
-    size_t *len);
-
-/* Byte order helpers: read an n-byte unsigned number in the file's order. */
-uint64_t tdat_get(const void *p, int n, int big);
-uint16_t tdat_get16(const void *p, int big);
-uint32_t tdat_get32(const void *p, int big);
-uint64_t tdat_get64(const void *p, int big);
-/* Store v as an n-byte number in the file's order (the inverse of tdat_get). */
-void tdat_put(void *p, uint64_t v, int n, int big);
-
 /* ---------------------------------------------------------------------
- * Container: trace.dat v6 and v7 (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)).
+ * Inputs: a trace.dat v6/v7 file, standard input ("-"), or an LTT trace
+ * directory (tdat_ltt_open_tdat()).
  */
-
-/* Option and section ids (the same numbers in v7). */
-enum {
-	TDAT_OPT_DONE = 0, TDAT_OPT_DATE, TDAT_OPT_CPUSTAT, TDAT_OPT_BUFFER,
-	TDAT_OPT_TRACECLOCK, TDAT_OPT_UNAME, TDAT_OPT_HOOK, TDAT_OPT_OFFSET,
-	TDAT_OPT_CPUCOUNT, TDAT_OPT_VERSION, TDAT_OPT_PROCMAPS, TDAT_OPT_TRACEID,
-	TDAT_OPT_TIME_SHIFT, TDAT_OPT_GUEST, TDAT_OPT_TSC2NSEC, TDAT_OPT_STRINGS,
-	TDAT_OPT_HEADER_INFO, TDAT_OPT_FTRACE_EVENTS, TDAT_OPT_EVENT_FORMATS,
-	TDAT_OPT_KALLSYMS, TDAT_OPT_PRINTK, TDAT_OPT_CMDLINES,
-	TDAT_OPT_BUFFER_TEXT, TDAT_OPT_BTF_FILE, TDAT_OPT_LAST_BOOT_INFO,
-	TDAT_OPT_MODULES_FILE, TDAT_OPT_MAX
-};
-const char *tdat_option_name(unsigned id);	/* "DATE", ...; NULL if unknown */
-
-#define TDAT_SEC_COMPRESSED 0x1
-
-/* A piece of metadata, held decompressed in memory. */
-struct tdat_blob {
-	unsigned char *p;
-	uint64_t len;
-	uint64_t off;	/* file offset of its size field (v6) or section */
-};
-
-struct tdat_system {
-	char *name;
-	uint32_t nev;
-	struct tdat_blob *ev;	/* one format file each */
-};
-
-struct tdat_option {
-	uint16_t id;
-	uint32_t size;
-	uint64_t off;		/* file offset of the option's data */
-	const unsigned char *data;	/* size bytes */
-	int sect;		/* index in tdat_file.sect of its options section, or -1 */
-};
-
-struct tdat_section {
-	uint16_t id, flags;
-	uint32_t name_id;
-	uint64_t off;		/* offset of the 16-byte section header */
-	uint64_t size;		/* size of what follows the header */
-	uint32_t csize, usize;	/* compressed metadata sections */
-};
-
-struct tdat_cpu {
-	uint32_t id;
-	uint64_t off, size;	/* as stored; compressed bytes for compressed v7 */
-	uint64_t cut;		/* salvage: bytes of it past the end of the file */
-};
-
-/* Salvage (tdat_open_ex): a piece the tolerant open dropped or clamped. */
-struct tdat_damage {
-	int has_off;
-	uint64_t off;
-	char msg[256];
-};
-
-struct tdat_buffer {
-	char *name;		/* "" for the top buffer */
-	char *clock;
-	uint32_t page_size;
-	uint32_t ncpu;
-	struct tdat_cpu *cpu;
-	uint64_t opt_off;	/* the offset the BUFFER option names */
-	int latency;		/* BUFFER_TEXT: latency text, no pages */
-	int compressed;		/* flyrecord data in compressed chunks */
-	int opt_index;		/* index of its BUFFER option, -1 for v6 top */
-	uint64_t data_end;	/* v7: end of its flyrecord section */
-};
-
-struct tdat_file {
-	char *path;		/* as given; "-" for stdin */
-	int fd;
-	uint64_t fsize;
-	int version;		/* 6 or 7 */
-	int big;		/* file is big-endian */
-	int lsize;		/* bytes in a long: 4 or 8 */
-	uint32_t page_size;
-	char *comp, *comp_ver;	/* v7 compression name, version */
-	uint64_t first_opt;	/* v7 offset of the first options section */
-
-	struct tdat_blob hpage, hevent, kallsyms, printk, cmdlines;
-	uint32_t nftrace;
-	struct tdat_blob *ftrace;
-	uint32_t nsys;
-	struct tdat_system *sys;
-
-	uint32_t ncpus;		/* v6 CPU count, v7 CPUCOUNT */
-	size_t nopt;
-	struct tdat_option *opt;
-	size_t nsect;
-	struct tdat_section *sect;
-	unsigned char *strings;
-	size_t strings_len;
-	size_t nopt_blobs;
-	unsigned char **opt_blobs;	/* decompressed v7 options sections */
-
-	size_t nbuf;
-	struct tdat_buffer *buf;	/* buf[0] is the top buffer */
-	int v6_options;		/* v6: the file has an options part */
-	int latency;		/* v6 latency file: text after "latency  " */
-	uint64_t latency_off;
-	int has_clock_data;	/* v6: trace clock stored after flyrecord */
-	uint64_t clock_off;
-	char *clock_data;
-	char *trace_clock;	/* the selected clock of TRACECLOCK, if any */
-
-	struct tdat_codec *codec;	/* v7 compression, or NULL */
-
-	/* Where its pages come from (see "Page streams" below): NULL for
-	 * a trace.dat file (formats/tracedat.c), else the input format's. */
-	const struct tdat_page_ops *page_ops;
-	void *page_arg;		/* the format's state, for page_ops */
-
-	int salvage;		/* opened by tdat_open_ex() with salvage set */
-	size_t ndamage;
-	struct tdat_damage *damage;	/* what salvage dropped, in file order */
-};
-
+struct tdat_file;
 /* Open a trace.dat ("-" spools stdin to a temporary file).  On failure
  * returns a negative code with *e filled; *out is NULL. */
 int tdat_open(const char *path, struct tdat_file **out, struct tdat_err *e);
@@ -198,114 +47,21 @@ void tdat_close(struct tdat_file *);
  * files: CPU data running past the end of the file is clamped to the
  * whole pages in it, damaged optional pieces (kallsyms, printk formats,
  * cmdlines, options sections, buffers whose data is gone, chunk tables
- * cut short) are dropped and listed in f->damage; the headers and event
- * formats must still be intact.
+ * cut short) are dropped and listed for the salvage report; the headers
+ * and event formats must still be intact.
  */
 struct tdat_open_opts {
 	int salvage;
 };
 int tdat_open_ex(const char *path, const struct tdat_open_opts *o,
     struct tdat_file **out, struct tdat_err *e);
-const char *tdat_string(const struct tdat_file *, uint32_t id);	/* v7 strings */
-
-/* Bounded file access: read len bytes at off, or fail with a located error. */
-int tdat_pread(struct tdat_file *, void *dst, uint64_t off, uint64_t len,
-    struct tdat_err *e);
-
-/* Compression codecs (zlib, zstd). */
-struct tdat_codec;
-struct tdat_codec *tdat_codec_new(const char *name);	/* NULL if unknown */
-void tdat_codec_free(struct tdat_codec *);
-const char *tdat_codec_name(const struct tdat_codec *);
-/* Decompress exactly dlen bytes; 0 or negative code. */
-int tdat_codec_decompress(struct tdat_codec *, const void *src, size_t slen,
-    void *dst, size_t dlen);
-/* The same into dst with room for dlen + 1 bytes; on failure why (wn
- * bytes) says what went wrong in the codec's words. */
-int tdat_codec_decompress_why(struct tdat_codec *, const void *src,
-    size_t slen, void *dst, size_t dlen, char *why, size_t wn);
-/* Compress; returns bytes written, or 0 on error. */
-size_t tdat_codec_compress(struct tdat_codec *, const void *src, size_t slen,
-    void *dst, size_t dcap);
-size_t tdat_codec_bound(struct tdat_codec *, size_t slen);
-
-/* One compressed flyrecord chunk of a CPU. */
-struct tdat_chunk {
-	uint64_t off;		/* offset of the compressed bytes */
-	uint32_t csize, usize;
-};
-/* Read the chunk table of a compressed CPU stream (count, then chunks). */
-int tdat_cpu_chunks(struct tdat_file *, const struct tdat_buffer *,
-    const struct tdat_cpu *, struct tdat_chunk **out, uint32_t *n,
-    struct tdat_err *e);
+/* The path as given ("-" for stdin), and the input's size in bytes. */
+const char *tdat_file_path(const struct tdat_file *);
+uint64_t tdat_file_size(const struct tdat_file *);
 
 /* ---------------------------------------------------------------------
- * Page streams: where the ring-buffer pages of one CPU of one buffer come
- * from.  Each input format provides its page operations: trace.dat reads
- * flyrecord data, raw in windows or v7 chunks through lib/codec.c
- * (formats/tracedat.c); an LTT directory builds pages from its tracefiles
- * (formats/ltt-tdat.c).  lib/pages.c walks any of them page by page, and
- * no other code reads flyrecord bytes.
+ * The structure of a trace.dat (tdat-dump, lib/dump.c): what to show.
  */
-struct tdat_window {
-	const unsigned char *p;	/* len bytes of whole pages ... */
-	size_t len;
-	size_t tail;		/* ... then tail more readable bytes (what
-				 * follows in the file or chunk), which a
-				 * record's fixed fields may run into */
-	uint64_t off;		/* file offset of p[0]; a v7 chunk: of its
-				 * header (then pages are named by off and
-				 * their position in the chunk) */
-	int chunk;		/* p is a decompressed chunk */
-	uint32_t index;		/* chunk or window number, from 0 */
-	/* When next() returns < 0: a short stable tag for the damage, or
-	 * NULL (lib/pages.c zeroes *w before each call).  trace.dat gives
-	 * "chunk" (a chunk runs past its CPU's data: reported once, then
-	 * delivered by the next call; larger than 16 MiB; or unreadable)
-	 * and "decompress" (its bytes do not decompress). */
-	const char *fault;
-};
-
-struct tdat_page_ops {
-	/* Open the stream of f->buf[buf].cpu[ci]; *total gets the bytes of
-	 * pages it will deliver (uncompressed; an estimate for progress).
-	 * trace.dat also opens ci 0 of a latency buffer (tdat_buffer.latency):
-	 * its text, in windows of any length (not pages), tail 0. */
-	int	(*open)(struct tdat_file *f, int buf, uint32_t ci, void **st,
-		    uint64_t *total, struct tdat_err *e);
-	/* The next window: 1 and *w (valid until the next call), 0 at the
-	 * end, < 0 when a piece is damaged: the next call goes on after it
-	 * (the next chunk) where it can, else returns 0. */
-	int	(*next)(void *st, struct tdat_window *w, struct tdat_err *e);
-	void	(*close)(void *st);
-	/* Free f->page_arg (tdat_close()); NULL if nothing to free. */
-	void	(*release)(struct tdat_file *f);
-};
-
-/* The trace.dat page operations (formats/tracedat.c). */
-extern const struct tdat_page_ops tdat_tracedat_pages;
-
-/* Pages of one CPU of one buffer, from whatever format (lib/pages.c). */
-struct tdat_pages;
-struct tdat_page;
-int tdat_pages_open(struct tdat_file *, int buf, uint32_t ci,
-    struct tdat_pages **out, struct tdat_err *e);
-/* The next page: 1 with pg->p, page_size, off and chunk_pos set (call
- * tdat_page_init() on it) and *avail bytes readable from pg->p (at least
- * page_size); 0 at the end; < 0 on a damaged piece (call again to go on
- * after it). */
-int tdat_pages_next(struct tdat_pages *, struct tdat_page *pg,
-    size_t *avail, struct tdat_err *e);
-/* Whole windows instead of pages (what the writer copies); do not mix
- * with tdat_pages_next() on one stream. */
-int tdat_pages_window(struct tdat_pages *, struct tdat_window *w,
-    struct tdat_err *e);
-uint64_t tdat_pages_total(const struct tdat_pages *);
-/* After a < 0 return: the window's fault tag, or NULL. */
-const char *tdat_pages_fault(const struct tdat_pages *);
-void tdat_pages_close(struct tdat_pages *);
-
-/* Structure dump (tdat-dump): what to show. */
 enum {
 	TDAT_DUMP_SUMMARY = 1 << 0, TDAT_DUMP_HEAD_PAGE = 1 << 1,
 	TDAT_DUMP_HEAD_EVENT = 1 << 2, TDAT_DUMP_FTRACE = 1 << 3,
@@ -324,75 +80,301 @@ int tdat_dump_summary(struct tdat_file *, FILE *out, struct tdat_err *e);
 int tdat_dump_flyrecord(struct tdat_file *, FILE *out, struct tdat_err *e);
 
 /* ---------------------------------------------------------------------
- * Records: ring-buffer pages decoded and merged into one time-ordered
- * stream over every CPU of every selected buffer (lib/records.c).
+ * Selection (lib/select.c, lib/cli-select.c; tdat-select(7)): which
+ * records every tool that reads events keeps.
  */
-struct tdat_record {
-	uint64_t ts;		/* timestamp in ns after OFFSET/TSC2NSEC/TIME_SHIFT */
-	uint64_t raw_ts;	/* timestamp as the ring buffer holds it */
-	int cpu;		/* CPU id */
-	int buffer;		/* index in tdat_file.buf */
-	const unsigned char *data;	/* the event: starts with common_type */
-	uint32_t size;		/* bytes of data */
-	uint64_t off;		/* file offset of the record header (compressed
-				 * data: offset of its chunk) */
-	int missed;		/* set on the first record after lost events */
-	long long missed_count;	/* how many were lost, when stored; -1 unknown */
-	uint32_t avail;		/* bytes readable from data (>= size): the rest
-				 * of its window and the window's tail; 0 when
-				 * unknown (then size) */
-};
-
-/* What the header_page and header_event of a file describe. */
-struct tdat_page_layout {
-	int commit_size;	/* bytes of the commit field: long size */
-	int data_off;		/* where records start in a page */
-	int big;
-	int padding_type, extend_type, stamp_type;	/* 29, 30, 31 */
-};
-int tdat_page_layout(const struct tdat_file *, struct tdat_page_layout *,
-    struct tdat_err *e);
-
-struct tdat_reader_opts {
-	const unsigned char *cpus;	/* cpus[i] != 0 selects CPU i; NULL all */
+struct tdat_select;
+struct tdat_cli_opt;
+struct tdat_select_opts {
+	const char *const *events;	/* -e [SYSTEM:]EVENT globs */
+	size_t nevents;
+	const char *const *filters;	/* -F "EVENTS: EXPRESSION" */
+	size_t nfilters;
+	const int *pids;		/* common_pid in this list */
+	size_t npids;
+	const char *const *comms;	/* comm (from cmdlines) globs */
+	size_t ncomms;
+	int invert;			/* keep what the above do not choose */
+	const unsigned char *cpus;	/* cpus[i] != 0 keeps CPU i; NULL all */
 	int ncpus;
-	int buffer;		/* buffer index, or -1 for every buffer */
-	int no_offsets;		/* ignore OFFSET/TSC2NSEC/TIME_SHIFT */
+	int has_since, since_rel;	/* ts >= since (+ first event's ts) */
+	int has_until, until_rel;	/* ts <= until (+ first event's ts) */
+	uint64_t since, until;
+	const char *buffer;		/* only this buffer; NULL every one */
 };
 
-struct tdat_reader;
-int tdat_reader_open(struct tdat_file *, const struct tdat_reader_opts *,
-    struct tdat_reader **out, struct tdat_err *e);
-/* 1 and *rec filled (valid until the next call), 0 at the end, < 0 error. */
-int tdat_reader_next(struct tdat_reader *, struct tdat_record *rec,
-    struct tdat_err *e);
-void tdat_reader_close(struct tdat_reader *);
+void tdat_select_close(struct tdat_select *);
 
+/* Parse a time: seconds ("2", "1.5") or with a unit (s, ms, us, ns:
+ * "1500ms"); "+" makes it relative.  0, or -1 if malformed. */
+int tdat_parse_time(const char *s, uint64_t *ns, int *rel);
+
+/* ---------------------------------------------------------------------
+ * The selection options of bin/ (lib/cli-select.c).  A tool puts
+ * TDAT_SELECT_CLI_OPTS in its option table and hands every option to
+ * tdat_select_arg() first:
+ *
+ *	static const struct tdat_cli_opt opts[] = {
+ *		{ 'o', "output", 1, "FILE", "write to FILE" },
+ *		TDAT_SELECT_CLI_OPTS,
+ *		{ 0 }
+ *	};
+ *	...
+ *	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
+ *		if (tdat_select_arg(&sa, c, optarg))
+ *			continue;
+ *		switch (c) { ... }
+ *	}
+ */
+enum {
+	TDAT_SEL_PID = 0x1000, TDAT_SEL_COMM, TDAT_SEL_CPU, TDAT_SEL_SINCE,
+	TDAT_SEL_UNTIL, TDAT_SEL_BUFFER
+};
+
+#define TDAT_SELECT_CLI_OPTS \
+	{ 'e', "event", 1, "[SYS:]EVENT", "keep these events (globs)" }, \
+	{ 'F', "filter", 1, "'EVENTS: EXPR'", \
+	    "keep events matching a kernel filter" }, \
+	{ TDAT_SEL_PID, "pid", 1, "LIST", "keep events of these pids (1,2)" }, \
+	{ TDAT_SEL_COMM, "comm", 1, "GLOB", "keep events of these commands" }, \
+	{ 'v', "invert", 0, NULL, "drop what -e -F --pid --comm keep" }, \
+	{ TDAT_SEL_CPU, "cpu", 1, "LIST", "only these CPUs (0,2-3)" }, \
+	{ TDAT_SEL_SINCE, "since", 1, "TIME", "only events at or after TIME" }, \
+	{ TDAT_SEL_UNTIL, "until", 1, "TIME", "only events at or before TIME" }, \
+	{ TDAT_SEL_BUFFER, "buffer", 1, "NAME", \
+	    "only this buffer (\"\" the top one)" }
+
+/* What the selection options gave; zero it before use. */
+struct tdat_select_args {
+	struct tdat_select_opts o;
+	int given;		/* some selection option was given */
+	const char **events, **filters, **comms;
+	int *pids;
+	unsigned char *cpus;
+};
+/* 1 if c is a selection option (now recorded), else 0; exits 2 on a bad
+ * argument. */
+int tdat_select_arg(struct tdat_select_args *, int c, const char *arg);
+/* Open the selection of the n inputs; on failure print the message (a
+ * bad -F with a caret under the fault) and return the exit status. */
+int tdat_select_cli_open(const struct tdat_select_args *,
+    struct tdat_file *const *files, size_t n, struct tdat_select **out);
+void tdat_select_args_free(struct tdat_select_args *);
+
+/* ---------------------------------------------------------------------
+ * Sinks.  Text, as trace-cmd report prints it (lib/report.c).
+ */
 /* Printing records as trace-cmd report does (tdat-dump --records). */
 enum { TDAT_RECORDS_PLUGINS, TDAT_RECORDS_PRINT, TDAT_RECORDS_RAW };
 struct tdat_records_opts {
 	int mode;		/* TDAT_RECORDS_*: report, report -N, report -R */
 	int full_ts;		/* -t: full nanosecond timestamps */
-	unsigned char *cpus;	/* cpus[i] selects CPU i; NULL: all */
-	int ncpus;
+	struct tdat_select *sel;	/* the records to print; NULL all */
 };
 int tdat_print_records(struct tdat_file *, FILE *out,
     const struct tdat_records_opts *, struct tdat_err *e);
 
-/* Event formats, print formats and report lines (lib/event*.c, lib/report.c). */
-#include "tdat-event.h"
-/* Writing trace.dat v6/v7 (lib/write*.c). */
-#include "tdat-write.h"
+/* JSON (lib/json*.c; tdat-to-json(1), schemas/). */
+struct json_object;
+enum { TDAT_JSON_LINES, TDAT_JSON_META, TDAT_JSON_CHROME };
+
+struct tdat_json_opts {
+	int mode;		/* TDAT_JSON_* */
+	struct tdat_select *sel;	/* the events to write; NULL all */
+	int pretty;		/* indent the --meta document */
+	/* Events: called as records are written (tdat_read_progress). */
+	void (*progress)(void *arg, uint64_t done, uint64_t total);
+	void *progress_arg;
+};
+
+/* Write f to out in the chosen shape; 0 or a negative TDAT_E* code. */
+int tdat_json_write(struct tdat_file *f, FILE *out,
+    const struct tdat_json_opts *o, struct tdat_err *e);
+
+/* A json-c string holding s[0..n) made valid UTF-8 (NULL: no memory). */
+struct json_object *tdat_json_string(const void *s, size_t n);
+
+/* trace.dat v6/v7 (lib/write.c); a selection or a merge of several
+ * inputs rebuilds the pages (lib/repack.c). */
+struct tdat_err;
+/*
+ * A page source: for buffer index buf (in tdat_file.buf) and CPU id cpu,
+ * fill dst (cap bytes, a whole number of pages) with the next pages and
+ * set *got (0 at the end of that CPU).  Returns 0 or a negative code.
+ * total() gives the uncompressed bytes a CPU will deliver, or 0 if none.
+ */
+struct tdat_page_src {
+	void *arg;
+	int (*begin)(void *arg, int buf, uint32_t cpu, uint64_t *total,
+	    struct tdat_err *e);
+	int (*read)(void *arg, unsigned char *dst, size_t cap, size_t *got,
+	    struct tdat_err *e);
+};
+
+struct tdat_write_opts {
+	int version;			/* 6 or 7 */
+	const char *compression;	/* "none" (or NULL), "zlib", "zstd" */
+	const struct tdat_page_src *pages;	/* NULL: copy the input's */
+	/* Called as page data is written; total may grow. */
+	void (*progress)(void *arg, uint64_t done, uint64_t total);
+	void *progress_arg;
+};
+
+/* Write f as a new trace.dat on fd, which must be seekable and empty. */
+int tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
+    struct tdat_err *e);
+
+/* Bytes of page data (as stored) that tdat_write() will copy from f. */
+uint64_t tdat_write_total(const struct tdat_file *f);
+
+struct tdat_repack;
+int tdat_repack_open(struct tdat_file *const *files, size_t n,
+    struct tdat_select *sel, struct tdat_repack **out,
+    struct tdat_err *e);
+/* The page source to pass to tdat_write() with files[0]. */
+const struct tdat_page_src *tdat_repack_pages(struct tdat_repack *);
+void tdat_repack_close(struct tdat_repack *);
+
+/* LTT trace directories (formats/ltt*.c; ltt(5), tdat-to-ltt(1)). */
+/* Dialects: the XML of the document, or what LTTV's readers accept. */
+enum {
+	TDAT_LTT_XML = 0,
+	TDAT_LTT_LTTV2003 = 2003,	/* trailer: block_size - block_end offset */
+	TDAT_LTT_LTTV2005 = 2005,	/* trailer: unused bytes before it */
+};
+
+#define TDAT_LTT_BLOCK_SIZE	65536u
+
+struct tdat_ltt_bookmark {
+	const char *name;
+	uint64_t start, end;	/* ns; end == start for a point */
+};
+
+struct tdat_ltt_write_opts {
+	int dialect;			/* TDAT_LTT_* */
+	uint32_t block_size;		/* 0: TDAT_LTT_BLOCK_SIZE */
+	const struct tdat_ltt_bookmark *bookmark;
+	size_t nbookmark;
+	struct tdat_select *sel;	/* the events to convert; NULL all */
+	void (*progress)(void *arg, uint64_t done, uint64_t total);
+	void *progress_arg;
+	/* Filled on return: what was written. */
+	uint64_t events, blocks, skipped;
+};
+
+/* Convert f into the LTT directory dir, an empty directory (the
+ * temporary of tdat_out_open_dir(), which renames it when complete and
+ * removes it on failure).  Messages name files from dir ("cpu/cpu_0"). */
+int tdat_ltt_write(struct tdat_file *f, const char *dir,
+    struct tdat_ltt_write_opts *o, struct tdat_err *e);
+
+/* 1 if path is a directory holding info/system.xml, else 0. */
+int tdat_ltt_probe(const char *path);
+
+/* The directory as an open trace.dat whose pages stream from its
+ * tracefiles (no copy of the trace is made).  Close it with tdat_close(). */
+int tdat_ltt_open_tdat(const char *dir, struct tdat_file **out,
+    struct tdat_err *e);
+
+/* A finding of tdat_ltt_verify(): file relative to the directory, block
+ * number (-1 if none) and byte offset in the file (-1 if none). */
+typedef void (*tdat_ltt_finding_fn)(void *arg, const char *file,
+    long long block, long long off, const char *msg);
+
+/* Check dir: XML well-formed and valid (or LTTV's dialect), tracefiles
+ * a whole number of blocks, block_start, block_end and trailers
+ * consistent, event ids defined, payloads inside their block, time
+ * non-decreasing.  Returns the number of findings (0: sound) or a
+ * negative code on an I/O error. */
+int tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
+    struct tdat_err *e);
+
+/* ---------------------------------------------------------------------
+ * Checking (lib/verify.c; tdat-verify(1)).
+ */
+/* Every check of a trace.dat, findings reported one by one
+ * through a callback (lib/verify.c, lib/verify-events.c).
+ */
+enum { TDAT_FIND_ERROR = 1, TDAT_FIND_WARNING = 2 };
+
+struct tdat_finding {
+	int severity;		/* TDAT_FIND_ERROR or TDAT_FIND_WARNING */
+	const char *kind;	/* a stable tag: "page-commit", "event-id"... */
+	int has_off;
+	uint64_t off;		/* file offset; compressed pages: the chunk */
+	const char *buffer;	/* the buffer of a page finding, else NULL */
+	int cpu;		/* its CPU, or -1 */
+	long long page;		/* index of the page in the CPU's data, or -1 */
+	const char *msg;	/* what is wrong: lowercase, no full stop */
+};
+
+struct tdat_verify_opts {
+	int keep_going;		/* every finding, not the first error of each
+				 * section (container, formats, each CPU) */
+	int no_pages;		/* container and event formats only */
+	/* called for each finding; nonzero stops the check */
+	int (*found)(void *arg, const struct tdat_finding *);
+	void *arg;
+};
+
+struct tdat_verify_stats {
+	int version;		/* 6 or 7; 0 if the file did not open */
+	char comp[16];		/* "none", "zstd", "zlib" */
+	uint32_t buffers, cpus;
+	uint64_t pages, records;
+	uint64_t errors, warnings;
+	uint64_t unreported;	/* findings repeated and left unreported */
+};
+
+/*
+ * Check the file at path: container, event formats, every page of every
+ * CPU of every buffer.  Returns 0 when the check ran (the findings went
+ * to opts->found and are counted in *st), or a negative code for an I/O
+ * error or lack of memory (*e filled).
+ */
+int tdat_verify(const char *path, const struct tdat_verify_opts *,
+    struct tdat_verify_stats *st, struct tdat_err *e);
+
+/* Output files and directories, removed when interrupted (lib/output.c). */
+#include "tdat-output.h"
 /* Command-line helpers for bin/ (lib/cli.c). */
 #include "tdat-cli.h"
 
-/* Page decoder and checker (lib/records.c, lib/verify*.c). */
-#include "tdat-verify.h"
+/* ---------------------------------------------------------------------
+ * Salvage (lib/salvage.c): the intact pages of a file opened with
+ * tdat_open_ex() in salvage mode, as a page source for tdat_write().
+ * A page whose header or items are damaged is dropped alone; a piece
+ * the page iterator cannot read (a chunk) is dropped and the walk goes
+ * on after it.  Counts are kept per buffer and CPU.
+ */
+struct tdat_salvage_cpu {
+	int buffer;		/* index of its buffer in the file */
+	uint32_t cpu;		/* CPU id */
+	uint64_t pages, records;	/* kept */
+	uint64_t lost_pages;	/* damaged pages, and whole pages cut off */
+	uint64_t lost_records;	/* events read in damaged pages before the
+				 * damage (a lower bound of those lost) */
+	uint64_t lost_pieces;	/* windows or chunks that could not be read */
+	uint64_t cut;		/* bytes of its data past the end of the file */
+	int damaged;		/* how many faults were found */
+	int has_off;
+	uint64_t off;		/* where the first fault is */
+	char why[256];		/* what it is */
+};
 
-/* LTT trace directories (formats/ltt*.c). */
-#include "tdat-ltt.h"
-
-/* JSON output (lib/json*.c). */
-#include "tdat-json.h"
+struct tdat_salvage;
+struct tdat_page_src;
+int tdat_salvage_open(struct tdat_file *, struct tdat_salvage **out,
+    struct tdat_err *e);
+/* The page source to pass to tdat_write() with the same file. */
+const struct tdat_page_src *tdat_salvage_pages(struct tdat_salvage *);
+/* Walk every CPU without writing, to count what a salvage keeps. */
+int tdat_salvage_scan(struct tdat_salvage *, struct tdat_err *e);
+size_t tdat_salvage_ncpu(const struct tdat_salvage *);
+const struct tdat_salvage_cpu *tdat_salvage_cpu(const struct tdat_salvage *,
+    size_t i);
+/* 1 if the open or the pages walked so far dropped anything. */
+int tdat_salvage_damaged(const struct tdat_salvage *);
+void tdat_salvage_close(struct tdat_salvage *);
 
 #endif

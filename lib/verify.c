@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #define MAX_CHUNK	(16u << 20)	/* uncompressed bytes of one chunk */
 #define MAX_WARN_KINDS	32

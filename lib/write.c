@@ -26,7 +26,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #define PAGES_IN_CHUNK	10
 #define WINDOW		(1u << 20)	/* bytes of page data read at once */

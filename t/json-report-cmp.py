@@ -7,35 +7,60 @@ TOOL is the tdat-to-json program; EXPECTED is what `trace-cmd report -R -t
 FILE.dat` printed (plain, or zstd-compressed when it ends in .zst).  Several
 FILE EXPECTED pairs may follow.  For every event, the JSON line must give
 the same line header (buffer, comm, pid, CPU, timestamp, event name) and
-every field in the same order with the same value: integers equal to the
-number printed (decimal, or hex when report prints 0x.. or bare hex digits,
-and truncated to the width of the conversion), strings equal to the text
-printed (or to the bytes of ARRAY[..] up to their first NUL, made valid
-UTF-8 the way tdat-to-json documents: one U+FFFD per bad byte), arrays
-equal to the bytes of ARRAY[..].  Lost-events lines must match "lost".
-A pointer printed as a kernel symbol must name the symbol that holds the
-value (symbols from tdat-to-json --meta).
+every field in the same order with the same value.  The JSON values are
+decoded as tdat-to-json(1) documents them: integers are numbers, or
+strings of decimal digits beyond 2^53, addresses "0x.." strings, strings
+that are not UTF-8 {"hex": ".."}.  Integers must equal the number printed
+(decimal, or hex when report prints 0x.. or bare hex digits, and truncated
+to the width of the conversion), strings the text printed byte for byte
+(or the bytes of ARRAY[..] up to their first NUL), arrays the bytes of
+ARRAY[..] (or of the text report prints for a printable u8 array).
+Lost-events lines must match "lost".  A pointer printed as a kernel symbol
+must name the symbol that holds the value (symbols from tdat-to-json
+--meta), and the event's "symbols" must give that name for the field.
 
 Prints one line per file: events, mismatches, and how the values matched;
 exits 0 only when every event of every file matches.
 """
 import bisect
-import codecs
 import json
 import re
 import subprocess
 import sys
 
 
-def per_byte(err):
-    return ("\ufffd", err.start + 1)
+def text_bytes(v):
+    """The bytes of a JSON string value: UTF-8, or {"hex": ..}."""
+    if isinstance(v, dict):
+        return bytes.fromhex(v["hex"])
+    return v.encode("utf-8")
 
 
-codecs.register_error("tdat-per-byte", per_byte)
+def is_scalar(f):
+    """A number, not an array or a string: no [N], no __data_loc, not a
+    flexible array member (size 0, old ftrace formats drop its [])."""
+    decl = f["declaration"]
+    return not decl.startswith("__data_loc") and \
+        not decl.startswith("__rel_loc") and \
+        not decl.rstrip().endswith("]") and f.get("size", 0) != 0
 
 
-def repair(b):
-    return b.decode("utf-8", errors="tdat-per-byte")
+def decode(fields, fmt):
+    """The JSON fields as Python values: ints for integers (numbers,
+    decimal strings, "0x.." addresses), bytes for strings, lists of ints
+    for arrays."""
+    fld = {f["name"]: f for f in fmt}
+    out = {}
+    for k, v in fields.items():
+        if isinstance(v, list):
+            v = [int(x, 0) if isinstance(x, str) else x for x in v]
+        elif isinstance(v, dict):
+            v = text_bytes(v)
+        elif isinstance(v, str):
+            v = int(v, 0) if k in fld and is_scalar(fld[k]) else \
+                text_bytes(v)
+        out[k] = v
+    return out
 
 
 def read_expected(path):
@@ -92,7 +117,7 @@ class Cmp:
     def note(self, how):
         self.how[how] = self.how.get(how, 0) + 1
 
-    def int_ok(self, tok, v, syms):
+    def int_ok(self, tok, v, syms, symname=None):
         t = tok.strip()
         w = widths(v)
         if DEC.match(t) and int(t) in w:
@@ -119,7 +144,7 @@ class Cmp:
             u = v & (2**64 - 1)
             name = t.split("+")[0].split(" ")[0]
             at = syms.names(u)
-            if name in at:
+            if name in at and symname == name:
                 m = re.match(r"^[^+]*\+0x([0-9a-f]+)", t)
                 if m is None or u - at[name] == int(m.group(1), 16):
                     self.note("symbol")
@@ -140,8 +165,9 @@ def array_bytes(tok):
         return None
 
 
-def compare_fields(cmp, text, fields, big, syms, fmt):
-    """text: the bytes after the event name; fields: the JSON object."""
+def compare_fields(cmp, text, fields, big, syms, fmt, symbols):
+    """text: the bytes after the event name; fields: the JSON object
+    decoded; symbols: the event's "symbols"."""
     t = text.decode("latin-1")
     keys = list(fields)
     arrsize, arrlen, flex = {}, {}, set()
@@ -160,30 +186,29 @@ def compare_fields(cmp, text, fields, big, syms, fmt):
         pos += len(head)
         v = fields[k]
         nxt = " " + keys[i + 1] + "=" if i + 1 < len(keys) else None
-        if isinstance(v, str):
+        if isinstance(v, list) and not t.startswith("ARRAY[", pos) and \
+                all(0 <= x < 256 for x in v) and not (k in flex and
+                                                      t.startswith("0", pos)):
+            # A u8 array that report prints as text.
+            v = bytes(v).split(b"\0")[0]
+            cmp.note("bytes-as-text")
+        if isinstance(v, bytes):
             # Either the string as printed, or ARRAY[..] of its bytes.
             if t.startswith("ARRAY[", pos):
                 end = t.index("]", pos) + 1
                 b = array_bytes(t[pos:end])
-                if b is None or repair(b.split(b"\0")[0]) != v:
+                if b is None or b.split(b"\0")[0] != v:
                     return "field %s: %r is not %r" % (k, t[pos:end], v)
                 cmp.note("string-array")
                 pos = end
                 continue
-            raw = v.encode("utf-8")
-            got = t[pos:pos + len(raw)].encode("latin-1")
-            if repair(got) == v and (nxt is None and pos + len(raw) == len(t)
-                                     or nxt and t.startswith(nxt, pos + len(raw))):
+            got = t[pos:pos + len(v)].encode("latin-1")
+            if got == v and (nxt is None and pos + len(v) == len(t)
+                             or nxt and t.startswith(nxt, pos + len(v))):
                 cmp.note("string")
-                pos += len(raw)
+                pos += len(v)
                 continue
-            # Bytes that are not UTF-8 take another length once repaired.
-            end = t.find(nxt, pos) if nxt else len(t)
-            if end >= 0 and repair(t[pos:end].encode("latin-1")) == v:
-                cmp.note("string-repaired")
-                pos = end
-                continue
-            return "field %s: %r is not %r" % (k, t[pos:pos + len(raw) + 20], v)
+            return "field %s: %r is not %r" % (k, t[pos:pos + len(v) + 20], v)
         if nxt:
             end = t.find(nxt, pos)
             if end < 0:
@@ -229,8 +254,9 @@ def compare_fields(cmp, text, fields, big, syms, fmt):
                 syms.printk.get(v & (2**64 - 1)) == tok:
             cmp.note("printk-string")
             continue
-        if not cmp.int_ok(tok, v, syms):
-            return "field %s: %r is not %r" % (k, tok, v)
+        if not cmp.int_ok(tok, v, syms, symbols.get(k)):
+            return "field %s: %r is not %r (symbol %r)" % (
+                k, tok, v, symbols.get(k))
     if pos != len(t) and t[pos:].strip():
         return "text left over: %r" % t[pos:pos + 40]
     return None
@@ -238,9 +264,11 @@ def compare_fields(cmp, text, fields, big, syms, fmt):
 
 def header(ev, prefix, usecs):
     comm = ev.get("comm", "")
+    if isinstance(comm, dict):
+        comm = text_bytes(comm).decode("utf-8", errors="surrogateescape")
     pid = ev.get("pid", 0)
     h = "%16s-%-5d [%03d]" % (comm, pid, ev["cpu"])
-    ts = ev["ts"]
+    ts = int(ev["ts"])
     if usecs:
         h += " %5d.%09d:" % (ts // 1000000000, ts % 1000000000)
     else:
@@ -303,7 +331,10 @@ def check_file(tool, dat, expected, verbose):
         if line.startswith(pb) and DROP.match(line[len(pb):]):
             m = DROP.match(line[len(pb):])
             want = int(m.group(2)) if m.group(2) else None
-            if "lost" not in ev or ev["lost"] != want or \
+            got = ev.get("lost", "absent")
+            if isinstance(got, str) and got != "absent":
+                got = int(got)
+            if got != want or \
                     int(m.group(1)) != ev["cpu"]:
                 why = "lost events: %r, JSON lost %r" % (
                     line, ev.get("lost", "absent"))
@@ -313,19 +344,18 @@ def check_file(tool, dat, expected, verbose):
                 line = lines[li]
                 li += 1
                 prefix = ""
-        elif "lost" in ev and ev["lost"] is not None and ev["lost"] > 0:
+        elif "lost" in ev and ev["lost"] is not None and int(ev["lost"]) > 0:
             why = "JSON lost %r but no EVENTS DROPPED line" % ev["lost"]
         # A string holding newlines spans report lines; the last newline
         # of the line is not printed.
-        fl = ev.get("fields", {})
-        nl = sum(x.count("\n") for x in fl.values() if isinstance(x, str))
+        fmt = formats.get((ev["system"], ev["event"]), [])
+        fl = decode(ev.get("fields", {}), fmt)
+        nl = sum(x.count(b"\n") for x in fl.values() if isinstance(x, bytes))
         if fl:
             lastv = list(fl.values())[-1]
-            if isinstance(lastv, str) and lastv.endswith("\n"):
+            if isinstance(lastv, bytes) and lastv.endswith(b"\n"):
                 nl -= 1
-                ev = dict(ev)
-                ev["fields"] = dict(fl)
-                ev["fields"][list(fl)[-1]] = lastv[:-1]
+                fl[list(fl)[-1]] = lastv[:-1]
         while nl > 0 and li < len(lines):
             line += b"\n" + lines[li]
             li += 1
@@ -343,9 +373,8 @@ def check_file(tool, dat, expected, verbose):
             if not line.startswith(h):
                 why = "header %r is not %r" % (line[:len(h) + 10], h)
             else:
-                why = compare_fields(cmp, line[len(h):], ev["fields"], big,
-                                     syms, formats.get((ev["system"],
-                                                        ev["event"]), []))
+                why = compare_fields(cmp, line[len(h):], fl, big, syms, fmt,
+                                     ev.get("symbols", {}))
         if why:
             bad += 1
             if first_bad is None:

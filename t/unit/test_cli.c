@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 #include "tap.h"
 
 

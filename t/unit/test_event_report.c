@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 #include "tap.h"
 
 
@@ -30,7 +30,7 @@ first_diff(const char *a, const char *b)
 static void
 check(const char *dir, const char *name, const char *suffix, int mode)
 {
-	struct tdat_report_opts o = { mode, 1, NULL, 0 };
+	struct tdat_report_opts o = { mode, 1, NULL };
 	struct tdat_file *f = NULL;
 	struct tdat_err e;
 	char path[512], *want, *got = NULL;

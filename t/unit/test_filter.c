@@ -1,14 +1,14 @@
 /*
  * test_filter.c: unit tests of lib/filter.c, the event-filter parser and
  * evaluator, against plain field names (no event formats), and of the
- * time arguments of lib/filter-select.c.  TAP output.
+ * time arguments of lib/select.c.  TAP output.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 #include "tap.h"
 
 

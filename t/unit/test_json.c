@@ -1,12 +1,14 @@
 /*
  * test_json.c: unit tests of lib/json.c: UTF-8 repair (one U+FFFD per
- * bad byte), the streaming writer's commas, escaping and integers.  TAP.
+ * bad byte), the streaming writer's commas, escaping, integers exact in a
+ * double reader (decimal strings beyond 2^53 - 1), addresses, and strings
+ * that are not UTF-8 kept as {"hex":...}.  TAP.
  */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 #include "tap.h"
 
 
@@ -103,9 +105,27 @@ main(void)
 	tdat_jw_end(&m.w, '}');
 	tdat_jw_nl(&m.w);
 	s = mem_close(&m);
-	ok(strcmp(s, "{\"a\":18446744073709551615,\"b\":-9223372036854775808,"
+	ok(strcmp(s, "{\"a\":\"18446744073709551615\",\"b\":\"-9223372036854775808\","
 	    "\"c\":[-1,0,99,100],\"d\":{},\"e\":null}\n{}\n") == 0,
 	    "writer: commas, 64-bit integers, lines: %s", s);
+	free(m.p);
+
+	mem_open(&m);
+	tdat_jw_arr(&m.w);
+	tdat_jw_u64(&m.w, TDAT_JSON_SAFE);
+	tdat_jw_u64(&m.w, TDAT_JSON_SAFE + 1);
+	tdat_jw_i64(&m.w, -(int64_t)TDAT_JSON_SAFE);
+	tdat_jw_i64(&m.w, -(int64_t)TDAT_JSON_SAFE - 1);
+	tdat_jw_i64(&m.w, INT64_MAX);
+	tdat_jw_hex(&m.w, 0);
+	tdat_jw_hex(&m.w, 0xffffffff81234560ULL);
+	tdat_jw_end(&m.w, ']');
+	s = mem_close(&m);
+	ok(strcmp(s, "[9007199254740991,\"9007199254740992\","
+	    "-9007199254740991,\"-9007199254740992\",\"9223372036854775807\","
+	    "\"0x0\",\"0xffffffff81234560\"]") == 0,
+	    "writer: numbers up to 2^53 - 1, decimal strings beyond, "
+	    "addresses in hex: %s", s);
 	free(m.p);
 
 	mem_open(&m);
@@ -113,10 +133,37 @@ main(void)
 	tdat_jw_str(&m.w, "\xff\xc3\xa9", 3);
 	tdat_jw_str(&m.w, "a\0b", 3);
 	s = mem_close(&m);
-	ok(strcmp(s, "\"q\\\"b\\\\s/t\\tn\\n\\u0001\x7f\"" ",\"\xef\xbf\xbd\xc3\xa9\""
+	ok(strcmp(s, "\"q\\\"b\\\\s/t\\tn\\n\\u0001\x7f\"" ",{\"hex\":\"ffc3a9\"}"
 	    ",\"a\\u0000b\"") == 0, "writer: escaping by json-c, "
-	    "no slash escape, bad bytes repaired: %s", s);
+	    "no slash escape, bytes that are not UTF-8 as hex: %s", s);
 	free(m.p);
+
+	mem_open(&m);
+	tdat_jw_str(&m.w, "\xc3\xa9t\xc3\xa9", 5);
+	tdat_jw_name(&m.w, "\xff\xc3\xa9", 3);
+	tdat_jw_str(&m.w, "\xc0\xa8\x01\x01\xe2\x82", 6);
+	tdat_jw_obj(&m.w);
+	tdat_jw_key(&m.w, "k\xff");
+	tdat_jw_str(&m.w, "", 0);
+	tdat_jw_end(&m.w, '}');
+	s = mem_close(&m);
+	ok(strcmp(s, "\"\xc3\xa9t\xc3\xa9\",\"\xef\xbf\xbd\xc3\xa9\","
+	    "{\"hex\":\"c0a80101e282\"},{\"k\xef\xbf\xbd\":\"\"}") == 0,
+	    "writer: UTF-8 kept; names and keys repaired; other bytes as hex: %s",
+	    s);
+	free(m.p);
+
+	{
+		struct tdat_sbuf b;
+		int rc;
+
+		tdat_sb_init(&b);
+		rc = tdat_json_text(&b, "a\"\xc3\xa9", 4);
+		rc |= tdat_json_text(&b, "\x80z", 2);
+		ok(rc == 0 && strcmp(b.p, "\"a\\\"\xc3\xa9\"{\"hex\":\"807a\"}") == 0,
+		    "tdat_json_text: a string, or hex: %s", b.p);
+		tdat_sb_free(&b);
+	}
 
 	/* A string longer than the writer's buffer goes through whole. */
 	memset(big, 'x', sizeof(big));

@@ -14,12 +14,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 #include "tap.h"
 
 /* Internal texts of formats/ltt*.c, compared with their source files. */
-extern const char ltt_builtin_xml[], ltt_xsd_eventdefs[], ltt_xsd_system[],
-    ltt_xsd_bookmarks[], ltt_xsd_tracedat[];
+extern const char tdat_ltt_builtin_xml[], tdat_ltt_xsd_eventdefs[],
+    tdat_ltt_xsd_system[],
+    tdat_ltt_xsd_bookmarks[], tdat_ltt_xsd_tracedat[];
 
 #define FIXTURE	"t/data/labsisop-qemu-trace.dat"
 
@@ -80,7 +81,7 @@ convert_file(const char *in, const char *dir, int dialect)
 	o.block_size = 4096;
 	if (tdat_open(in, &f, &e) < 0)
 		return -1;
-	rc = tdat_ltt_write(f, dir, &o, &e);
+	rc = mkdir(dir, 0755) < 0 ? -1 : tdat_ltt_write(f, dir, &o, &e);
 	tdat_close(f);
 	if (rc < 0)
 		printf("# %s\n", e.msg);
@@ -490,7 +491,8 @@ test_trace_cmd(void)
 			o.block_size = 8192;
 			if (tdat_open(in, &f, &e) < 0)
 				continue;
-			rc = tdat_ltt_write(f, d, &o, &e);
+			rc = mkdir(d, 0755) < 0 ? -1 :
+			    tdat_ltt_write(f, d, &o, &e);
 			tdat_close(f);
 			if (rc < 0 || tdat_ltt_open(d, &l, &e) < 0) {
 				printf("# %s: %s\n", names[i], e.msg);
@@ -534,11 +536,11 @@ main(void)
 		printf("1..0 # SKIP cannot make a temporary directory\n");
 		return 0;
 	}
-	same_text(ltt_builtin_xml, "formats/ltt-builtin.xml");
-	same_text(ltt_xsd_eventdefs, "schemas/ltt-eventdefs.xsd");
-	same_text(ltt_xsd_system, "schemas/ltt-system.xsd");
-	same_text(ltt_xsd_bookmarks, "schemas/ltt-bookmarks.xsd");
-	same_text(ltt_xsd_tracedat, "schemas/ltt-tracedat.xsd");
+	same_text(tdat_ltt_builtin_xml, "formats/ltt-builtin.xml");
+	same_text(tdat_ltt_xsd_eventdefs, "schemas/ltt-eventdefs.xsd");
+	same_text(tdat_ltt_xsd_system, "schemas/ltt-system.xsd");
+	same_text(tdat_ltt_xsd_bookmarks, "schemas/ltt-bookmarks.xsd");
+	same_text(tdat_ltt_xsd_tracedat, "schemas/ltt-tracedat.xsd");
 	test_damage();
 	test_lttv_rules();
 	test_back();

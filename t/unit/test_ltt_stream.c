@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 #include "tap.h"
 
 static char tmp[] = "/tmp/tdat-test-ltt-stream-XXXXXX";
@@ -294,7 +294,6 @@ other_readers(const char *dir)
 	    tdat_dump_flyrecord(f, null, &e) == 0,
 	    "tdat_dump's structure views print the metadata");
 	memset(&jo, 0, sizeof(jo));
-	jo.buffer = -1;
 	ok(tdat_json_meta(f, null, &jo, &e) == 0, "tdat_json_meta works");
 	memset(&vo, 0, sizeof(vo));
 	memset(&vs, 0, sizeof(vs));

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 #include "tap.h"
 
 #define ZSTD	"t/data/s390x-v7-zstd-sched.dat"	/* v7, zstd chunks */

@@ -1,39 +1,35 @@
 /*
- * filter-select.c: which events of one or more traces a copy keeps, and
- * the ring-buffer pages that hold exactly those.
+ * select.c: which records of one or more traces a tool keeps.
  *
  * Events are chosen by name globs (-e), kernel filter expressions (-F),
  * pid and comm; -v inverts that choice.  CPUs, a time range and a buffer
- * restrict it further.  Several inputs are merged in time order: they
- * must share their event formats.  Kept records are packed into new
- * pages as the kernel lays them out (struct buffer_data_page: timestamp,
- * commit, then records; a time extend where a delta overflows 27 bits),
- * served to the writer through a struct tdat_page_src.
+ * restrict it further.  Several inputs (merged by lib/repack.c) must
+ * share their event formats.  The record stream asks tdat_select_keep()
+ * about every record, so sinks only see the kept ones.
  *
  * Event formats, fields and comms come from the event engine
  * (tdat-event.h).
  */
 #include <ctype.h>
 #include <fnmatch.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
+#include "tdat-int.h"
 
 #define NIDS		65536
-#define TS_SHIFT	27
-#define TS_MASK		((1u << TS_SHIFT) - 1)
-#define MAX_SMALL	(28 * 4)
-#define MISSING_EVENTS	(1ULL << 31)
-#define MISSING_STORED	(1ULL << 30)
 #define F_CPU		(-2)	/* pseudo fields */
 #define F_COMM		(-3)
 #define F_MISSING	0x40000000	/* a field this event lacks */
+#define FILTER_OPS	"=!<>&~()|\"' \t"	/* what ends an event list */
 
 struct event {
 	const struct tdat_event *te;
 	int sel_e;		/* chosen by -e */
+	int stack;		/* ftrace's kernel_stack or user_stack */
 	struct tdat_filter **flt;	/* per -F; NULL when it does not apply */
+	unsigned char *all;	/* per -F: it names the event, no expression */
 };
 
 struct input {
@@ -42,35 +38,59 @@ struct input {
 	struct event *ev;
 	size_t nev;
 	struct event **byid;
-	/* the current CPU's records */
-	struct tdat_reader *rd;
-	int have;
-	struct tdat_record rec;
+	/* Per buffer and CPU: an event passed the -F filters there.  A
+	 * stack trace that no -F keeps is kept then, as trace-cmd does. */
+	unsigned char *shown;
+	uint32_t ncpu;		/* CPUs per buffer in shown */
 };
 
 struct tdat_select {
 	struct input *in;
 	size_t nin;
 	const struct tdat_select_opts *o;
-	struct tdat_page_layout pl;
-	struct tdat_page_src src;
 	uint64_t since, until;
-	/* the page being built */
-	unsigned char *page;
-	uint32_t page_size, used;
-	uint64_t page_ts, last_ts;
-	uint64_t flags;
-	long long lost;
-	int open;		/* a page is started */
-	int done;		/* the CPU's records are exhausted */
-	/* the record being matched */
-	struct input *cur_in;
-	const struct event *cur_ev;
-	const struct tdat_record *cur;
+};
+
+/* The record being matched, for the filters' field getter. */
+struct match {
+	const struct input *in;
+	const struct event *ev;
+	const struct tdat_record *r;
 };
 
 /* ------------------------------------------------------------------ */
 /* Event formats, from the event engine. */
+
+/* The per buffer and CPU flags; CPU ids past MAX_SHOWN keep none. */
+#define MAX_SHOWN	4096
+static int
+alloc_shown(struct input *in, struct tdat_err *e)
+{
+	const struct tdat_file *f = in->f;
+	size_t b;
+	uint32_t j;
+
+	for (b = 0; b < f->nbuf; b++)
+		for (j = 0; j < f->buf[b].ncpu; j++)
+			if (f->buf[b].cpu[j].id < MAX_SHOWN &&
+			    f->buf[b].cpu[j].id >= in->ncpu)
+				in->ncpu = f->buf[b].cpu[j].id + 1;
+	if (f->nbuf && in->ncpu && (in->shown = calloc(f->nbuf,
+	    in->ncpu)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* The flag of the record's buffer and CPU, or NULL. */
+static unsigned char *
+shown(struct input *in, const struct tdat_record *r)
+{
+	if (in->shown == NULL || r->buffer < 0 ||
+	    (size_t)r->buffer >= in->f->nbuf || r->cpu < 0 ||
+	    (uint32_t)r->cpu >= in->ncpu)
+		return NULL;
+	return &in->shown[(size_t)r->buffer * in->ncpu + (uint32_t)r->cpu];
+}
 
 static int
 load_events(struct input *in, struct tdat_err *e)
@@ -92,9 +112,12 @@ load_events(struct input *in, struct tdat_err *e)
 	for (id = 0; id < NIDS; id++)
 		if ((te = tdat_events_find(in->set, id)) != NULL) {
 			in->ev[in->nev].te = te;
+			in->ev[in->nev].stack = strcmp(te->system, "ftrace") ==
+			    0 && (strcmp(te->name, "kernel_stack") == 0 ||
+			    strcmp(te->name, "user_stack") == 0);
 			in->byid[id] = &in->ev[in->nev++];
 		}
-	return 0;
+	return alloc_shown(in, e);
 }
 
 /* ------------------------------------------------------------------ */
@@ -127,7 +150,7 @@ lookup(void *arg, const char *name, int *kind)
 			return (int)(fl - te->common);
 		return te->ncommon + (int)(fl - te->fields);
 	}
-	if (strcmp(name, "CPU") == 0 || strcmp(name, "common_cpu") == 0) {
+	if (strcmp(name, "CPU") == 0) {
 		*kind = TDAT_FIELD_NUM;
 		return n - F_CPU;
 	}
@@ -175,9 +198,9 @@ get_str(const struct tdat_event *te, const struct tdat_field *fl,
 static int
 get(void *arg, int id, struct tdat_fval *v)
 {
-	struct tdat_select *s = arg;
-	const struct tdat_event *te = s->cur_ev->te;
-	const struct tdat_record *r = s->cur;
+	const struct match *m = arg;
+	const struct tdat_event *te = m->ev->te;
+	const struct tdat_record *r = m->r;
 	const struct tdat_field *fl;
 	int n = te->ncommon + te->nfields, pid;
 	unsigned long long x;
@@ -191,7 +214,7 @@ get(void *arg, int id, struct tdat_fval *v)
 		}
 		if (pid_of(te, r, &pid) < 0)
 			return -1;
-		v->str = tdat_events_comm(s->cur_in->set, pid);
+		v->str = tdat_events_comm(m->in->set, pid);
 		v->len = strlen(v->str);
 		return 0;
 	}
@@ -212,8 +235,28 @@ get(void *arg, int id, struct tdat_fval *v)
 /* ------------------------------------------------------------------ */
 /* Which events: -e globs and -F filters, resolved per event. */
 
-/* Does "[SYSTEM:]EVENT" (globs) name ev?  Without a system, a glob
- * matching the system's name takes the whole system. */
+/* Does pat match the whole of name, as a glob or (as trace-cmd takes
+ * it) as a case-blind basic regular expression? */
+static int
+name_match(const char *pat, const char *name)
+{
+	char re[300];
+	regex_t rx;
+	int hit;
+
+	if (fnmatch(pat, name, 0) == 0)
+		return 1;
+	if ((size_t)snprintf(re, sizeof(re), "^%s$", pat) >= sizeof(re) ||
+	    regcomp(&rx, re, REG_ICASE | REG_NOSUB) != 0)
+		return 0;
+	hit = regexec(&rx, name, 0, NULL, 0) == 0;
+	regfree(&rx);
+	return hit;
+}
+
+/* Does "[SYSTEM:]EVENT" (globs or regular expressions) name ev?  Without
+ * a system, a pattern matching the system's name takes the whole
+ * system. */
 static int
 names_event(const char *pat, const struct event *ev)
 {
@@ -223,14 +266,14 @@ names_event(const char *pat, const struct event *ev)
 	if (c == NULL)
 		c = strchr(pat, '/');
 	if (c == NULL)
-		return fnmatch(pat, ev->te->name, 0) == 0 ||
-		    fnmatch(pat, ev->te->system, 0) == 0;
+		return name_match(pat, ev->te->name) ||
+		    name_match(pat, ev->te->system);
 	if ((size_t)(c - pat) >= sizeof(sys))
 		return 0;
 	memcpy(sys, pat, (size_t)(c - pat));
 	sys[c - pat] = '\0';
-	return fnmatch(sys, ev->te->system, 0) == 0 &&
-	    fnmatch(c + 1, ev->te->name, 0) == 0;
+	return name_match(sys, ev->te->system) &&
+	    name_match(c + 1, ev->te->name);
 }
 
 /* Does a comma-separated list of patterns name ev? */
@@ -250,6 +293,33 @@ list_names(const char *list, const struct event *ev)
 			return 1;
 	}
 	return 0;
+}
+
+/* Where in a list the first pattern that names no event is; -1 if every
+ * one names some (trace-cmd refuses a filter with such a name). */
+static long
+first_unnamed(const struct input *in, const char *list)
+{
+	const char *p = list, *q;
+	char tok[256];
+	size_t i, n;
+
+	for (;; p += n + 1) {
+		n = strcspn(p, ",");
+		for (q = p; q < p + n && isspace((unsigned char)*q); q++)
+			;
+		if ((size_t)(p + n - q) >= sizeof(tok))
+			return q - list;
+		memcpy(tok, q, (size_t)(p + n - q));
+		tok[p + n - q] = '\0';
+		for (i = 0; i < in->nev; i++)
+			if (names_event(tok, &in->ev[i]))
+				break;
+		if (i == in->nev)
+			return q - list;
+		if (p[n] == '\0')
+			return -1;
+	}
 }
 
 /* Resolving a -F field over the events it names: a field some of them
@@ -294,16 +364,30 @@ compile_filter(struct tdat_select *s, size_t k, int *bad, struct tdat_err *e)
 	struct tdat_filter *check;
 	size_t at, i;
 	int named = 0, rc;
+	long un;
 	char *events;
 
 	at = tdat_filter_split(arg, &events);
+	/* Only event names ("sched_switch,irq"): all of those events, as
+	 * trace-cmd takes it. */
+	if (events == NULL && *arg && arg[strcspn(arg, FILTER_OPS)] == '\0' &&
+	    (events = strdup(arg)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	r.events = events;
 	for (i = 0; i < r.in->nev; i++)
 		named += list_names(events, &r.in->ev[i]);
-	if (named == 0) {
+	if (named == 0 || (events && (un = first_unnamed(r.in, events)) >= 0)) {
 		free(events);
 		*bad = (int)k;
-		return tdat_fail(e, TDAT_EUSAGE, 0, "No event matches");
+		return tdat_fail(e, TDAT_EUSAGE, named ? (uint64_t)un : 0,
+		    "No event matches");
+	}
+	if (at == 0 && events != NULL) {
+		for (i = 0; i < r.in->nev; i++)
+			r.in->ev[i].all[k] = (unsigned char)list_names(events,
+			    &r.in->ev[i]);
+		free(events);
+		return 0;
 	}
 	if ((rc = tdat_filter_parse(arg + at, lookup_any, &r, &check, e)) < 0)
 		goto fail;
@@ -339,8 +423,9 @@ choose_events(struct tdat_select *s, int *bad, struct tdat_err *e)
 
 		for (k = 0; k < o->nevents && !ev->sel_e; k++)
 			ev->sel_e = names_event(o->events[k], ev);
-		if (o->nfilters && (ev->flt = calloc(o->nfilters,
-		    sizeof(*ev->flt))) == NULL)
+		if (o->nfilters && ((ev->flt = calloc(o->nfilters,
+		    sizeof(*ev->flt))) == NULL || (ev->all = calloc(o->nfilters,
+		    1)) == NULL))
 			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	}
 	for (k = 0; k < o->nevents; k++) {
@@ -370,10 +455,13 @@ in_list(const int *v, size_t n, int x)
 
 /* Is the record chosen by the event criteria (before -v)? */
 static int
-chosen(struct tdat_select *s, struct input *in, const struct tdat_record *r)
+chosen(struct tdat_select *s, struct input *in,
+    const struct tdat_record *r)
 {
+	unsigned char *sh;
 	const struct tdat_select_opts *o = s->o;
 	const struct event *ev = NULL;
+	struct match m;
 	size_t k;
 	int any, pid = 0;
 
@@ -384,14 +472,18 @@ chosen(struct tdat_select *s, struct input *in, const struct tdat_record *r)
 		    o->ncomms == 0;
 	if (o->nevents && !ev->sel_e)
 		return 0;
-	s->cur_in = in;
-	s->cur_ev = ev;
-	s->cur = r;
+	m.in = in;
+	m.ev = ev;
+	m.r = r;
 	if (o->nfilters) {
 		for (any = 0, k = 0; k < o->nfilters && !any; k++)
-			any = ev->flt[k] && tdat_filter_match(ev->flt[k], get, s);
-		if (!any)
+			any = ev->all[k] || (ev->flt[k] &&
+			    tdat_filter_match(ev->flt[k], get, &m));
+		sh = shown(in, r);
+		if (!any && !(ev->stack && sh && *sh && !o->invert))
 			return 0;
+		if (sh)
+			*sh = 1;
 	}
 	if ((o->npids || o->ncomms) && pid_of(ev->te, r, &pid) < 0)
 		return 0;
@@ -409,11 +501,40 @@ chosen(struct tdat_select *s, struct input *in, const struct tdat_record *r)
 }
 
 static int
-keep(struct tdat_select *s, struct input *in, const struct tdat_record *r)
+cpu_selected(const struct tdat_select_opts *o, uint32_t cpu)
 {
-	if (r->ts < s->since || r->ts > s->until)
+	return o->cpus == NULL || (cpu < (uint32_t)o->ncpus && o->cpus[cpu]);
+}
+
+int
+tdat_select_keep(struct tdat_select *s, size_t k,
+    const struct tdat_record *r)
+{
+	if (k >= s->nin || r->ts < s->since || r->ts > s->until ||
+	    !cpu_selected(s->o, (uint32_t)r->cpu))
 		return 0;
-	return chosen(s, in, r) != s->o->invert;
+	return chosen(s, &s->in[k], r) != s->o->invert;
+}
+
+int
+tdat_select_stream(const struct tdat_select *s, size_t k, int buf,
+    uint32_t cpu)
+{
+	const struct tdat_file *f;
+
+	if (k >= s->nin)
+		return 0;
+	f = s->in[k].f;
+	if (buf < 0 || (size_t)buf >= f->nbuf)
+		return 0;
+	return cpu_selected(s->o, cpu) && (s->o->buffer == NULL ||
+	    strcmp(s->o->buffer, f->buf[buf].name) == 0);
+}
+
+const struct tdat_select_opts *
+tdat_select_options(const struct tdat_select *s)
+{
+	return s->o;
 }
 
 /* ------------------------------------------------------------------ */
@@ -491,6 +612,24 @@ check_merge(struct tdat_select *s, size_t k, struct tdat_err *e)
 	return 0;
 }
 
+/* --buffer names a buffer of some input. */
+static int
+check_buffer(struct tdat_select *s, struct tdat_err *e)
+{
+	const struct tdat_file *f;
+	size_t i, j;
+
+	if (s->o->buffer == NULL)
+		return 0;
+	for (i = 0; i < s->nin; i++)
+		for (f = s->in[i].f, j = 0; j < f->nbuf; j++)
+			if (!f->buf[j].latency &&
+			    strcmp(f->buf[j].name, s->o->buffer) == 0)
+				return 0;
+	return tdat_fail_nooff(e, TDAT_EUSAGE, "no buffer \"%s\"",
+	    s->o->buffer);
+}
+
 /* The time of the first event of all inputs (for +relative times). */
 static int
 first_ts(struct tdat_select *s, uint64_t *ts, struct tdat_err *e)
@@ -532,231 +671,6 @@ time_range(struct tdat_select *s, struct tdat_err *e)
 		s->since = o->since + (o->since_rel ? first : 0);
 	if (o->has_until)
 		s->until = o->until + (o->until_rel ? first : 0);
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Pages. */
-
-static void
-put_header(struct tdat_select *s, unsigned char *d, uint32_t type,
-    uint32_t delta)
-{
-	uint32_t w = s->pl.big ? type << 27 | delta : delta << 5 | type;
-
-	tdat_put(d, w, 4, s->pl.big);
-}
-
-/* Close the page being built into dst (page_size bytes). */
-static void
-finish_page(struct tdat_select *s, unsigned char *dst)
-{
-	const struct tdat_page_layout *pl = &s->pl;
-	uint64_t commit = s->used | s->flags;
-
-	if (s->lost >= 0 && (s->flags & MISSING_EVENTS) &&
-	    s->used + (uint32_t)pl->data_off + (uint32_t)pl->commit_size <=
-	    s->page_size) {
-		tdat_put(s->page + pl->data_off + s->used, (uint64_t)s->lost,
-		    pl->commit_size, pl->big);
-		commit |= MISSING_STORED;
-	}
-	tdat_put(s->page, s->page_ts, 8, pl->big);
-	tdat_put(s->page + 8, commit, pl->commit_size, pl->big);
-	memcpy(dst, s->page, s->page_size);
-	s->open = 0;
-}
-
-static void
-start_page(struct tdat_select *s, const struct tdat_record *r, uint64_t ts)
-{
-	memset(s->page, 0, s->page_size);
-	s->used = 0;
-	s->page_ts = ts;
-	s->last_ts = ts;
-	s->flags = r->missed ? MISSING_EVENTS : 0;
-	s->lost = r->missed ? r->missed_count : -1;
-	s->open = 1;
-}
-
-/* Add a record; a page completed on the way goes to dst (*emitted 1). */
-static int
-add_record(struct tdat_select *s, const struct tdat_record *r,
-    unsigned char *dst, int *emitted, struct tdat_err *e)
-{
-	uint32_t cap = s->page_size - (uint32_t)s->pl.data_off, need, size;
-	uint64_t ts = r->raw_ts, delta;
-	unsigned char *d;
-
-	*emitted = 0;
-	size = (r->size + 3) & ~3u;
-	if (s->open && ts < s->last_ts)
-		ts = s->last_ts;	/* merged inputs: keep time moving on */
-	need = 4 + size + (size > MAX_SMALL || size == 0 ? 4 : 0);
-	if (need + 8 > cap)
-		return tdat_fail(e, TDAT_EUNSUP, r->off, "record of %u bytes "
-		    "does not fit a page of %u", r->size, s->page_size);
-	delta = s->open ? ts - s->last_ts : 0;
-	if (s->open && (r->missed || s->used + need + (delta > TS_MASK ? 8 :
-	    0) > cap)) {
-		finish_page(s, dst);
-		*emitted = 1;
-	}
-	if (!s->open) {
-		start_page(s, r, ts);
-		delta = 0;
-	}
-	d = s->page + s->pl.data_off + s->used;
-	if (delta > TS_MASK) {
-		put_header(s, d, (uint32_t)s->pl.extend_type, (uint32_t)(delta &
-		    TS_MASK));
-		tdat_put(d + 4, delta >> TS_SHIFT, 4, s->pl.big);
-		d += 8;
-		s->used += 8;
-		delta = 0;
-	}
-	if (size > MAX_SMALL || size == 0) {
-		put_header(s, d, 0, (uint32_t)delta);
-		tdat_put(d + 4, size + 4, 4, s->pl.big);
-		d += 8;
-	} else {
-		put_header(s, d, size / 4, (uint32_t)delta);
-		d += 4;
-	}
-	memcpy(d, r->data, r->size);
-	s->used += need;
-	s->last_ts = ts;
-	return 0;
-}
-
-/* The next record of the CPU over every input, in time order. */
-static struct input *
-next_input(struct tdat_select *s)
-{
-	struct input *best = NULL;
-	size_t i;
-
-	for (i = 0; i < s->nin; i++)
-		if (s->in[i].have && (best == NULL ||
-		    s->in[i].rec.ts < best->rec.ts))
-			best = &s->in[i];
-	return best;
-}
-
-static int
-pull(struct input *in, struct tdat_err *e)
-{
-	int rc;
-
-	in->have = 0;
-	if (in->rd == NULL)
-		return 0;
-	if ((rc = tdat_reader_next(in->rd, &in->rec, e)) < 0)
-		return rc;
-	in->have = rc > 0;
-	return 0;
-}
-
-static void
-close_readers(struct tdat_select *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->nin; i++) {
-		tdat_reader_close(s->in[i].rd);
-		s->in[i].rd = NULL;
-		s->in[i].have = 0;
-	}
-}
-
-static int
-buffer_index(const struct tdat_file *f, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < f->nbuf; i++)
-		if (!f->buf[i].latency && strcmp(f->buf[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
-static int
-cpu_selected(const struct tdat_select_opts *o, uint32_t cpu)
-{
-	return o->cpus == NULL || (cpu < (uint32_t)o->ncpus && o->cpus[cpu]);
-}
-
-static int
-src_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
-    struct tdat_err *e)
-{
-	struct tdat_select *s = arg;
-	const char *name = s->in[0].f->buf[buf].name;
-	struct tdat_reader_opts ro;
-	unsigned char *map;
-	size_t i;
-	uint32_t j;
-	int bi, rc;
-
-	close_readers(s);
-	*total = 0;
-	s->open = 0;
-	s->done = 0;
-	if (!cpu_selected(s->o, cpu) || (s->o->buffer &&
-	    strcmp(s->o->buffer, name) != 0))
-		return 0;
-	if ((map = calloc(cpu + 1, 1)) == NULL)
-		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	map[cpu] = 1;
-	for (i = 0; i < s->nin; i++) {
-		struct tdat_file *f = s->in[i].f;
-
-		if ((bi = buffer_index(f, name)) < 0)
-			continue;
-		for (j = 0; j < f->buf[bi].ncpu; j++)
-			if (f->buf[bi].cpu[j].id == cpu)
-				*total += f->buf[bi].cpu[j].size;
-		memset(&ro, 0, sizeof(ro));
-		ro.cpus = map;
-		ro.ncpus = (int)cpu + 1;
-		ro.buffer = bi;
-		if ((rc = tdat_reader_open(f, &ro, &s->in[i].rd, e)) < 0 ||
-		    (rc = pull(&s->in[i], e)) < 0) {
-			free(map);
-			return rc;
-		}
-	}
-	free(map);
-	return 0;
-}
-
-static int
-src_read(void *arg, unsigned char *dst, size_t cap, size_t *got,
-    struct tdat_err *e)
-{
-	struct tdat_select *s = arg;
-	struct input *in;
-	int rc, emitted;
-
-	*got = 0;
-	while (!s->done && cap - *got >= s->page_size) {
-		if ((in = next_input(s)) == NULL) {
-			s->done = 1;
-			if (s->open) {
-				finish_page(s, dst + *got);
-				*got += s->page_size;
-			}
-			break;
-		}
-		if (keep(s, in, &in->rec)) {
-			if ((rc = add_record(s, &in->rec, dst + *got, &emitted,
-			    e)) < 0)
-				return rc;
-			*got += emitted ? s->page_size : 0;
-		}
-		if ((rc = pull(in, e)) < 0)
-			return rc;
-	}
 	return 0;
 }
 
@@ -829,32 +743,15 @@ tdat_select_open(struct tdat_file *const *files, size_t n,
 	for (i = 1; i < n; i++)
 		if ((rc = check_merge(s, i, e)) < 0)
 			goto fail;
-	if ((rc = tdat_page_layout(files[0], &s->pl, e)) < 0 ||
+	if ((rc = check_buffer(s, e)) < 0 ||
 	    (rc = choose_events(s, bad, e)) < 0 ||
 	    (rc = time_range(s, e)) < 0)
 		goto fail;
-	s->page_size = files[0]->page_size;
-	for (i = 0; i < files[0]->nbuf; i++)
-		if (files[0]->buf[i].page_size > s->page_size)
-			s->page_size = files[0]->buf[i].page_size;
-	if ((s->page = malloc(s->page_size)) == NULL) {
-		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-		goto fail;
-	}
-	s->src.arg = s;
-	s->src.begin = src_begin;
-	s->src.read = src_read;
 	*out = s;
 	return 0;
 fail:
 	tdat_select_close(s);
 	return rc;
-}
-
-const struct tdat_page_src *
-tdat_select_pages(struct tdat_select *s)
-{
-	return &s->src;
 }
 
 static void
@@ -866,11 +763,12 @@ free_input(struct input *in, size_t nfilters)
 		for (k = 0; in->ev[i].flt && k < nfilters; k++)
 			tdat_filter_free(in->ev[i].flt[k]);
 		free(in->ev[i].flt);
+		free(in->ev[i].all);
 	}
 	free(in->ev);
 	free(in->byid);
+	free(in->shown);
 	tdat_events_free(in->set);
-	tdat_reader_close(in->rd);
 }
 
 void
@@ -883,6 +781,5 @@ tdat_select_close(struct tdat_select *s)
 	for (i = 0; i < s->nin; i++)
 		free_input(&s->in[i], s->o ? s->o->nfilters : 0);
 	free(s->in);
-	free(s->page);
 	free(s);
 }

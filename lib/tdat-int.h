@@ -1,0 +1,373 @@
+/*
+ * tdat-int.h: the engine's interface, for lib/, formats/, the unit tests
+ * and the fuzzers; bin/ includes only tdat.h.
+ *
+ * Layers, bottom up: common (errors, bytes, buffers) -> input formats
+ * (trace.dat v6/v7 in formats/tracedat*.c, LTT directories in
+ * formats/ltt*.c), each giving its metadata as a struct tdat_file and its
+ * pages through struct tdat_page_ops -> the page iterator (lib/pages.c)
+ * -> the record stream (lib/records.c), with the selection applied
+ * (lib/select.c) -> sinks: text report (lib/report.c), JSON
+ * (lib/json*.c), LTT (formats/ltt-write.c), trace.dat (lib/write.c,
+ * with lib/repack.c rebuilding pages of selected records).
+ */
+#ifndef TDAT_INT_H
+#define TDAT_INT_H
+
+#include "tdat.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+int tdat_fail(struct tdat_err *e, int code, uint64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int tdat_fail_nooff(struct tdat_err *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A growable string buffer. */
+struct tdat_sbuf {
+	char *p;
+	size_t len, cap;
+	int oom;
+};
+void tdat_sb_init(struct tdat_sbuf *);
+void tdat_sb_free(struct tdat_sbuf *);
+void tdat_sb_reset(struct tdat_sbuf *);
+void tdat_sb_putc(struct tdat_sbuf *, int c);
+void tdat_sb_add(struct tdat_sbuf *, const char *s, size_t n);
+void tdat_sb_puts(struct tdat_sbuf *, const char *s);
+void tdat_sb_printf(struct tdat_sbuf *, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+const char *tdat_sb_str(struct tdat_sbuf *);
+
+/* The NUL-terminated string at *p inside [*p, end), moving *p past it;
+ * NULL (and *p unchanged) when no NUL ends it.  *len gets its length. */
+const char *tdat_cstr(const unsigned char **p, const unsigned char *end,
+    size_t *len);
+
+/* Byte order helpers: read an n-byte unsigned number in the file's order. */
+uint64_t tdat_get(const void *p, int n, int big);
+uint16_t tdat_get16(const void *p, int big);
+uint32_t tdat_get32(const void *p, int big);
+uint64_t tdat_get64(const void *p, int big);
+/* Store v as an n-byte number in the file's order (the inverse of tdat_get). */
+void tdat_put(void *p, uint64_t v, int n, int big);
+
+/* ---------------------------------------------------------------------
+ * Container: trace.dat v6 and v7 (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)).
+ */
+
+/* Option and section ids (the same numbers in v7). */
+enum {
+	TDAT_OPT_DONE = 0, TDAT_OPT_DATE, TDAT_OPT_CPUSTAT, TDAT_OPT_BUFFER,
+	TDAT_OPT_TRACECLOCK, TDAT_OPT_UNAME, TDAT_OPT_HOOK, TDAT_OPT_OFFSET,
+	TDAT_OPT_CPUCOUNT, TDAT_OPT_VERSION, TDAT_OPT_PROCMAPS, TDAT_OPT_TRACEID,
+	TDAT_OPT_TIME_SHIFT, TDAT_OPT_GUEST, TDAT_OPT_TSC2NSEC, TDAT_OPT_STRINGS,
+	TDAT_OPT_HEADER_INFO, TDAT_OPT_FTRACE_EVENTS, TDAT_OPT_EVENT_FORMATS,
+	TDAT_OPT_KALLSYMS, TDAT_OPT_PRINTK, TDAT_OPT_CMDLINES,
+	TDAT_OPT_BUFFER_TEXT, TDAT_OPT_BTF_FILE, TDAT_OPT_LAST_BOOT_INFO,
+	TDAT_OPT_MODULES_FILE, TDAT_OPT_MAX
+};
+const char *tdat_option_name(unsigned id);	/* "DATE", ...; NULL if unknown */
+
+#define TDAT_SEC_COMPRESSED 0x1
+
+/* A piece of metadata, held decompressed in memory. */
+struct tdat_blob {
+	unsigned char *p;
+	uint64_t len;
+	uint64_t off;	/* file offset of its size field (v6) or section */
+};
+
+struct tdat_system {
+	char *name;
+	uint32_t nev;
+	struct tdat_blob *ev;	/* one format file each */
+};
+
+struct tdat_option {
+	uint16_t id;
+	uint32_t size;
+	uint64_t off;		/* file offset of the option's data */
+	const unsigned char *data;	/* size bytes */
+	int sect;		/* index in tdat_file.sect of its options section, or -1 */
+};
+
+struct tdat_section {
+	uint16_t id, flags;
+	uint32_t name_id;
+	uint64_t off;		/* offset of the 16-byte section header */
+	uint64_t size;		/* size of what follows the header */
+	uint32_t csize, usize;	/* compressed metadata sections */
+};
+
+struct tdat_cpu {
+	uint32_t id;
+	uint64_t off, size;	/* as stored; compressed bytes for compressed v7 */
+	uint64_t cut;		/* salvage: bytes of it past the end of the file */
+};
+
+/* Salvage (tdat_open_ex): a piece the tolerant open dropped. */
+struct tdat_damage {
+	int has_off;
+	uint64_t off;
+	char msg[256];
+};
+
+struct tdat_buffer {
+	char *name;		/* "" for the top buffer */
+	char *clock;
+	uint32_t page_size;
+	uint32_t ncpu;
+	struct tdat_cpu *cpu;
+	uint64_t opt_off;	/* the offset the BUFFER option names */
+	int latency;		/* BUFFER_TEXT: latency text, no pages */
+	int compressed;		/* flyrecord data in compressed chunks */
+	int opt_index;		/* index of its BUFFER option, -1 for v6 top */
+	uint64_t data_end;	/* v7: end of its flyrecord section */
+};
+
+struct tdat_file {
+	char *path;		/* as given; "-" for stdin */
+	int fd;
+	uint64_t fsize;
+	int version;		/* 6 or 7 */
+	int big;		/* file is big-endian */
+	int lsize;		/* bytes in a long: 4 or 8 */
+	uint32_t page_size;
+	char *comp, *comp_ver;	/* v7 compression name, version */
+	uint64_t first_opt;	/* v7 offset of the first options section */
+
+	struct tdat_blob hpage, hevent, kallsyms, printk, cmdlines;
+	uint32_t nftrace;
+	struct tdat_blob *ftrace;
+	uint32_t nsys;
+	struct tdat_system *sys;
+
+	uint32_t ncpus;		/* v6 CPU count, v7 CPUCOUNT */
+	size_t nopt;
+	struct tdat_option *opt;
+	size_t noptv;
+	struct tdat_optval *optv;	/* decoded options (tdat_options()) */
+	size_t nsect;
+	struct tdat_section *sect;
+	unsigned char *strings;
+	size_t strings_len;
+	size_t nopt_blobs;
+	unsigned char **opt_blobs;	/* decompressed v7 options sections */
+
+	size_t nbuf;
+	struct tdat_buffer *buf;	/* buf[0] is the top buffer */
+	int v6_options;		/* v6: the file has an options part */
+	int latency;		/* v6 latency file: text after "latency  " */
+	uint64_t latency_off;
+	int has_clock_data;	/* v6: trace clock stored after flyrecord */
+	uint64_t clock_off;
+	char *clock_data;
+	char *trace_clock;	/* the selected clock of TRACECLOCK, if any */
+
+	struct tdat_codec *codec;	/* v7 compression, or NULL */
+
+	/* Where its pages come from (see "Page streams" below): NULL for
+	 * a trace.dat file (formats/tracedat.c), else the input format's. */
+	const struct tdat_page_ops *page_ops;
+	void *page_arg;		/* the format's state, for page_ops */
+
+	int salvage;		/* opened by tdat_open_ex() with salvage set */
+	size_t ndamage;
+	struct tdat_damage *damage;	/* what salvage dropped, in file order */
+};
+
+const char *tdat_string(const struct tdat_file *, uint32_t id);	/* v7 strings */
+
+/* Bounded file access: read len bytes at off, or fail with a located error. */
+int tdat_pread(struct tdat_file *, void *dst, uint64_t off, uint64_t len,
+    struct tdat_err *e);
+
+/* Compression codecs (zlib, zstd). */
+struct tdat_codec;
+struct tdat_codec *tdat_codec_new(const char *name);	/* NULL if unknown */
+void tdat_codec_free(struct tdat_codec *);
+const char *tdat_codec_name(const struct tdat_codec *);
+/* Decompress exactly dlen bytes; 0 or negative code. */
+int tdat_codec_decompress(struct tdat_codec *, const void *src, size_t slen,
+    void *dst, size_t dlen);
+/* The same into dst with room for dlen + 1 bytes; on failure why (wn
+ * bytes) says what went wrong in the codec's words. */
+int tdat_codec_decompress_why(struct tdat_codec *, const void *src,
+    size_t slen, void *dst, size_t dlen, char *why, size_t wn);
+/* Compress; returns bytes written, or 0 on error. */
+size_t tdat_codec_compress(struct tdat_codec *, const void *src, size_t slen,
+    void *dst, size_t dcap);
+size_t tdat_codec_bound(struct tdat_codec *, size_t slen);
+
+/* One compressed flyrecord chunk of a CPU. */
+struct tdat_chunk {
+	uint64_t off;		/* offset of the compressed bytes */
+	uint32_t csize, usize;
+};
+/* Read the chunk table of a compressed CPU stream (count, then chunks). */
+int tdat_cpu_chunks(struct tdat_file *, const struct tdat_buffer *,
+    const struct tdat_cpu *, struct tdat_chunk **out, uint32_t *n,
+    struct tdat_err *e);
+
+/* ---------------------------------------------------------------------
+ * Page streams: where the ring-buffer pages of one CPU of one buffer come
+ * from.  Each input format provides its page operations: trace.dat reads
+ * flyrecord data, raw in windows or v7 chunks through lib/codec.c
+ * (formats/tracedat.c); an LTT directory builds pages from its tracefiles
+ * (formats/ltt-tdat.c).  lib/pages.c walks any of them page by page, and
+ * no other code reads flyrecord bytes.
+ */
+struct tdat_window {
+	const unsigned char *p;	/* len bytes of whole pages ... */
+	size_t len;
+	size_t tail;		/* ... then tail more readable bytes (what
+				 * follows in the file or chunk), which a
+				 * record's fixed fields may run into */
+	uint64_t off;		/* file offset of p[0]; a v7 chunk: of its
+				 * header (then pages are named by off and
+				 * their position in the chunk) */
+	int chunk;		/* p is a decompressed chunk */
+	uint32_t index;		/* chunk or window number, from 0 */
+	/* When next() returns < 0: a short stable tag for the damage, or
+	 * NULL (lib/pages.c zeroes *w before each call).  trace.dat gives
+	 * "chunk" (a chunk runs past its CPU's data: reported once, then
+	 * delivered by the next call; larger than 16 MiB; or unreadable)
+	 * and "decompress" (its bytes do not decompress). */
+	const char *fault;
+};
+
+struct tdat_page_ops {
+	/* Open the stream of f->buf[buf].cpu[ci]; *total gets the bytes of
+	 * pages it will deliver (uncompressed; an estimate for progress).
+	 * trace.dat also opens ci 0 of a latency buffer (tdat_buffer.latency):
+	 * its text, in windows of any length (not pages), tail 0. */
+	int	(*open)(struct tdat_file *f, int buf, uint32_t ci, void **st,
+		    uint64_t *total, struct tdat_err *e);
+	/* The next window: 1 and *w (valid until the next call), 0 at the
+	 * end, < 0 when a piece is damaged: the next call goes on after it
+	 * (the next chunk) where it can, else returns 0. */
+	int	(*next)(void *st, struct tdat_window *w, struct tdat_err *e);
+	void	(*close)(void *st);
+	/* Free f->page_arg (tdat_close()); NULL if nothing to free. */
+	void	(*release)(struct tdat_file *f);
+};
+
+/* The trace.dat page operations (formats/tracedat.c). */
+extern const struct tdat_page_ops tdat_tracedat_pages;
+
+/* Pages of one CPU of one buffer, from whatever format (lib/pages.c). */
+struct tdat_pages;
+struct tdat_page;
+int tdat_pages_open(struct tdat_file *, int buf, uint32_t ci,
+    struct tdat_pages **out, struct tdat_err *e);
+/* The next page: 1 with pg->p, page_size, off and chunk_pos set (call
+ * tdat_page_init() on it) and *avail bytes readable from pg->p (at least
+ * page_size); 0 at the end; < 0 on a damaged piece (call again to go on
+ * after it). */
+int tdat_pages_next(struct tdat_pages *, struct tdat_page *pg,
+    size_t *avail, struct tdat_err *e);
+/* Whole windows instead of pages (what the writer copies); do not mix
+ * with tdat_pages_next() on one stream. */
+int tdat_pages_window(struct tdat_pages *, struct tdat_window *w,
+    struct tdat_err *e);
+uint64_t tdat_pages_total(const struct tdat_pages *);
+/* After a < 0 return: the window's fault tag, or NULL. */
+const char *tdat_pages_fault(const struct tdat_pages *);
+void tdat_pages_close(struct tdat_pages *);
+
+
+/* ---------------------------------------------------------------------
+ * Records: ring-buffer pages decoded and merged into one time-ordered
+ * stream over every CPU of every selected buffer (lib/records.c).
+ */
+struct tdat_record {
+	uint64_t ts;		/* timestamp in ns after OFFSET/TSC2NSEC/TIME_SHIFT */
+	uint64_t raw_ts;	/* timestamp as the ring buffer holds it */
+	int cpu;		/* CPU id */
+	int buffer;		/* index in tdat_file.buf */
+	const unsigned char *data;	/* the event: starts with common_type */
+	uint32_t size;		/* bytes of data */
+	uint64_t off;		/* file offset of the record header (compressed
+				 * data: offset of its chunk) */
+	int missed;		/* set on the first record after lost events */
+	long long missed_count;	/* how many were lost, when stored; -1 unknown */
+	uint32_t avail;		/* bytes readable from data (>= size): the rest
+				 * of its window and the window's tail; 0 when
+				 * unknown (then size) */
+};
+
+/* What the header_page and header_event of a file describe. */
+struct tdat_page_layout {
+	int commit_size;	/* bytes of the commit field: long size */
+	int data_off;		/* where records start in a page */
+	int big;
+	int padding_type, extend_type, stamp_type;	/* 29, 30, 31 */
+};
+int tdat_page_layout(const struct tdat_file *, struct tdat_page_layout *,
+    struct tdat_err *e);
+
+struct tdat_select;
+struct tdat_reader_opts {
+	const unsigned char *cpus;	/* cpus[i] != 0 selects CPU i; NULL all */
+	int ncpus;
+	int buffer;		/* buffer index, or -1 for every buffer */
+	int no_offsets;		/* ignore OFFSET/TSC2NSEC/TIME_SHIFT */
+	struct tdat_select *sel;	/* only the records it keeps; NULL all */
+	size_t sel_input;	/* this file's index in the selection */
+};
+
+struct tdat_reader;
+int tdat_reader_open(struct tdat_file *, const struct tdat_reader_opts *,
+    struct tdat_reader **out, struct tdat_err *e);
+/* 1 and *rec filled (valid until the next call), 0 at the end, < 0 error. */
+int tdat_reader_next(struct tdat_reader *, struct tdat_record *rec,
+    struct tdat_err *e);
+/* The same, ignoring the selection (for plugins that peek ahead). */
+int tdat_reader_next_all(struct tdat_reader *, struct tdat_record *rec,
+    struct tdat_err *e);
+/* 1 if the reader's selection keeps rec (always without one). */
+int tdat_reader_keeps(struct tdat_reader *, const struct tdat_record *);
+void tdat_reader_close(struct tdat_reader *);
+
+/* Progress through f's page data as records come (lib/progress.c): fn is
+ * called every few thousand records with the bytes read so far over all
+ * of them, and by _end(p, 1) with done == total.  fn NULL: nothing. */
+struct tdat_read_progress {
+	void (*fn)(void *arg, uint64_t done, uint64_t total);
+	void *arg;
+	uint64_t *read;		/* per buffer and CPU: bytes read */
+	size_t *first;		/* per buffer: its first CPU in read */
+	uint64_t done, total, count;
+};
+int tdat_read_progress_init(struct tdat_read_progress *,
+    const struct tdat_file *f, void (*fn)(void *, uint64_t, uint64_t),
+    void *arg);
+void tdat_read_progress_note(struct tdat_read_progress *,
+    const struct tdat_file *f, const struct tdat_record *r);
+void tdat_read_progress_end(struct tdat_read_progress *, int complete);
+
+
+/* Options decoded into typed values (formats/tracedat-opts.c). */
+#include "tdat-opts.h"
+
+/* Event formats, print formats and report lines (lib/event*.c, lib/report.c). */
+#include "tdat-event.h"
+/* Writing trace.dat v6/v7 (lib/write*.c). */
+#include "tdat-write.h"
+/* Selecting records, repacking them, the selection options (lib/select.c,
+ * lib/repack.c, lib/cli-select.c). */
+#include "tdat-select.h"
+
+/* Page decoder and checker (lib/records.c, lib/verify*.c). */
+#include "tdat-verify.h"
+
+/* LTT trace directories (formats/ltt*.c). */
+#include "tdat-ltt.h"
+
+/* JSON output (lib/json*.c). */
+#include "tdat-json.h"
+
+#endif
