@@ -75,15 +75,6 @@ write_out(struct tdat_file **f, size_t n, const struct tdat_page_src *ps)
 	return rc;
 }
 
-/* A trace.dat file, stdin, or an LTT trace directory. */
-static int
-open_input(const char *path, struct tdat_file **f, struct tdat_err *e)
-{
-	if (strcmp(path, "-") != 0 && tdat_ltt_probe(path))
-		return tdat_ltt_open_tdat(path, f, e);
-	return tdat_open(path, f, e);
-}
-
 static int
 cat(char **paths, size_t n)
 {
@@ -97,7 +88,7 @@ cat(char **paths, size_t n)
 	if ((f = calloc(n, sizeof(*f))) == NULL)
 		tdat_die(2, "out of memory");
 	for (; nopen < n; nopen++)
-		if (open_input(paths[nopen], &f[nopen], &e) < 0) {
+		if (tdat_open(paths[nopen], &f[nopen], &e) < 0) {
 			rc = tdat_report_err(paths[nopen], &e);
 			goto out;
 		}

@@ -1334,13 +1334,7 @@ read_initial(struct rd *r, struct tdat_file *f)
 }
 
 int
-tdat_open(const char *path, struct tdat_file **out, struct tdat_err *e)
-{
-	return tdat_open_ex(path, NULL, out, e);
-}
-
-int
-tdat_open_ex(const char *path, const struct tdat_open_opts *o,
+tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
     struct tdat_file **out, struct tdat_err *e)
 {
 	struct tdat_file *f;

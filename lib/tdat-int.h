@@ -8,8 +8,9 @@
  * pages through struct tdat_page_ops -> the page iterator (lib/pages.c)
  * -> the record stream (lib/records.c), with the selection applied
  * (lib/select.c) -> sinks: text report (lib/report.c), JSON
- * (lib/json*.c), LTT (formats/ltt-write.c), trace.dat (lib/write.c,
- * with lib/repack.c rebuilding pages of selected records).
+ * (lib/json*.c), LTT (formats/ltt-write.c), trace.dat
+ * (formats/tracedat-write.c, with lib/repack.c rebuilding the pages of
+ * selected records).  lib/source.c opens an input of any format.
  */
 #ifndef TDAT_INT_H
 #define TDAT_INT_H
@@ -255,6 +256,11 @@ struct tdat_page_ops {
 	void	(*release)(struct tdat_file *f);
 };
 
+/* Open a trace.dat file or standard input ("-"), whatever the path
+ * (formats/tracedat.c); tdat_open() chooses the format first. */
+int tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
+    struct tdat_file **out, struct tdat_err *e);
+
 /* The trace.dat page operations (formats/tracedat.c). */
 extern const struct tdat_page_ops tdat_tracedat_pages;
 
@@ -355,7 +361,7 @@ void tdat_read_progress_end(struct tdat_read_progress *, int complete);
 
 /* Event formats, print formats and report lines (lib/event*.c, lib/report.c). */
 #include "tdat-event.h"
-/* Writing trace.dat v6/v7 (lib/write*.c). */
+/* Writing trace.dat v6/v7 (formats/tracedat-write.c). */
 #include "tdat-write.h"
 /* Selecting records, repacking them, the selection options (lib/select.c,
  * lib/repack.c, lib/cli-select.c). */

@@ -1,5 +1,5 @@
 /*
- * tdat-write.h: writing trace.dat v6 and v7 (lib/write.c),
+ * tdat-write.h: writing trace.dat v6 and v7 (formats/tracedat-write.c),
  * laid out as trace-cmd 3.x writes them (trace-cmd.dat.v6(5),
  * trace-cmd.dat.v7(5)).
  *

@@ -38,8 +38,10 @@ int tdat_exit_status(int code);
  * directory (tdat_ltt_open_tdat()).
  */
 struct tdat_file;
-/* Open a trace.dat ("-" spools stdin to a temporary file).  On failure
- * returns a negative code with *e filled; *out is NULL. */
+/* Open an input of whatever format it is (lib/source.c): an LTT trace
+ * directory, a trace.dat file, or standard input ("-", spooled to a
+ * temporary file).  On failure returns a negative code with *e filled;
+ * *out is NULL. */
 int tdat_open(const char *path, struct tdat_file **out, struct tdat_err *e);
 void tdat_close(struct tdat_file *);
 /*
@@ -194,7 +196,7 @@ int tdat_json_write(struct tdat_file *f, FILE *out,
 /* A json-c string holding s[0..n) made valid UTF-8 (NULL: no memory). */
 struct json_object *tdat_json_string(const void *s, size_t n);
 
-/* trace.dat v6/v7 (lib/write.c); a selection or a merge of several
+/* trace.dat v6/v7 (formats/tracedat-write.c); a selection or a merge of several
  * inputs rebuilds the pages (lib/repack.c). */
 struct tdat_err;
 /*

@@ -351,6 +351,32 @@ PY
 	done
 }
 
+# tdat_open() takes an LTT directory as it takes a trace.dat (lib/source.c):
+# every tool that reads events reads one, its pages streamed.
+@test "every tool reads an LTT directory: dump --records -N/-R, to-json, to-ltt" {
+	for n in x86_64-v7-none-instances s390x-v7-zstd-sched; do
+		rm -rf "$T/d" "$T/d2"
+		"$TOLTT" --lttv=2005 "$D/$n.dat" "$T/d"
+		for m in N R; do
+			run --separate-stderr "$B/tdat-dump" --records -$m -t "$T/d"
+			[ "$status" -eq 0 ] || { echo "$n -$m: $stderr"; return 1; }
+			printf '%s\n' "$output" >"$T/got"
+			expected "$n" report-$m >"$T/want"
+			cmp -s "$T/want" "$T/got" ||
+			    { echo "$n -$m:"; diff "$T/want" "$T/got" | head; return 1; }
+		done
+		"$B/tdat-to-json" "$D/$n.dat" >"$T/want.json"
+		"$B/tdat-to-json" "$T/d" >"$T/got.json"
+		cmp "$T/want.json" "$T/got.json"
+		"$TOLTT" "$T/d" "$T/d2"
+		"$B/tdat-dump" --records -N -t "$T/d2" >"$T/got"
+		expected "$n" report-N | cmp - "$T/got"
+	done
+	run --separate-stderr "$B/tdat-cat" --salvage -o "$T/s.dat" "$T/d"
+	[ "$status" -eq 2 ] || [ "$status" -eq 1 ]
+	[[ "$stderr" == *"LTT directory cannot be salvaged"* ]]
+}
+
 # tdat-verify checks LTT directories (tdat_ltt_verify()).
 @test "tdat-verify: a sound directory passes, damaged ones give located findings" {
 	"$TOLTT" --block-size 4096 "$D/labsisop-qemu-trace.dat" "$T/v"

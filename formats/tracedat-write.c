@@ -1,5 +1,5 @@
 /*
- * write.c: the trace.dat writer, versions 6 and 7, laid out as trace-cmd
+ * tracedat-write.c: the trace.dat writer, versions 6 and 7, laid out as trace-cmd
  * 3.x writes them (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)).
  *
  * v6: initial format, headers, ftrace and event formats, kallsyms, printk

@@ -1,0 +1,56 @@
+/*
+ * source.c: opening an input of any format.  Each input format bids on a
+ * path, cheapest test first, as libarchive's readers do: an LTT trace
+ * directory (info/system.xml inside), else a trace.dat file or standard
+ * input.  The tools call tdat_open() and never probe formats themselves;
+ * what they get is a struct tdat_file whose pages come through its
+ * format's page operations.
+ */
+#include <string.h>
+
+#include "tdat-int.h"
+
+static int
+ltt_bid(const char *path)
+{
+	return strcmp(path, "-") != 0 && tdat_ltt_probe(path);
+}
+
+static int
+ltt_open(const char *path, const struct tdat_open_opts *o,
+    struct tdat_file **out, struct tdat_err *e)
+{
+	*out = NULL;
+	if (o && o->salvage)
+		return tdat_fail_nooff(e, TDAT_EUNSUP, "an LTT directory "
+		    "cannot be salvaged: check it with tdat-verify");
+	return tdat_ltt_open_tdat(path, out, e);
+}
+
+static const struct source_format {
+	const char *name;
+	int	(*bid)(const char *path);	/* NULL: takes anything */
+	int	(*open)(const char *path, const struct tdat_open_opts *,
+		    struct tdat_file **, struct tdat_err *);
+} formats[] = {
+	{ "ltt", ltt_bid, ltt_open },
+	{ "trace.dat", NULL, tdat_tracedat_open },
+};
+
+int
+tdat_open_ex(const char *path, const struct tdat_open_opts *o,
+    struct tdat_file **out, struct tdat_err *e)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]) - 1; i++)
+		if (formats[i].bid(path))
+			return formats[i].open(path, o, out, e);
+	return formats[i].open(path, o, out, e);
+}
+
+int
+tdat_open(const char *path, struct tdat_file **out, struct tdat_err *e)
+{
+	return tdat_open_ex(path, NULL, out, e);
+}
