@@ -148,8 +148,11 @@ expect_verify() {
 	# The triage lines of the recipe.
 	[ "$(jq -r 'select(.summary == "damaged") | .file' report.jsonl |
 	    sort | tr '\n' ' ')" = "damaged/empty.dat damaged/half.dat damaged/header.dat damaged/notrace.dat damaged/tail.dat " ]
-	jq -r 'select(.summary == "unreadable") | .file' report.jsonl |
-	    grep -qx unreadable/missing.dat
+	jq -r 'select(.summary == "unreadable") | "\(.file): \(.message)"' \
+	    report.jsonl | grep -qx 'unreadable/missing.dat: No such file or directory'
+	[ "$(jq -c -s '[.[] | select(.summary)] | group_by(.summary) |
+	    map({(.[0].summary): length}) | add' report.jsonl)" = \
+	    '{"damaged":5,"ok":4,"unreadable":'$(ls unreadable | wc -l)'}' ]
 	# One file per job: the joblog's exit values tell the two apart.
 	run sh -c "find archive damaged unreadable -name '*.dat' |
 	    parallel --will-cite -j2 --joblog jobs.log tdat-verify -q {}"
@@ -181,11 +184,21 @@ check_v7() {
 	echo "$output" | jq -e 'select(.summary) | .summary == "ok" and
 	    .version == 7 and .compression == "zstd"' >/dev/null ||
 	    { echo "$2: $output"; return 1; }
-	/usr/bin/trace-cmd report -t "$1" >"$T/r.in" 2>&1
-	/usr/bin/trace-cmd report -t "$2" >"$T/r.out" 2>&1
-	diff "$T/r.in" "$T/r.out" >/dev/null ||
-	    { echo "$2: trace-cmd report differs from $1"; return 1; }
-	[ "$(wc -l <"$T/r.out")" -gt 10 ]
+	# trace-cmd 3.1.6 itself, given the same file, very rarely prints
+	# other lines (seen once in some hundred runs, on a v7 zstd file):
+	# a difference must hold in three runs.
+	local i
+	for i in 1 2 3; do
+		/usr/bin/trace-cmd report -t "$1" >"$T/r.in" 2>&1
+		/usr/bin/trace-cmd report -t "$2" >"$T/r.out" 2>&1
+		if diff "$T/r.in" "$T/r.out" >"$T/r.diff"; then
+			[ "$(wc -l <"$T/r.out")" -gt 10 ]
+			return
+		fi
+		echo "$2: trace-cmd report differs from $1 (run $i)"
+		head -n 6 "$T/r.diff"
+	done
+	return 1
 }
 
 # check_tree SRC DST: DST has exactly SRC's *.dat names, each converted.
@@ -289,6 +302,16 @@ EOF
 	done
 	# ...and --cleanup removed the copies and results on the "remote".
 	[ -z "$(find "$T/remote" -type f)" ]
+	# Verifying on the "machines": the JSON lines come back, the files
+	# are cleaned up.
+	run --separate-stderr sh -c "cd '$T' && find archive damaged -name '*.dat' ! -name '*.v7.dat' |
+	    parallel --will-cite --ssh '$T/fakessh' -S 2/hostA,2/hostB \
+	    --transferfile {} --cleanup tdat-verify --json {} >remote.jsonl"
+	echo "$stderr"
+	echo "status $status"; cat "$T/remote.jsonl"; [ "$status" -eq 5 ]
+	[ "$(jq -r 'select(.summary) | .summary' "$T/remote.jsonl" | sort |
+	    uniq -c | tr -s ' \n' '  ')" = " 5 damaged 4 ok " ]
+	[ -z "$(find "$T/remote" -type f)" ]
 	# A damaged trace fails remotely with 1, and nothing comes back.
 	cd "$T/damaged"
 	run sh -c "ls notrace.dat | parallel --will-cite --ssh '$T/fakessh' \
@@ -328,4 +351,29 @@ peak() {
 	many=$(peak tdat-verify -q $(for i in $(seq 1 200); do echo "$f"; done))
 	echo "$f: once $one KiB, 200 times $many KiB"
 	[ "$many" -le $((one + 8192)) ]
+}
+
+@test "batch: README's Archives recipes run as written" {
+	need_parallel
+	need_jq
+	archive
+	cp -r "$T/damaged/." "$T/archive/"
+	ln -s "$T/nowhere.dat" "$T/archive/missing.dat"
+	# The sh block of the section, continuation lines joined; the
+	# several-machines recipe needs hosts (tested above with a stand-in).
+	sed -n '/^## Archives$/,/^## /p' "$BATS_TEST_DIRNAME/../README.md" |
+	    sed -n '/^```sh$/,/^```$/p' | grep -v '^```' | grep -v '^#' | grep . |
+	    sed -e ':a' -e '/\\$/N; s/\\\n//; ta' | grep -v -- ' -S ' >"$T/recipes"
+	cat "$T/recipes"
+	[ "$(wc -l <"$T/recipes")" -eq 4 ]
+	cd "$T"
+	run sh -e -c "$(sed -n 1p recipes)"
+	[ "$status" -ge 1 ]	# the number of failed jobs
+	run sh -e -c "$(sed -n 2p recipes)"
+	[ "$status" -eq 123 ]
+	run -0 sh -e -c "$(sed -n 3p recipes)"
+	[ "$(echo "$output" | sort | tr '\n' ' ')" = "damaged archive/empty.dat damaged archive/half.dat damaged archive/header.dat damaged archive/notrace.dat damaged archive/tail.dat unreadable archive/missing.dat " ]
+	run sh -c "$(sed -n 4p recipes)"
+	[ "$status" -eq 6 ]	# one job failed per damaged or missing file
+	[ "$(cd v7 && find . -type f | sort | tr '\n' ' ')" = "./2026/board 2/sched v7.dat ./2026/board1/boot.dat ./old/listen.dat ./old/qemu.dat " ]
 }
