@@ -102,6 +102,25 @@ summaries() {
 	[ "$status" -eq 2 ]
 }
 
+@test "batch: a file without read permission is unreadable (2) for every tool" {
+	local f=$T/noperm.dat t run_as=
+	cp "$D/s390x-v7-zstd-sched.dat" "$f"
+	chmod 000 "$f"
+	if [ "$(id -u)" -eq 0 ]; then
+		# root reads anything: run the tools as nobody.
+		command -v setpriv >/dev/null || skip "root, and no setpriv"
+		run_as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+		chmod 755 "$T"
+	fi
+	for t in "tdat-verify -q" "tdat-cat" "tdat-dump" "tdat-dump --records" \
+	    "tdat-to-json" "tdat-to-json --meta"; do
+		run $run_as $B/$t "$f"
+		[ "$status" -eq 2 ] ||
+		    { echo "$t: exit $status, not 2: $output"; return 1; }
+		[[ $output == *"$f: Permission denied" ]] || { echo "$output"; return 1; }
+	done
+}
+
 @test "batch: tdat-verify --json gives one summary per file, unreadable ones too" {
 	need_jq
 	archive
