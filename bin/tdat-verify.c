@@ -142,6 +142,30 @@ summary(const struct job *j, const struct tdat_verify_stats *st, int status)
 	tdat_check_stdout();
 }
 
+/*
+ * A file that could not be read (missing, a directory, an I/O error): the
+ * message goes to stderr as always and, with --json, a summary says so, so
+ * that one JSON Lines stream accounts for every file given.
+ */
+static int
+unreadable(const struct job *j, const char *path, const struct tdat_err *e)
+{
+	json_object *o;
+
+	tdat_report_err(path, e);	/* stderr, even with -q */
+	if (j->json && !j->quiet) {
+		o = json_object_new_object();
+		json_object_object_add(o, "file", jstr(strcmp(path, "-") == 0 ?
+		    "stdin" : path));
+		json_object_object_add(o, "summary",
+		    json_object_new_string("unreadable"));
+		json_object_object_add(o, "message", jstr(e->msg[0] ? e->msg :
+		    "unknown error"));
+		jprint(o);
+	}
+	return 2;
+}
+
 /* A finding in an LTT directory: FILE is DIR/file, the block leads. */
 struct ltt_job {
 	struct job *j;
@@ -185,10 +209,8 @@ verify_ltt(const char *path, struct job *j)
 	lj.j = j;
 	lj.dir = path;
 	j->file = path;
-	if (tdat_ltt_verify(path, ltt_found, &lj, &e) < 0) {
-		tdat_report_err(path, &e);
-		return 2;
-	}
+	if (tdat_ltt_verify(path, ltt_found, &lj, &e) < 0)
+		return unreadable(j, path, &e);
 	snprintf(lj.st.comp, sizeof(lj.st.comp), "ltt");
 	status = lj.st.errors ? 1 : 0;
 	if (!j->quiet)
@@ -261,10 +283,8 @@ verify_one(const char *path, struct job *j)
 	if (strcmp(path, "-") != 0 && tdat_ltt_probe(path))
 		return verify_ltt(path, j);
 	j->file = strcmp(path, "-") == 0 ? "stdin" : path;
-	if (tdat_verify(path, &j->vo, &st, &e) < 0) {
-		tdat_report_err(path, &e);	/* I/O: stderr, even with -q */
-		return 2;
-	}
+	if (tdat_verify(path, &j->vo, &st, &e) < 0)
+		return unreadable(j, path, &e);
 	/* Many files in one run: give back what the last one held. */
 	malloc_trim(0);
 	status = st.errors || (j->strict && st.warnings) ? 1 : 0;
