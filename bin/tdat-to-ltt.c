@@ -89,16 +89,47 @@ default_dir(const char *file)
 	return buf;
 }
 
+/* Convert the trace at in into the LTT directory dir; the exit status. */
+static int
+convert(const char *in, const char *dir, struct tdat_ltt_write_opts *o,
+    const struct tdat_select_args *sa)
+{
+	struct tdat_select *sel = NULL;
+	struct tdat_file *f;
+	struct tdat_out *out;
+	struct tdat_err e = { 0 };
+	int rc;
+
+	if ((rc = tdat_open(in, &f, &e)) < 0)
+		return tdat_report_err(in, &e);
+	if (sa->given && (rc = tdat_select_cli_open(sa, &f, 1, &sel)) != 0) {
+		tdat_close(f);
+		return rc;
+	}
+	o->sel = sel;
+	o->progress = tdat_cli_progress(tdat_file_size(f));
+	if ((rc = tdat_out_open_dir(dir, &out, &e)) < 0)
+		rc = tdat_report_err(dir, &e);
+	else if ((rc = tdat_ltt_write(f, tdat_out_path(out), o, &e)) < 0) {
+		tdat_out_abort(out);
+		rc = tdat_report_err(e.has_off ? in : dir, &e);
+	} else if ((rc = tdat_out_commit(out, &e)) < 0)
+		rc = tdat_report_err(dir, &e);
+	tdat_cli_progress_end();
+	tdat_select_close(sel);
+	tdat_close(f);
+	if (rc == 0 && o->skipped)
+		tdat_warn("%s: %llu records of unknown event types skipped",
+		    in, (unsigned long long)o->skipped);
+	return rc;
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct tdat_ltt_write_opts o;
 	struct tdat_ltt_bookmark *bm = NULL;
 	struct tdat_select_args sa = { 0 };
-	struct tdat_select *sel = NULL;
-	struct tdat_file *f;
-	struct tdat_out *out;
-	struct tdat_err e = { 0 };
 	const char *in, *dir;
 	int c, rc;
 
@@ -134,31 +165,8 @@ main(int argc, char *argv[])
 		tdat_usage_error("expected FILE and DIR");
 	dir = argc - optind == 2 ? argv[optind + 1] : default_dir(in);
 	o.bookmark = bm;
-	if ((rc = tdat_open(in, &f, &e)) < 0) {
-		free(bm);
-		return tdat_report_err(in, &e);
-	}
-	if (sa.given && (rc = tdat_select_cli_open(&sa, &f, 1, &sel)) != 0) {
-		tdat_close(f);
-		free(bm);
-		return rc;
-	}
-	o.sel = sel;
-	o.progress = tdat_cli_progress(tdat_file_size(f));
-	if ((rc = tdat_out_open_dir(dir, &out, &e)) < 0)
-		rc = tdat_report_err(dir, &e);
-	else if ((rc = tdat_ltt_write(f, tdat_out_path(out), &o, &e)) < 0) {
-		tdat_out_abort(out);
-		rc = tdat_report_err(e.has_off ? in : dir, &e);
-	} else if ((rc = tdat_out_commit(out, &e)) < 0)
-		rc = tdat_report_err(dir, &e);
-	tdat_cli_progress_end();
-	tdat_select_close(sel);
+	rc = convert(in, dir, &o, &sa);
 	tdat_select_args_free(&sa);
-	tdat_close(f);
 	free(bm);
-	if (rc == 0 && o.skipped)
-		tdat_warn("%s: %llu records of unknown event types skipped",
-		    in, (unsigned long long)o.skipped);
 	return tdat_close_stdout(rc);
 }
