@@ -37,14 +37,7 @@ expected() {
 	fi
 }
 
-# same EXPECTED ACTUAL: compare two files, show the start of the diff.
-same() {
-	if ! cmp -s "$1" "$2"; then
-		echo "output differs from $1 (first lines of the diff):"
-		diff "$1" "$2" | head -n 30
-		return 1
-	fi
-}
+load helpers
 
 # tc FILE: trace-cmd report -N -t FILE.  trace-cmd 3.1.6 now and then
 # prints raw timestamps ("[000]1464179963720:") for a file that has no

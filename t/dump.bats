@@ -29,14 +29,7 @@ norm() {
 	sed 's/^\( Tracing meta data in file \).*:$/\1FILE:/'
 }
 
-# same EXPECTED ACTUAL: compare two files, show the start of the diff.
-same() {
-	if ! cmp -s "$1" "$2"; then
-		echo "output differs from $1 (first lines of the diff):"
-		diff "$1" "$2" | head -n 30
-		return 1
-	fi
-}
+load helpers
 
 # dump_all NAME: tdat-dump --all equals trace-cmd dump --all.
 dump_all() {

@@ -6,9 +6,11 @@
 #ifndef TDAT_TAP_H
 #define TDAT_TAP_H
 
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 static int ntest, nfail;
 
@@ -64,6 +66,27 @@ slurp(const char *path, size_t *n)
 	}
 	fclose(fp);
 	return p;
+}
+
+/* Remove a test's temporary directory tree. */
+static int rm_one(const char *p, const struct stat *st, int flag,
+    struct FTW *ftw) __attribute__((unused));
+
+static int
+rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(p);
+}
+
+static void rm_tree(const char *dir) __attribute__((unused));
+
+static void
+rm_tree(const char *dir)
+{
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 #endif

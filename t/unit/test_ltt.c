@@ -37,15 +37,6 @@ same_text(const char *builtin, const char *path)
 	free(f);
 }
 
-static int
-rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
 struct found {
 	int n;
 	char file[64], msg[256];
@@ -547,7 +538,7 @@ main(void)
 	test_open_tdat();
 	test_synth();
 	test_trace_cmd();
-	nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	rm_tree(tmp);
 	printf("1..%d\n", ntest);
 	return nfail ? 1 : 0;
 }

@@ -22,15 +22,6 @@
 
 static char tmp[] = "/tmp/tdat-test-ltt-stream-XXXXXX";
 
-static int
-rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
 /* A byte string that grows. */
 struct bytes {
 	unsigned char *p;
@@ -441,6 +432,6 @@ main(void)
 		damaged(dir);
 	else
 		ok(0, "tdat-to-ltt --block-size 4096");
-	nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	rm_tree(tmp);
 	return tap_done();
 }
