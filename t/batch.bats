@@ -276,6 +276,8 @@ check_tree() {
 # A stand-in for ssh: "fakessh [OPTION...] HOST [--] COMMAND..." runs the
 # command line in $FAKE_REMOTE/HOST, as ssh runs it in HOST's home, so
 # each "machine" has its own files and parallel must move them with rsync.
+# ssh's login sets SHELL, which parallel's remote wrapper runs the job
+# with; CI runs with no SHELL in the environment, so set it here too.
 fakessh() {
 	cat >"$T/fakessh" <<'EOF'
 #!/bin/sh
@@ -283,7 +285,7 @@ while [ $# -gt 0 ]; do case $1 in -*) shift ;; *) break ;; esac; done
 h=$1
 shift
 [ "${1-}" = -- ] && shift
-mkdir -p "$FAKE_REMOTE/$h" && cd "$FAKE_REMOTE/$h" && HOME=$PWD exec /bin/sh -c "$*"
+mkdir -p "$FAKE_REMOTE/$h" && cd "$FAKE_REMOTE/$h" && HOME=$PWD SHELL=/bin/sh exec /bin/sh -c "$*"
 EOF
 	chmod +x "$T/fakessh"
 	FAKE_REMOTE=$T/remote
