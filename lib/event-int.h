@@ -119,7 +119,14 @@ int tdat_tok_expect(struct ptok *, int nl_ok, int type, const char *str);
 
 /* Helper functions a print format may call: none without plugins
  * (trace-cmd -N); trace-cmd's plugins register these. */
-enum { FN_NONE, FN_JIFFIES_TO_MSECS, FN_JBD2_DEV_TO_NAME };
+enum {
+	FN_NONE, FN_JIFFIES_TO_MSECS, FN_JBD2_DEV_TO_NAME, FN_SCSI_CDB,
+	FN_LE16_TO_CPUP, FN_XEN_HYPERCALL
+};
+
+/* lib/plugins-print.c: what those helpers print */
+void tdat_scsi_cdb(struct tdat_sbuf *, const unsigned char *cdb);
+const char *tdat_xen_hypercall(unsigned long long op);
 
 /* lib/print.c: parsing */
 struct parg *tdat_parg_new(void);
