@@ -102,7 +102,13 @@ struct tdat_events {
 		const char *name;
 	} *symcache;		/* recent symbol lookups */
 	int nfstack;
+	int repeat_ts;		/* func_repeats' last time: TDAT_RTS_* */
 };
+
+/* How the function plugin prints the time of func_repeats, as trace-cmd
+ * sets it for its timestamps: nanoseconds (report -t), microseconds, or
+ * a clock that counts cycles. */
+enum { TDAT_RTS_NSEC, TDAT_RTS_USEC, TDAT_RTS_CYCLES };
 
 /* Tokens of format files and print formats (lib/event.c). */
 enum { T_ERROR, T_NONE, T_SPACE, T_NEWLINE, T_OP, T_DELIM, T_ITEM, T_DQUOTE,

@@ -283,7 +283,8 @@ function(const struct tdat_event *ev, const struct tdat_record *rec,
 }
 
 /* A repeated call: the function, the count and when it was last called,
- * in seconds with microseconds. */
+ * in the layout trace-cmd gives the plugin: seconds with nanoseconds or
+ * (rounded) microseconds, or for a cycle clock the count. */
 static int
 func_repeats(const struct tdat_event *ev, const struct tdat_record *rec,
     const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
@@ -297,9 +298,24 @@ func_repeats(const struct tdat_event *ev, const struct tdat_record *rec,
 		tdat_sb_putc(out, '!');
 		return 0;
 	}
-	t = (rec->ts - (top << 32 | bottom) + 500) / 1000;
-	tdat_sb_printf(out, " (count: %lld  last_ts: %5llu.%06llu)",
-	    (long long)count, t / 1000000, t % 1000000);
+	tdat_sb_printf(out, " (count: %lld  last_ts: ", (long long)count);
+	t = rec->ts - (top << 32 | bottom);
+	switch (ev->set->repeat_ts) {
+	case TDAT_RTS_USEC:
+		t = (t + 500) / 1000;
+		tdat_sb_printf(out, "%5llu.%06llu", t / 1000000, t % 1000000);
+		break;
+	case TDAT_RTS_CYCLES:
+		/* "%12d": libtraceevent's power of ten overflows an int, so
+		 * the count prints whole. */
+		tdat_sb_printf(out, "%12llu", t);
+		break;
+	default:
+		tdat_sb_printf(out, "%5llu.%09llu", t / 1000000000,
+		    t % 1000000000);
+		break;
+	}
+	tdat_sb_putc(out, ')');
 	return 0;
 }
 

@@ -79,3 +79,12 @@ all_modes() {
 @test "xen_hypercall_name, __le16_to_cpup and drv_bss_info_changed (hand-built records)" {
 	all_modes synthetic-xen-wireless
 }
+
+@test "function: func_repeats with the time of the last call (ns with -t, us without)" {
+	all_modes x86_64-v7-funcrep
+	records x86_64-v7-funcrep report-no-t
+}
+
+@test "function: func_repeats of a trace whose clock counts (hand-built records)" {
+	all_modes synthetic-func-repeats-counter
+}
