@@ -327,7 +327,8 @@ le16_at(const struct rec *r, struct parg *a)
 {
 	unsigned off;
 
-	if (arg_offset(r, a, &off) < 0 || off + 2 > r->avail)
+	if (arg_offset(r, a, &off) < 0 || off >= r->avail ||
+	    r->avail - off < 2)
 		return 0;
 	return (unsigned long long)(r->data[off] | r->data[off + 1] << 8);
 }
