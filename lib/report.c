@@ -395,6 +395,8 @@ tdat_report(struct tdat_file *f, FILE *out, const struct tdat_report_opts *o,
 	    e)) < 0)
 		goto done;
 	tdat_events_finish(r.ev, o->mode == TDAT_PRINT_PLUGINS);
+	r.ev->repeat_ts = !r.usecs ? TDAT_RTS_CYCLES : o->ns ? TDAT_RTS_NSEC :
+	    TDAT_RTS_USEC;
 	rc = report_records(&r, e);
 done:
 	tdat_events_free(r.ev);
