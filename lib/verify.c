@@ -1116,8 +1116,9 @@ tdat_verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 	return v.fatal ? e->code : 0;
 }
 
+/* tdat_verify() of a trace.dat (lib/source.c); *st is zeroed. */
 int
-tdat_verify(const char *path, const struct tdat_verify_opts *o,
+tdat_tracedat_verify(const char *path, const struct tdat_verify_opts *o,
     struct tdat_verify_stats *st, struct tdat_err *e)
 {
 	struct tdat_file *f;
@@ -1125,7 +1126,6 @@ tdat_verify(const char *path, const struct tdat_verify_opts *o,
 	struct tdat_finding fd;
 	int rc;
 
-	memset(st, 0, sizeof(*st));
 	if ((rc = tdat_open(path, &f, &oe)) < 0) {
 		if (oe.code != TDAT_ECORRUPT && oe.code != TDAT_EUNSUP) {
 			*e = oe;
