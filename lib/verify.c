@@ -532,10 +532,17 @@ check_regions(struct vctx *v)
 	}
 }
 
-static int
-is_text(const unsigned char *d, uint32_t n)
+/* The options, each decoded once (formats/tracedat-opts.c). */
+static const struct tdat_optval *
+optvals(struct vctx *v)
 {
-	return n > 0 && memchr(d, '\0', n) != NULL;
+	const struct tdat_optval *ov;
+
+	if (tdat_options(v->f, &ov, v->e) < 0) {
+		v->fatal = 1;
+		return NULL;
+	}
+	return ov;
 }
 
 static void
@@ -543,10 +550,14 @@ check_options(struct vctx *v)
 {
 	struct tdat_file *f = v->f;
 	unsigned seen[TDAT_OPT_MAX] = { 0 };
+	const struct tdat_optval *ov;
 	size_t i;
 
+	if ((ov = optvals(v)) == NULL)
+		return;
 	for (i = 0; i < f->nopt && !v->sec_stop; i++) {
 		const struct tdat_option *o = &f->opt[i];
+		const struct tdat_optval *ovi = &ov[i];
 		const char *name = tdat_option_name(o->id);
 		uint64_t at = o->off >= 6 ? o->off - 6 : o->off;
 
@@ -566,27 +577,19 @@ check_options(struct vctx *v)
 			if (o->size != 16)
 				ERR(v, "option-size", at, "option TSC2NSEC has %u "
 				    "bytes, not 16", o->size);
-			else if (tdat_get32(o->data + 4, f->big) > 63)
+			else if (ovi->u.tsc.shift > 63)
 				ERR(v, "option-value", at, "option TSC2NSEC: "
-				    "shift %u is not sane",
-				    tdat_get32(o->data + 4, f->big));
+				    "shift %u is not sane", ovi->u.tsc.shift);
 			break;
-		case TDAT_OPT_OFFSET: {
-			char buf[32], *end;
-			size_t n = o->size < sizeof(buf) - 1 ? o->size :
-			    sizeof(buf) - 1;
-
-			memcpy(buf, o->data, n);
-			buf[n] = '\0';
-			strtoll(buf, &end, 0);
-			if (end == buf)
+		case TDAT_OPT_OFFSET:
+			if (!ovi->u.text.num_ok)
 				WARN(v, "option-value", at, "option OFFSET is "
 				    "not a number");
 			break;
-		}
 		case TDAT_OPT_DATE: case TDAT_OPT_UNAME: case TDAT_OPT_VERSION:
 		case TDAT_OPT_TRACECLOCK: case TDAT_OPT_CPUSTAT:
-			if (o->size > 0 && !is_text(o->data, o->size))
+			/* text: a NUL ends it within the payload */
+			if (o->size > 0 && ovi->u.text.len == o->size)
 				WARN(v, "option-text", at, "option %s is not "
 				    "NUL-terminated text", name);
 			break;
@@ -612,13 +615,26 @@ check_options(struct vctx *v)
 		    seen[TDAT_OPT_CPUCOUNT]);
 }
 
+/* Does a v7 metadata option (HEADER_INFO...CMDLINES) point at section s? */
+static int
+names_section(const struct tdat_optval *o, const struct tdat_section *s)
+{
+	return o->id == s->id && o->id >= TDAT_OPT_HEADER_INFO &&
+	    o->id <= TDAT_OPT_CMDLINES && o->u.ref.valid &&
+	    o->u.ref.off == s->off;
+}
+
 /* v7: sections, their names, what names them, compressed payloads. */
 static void
 check_sections(struct vctx *v)
 {
 	struct tdat_file *f = v->f;
+	const struct tdat_optval *ov;
 	size_t i, j;
 	char why[160];
+
+	if ((ov = optvals(v)) == NULL)
+		return;
 
 	if (f->nsect > 0) {
 		const struct tdat_section *z = &f->sect[f->nsect - 1];
@@ -669,8 +685,7 @@ check_sections(struct vctx *v)
 				    "this section", refs);
 		} else {
 			for (j = 0; j < f->nopt; j++)
-				if (f->opt[j].id == s->id && f->opt[j].size >= 8 &&
-				    tdat_get64(f->opt[j].data, f->big) == s->off)
+				if (names_section(&ov[j], s))
 					refs++;
 			if (refs == 0 && s->id != TDAT_OPT_STRINGS)
 				WARN(v, "section-orphan", s->off, "no option names "
