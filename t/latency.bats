@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # latency.bats: latency-tracer files (text, not events) in v6 and v7, as
 # trace-cmd 3.1.6 reports them (t/data/latency): tdat-dump --records and
-# --all, tdat-to-ltt and back, tdat-cat between versions and
+# --all, tdat-to-json, tdat-to-ltt and back, tdat-cat between versions and
 # compressions, tdat-verify.
 # Run by t/run-tests (make check); TDAT_BIN names the tools' folder.
 
@@ -130,6 +130,69 @@ EOF
 	# Only the "ms" the original's tail gave is gone.
 	expected latency-tail-v7-none report | sed '$s/^ms$//' >"$T/e"
 	same "$T/e" "$T/a"
+}
+
+@test "tdat-to-json: one object per line of the text, valid against the schema" {
+	local n
+	for n in latency-wakeup-v6 latency-wakeup-v7; do
+		"$B/tdat-to-json" "$L/$n.dat" >"$T/j"
+		[ "$(head -n 1 "$T/j")" = '{"latency":"# tracer: wakeup"}' ]
+		# The lines are the report's after its cpus= line (the
+		# report ends with a newline of its own).
+		expected "$n" report | sed '1d;$d' >"$T/x"
+		jq -r .latency "$T/j" >"$T/a"
+		same "$T/x" "$T/a" || { echo "in $n"; return 1; }
+		if python3 -c 'import jsonschema' 2>/dev/null; then
+			run -0 python3 "$BATS_TEST_DIRNAME/json-validate.py" \
+			    --lines "$S/event.schema.json" "$T/j"
+		fi
+	done
+	# --chrome: no events.
+	run -0 "$B/tdat-to-json" --chrome "$L/latency-wakeup-v7.dat"
+	[ "$(echo "$output" | jq '.traceEvents | length')" -eq 0 ]
+}
+
+@test "tdat-to-json: a text without its last newline, NULs, other bytes and long lines go without loss" {
+	python3 - "$L/latency-wakeup-v6.dat" "$T/odd.dat" <<'EOF'
+import sys
+d = open(sys.argv[1], "rb").read()
+head = d[:d.index(b"latency  \0") + 10]
+text = b"# tracer: x\n\xff\xfe\nab\0c\n" + b"y" * ((2 << 20) + 5) + b"\n\nlast"
+open(sys.argv[2], "wb").write(head + text)
+open(sys.argv[2] + ".text", "wb").write(text)
+EOF
+	"$B/tdat-to-json" "$T/odd.dat" >"$T/j"
+	[ "$(wc -l <"$T/j")" -eq 8 ]	# the y line in 3 pieces
+	[ "$(sed -n 4p "$T/j" | jq .newline)" = false ]
+	[ "$(sed -n 2p "$T/j")" = '{"latency":{"hex":"fffe"}}' ]
+	[ "$(sed -n 3p "$T/j")" = '{"latency":"ab\u0000c"}' ]
+	[ "$(tail -n 1 "$T/j")" = '{"latency":"last","newline":false}' ]
+	python3 - "$T/j" "$T/odd.dat.text" <<'EOF'
+import json, sys
+out = b""
+for line in open(sys.argv[1], encoding="utf-8"):
+    o = json.loads(line)
+    t = o["latency"]
+    t = bytes.fromhex(t["hex"]) if isinstance(t, dict) else t.encode()
+    out += t + (b"" if o.get("newline", True) is False else b"\n")
+if out != open(sys.argv[2], "rb").read():
+    sys.exit("the lines do not give the text back")
+EOF
+	if python3 -c 'import jsonschema' 2>/dev/null; then
+		run -0 python3 "$BATS_TEST_DIRNAME/json-validate.py" --lines \
+		    "$S/event.schema.json" "$T/j"
+	fi
+}
+
+@test "tdat-to-json --meta: where the text starts, v6 and v7" {
+	local off
+	off=$("$B/tdat-to-json" --meta "$L/latency-wakeup-v7.dat" | jq .latency.offset)
+	[ "$off" -gt 0 ]
+	[ "$(tail -c +$((off + 1)) "$L/latency-wakeup-v7.dat" | head -c 4 | od -An -tu4 | tr -d ' ')" -eq 1 ]	# one chunk
+	off=$("$B/tdat-to-json" --meta "$L/latency-tail-v7-none.dat" | jq .latency.offset)
+	[ "$(tail -c +$((off + 1)) "$L/latency-tail-v7-none.dat" | head -c 16)" = "# tracer: wakeup" ]
+	off=$("$B/tdat-to-json" --meta "$L/latency-wakeup-v6.dat" | jq .latency.offset)
+	[ "$(tail -c +$((off + 1)) "$L/latency-wakeup-v6.dat" | head -c 16)" = "# tracer: wakeup" ]
 }
 
 @test "tdat-to-ltt keeps the text in info/latency; the directory reports and converts back" {
