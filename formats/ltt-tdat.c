@@ -447,8 +447,8 @@ read_tracedat(struct tdat_ltt *l, struct tdat_err *e)
 	}
 	free(remap);
 	xmlFreeDoc(doc);
-	/* A v7 latency buffer streams info/latency (lo_open()); a v6 file
-	 * reads its text where the file would hold it, too. */
+	/* A latency buffer streams info/latency (lo_open()); a v6 file's
+	 * text is also where f->latency_off says, for what reads it there. */
 	for (i = 0; rc == 0 && i < f->nbuf; i++)
 		if (f->buf[i].latency && f->latency)
 			rc = latency_text(l, e);

@@ -1119,7 +1119,9 @@ write_v7(struct w *w)
 			lat = order[i];
 			lname = add_string(w, "buffer latency");
 			rc = v7_latency(w, lat, &patch);
-		}
+		} else
+			rc = tdat_fail_nooff(w->e, TDAT_EUNSUP,
+			    "more than one latency buffer");
 	}
 	free(order);
 	if (rc < 0)

@@ -1097,8 +1097,8 @@ check_pages(struct vctx *v)
 
 	if (f->version < 7 && f->latency)
 		check_latency_end(v);
-	else if ((bi = (size_t)tdat_latency_buffer(f)) < f->nbuf)
-		check_latency_text(v, (int)bi);
+	else if (tdat_latency_buffer(f) >= 0)
+		check_latency_text(v, tdat_latency_buffer(f));
 	if (!v->have_pl)
 		return;
 	for (bi = 0; bi < f->nbuf && !v->stop && !v->fatal; bi++) {
