@@ -447,12 +447,11 @@ read_tracedat(struct tdat_ltt *l, struct tdat_err *e)
 	}
 	free(remap);
 	xmlFreeDoc(doc);
+	/* A latency buffer streams info/latency (lo_open()); a v6 file's
+	 * text is also where f->latency_off says, for what reads it there. */
 	for (i = 0; rc == 0 && i < f->nbuf; i++)
-		if (f->buf[i].latency && f->version < 7)
+		if (f->buf[i].latency && f->latency)
 			rc = latency_text(l, e);
-		else if (f->buf[i].latency)
-			rc = tdat_fail_nooff(e, TDAT_EUNSUP, "%s: a v7 latency "
-			    "buffer cannot be rebuilt", l->d.dir);
 	return rc;
 }
 

@@ -861,6 +861,36 @@ write_blob(struct wr *w, const char *rel, const struct tdat_blob *b)
 	return wr_file(w, rel, b->p ? (const void *)b->p : "", (size_t)b->len);
 }
 
+/* A latency tracer's text (v6 or v7, compressed or not), streamed into
+ * info/latency as it is. */
+static int
+write_latency(struct wr *w)
+{
+	char path[PATH_MAX];
+	struct tdat_pages *pg;
+	struct tdat_window win;
+	int bi = tdat_latency_buffer(w->f), fd, rc;
+
+	if (bi < 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/info/latency", w->tmp);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644))
+	    < 0)
+		return tdat_fail_nooff(w->e, TDAT_EIO, "%s: %s", path,
+		    strerror(errno));
+	if ((rc = tdat_pages_open(w->f, bi, 0, &pg, w->e)) == 0) {
+		while ((rc = tdat_pages_window(pg, &win, w->e)) > 0)
+			if ((rc = write_all(w, fd, win.p, win.len,
+			    "info/latency")) < 0)
+				break;
+		tdat_pages_close(pg);
+	}
+	if (close(fd) < 0 && rc >= 0)
+		rc = tdat_fail_nooff(w->e, TDAT_EIO, "%s: %s", path,
+		    strerror(errno));
+	return rc < 0 ? rc : 0;
+}
+
 static int
 write_originals(struct wr *w)
 {
@@ -915,23 +945,8 @@ write_originals(struct wr *w)
 	tdat_sb_free(&sb);
 	if (rc < 0)
 		return rc;
-	if (f->latency && f->latency_off < f->fsize) {
-		uint64_t n = f->fsize - f->latency_off;
-		char *t;
-
-		if (n > (256u << 20))
-			return tdat_fail_nooff(w->e, TDAT_EUNSUP, "latency "
-			    "text of %llu bytes", (unsigned long long)n);
-		if ((t = malloc((size_t)n)) == NULL)
-			return tdat_fail_nooff(w->e, TDAT_ENOMEM,
-			    "out of memory");
-		rc = tdat_pread(f, t, f->latency_off, n, w->e);
-		if (rc == 0)
-			rc = wr_file(w, "info/latency", t, (size_t)n);
-		free(t);
-		if (rc < 0)
-			return rc;
-	}
+	if ((rc = write_latency(w)) < 0)
+		return rc;
 	return write_tracedat(w);
 }
 

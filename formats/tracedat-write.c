@@ -29,6 +29,9 @@
 #include "tdat-int.h"
 
 #define PAGES_IN_CHUNK	10
+/* Latency text is compressed in chunks of BUFSIZ: trace-cmd report prints
+ * each chunk, as each BUFSIZ piece of uncompressed text, up to a NUL. */
+#define LATENCY_CHUNK	8192
 #define WINDOW		(1u << 20)	/* bytes of page data read at once */
 
 struct bytes {
@@ -1033,30 +1036,45 @@ out:
 	return rc;
 }
 
+/*
+ * A latency buffer: its BUFFER_TEXT option now, its text last in the file
+ * (v7_latency_text()), as trace-cmd report reads uncompressed text on to
+ * the end of the file.  *patch is where the option's offset goes.
+ */
 static int
-v7_latency(struct w *w, int bi)
+v7_latency(struct w *w, int bi, uint64_t *patch)
 {
 	const struct tdat_buffer *b = &w->f->buf[bi];
+	const char *clock = b->clock ? b->clock : "local";
 	struct bytes ob = { 0 };
+	int rc;
+
+	b_num(&ob, TDAT_OPT_BUFFER_TEXT, 2, w->big);
+	b_num(&ob, 8 + strlen(b->name) + 1 + strlen(clock) + 1, 4, w->big);
+	b_num(&ob, 0, 8, w->big);
+	b_str(&ob, b->name);
+	b_str(&ob, clock);
+	*patch = w->pos + 16 + 6;	/* past the section header, id, size */
+	rc = options_section(w, &ob);
+	b_free(&ob);
+	return rc;
+}
+
+static int
+v7_latency_text(struct w *w, int bi, uint32_t name, uint64_t patch)
+{
 	struct sink k;
 	uint64_t at, size;
 	int rc;
 
-	if ((rc = sect_begin(w, TDAT_OPT_BUFFER_TEXT, w->codec ?
-	    TDAT_SEC_COMPRESSED : 0, "buffer latency", &at)) < 0 ||
-	    (rc = sink_begin(w, &k, 1, PAGES_IN_CHUNK * 4096)) < 0 ||
+	if ((rc = sect_header(w, TDAT_OPT_BUFFER_TEXT, w->codec ?
+	    TDAT_SEC_COMPRESSED : 0, name, &at)) < 0 ||
+	    (rc = sink_begin(w, &k, 1, LATENCY_CHUNK)) < 0 ||
 	    (rc = latency_text(w, bi, &k)) < 0 ||
 	    (rc = sink_end(w, &k, &size)) < 0 ||
 	    (rc = sect_end(w, at)) < 0)
 		return rc;
-	b_num(&ob, TDAT_OPT_BUFFER_TEXT, 2, w->big);
-	b_num(&ob, 8 + strlen(b->name) + 1 + strlen(b->clock) + 1, 4, w->big);
-	b_num(&ob, at, 8, w->big);
-	b_str(&ob, b->name);
-	b_str(&ob, b->clock);
-	rc = options_section(w, &ob);
-	b_free(&ob);
-	return rc;
+	return w_patch(w, patch, at, 8);
 }
 
 static const char *
@@ -1075,9 +1093,9 @@ write_v7(struct w *w)
 	struct tdat_file *f = w->f;
 	const char *cname = w->codec ? tdat_codec_name(w->codec) : "none";
 	struct bytes b = { 0 };
-	int *order, rc;
-	uint32_t name;
-	uint64_t at;
+	int *order, rc, lat = -1;
+	uint32_t name, lname = 0;
+	uint64_t at, patch = 0;
 	size_t i, n;
 
 	enc_initial(w, &b, 7);
@@ -1094,9 +1112,17 @@ write_v7(struct w *w)
 	if ((order = calloc(f->nbuf + 1, sizeof(*order))) == NULL)
 		return w_oom(w);
 	buffer_order(f, order, &n);
-	for (i = 0; i < n && rc == 0; i++)
-		rc = f->buf[order[i]].latency ? v7_latency(w, order[i]) :
-		    v7_flyrecord(w, order[i]);
+	for (i = 0; i < n && rc == 0; i++) {
+		if (!f->buf[order[i]].latency)
+			rc = v7_flyrecord(w, order[i]);
+		else if (lat < 0) {
+			lat = order[i];
+			lname = add_string(w, "buffer latency");
+			rc = v7_latency(w, lat, &patch);
+		} else
+			rc = tdat_fail_nooff(w->e, TDAT_EUNSUP,
+			    "more than one latency buffer");
+	}
 	free(order);
 	if (rc < 0)
 		return rc;
@@ -1104,7 +1130,9 @@ write_v7(struct w *w)
 	name = add_string(w, "strings");
 	if (w->strings.oom)
 		return w_oom(w);
-	return sect_blob(w, TDAT_OPT_STRINGS, name, &w->strings, &at);
+	if ((rc = sect_blob(w, TDAT_OPT_STRINGS, name, &w->strings, &at)) < 0)
+		return rc;
+	return lat < 0 ? 0 : v7_latency_text(w, lat, lname, patch);
 }
 
 /* ------------------------------------------------------------------ */

@@ -1042,6 +1042,9 @@ tdat_json_events(struct tdat_file *f, FILE *out,
 		if (pid_add(&j, -1) < 0)	/* makes the empty set */
 			goto nomem;
 	}
+	if (!j.chrome && tdat_latency_buffer(f) >= 0 && (rc =
+	    tdat_json_latency(&j.w, f, tdat_latency_buffer(f), e)) < 0)
+		goto done;
 	if (f->latency)
 		goto end;	/* a latency-tracer file holds text, no events */
 	memset(&ro, 0, sizeof(ro));

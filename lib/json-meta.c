@@ -675,6 +675,32 @@ clock(struct meta *m)
 	tdat_jw_end(w, '}');
 }
 
+/* Where a latency tracer's text starts: v6 after its "latency" tag (to
+ * the end of the file), v7 in its BUFFER_TEXT section (chunks when
+ * compressed); null without one, or for an LTT directory's v7 text. */
+static void
+latency(struct meta *m)
+{
+	struct tdat_jw *w = m->w;
+	const struct tdat_file *f = m->f;
+	int bi = tdat_latency_buffer(f);
+	uint64_t off;
+
+	tdat_jw_key(w, "latency");
+	if (f->latency)
+		off = f->latency_off;
+	else if (bi >= 0 && (f->page_ops == NULL ||
+	    f->page_ops == &tdat_tracedat_pages))
+		off = f->buf[bi].opt_off + 16;
+	else {
+		tdat_jw_null(w);
+		return;
+	}
+	tdat_jw_obj(w);
+	ku64(w, "offset", off);
+	tdat_jw_end(w, '}');
+}
+
 int
 tdat_json_meta(struct tdat_file *f, FILE *out, const struct tdat_json_opts *o,
     struct tdat_err *e)
@@ -714,14 +740,7 @@ tdat_json_meta(struct tdat_file *f, FILE *out, const struct tdat_json_opts *o,
 	strings(&m);
 	buffers(&m);
 	clock(&m);
-	tdat_jw_key(w, "latency");
-	if (f->latency) {
-		tdat_jw_obj(w);
-		ku64(w, "offset", f->latency_off);
-		tdat_jw_end(w, '}');
-	} else {
-		tdat_jw_null(w);
-	}
+	latency(&m);
 	cmdlines(&m);
 	printk(&m);
 	kallsyms(&m);

@@ -1520,9 +1520,11 @@ tdat_event_print_avail(const struct tdat_event *ev,
 	tdat_event_print_ctx(ev, rec, avail, mode, NULL, out);
 }
 
+/* A string runs to its NUL, past the record's end too: libtraceevent
+ * prints it with "%s" from the page (an empty one in raw mode as well). */
 void
 tdat_event_print(const struct tdat_event *ev, const struct tdat_record *rec,
     int mode, struct tdat_sbuf *out)
 {
-	tdat_event_print_avail(ev, rec, rec->size, mode, out);
+	tdat_event_print_avail(ev, rec, rec->avail, mode, out);
 }

@@ -39,29 +39,94 @@ struct report {
 	struct look look;
 };
 
-/* What trace-cmd prints for a latency-tracer file: its text, read in
- * BUFSIZ pieces each printed up to its first NUL. */
-static int
-report_latency(struct report *r, struct tdat_err *e)
+/*
+ * What trace-cmd prints for a latency-tracer file: its text in pieces,
+ * each printed up to its first NUL.  The pieces are BUFSIZ (8192) bytes
+ * of the file from the start of the text to the end of the file (v6, and
+ * v7 uncompressed: there it reads on past the section), or the chunks of
+ * compressed text, one at a time.
+ */
+#define LAT_PIECE	8192
+
+struct latpiece {
+	FILE *out;
+	size_t pos;		/* bytes of the current piece seen */
+	int cut;		/* a NUL ended what it prints */
+};
+
+static void
+lat_put(struct latpiece *lp, const unsigned char *p, size_t n, size_t piece)
 {
-	unsigned char buf[8192];
-	uint64_t off = r->f->latency_off, n;
+	const unsigned char *z;
 	size_t k;
+
+	while (n > 0) {
+		k = piece - lp->pos;
+		if (k > n)
+			k = n;
+		if (!lp->cut) {
+			z = memchr(p, '\0', k);
+			fwrite(p, 1, z ? (size_t)(z - p) : k, lp->out);
+			lp->cut = z != NULL;
+		}
+		lp->pos += k;
+		p += k;
+		n -= k;
+		if (lp->pos == piece) {
+			lp->pos = 0;
+			lp->cut = 0;
+		}
+	}
+}
+
+/* The file bytes after an uncompressed v7 text section, which trace-cmd
+ * reads as more text. */
+static int
+lat_after(struct report *r, const struct tdat_buffer *b,
+    struct latpiece *lp, struct tdat_err *e)
+{
+	unsigned char buf[LAT_PIECE];
+	uint64_t off = b->data_end, n;
 	int rc;
 
+	if (r->f->version < 7 || b->compressed || (r->f->page_ops != NULL &&
+	    r->f->page_ops != &tdat_tracedat_pages))
+		return 0;
 	while (off < r->f->fsize) {
 		n = r->f->fsize - off;
 		if (n > sizeof(buf))
 			n = sizeof(buf);
 		if ((rc = tdat_pread(r->f, buf, off, n, e)) < 0)
 			return rc;
-		for (k = 0; k < n && buf[k]; k++)
-			;
-		fwrite(buf, 1, k, r->out);
+		lat_put(lp, buf, (size_t)n, LAT_PIECE);
 		off += n;
 	}
-	fputc('\n', r->out);
 	return 0;
+}
+
+static int
+report_latency(struct report *r, int bi, struct tdat_err *e)
+{
+	struct latpiece lp = { r->out, 0, 0 };
+	struct tdat_pages *pg;
+	struct tdat_window w;
+	int rc;
+
+	if ((rc = tdat_pages_open(r->f, bi, 0, &pg, e)) < 0)
+		return rc;
+	while ((rc = tdat_pages_window(pg, &w, e)) > 0) {
+		if (w.chunk) {
+			lp.pos = 0;
+			lp.cut = 0;
+			lat_put(&lp, w.p, w.len, w.len);
+		} else
+			lat_put(&lp, w.p, w.len, LAT_PIECE);
+	}
+	tdat_pages_close(pg);
+	if (rc == 0)
+		rc = lat_after(r, &r->f->buf[bi], &lp, e);
+	fputc('\n', r->out);
+	return rc;
 }
 
 #define MAX_EXT	(1u << 20)	/* bytes of zeros a short record gets */
@@ -387,8 +452,8 @@ tdat_report(struct tdat_file *f, FILE *out, const struct tdat_report_opts *o,
 	r.usecs = clock_counts_time(f);
 	tdat_sb_init(&r.line);
 	fprintf(out, "cpus=%u\n", f->ncpus);
-	if (f->latency) {
-		rc = report_latency(&r, e);
+	if ((rc = tdat_latency_top(f)) >= 0) {
+		rc = report_latency(&r, rc, e);
 		goto done;
 	}
 	if ((rc = tdat_events_load_mode(f, o->mode == TDAT_PRINT_PLUGINS, &r.ev,

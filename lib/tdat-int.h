@@ -265,6 +265,12 @@ struct tdat_page_ops {
 	void	(*release)(struct tdat_file *f);
 };
 
+/* The first buffer that holds a latency tracer's text, or -1 (lib/latency.c);
+ * tdat_latency_top(): that buffer when it is the top one (v6's, or v7's
+ * named ""), whose text trace-cmd report prints instead of records. */
+int tdat_latency_buffer(const struct tdat_file *);
+int tdat_latency_top(const struct tdat_file *);
+
 /* Open a trace.dat file or standard input ("-"), whatever the path
  * (formats/tracedat.c); tdat_open() chooses the format first. */
 int tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,

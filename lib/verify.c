@@ -1068,6 +1068,40 @@ check_latency_end(struct vctx *v)
 	    "file is cut short");
 }
 
+/*
+ * The text of a v7 latency buffer: a compressed one's chunk table and
+ * every chunk must decompress (its section bounds it already).
+ */
+static void
+check_latency_text(struct vctx *v, int bi)
+{
+	struct tdat_err e = { 0 };
+	struct tdat_pages *ps;
+	struct tdat_window w;
+	const char *kind;
+	int rc;
+
+	section(v);
+	if ((rc = tdat_pages_open(v->f, bi, 0, &ps, &e)) == 0) {
+		while (!v->sec_stop && !v->stop && !v->fatal &&
+		    (rc = tdat_pages_window(ps, &w, &e)) != 0) {
+			if (rc > 0)
+				continue;
+			if (e.code != TDAT_ECORRUPT)
+				break;
+			kind = tdat_pages_fault(ps);
+			ERR(v, kind ? kind : "chunk", e.off, "latency text: %s",
+			    e.msg);
+		}
+		tdat_pages_close(ps);
+	} else if (e.code == TDAT_ECORRUPT)
+		ERR(v, "chunk", e.off, "%s", e.msg);
+	if (rc < 0 && e.code != TDAT_ECORRUPT) {
+		*v->e = e;
+		v->fatal = 1;
+	}
+}
+
 static void
 check_pages(struct vctx *v)
 {
@@ -1077,6 +1111,8 @@ check_pages(struct vctx *v)
 
 	if (f->version < 7 && f->latency)
 		check_latency_end(v);
+	else if (tdat_latency_buffer(f) >= 0)
+		check_latency_text(v, tdat_latency_buffer(f));
 	if (!v->have_pl)
 		return;
 	for (bi = 0; bi < f->nbuf && !v->stop && !v->fatal; bi++) {
