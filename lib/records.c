@@ -66,6 +66,7 @@ struct tdat_reader {
 	struct ts_cpu *sync;
 	struct tdat_select *sel;
 	size_t sel_input;
+	struct tdat_pages_worker *wk;	/* reads the streams ahead */
 };
 
 /* ------------------------------------------------------------------ */
@@ -521,6 +522,10 @@ add_stream(struct tdat_reader *r, int bi, uint32_t ci, struct tdat_err *e)
 	s->cpu = r->f->buf[bi].cpu[ci];
 	if ((rc = tdat_pages_open(r->f, bi, ci, &s->ps, e)) < 0)
 		return rc;
+	if (r->wk == NULL && r->f->page_ops == NULL &&
+	    tdat_pages_worker_new(&r->wk) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	tdat_pages_async(s->ps, r->wk);
 	return advance(r, s, e);
 }
 
@@ -637,6 +642,7 @@ tdat_reader_close(struct tdat_reader *r)
 		return;
 	for (i = 0; i < r->ns; i++)
 		tdat_pages_close(r->s[i].ps);
+	tdat_pages_worker_free(r->wk);
 	free(r->s);
 	for (i = 0; i < r->sync_ncpu; i++)
 		free(r->sync[i].s);

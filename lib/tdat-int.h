@@ -283,6 +283,15 @@ uint64_t tdat_pages_total(const struct tdat_pages *);
 /* After a < 0 return: the window's fault tag, or NULL. */
 const char *tdat_pages_fault(const struct tdat_pages *);
 void tdat_pages_close(struct tdat_pages *);
+/* A thread that reads (and decompresses) the next window of the streams
+ * attached to it while their caller works on the current one; free it
+ * after closing them.  tdat_pages_worker_new() returns 0 or TDAT_ENOMEM. */
+struct tdat_pages_worker;
+int tdat_pages_worker_new(struct tdat_pages_worker **out);
+void tdat_pages_worker_free(struct tdat_pages_worker *);
+/* Attach a stream not read yet: 1, or 0 when its format's streams share
+ * state (it is then read on the caller's thread as before). */
+int tdat_pages_async(struct tdat_pages *, struct tdat_pages_worker *);
 
 
 /* ---------------------------------------------------------------------
