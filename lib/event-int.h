@@ -48,6 +48,7 @@ enum { PP_STRING, PP_DIGIT, PP_POINTER, PP_STR };
 struct pitem {
 	int type;
 	char *format;		/* literal text, or the conversion "%-5llu" */
+	size_t flen;		/* strlen(format) */
 	struct parg *arg, *len_arg;
 	int ls;			/* length modifier: -2 hh .. 2 ll */
 	int fast;		/* plain %d %u %x: 'd', 'u' or 'x'; else 0 */
@@ -102,6 +103,10 @@ struct tdat_events {
 		const char *name;
 	} *symcache;		/* recent symbol lookups */
 	int nfstack;
+	struct commcache {
+		int pid;
+		const char *comm;	/* NULL: empty */
+	} commcache[256];	/* recent comm lookups, by pid */
 };
 
 /* Tokens of format files and print formats (lib/event.c). */

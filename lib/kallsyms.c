@@ -13,6 +13,9 @@
 #include "tdat-int.h"
 #include "event-int.h"
 
+#define COMMCACHE (sizeof(((struct tdat_events *)0)->commcache) / \
+	sizeof(struct commcache))
+
 static const char *sym_search(const struct tdat_events *,
     unsigned long long, unsigned long long *);
 
@@ -256,6 +259,7 @@ comm_line(struct tdat_events *s, char *line)
 		return -1;
 	s->ncomm++;
 	s->comm_sorted = 0;
+	s->commcache[(unsigned)pid % COMMCACHE].comm = NULL;
 	return 0;
 }
 
@@ -308,8 +312,10 @@ tdat_syms_sort(struct tdat_events *s)
 	if (!s->printk_sorted && s->nprintk)
 		qsort(s->printk, s->nprintk, sizeof(*s->printk), printk_cmp);
 	s->printk_sorted = 1;
-	if (!s->comm_sorted && s->ncomm)
+	if (!s->comm_sorted && s->ncomm) {
 		qsort(s->comm, s->ncomm, sizeof(*s->comm), comm_cmp);
+		memset(s->commcache, 0, sizeof(s->commcache));
+	}
 	s->comm_sorted = 1;
 }
 
@@ -379,13 +385,11 @@ tdat_events_printk(const struct tdat_events *s, unsigned long long addr)
 	return NULL;
 }
 
-const char *
-tdat_events_comm(const struct tdat_events *s, int pid)
+static const char *
+comm_search(const struct tdat_events *s, int pid)
 {
 	size_t lo = 0, hi = s->ncomm, mid;
 
-	if (pid == 0)
-		return "<idle>";
 	while (lo < hi) {
 		mid = (lo + hi) / 2;
 		if (s->comm[mid].pid == pid)
@@ -396,6 +400,22 @@ tdat_events_comm(const struct tdat_events *s, int pid)
 			lo = mid + 1;
 	}
 	return "<...>";
+}
+
+const char *
+tdat_events_comm(const struct tdat_events *s, int pid)
+{
+	struct tdat_events *w = (struct tdat_events *)s;
+	struct commcache *c;
+
+	if (pid == 0)
+		return "<idle>";
+	c = &w->commcache[(unsigned)pid % COMMCACHE];
+	if (c->comm == NULL || c->pid != pid) {
+		c->comm = comm_search(s, pid);
+		c->pid = pid;
+	}
+	return c->comm;
 }
 
 int
@@ -428,6 +448,7 @@ tdat_events_set_comm(struct tdat_events *s, int pid, const char *comm)
 		return -1;
 	memmove(&s->comm[lo + 1], &s->comm[lo],
 	    (s->ncomm - lo) * sizeof(s->comm[0]));
+	s->commcache[(unsigned)pid % COMMCACHE].comm = NULL;
 	s->comm[lo].pid = pid;
 	s->comm[lo].comm = c;
 	s->comm[lo].seq = s->ncomm;

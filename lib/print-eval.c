@@ -1099,7 +1099,7 @@ print_item(const struct rec *r, struct tdat_sbuf *out, const struct pitem *it)
 		    it->arg);
 		return 0;
 	default:
-		sb_add(out, it->format, strlen(it->format));
+		sb_add(out, it->format, it->flen);
 		return 1;
 	}
 }

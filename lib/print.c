@@ -1198,6 +1198,7 @@ add_item(struct tdat_print *p, int type, const char *fmt, size_t n,
 	v = &p->it[p->n];
 	if ((v->format = strndup(fmt, n)) == NULL)
 		return -1;
+	v->flen = strlen(v->format);
 	v->type = type;
 	v->arg = arg;
 	v->len_arg = len_arg;
