@@ -954,6 +954,29 @@ find_section(struct tdat_file *f, uint64_t off)
 	return NULL;
 }
 
+/* A sized blob that is all that is left of a section's payload p (of
+ * len bytes and a NUL): moved to the start of p, which b takes over, so
+ * that a large kallsyms is not held twice. */
+static int
+take_sized_blob(struct rd *r, int sz, struct tdat_blob *b, const char *what,
+    unsigned char **p)
+{
+	uint64_t n, at = rd_where(r);
+	int rc;
+
+	if ((rc = rd_num(r, sz, &n, what)) < 0)
+		return rc;
+	if (n > r->len || r->pos > r->len - n)
+		return rd_short(r, what);
+	memmove(*p, *p + r->pos, n);
+	(*p)[n] = '\0';
+	b->p = *p;
+	b->len = n;
+	b->off = at;
+	*p = NULL;
+	return 0;
+}
+
 /* A metadata section named by an option: parse it into f. */
 static int
 v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
@@ -990,7 +1013,11 @@ v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 		rc = read_systems(&r, f);
 		break;
 	case TDAT_OPT_KALLSYMS:
-		rc = rd_sized_blob(&r, 4, &f->kallsyms, "kallsyms");
+		if (f->kallsyms.p == NULL)
+			rc = take_sized_blob(&r, 4, &f->kallsyms, "kallsyms",
+			    &p);
+		else
+			rc = rd_sized_blob(&r, 4, &f->kallsyms, "kallsyms");
 		break;
 	case TDAT_OPT_PRINTK:
 		rc = rd_sized_blob(&r, 4, &f->printk, "printk formats");

@@ -60,11 +60,12 @@ struct tdat_print {
 	struct parg *args;	/* the argument list (owned) */
 };
 
+/* 12 bytes a kernel symbol: names are appended to one arena in the order
+ * symbols are registered, so their offsets order them as registered. */
 struct symbol {
 	unsigned long long addr;
-	char *name;		/* in one of the set's arenas */
-	uint32_t seq;
-};
+	uint32_t name;		/* offset of its name in arenas[0] */
+} __attribute__((packed));
 
 struct printkfmt {
 	unsigned long long addr;
@@ -85,8 +86,9 @@ struct tdat_events {
 	struct tdat_event **ev;	/* sorted by id after finish */
 	size_t nsym, capsym;
 	struct symbol *sym;	/* sorted by address, then a 0 sentinel */
-	char **arenas;		/* the symbol names */
+	char **arenas;		/* the symbol names: one arena, or none */
 	size_t narenas;
+	size_t arena_len;	/* bytes of names in arenas[0] */
 	int sym_sorted;
 	size_t nprintk, capprintk;
 	struct printkfmt *printk;

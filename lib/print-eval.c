@@ -146,7 +146,8 @@ atom_value(const struct rec *r, struct parg *a)
 	if (v == 0 && !isdigit((unsigned char)a->str[0]) && r->set) {
 		/* A symbol name used as a number. */
 		for (i = 0; i < r->set->nsym; i++)
-			if (strcmp(r->set->sym[i].name, a->str) == 0) {
+			if (strcmp(r->set->arenas[0] + r->set->sym[i].name,
+			    a->str) == 0) {
 				v = r->set->sym[i].addr;
 				break;
 			}
