@@ -40,6 +40,8 @@ struct parg {
 	char *delim;		/* __print_flags delimiter */
 	struct flagsym *syms;
 	int func;		/* helper function index */
+	int cast_done;		/* PA_TYPE: cast_mask is known */
+	unsigned long long cast_mask;	/* what the cast keeps */
 };
 
 /* Items of a compiled print format. */
@@ -52,6 +54,7 @@ struct pitem {
 	struct parg *arg, *len_arg;
 	int ls;			/* length modifier: -2 hh .. 2 ll */
 	int fast;		/* plain %d %u %x: 'd', 'u' or 'x'; else 0 */
+	size_t pext;		/* PP_POINTER: the extension after the 'p' */
 };
 
 struct tdat_print {
