@@ -334,7 +334,9 @@ done:
 	sb_putc(l, '\n');
 	if (l->oom)
 		return -1;
-	if (l->len >= 65536) {
+	/* Written in pieces of four times stdio's buffer (lib/output.c), of
+	 * which stdio copies only the first and the tail. */
+	if (l->len >= 4 * 65536) {
 		fwrite(l->p, 1, l->len, r->out);
 		tdat_sb_reset(l);
 	}
