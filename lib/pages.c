@@ -11,8 +11,9 @@
  * A stream attached to a worker (tdat_pages_async()) has its next window
  * read and decompressed on the worker's thread while the caller decodes
  * the current one: two slots, the one handed out and the one being
- * filled, each a copy of the format's window (which its next call
- * reuses).  The windows, errors and their order are the same.
+ * filled, each holding a window: the format's own buffer, taken over
+ * (tdat_tracedat_swap()), or else a copy (its next call reuses it).  The
+ * windows, errors and their order are the same.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -96,6 +97,13 @@ fill(struct tdat_pages *ps, struct slot *sl)
 	if (sl->rc <= 0)
 		return;
 	n = sl->w.len + sl->w.tail;
+	if (ps->ops == &tdat_tracedat_pages) {
+		/* take the format's buffer, give it the slot's */
+		tdat_tracedat_swap(ps->st, &sl->buf, &sl->cap);
+		if (sl->w.p == sl->buf && n <= sl->cap)
+			return;
+		tdat_tracedat_swap(ps->st, &sl->buf, &sl->cap);
+	}
 	if (n > sl->cap) {
 		if ((p = malloc(n)) == NULL) {
 			sl->rc = tdat_fail_nooff(&sl->e, TDAT_ENOMEM,

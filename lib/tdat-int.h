@@ -263,6 +263,10 @@ int tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
 
 /* The trace.dat page operations (formats/tracedat.c). */
 extern const struct tdat_page_ops tdat_tracedat_pages;
+/* Exchange the buffer a trace.dat stream's last window lies in (from its
+ * start) for *buf of *cap bytes, which the stream then owns and may free
+ * or grow: lib/pages.c keeps windows this way, uncopied. */
+void tdat_tracedat_swap(void *st, unsigned char **buf, size_t *cap);
 
 /* Pages of one CPU of one buffer, from whatever format (lib/pages.c). */
 struct tdat_pages;
