@@ -39,6 +39,11 @@ struct rd {
 	uint64_t base;		/* file offset of a memory section */
 	const char *what;	/* the section, for messages */
 	struct tdat_err *e;
+	/* reading the file: the bytes after the last short read, so that
+	 * the headers' many small fields cost one system call a block */
+	unsigned char ra[8192];
+	uint64_t ra_off;
+	size_t ra_len;
 };
 
 static uint64_t
@@ -64,7 +69,21 @@ rd_read(struct rd *r, void *dst, uint64_t n, const char *what)
 		return rd_short(r, what);
 	if (r->mem)
 		memcpy(dst, r->mem + r->pos, n);
-	else if (tdat_pread(r->f, dst, r->pos, n, r->e) < 0)
+	else if (n <= sizeof(r->ra)) {
+		if (r->pos < r->ra_off || r->pos - r->ra_off > r->ra_len ||
+		    n > r->ra_len - (r->pos - r->ra_off)) {
+			uint64_t want = r->len - r->pos;
+
+			if (want > sizeof(r->ra))
+				want = sizeof(r->ra);
+			r->ra_len = 0;
+			if (tdat_pread(r->f, r->ra, r->pos, want, r->e) < 0)
+				return r->e->code;
+			r->ra_off = r->pos;
+			r->ra_len = (size_t)want;
+		}
+		memcpy(dst, r->ra + (r->pos - r->ra_off), n);
+	} else if (tdat_pread(r->f, dst, r->pos, n, r->e) < 0)
 		return r->e->code;
 	r->pos += n;
 	return 0;
@@ -970,6 +989,29 @@ find_section(struct tdat_file *f, uint64_t off)
 	return NULL;
 }
 
+/* A sized blob that is all that is left of a section's payload p (of
+ * len bytes and a NUL): moved to the start of p, which b takes over, so
+ * that a large kallsyms is not held twice. */
+static int
+take_sized_blob(struct rd *r, int sz, struct tdat_blob *b, const char *what,
+    unsigned char **p)
+{
+	uint64_t n, at = rd_where(r);
+	int rc;
+
+	if ((rc = rd_num(r, sz, &n, what)) < 0)
+		return rc;
+	if (n > r->len || r->pos > r->len - n)
+		return rd_short(r, what);
+	memmove(*p, *p + r->pos, n);
+	(*p)[n] = '\0';
+	b->p = *p;
+	b->len = n;
+	b->off = at;
+	*p = NULL;
+	return 0;
+}
+
 /* A metadata section named by an option: parse it into f. */
 static int
 v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
@@ -1006,7 +1048,11 @@ v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 		rc = read_systems(&r, f);
 		break;
 	case TDAT_OPT_KALLSYMS:
-		rc = rd_sized_blob(&r, 4, &f->kallsyms, "kallsyms");
+		if (f->kallsyms.p == NULL)
+			rc = take_sized_blob(&r, 4, &f->kallsyms, "kallsyms",
+			    &p);
+		else
+			rc = rd_sized_blob(&r, 4, &f->kallsyms, "kallsyms");
 		break;
 	case TDAT_OPT_PRINTK:
 		rc = rd_sized_blob(&r, 4, &f->printk, "printk formats");
@@ -1824,6 +1870,20 @@ tdp_next(void *arg, struct tdat_window *w, struct tdat_err *e)
 	struct tdpages *s = arg;
 
 	return s->ch ? tdp_chunk(s, w, e) : tdp_raw(s, w, e);
+}
+
+/* Both kinds of window lie at the start of s->buf. */
+void
+tdat_tracedat_swap(void *arg, unsigned char **buf, size_t *cap)
+{
+	struct tdpages *s = arg;
+	unsigned char *p = s->buf;
+	size_t c = s->cap;
+
+	s->buf = *buf;
+	s->cap = *cap;
+	*buf = p;
+	*cap = c;
 }
 
 const struct tdat_page_ops tdat_tracedat_pages = {

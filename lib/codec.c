@@ -2,6 +2,7 @@
  * codec.c: the compression algorithms trace.dat v7 names in its header
  * ("zlib", "zstd"), through zlib and libzstd.
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +20,9 @@ struct tdat_codec {
 	int level;
 	z_stream zs;		/* zlib decompression, kept between calls */
 	int zinit;
+	/* the decompression state: a page worker (lib/pages.c) may use it
+	 * while the caller's thread does too */
+	pthread_mutex_t dmu;
 };
 
 struct tdat_codec *
@@ -36,6 +40,7 @@ tdat_codec_new(const char *name)
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return NULL;
 	c->kind = kind;
+	pthread_mutex_init(&c->dmu, NULL);
 	c->level = kind == 2 ? 3 : Z_BEST_COMPRESSION;
 	return c;
 }
@@ -49,6 +54,7 @@ tdat_codec_free(struct tdat_codec *c)
 	ZSTD_freeCCtx(c->cctx);
 	if (c->zinit)
 		inflateEnd(&c->zs);
+	pthread_mutex_destroy(&c->dmu);
 	free(c);
 }
 
@@ -146,14 +152,20 @@ static int
 decompress(struct tdat_codec *c, const void *src, size_t slen, void *dst,
     size_t dlen, size_t dcap, char *why, size_t wn)
 {
+	int rc;
+
 	if (slen > UINT32_MAX || dcap > UINT32_MAX) {
 		why_set(why, wn, "%s data of %zu bytes is too large",
 		    tdat_codec_name(c), slen);
 		return TDAT_ECORRUPT;
 	}
+	pthread_mutex_lock(&c->dmu);
 	if (c->kind == 1)
-		return zlib_exact(c, src, slen, dst, dlen, dcap, why, wn);
-	return zstd_exact(c, src, slen, dst, dlen, dcap, why, wn);
+		rc = zlib_exact(c, src, slen, dst, dlen, dcap, why, wn);
+	else
+		rc = zstd_exact(c, src, slen, dst, dlen, dcap, why, wn);
+	pthread_mutex_unlock(&c->dmu);
+	return rc;
 }
 
 int

@@ -40,6 +40,8 @@ struct parg {
 	char *delim;		/* __print_flags delimiter */
 	struct flagsym *syms;
 	int func;		/* helper function index */
+	int cast_done;		/* PA_TYPE: cast_mask is known */
+	unsigned long long cast_mask;	/* what the cast keeps */
 };
 
 /* Items of a compiled print format. */
@@ -48,9 +50,11 @@ enum { PP_STRING, PP_DIGIT, PP_POINTER, PP_STR };
 struct pitem {
 	int type;
 	char *format;		/* literal text, or the conversion "%-5llu" */
+	size_t flen;		/* strlen(format) */
 	struct parg *arg, *len_arg;
 	int ls;			/* length modifier: -2 hh .. 2 ll */
 	int fast;		/* plain %d %u %x: 'd', 'u' or 'x'; else 0 */
+	size_t pext;		/* PP_POINTER: the extension after the 'p' */
 };
 
 struct tdat_print {
@@ -59,11 +63,12 @@ struct tdat_print {
 	struct parg *args;	/* the argument list (owned) */
 };
 
+/* 12 bytes a kernel symbol: names are appended to one arena in the order
+ * symbols are registered, so their offsets order them as registered. */
 struct symbol {
 	unsigned long long addr;
-	char *name;		/* in one of the set's arenas */
-	uint32_t seq;
-};
+	uint32_t name;		/* offset of its name in arenas[0] */
+} __attribute__((packed));
 
 struct printkfmt {
 	unsigned long long addr;
@@ -84,8 +89,9 @@ struct tdat_events {
 	struct tdat_event **ev;	/* sorted by id after finish */
 	size_t nsym, capsym;
 	struct symbol *sym;	/* sorted by address, then a 0 sentinel */
-	char **arenas;		/* the symbol names */
+	char **arenas;		/* the symbol names: one arena, or none */
 	size_t narenas;
+	size_t arena_len;	/* bytes of names in arenas[0] */
 	int sym_sorted;
 	size_t nprintk, capprintk;
 	struct printkfmt *printk;
@@ -103,6 +109,10 @@ struct tdat_events {
 	} *symcache;		/* recent symbol lookups */
 	int nfstack;
 	int repeat_ts;		/* func_repeats' last time: TDAT_RTS_* */
+	struct commcache {
+		int pid;
+		const char *comm;	/* NULL: empty */
+	} commcache[256];	/* recent comm lookups, by pid */
 };
 
 /* How the function plugin prints the time of func_repeats, as trace-cmd

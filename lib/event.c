@@ -145,6 +145,12 @@ tdat_tok_raw(struct ptok *t, char **tok)
 	type = ctype_of(ch);
 	if (type == T_NONE)
 		return type;
+	/* Most tokens are short, and names and types are kept: start small
+	 * (the buffer doubles from here), not at 256 bytes. */
+	if ((b.p = malloc(32)) != NULL) {
+		b.cap = 32;
+		b.p[0] = '\0';
+	}
 	switch (type) {
 	case T_NEWLINE:
 	case T_DELIM:

@@ -16,7 +16,7 @@
 
 #include "tdat-int.h"
 
-#define JW_CHUNK	(64 * 1024)
+#define JW_CHUNK	(256 * 1024)	/* stdio copies the first 64 KiB only */
 #define JC_FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 /* Length of the well-formed UTF-8 sequence at p (n bytes left), or 0. */

@@ -13,6 +13,11 @@
 #include "tdat-int.h"
 #include "event-int.h"
 
+#define COMMCACHE (sizeof(((struct tdat_events *)0)->commcache) / \
+	sizeof(struct commcache))
+
+#define SYMCACHE 1024
+
 static const char *sym_search(const struct tdat_events *,
     unsigned long long, unsigned long long *);
 
@@ -42,15 +47,23 @@ each_line(const char *text, size_t len, struct tdat_events *s,
 	return r < 0 ? -1 : 0;
 }
 
-static int
+/* The value of a hex digit, -1 for another character. */
+static inline int
 hexval(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
-	c = tolower(c);
+	c |= 0x20;
 	if (c >= 'a' && c <= 'f')
 		return c - 'a' + 10;
 	return -1;
+}
+
+/* isspace() in the C locale, without the call. */
+static inline int
+space(int c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
 /*
@@ -68,37 +81,38 @@ struct symline {
 static int
 kallsyms_parse(const char *p, const char *end, struct symline *l)
 {
-	int n = 0;
+	int n = 0, h;
 	char type;
 
 	l->addr = 0;
 	l->mod = NULL;
 	l->mlen = 0;
-	while (p < end && isspace((unsigned char)*p))
+	while (p < end && space((unsigned char)*p))
 		p++;
-	while (p < end && n < 16 && hexval((unsigned char)*p) >= 0) {
-		l->addr = l->addr << 4 | hexval((unsigned char)*p++);
+	while (p < end && n < 16 && (h = hexval((unsigned char)*p)) >= 0) {
+		l->addr = l->addr << 4 | (unsigned)h;
+		p++;
 		n++;
 	}
 	if (n == 0)
 		return -1;
-	while (p < end && isspace((unsigned char)*p))
+	while (p < end && space((unsigned char)*p))
 		p++;
 	if (p == end)
 		return -1;
 	type = *p++;
-	while (p < end && isspace((unsigned char)*p))
+	while (p < end && space((unsigned char)*p))
 		p++;
 	if (p == end)
 		return -1;
 	l->name = p;
-	while (p < end && !isspace((unsigned char)*p))
+	while (p < end && !space((unsigned char)*p))
 		p++;
 	l->nlen = (size_t)(p - l->name);
 	if (end - p >= 2 && p[0] == '\t' && p[1] == '[') {
 		const char *m = p + 2;
 
-		for (p = m; p < end && !isspace((unsigned char)*p); p++)
+		for (p = m; p < end && !space((unsigned char)*p); p++)
 			;
 		if (p > m) {
 			l->mod = m;
@@ -111,10 +125,10 @@ kallsyms_parse(const char *p, const char *end, struct symline *l)
 }
 
 /*
- * The symbols of a kallsyms text.  A first pass sizes one array and one
+ * The symbols of a kallsyms text.  A first pass sizes the array and the
  * string arena exactly, so that a large kallsyms (tens of MB on some
- * kernels) costs no more than its names.  Module names are not kept:
- * nothing trace-cmd prints shows them.
+ * kernels) costs no more than its names and 16 bytes a symbol.  Module
+ * names are not kept: nothing trace-cmd prints shows them.
  */
 /* The next symbol line after *pp; 0 at the end or at an unreadable line. */
 static int
@@ -152,28 +166,38 @@ tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
 		bytes += l.nlen + 1;
 	if (nsym == 0)
 		return 0;
-	if ((arena = malloc(bytes)) == NULL)
-		return -1;
-	if ((v = realloc(s->sym, (s->nsym + nsym + 1) * sizeof(*v))) == NULL ||
-	    (s->sym = v, arenas = realloc(s->arenas, (s->narenas + 1) *
-	    sizeof(*arenas))) == NULL) {
-		free(arena);
-		return -1;
+	if (s->narenas == 0) {
+		if ((arenas = malloc(sizeof(*arenas))) == NULL)
+			return -1;
+		arenas[0] = NULL;
+		s->arenas = arenas;
+		s->narenas = 1;
+		s->arena_len = 0;
 	}
+	/* names are offsets of 32 bits, and a set gets one arena */
+	if (bytes > UINT32_MAX - s->arena_len || s->nsym + nsym >= UINT32_MAX)
+		return -1;
+	if ((arena = realloc(s->arenas[0], s->arena_len + bytes)) == NULL)
+		return -1;
+	s->arenas[0] = arena;
+	used = s->arena_len;
+	if ((v = realloc(s->sym, (s->nsym + nsym + 1) * sizeof(*v))) == NULL)
+		return -1;
+	s->sym = v;
 	s->capsym = s->nsym + nsym + 1;
-	s->arenas = arenas;
-	s->arenas[s->narenas++] = arena;
 	for (p = text; nsym > 0 && next_symline(&p, end, &l); nsym--) {
 		v = &s->sym[s->nsym];
 		v->addr = l.addr;
-		v->seq = (uint32_t)s->nsym;
-		v->name = arena + used;
+		v->name = (uint32_t)used;
 		memcpy(arena + used, l.name, l.nlen);
 		arena[used + l.nlen] = '\0';
 		used += l.nlen + 1;
 		s->nsym++;
 	}
+	s->arena_len = used;
 	s->sym_sorted = 0;
+	if (s->symcache)
+		memset(s->symcache, 0, SYMCACHE * sizeof(*s->symcache));
 	return 0;
 }
 
@@ -256,6 +280,7 @@ comm_line(struct tdat_events *s, char *line)
 		return -1;
 	s->ncomm++;
 	s->comm_sorted = 0;
+	s->commcache[(unsigned)pid % COMMCACHE].comm = NULL;
 	return 0;
 }
 
@@ -265,15 +290,86 @@ tdat_events_add_cmdlines(struct tdat_events *s, const char *text, size_t len)
 	return each_line(text, len, s, comm_line);
 }
 
-/* Stable sort, newest registration first among equal keys. */
-static int
-sym_cmp(const void *a, const void *b)
+/* Symbols by address, newest registration (the later name) first among
+ * equal ones: the keys are unique, so any sort gives the order trace-cmd's
+ * stable sort does. */
+static inline int
+sym_before(const struct symbol *x, const struct symbol *y)
 {
-	const struct symbol *x = a, *y = b;
-
 	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->seq > y->seq ? -1 : x->seq < y->seq;
+		return x->addr < y->addr;
+	return x->name > y->name;
+}
+
+static void
+sym_swap(struct symbol *a, struct symbol *b)
+{
+	struct symbol t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* Sort in place (no copy of a table of hundreds of thousands): a
+ * quicksort on the median of three, the smaller side first, insertion
+ * sort for short runs. */
+static void
+sym_qsort(struct symbol *v, size_t n)
+{
+	size_t i, j, mid;
+	struct symbol t;
+
+	while (n > 16) {
+		mid = n / 2;
+		if (sym_before(&v[mid], &v[0]))
+			sym_swap(&v[mid], &v[0]);
+		if (sym_before(&v[n - 1], &v[mid])) {
+			sym_swap(&v[n - 1], &v[mid]);
+			if (sym_before(&v[mid], &v[0]))
+				sym_swap(&v[mid], &v[0]);
+		}
+		t = v[mid];
+		i = 0;
+		j = n - 1;
+		for (;;) {
+			while (sym_before(&v[i], &t))
+				i++;
+			while (sym_before(&t, &v[j]))
+				j--;
+			if (i >= j)
+				break;
+			sym_swap(&v[i], &v[j]);
+			i++;
+			j--;
+		}
+		/* v[0..j] <= t <= v[j+1..n-1] */
+		if (j + 1 < n - (j + 1)) {
+			sym_qsort(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sym_qsort(v + j + 1, n - (j + 1));
+			n = j + 1;
+		}
+	}
+	for (i = 1; i < n; i++) {
+		t = v[i];
+		for (j = i; j > 0 && sym_before(&t, &v[j - 1]); j--)
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
+}
+
+static void
+sym_sort(struct symbol *v, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (sym_before(&v[i], &v[i - 1]))
+			break;
+	if (i < n)
+		sym_qsort(v, n);
 }
 
 static int
@@ -300,7 +396,7 @@ void
 tdat_syms_sort(struct tdat_events *s)
 {
 	if (!s->sym_sorted && s->nsym) {
-		qsort(s->sym, s->nsym, sizeof(*s->sym), sym_cmp);
+		sym_sort(s->sym, s->nsym);
 		/* The sentinel after the last symbol. */
 		memset(&s->sym[s->nsym], 0, sizeof(s->sym[0]));
 	}
@@ -308,12 +404,12 @@ tdat_syms_sort(struct tdat_events *s)
 	if (!s->printk_sorted && s->nprintk)
 		qsort(s->printk, s->nprintk, sizeof(*s->printk), printk_cmp);
 	s->printk_sorted = 1;
-	if (!s->comm_sorted && s->ncomm)
+	if (!s->comm_sorted && s->ncomm) {
 		qsort(s->comm, s->ncomm, sizeof(*s->comm), comm_cmp);
+		memset(s->commcache, 0, sizeof(s->commcache));
+	}
 	s->comm_sorted = 1;
 }
-
-#define SYMCACHE 1024
 
 const char *
 tdat_events_sym(const struct tdat_events *s, unsigned long long addr,
@@ -352,7 +448,7 @@ sym_search(const struct tdat_events *s, unsigned long long addr,
 		if (addr == e->addr || (addr > e->addr && addr < e[1].addr)) {
 			if (start)
 				*start = e->addr;
-			return e->name;
+			return s->arenas[0] + e->name;
 		}
 		if (addr < e->addr)
 			hi = mid;
@@ -379,13 +475,11 @@ tdat_events_printk(const struct tdat_events *s, unsigned long long addr)
 	return NULL;
 }
 
-const char *
-tdat_events_comm(const struct tdat_events *s, int pid)
+static const char *
+comm_search(const struct tdat_events *s, int pid)
 {
 	size_t lo = 0, hi = s->ncomm, mid;
 
-	if (pid == 0)
-		return "<idle>";
 	while (lo < hi) {
 		mid = (lo + hi) / 2;
 		if (s->comm[mid].pid == pid)
@@ -396,6 +490,22 @@ tdat_events_comm(const struct tdat_events *s, int pid)
 			lo = mid + 1;
 	}
 	return "<...>";
+}
+
+const char *
+tdat_events_comm(const struct tdat_events *s, int pid)
+{
+	struct tdat_events *w = (struct tdat_events *)s;
+	struct commcache *c;
+
+	if (pid == 0)
+		return "<idle>";
+	c = &w->commcache[(unsigned)pid % COMMCACHE];
+	if (c->comm == NULL || c->pid != pid) {
+		c->comm = comm_search(s, pid);
+		c->pid = pid;
+	}
+	return c->comm;
 }
 
 int
@@ -428,6 +538,7 @@ tdat_events_set_comm(struct tdat_events *s, int pid, const char *comm)
 		return -1;
 	memmove(&s->comm[lo + 1], &s->comm[lo],
 	    (s->ncomm - lo) * sizeof(s->comm[0]));
+	s->commcache[(unsigned)pid % COMMCACHE].comm = NULL;
 	s->comm[lo].pid = pid;
 	s->comm[lo].comm = c;
 	s->comm[lo].seq = s->ncomm;

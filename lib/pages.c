@@ -7,11 +7,30 @@
  * bytes are readable from each page to the end of the window and its
  * tail; tdat_pages_window() passes windows on whole (the writer copies
  * them).  A damaged piece is an error the caller may go on after.
+ *
+ * A stream attached to a worker (tdat_pages_async()) has its next window
+ * read and decompressed on the worker's thread while the caller decodes
+ * the current one: two slots, the one handed out and the one being
+ * filled, each holding a window: the format's own buffer, taken over
+ * (tdat_tracedat_swap()), or else a copy (its next call reuses it).  The
+ * windows, errors and their order are the same.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tdat-int.h"
+
+enum { SLOT_IDLE, SLOT_QUEUED, SLOT_FILLING, SLOT_READY };
+
+struct slot {
+	int state;
+	int rc;			/* of the format's next() */
+	struct tdat_window w;	/* w.p points into buf */
+	struct tdat_err e;
+	unsigned char *buf;
+	size_t cap;
+};
 
 struct tdat_pages {
 	const struct tdat_page_ops *ops;
@@ -23,6 +42,19 @@ struct tdat_pages {
 	size_t pos;		/* the next page in w */
 	const char *fault;	/* of the last error */
 	int done;
+	/* attached to a worker */
+	struct tdat_pages_worker *wk;
+	struct slot sl[2];
+	int cur;		/* the slot w comes from, -1 before the first */
+	struct tdat_pages *qnext;	/* in the worker's queue */
+};
+
+struct tdat_pages_worker {
+	pthread_t t;
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	struct tdat_pages *head, *tail;	/* streams with a slot to fill */
+	int quit;
 };
 
 int
@@ -52,6 +84,170 @@ tdat_pages_open(struct tdat_file *f, int buf, uint32_t ci,
 	return 0;
 }
 
+/* Fill the stream's queued slot (on the worker's thread). */
+static void
+fill(struct tdat_pages *ps, struct slot *sl)
+{
+	size_t n;
+	unsigned char *p;
+
+	memset(&sl->w, 0, sizeof(sl->w));
+	memset(&sl->e, 0, sizeof(sl->e));
+	sl->rc = ps->ops->next(ps->st, &sl->w, &sl->e);
+	if (sl->rc <= 0)
+		return;
+	n = sl->w.len + sl->w.tail;
+	if (ps->ops == &tdat_tracedat_pages) {
+		/* take the format's buffer, give it the slot's */
+		tdat_tracedat_swap(ps->st, &sl->buf, &sl->cap);
+		if (sl->w.p == sl->buf && n <= sl->cap)
+			return;
+		tdat_tracedat_swap(ps->st, &sl->buf, &sl->cap);
+	}
+	if (n > sl->cap) {
+		if ((p = malloc(n)) == NULL) {
+			sl->rc = tdat_fail_nooff(&sl->e, TDAT_ENOMEM,
+			    "out of memory");
+			return;
+		}
+		free(sl->buf);
+		sl->buf = p;
+		sl->cap = n;
+	}
+	memcpy(sl->buf, sl->w.p, n);
+	sl->w.p = sl->buf;
+}
+
+static void *
+worker_main(void *arg)
+{
+	struct tdat_pages_worker *wk = arg;
+	struct tdat_pages *ps;
+	struct slot *sl;
+
+	pthread_mutex_lock(&wk->mu);
+	for (;;) {
+		while (wk->head == NULL && !wk->quit)
+			pthread_cond_wait(&wk->work, &wk->mu);
+		if (wk->head == NULL)
+			break;
+		ps = wk->head;
+		if ((wk->head = ps->qnext) == NULL)
+			wk->tail = NULL;
+		ps->qnext = NULL;
+		sl = ps->sl[0].state == SLOT_QUEUED ? &ps->sl[0] : &ps->sl[1];
+		sl->state = SLOT_FILLING;
+		pthread_mutex_unlock(&wk->mu);
+		fill(ps, sl);
+		pthread_mutex_lock(&wk->mu);
+		sl->state = SLOT_READY;
+		pthread_cond_broadcast(&wk->done);
+	}
+	pthread_mutex_unlock(&wk->mu);
+	return NULL;
+}
+
+int
+tdat_pages_worker_new(struct tdat_pages_worker **out)
+{
+	struct tdat_pages_worker *wk;
+
+	*out = NULL;
+	if ((wk = calloc(1, sizeof(*wk))) == NULL)
+		return TDAT_ENOMEM;
+	pthread_mutex_init(&wk->mu, NULL);
+	pthread_cond_init(&wk->work, NULL);
+	pthread_cond_init(&wk->done, NULL);
+	if (pthread_create(&wk->t, NULL, worker_main, wk) != 0) {
+		pthread_mutex_destroy(&wk->mu);
+		pthread_cond_destroy(&wk->work);
+		pthread_cond_destroy(&wk->done);
+		free(wk);
+		return TDAT_ENOMEM;
+	}
+	*out = wk;
+	return 0;
+}
+
+/* Stop the worker: its streams must be closed first. */
+void
+tdat_pages_worker_free(struct tdat_pages_worker *wk)
+{
+	if (wk == NULL)
+		return;
+	pthread_mutex_lock(&wk->mu);
+	wk->quit = 1;
+	pthread_cond_signal(&wk->work);
+	pthread_mutex_unlock(&wk->mu);
+	pthread_join(wk->t, NULL);
+	pthread_mutex_destroy(&wk->mu);
+	pthread_cond_destroy(&wk->work);
+	pthread_cond_destroy(&wk->done);
+	free(wk);
+}
+
+/* Queue slot i of ps for the worker (its mutex held). */
+static void
+enqueue(struct tdat_pages *ps, int i)
+{
+	struct tdat_pages_worker *wk = ps->wk;
+
+	ps->sl[i].state = SLOT_QUEUED;
+	ps->qnext = NULL;
+	if (wk->tail)
+		wk->tail->qnext = ps;
+	else
+		wk->head = ps;
+	wk->tail = ps;
+	pthread_cond_signal(&wk->work);
+}
+
+int
+tdat_pages_async(struct tdat_pages *ps, struct tdat_pages_worker *wk)
+{
+	/* Only trace.dat's streams are independent of each other. */
+	if (wk == NULL || ps->wk || ps->ops != &tdat_tracedat_pages)
+		return 0;
+	ps->wk = wk;
+	ps->cur = -1;
+	pthread_mutex_lock(&wk->mu);
+	enqueue(ps, 0);
+	pthread_mutex_unlock(&wk->mu);
+	return 1;
+}
+
+/* The worker's next window: take the slot it filled, queue the other. */
+static int
+fetch_async(struct tdat_pages *ps, struct tdat_err *e)
+{
+	struct tdat_pages_worker *wk = ps->wk;
+	int n = ps->cur < 0 ? 0 : 1 - ps->cur;
+	struct slot *sl = &ps->sl[n];
+	int rc;
+
+	pthread_mutex_lock(&wk->mu);
+	while (sl->state != SLOT_READY)
+		pthread_cond_wait(&wk->done, &wk->mu);
+	sl->state = SLOT_IDLE;
+	rc = sl->rc;
+	if (rc != 0)
+		enqueue(ps, 1 - n);
+	pthread_mutex_unlock(&wk->mu);
+	ps->cur = n;
+	if (rc < 0) {
+		*e = sl->e;
+		ps->fault = sl->w.fault;
+		return rc;
+	}
+	if (rc == 0) {
+		ps->done = 1;
+		return 0;
+	}
+	ps->w = sl->w;
+	ps->have = 1;
+	return 1;
+}
+
 /* The format's next window into ps->w. */
 static int
 fetch(struct tdat_pages *ps, struct tdat_err *e)
@@ -63,6 +259,8 @@ fetch(struct tdat_pages *ps, struct tdat_err *e)
 	ps->fault = NULL;
 	if (ps->done)
 		return 0;
+	if (ps->wk)
+		return fetch_async(ps, e);
 	memset(&ps->w, 0, sizeof(ps->w));
 	if ((rc = ps->ops->next(ps->st, &ps->w, e)) < 0) {
 		ps->fault = ps->w.fault;
@@ -126,11 +324,36 @@ tdat_pages_fault(const struct tdat_pages *ps)
 	return ps->fault;
 }
 
+/* Take ps out of its worker's queue, after the slot it fills. */
+static void
+detach(struct tdat_pages *ps)
+{
+	struct tdat_pages_worker *wk = ps->wk;
+	struct tdat_pages **pp, *prev = NULL;
+
+	pthread_mutex_lock(&wk->mu);
+	for (pp = &wk->head; *pp; prev = *pp, pp = &(*pp)->qnext)
+		if (*pp == ps) {
+			*pp = ps->qnext;
+			if (wk->tail == ps)
+				wk->tail = prev;
+			break;
+		}
+	while (ps->sl[0].state == SLOT_FILLING ||
+	    ps->sl[1].state == SLOT_FILLING)
+		pthread_cond_wait(&wk->done, &wk->mu);
+	pthread_mutex_unlock(&wk->mu);
+	free(ps->sl[0].buf);
+	free(ps->sl[1].buf);
+}
+
 void
 tdat_pages_close(struct tdat_pages *ps)
 {
 	if (ps == NULL)
 		return;
+	if (ps->wk)
+		detach(ps);
 	ps->ops->close(ps->st);
 	free(ps);
 }

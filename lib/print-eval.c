@@ -25,8 +25,8 @@ struct rec {
 	uint32_t avail;		/* readable bytes at data, >= size */
 };
 
-unsigned long long
-tdat_read_num(const struct tdat_events *s, const void *p, int n)
+static inline unsigned long long
+read_num(const struct tdat_events *s, const void *p, int n)
 {
 	int swap = (s && s->big) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	uint16_t b;
@@ -48,6 +48,12 @@ tdat_read_num(const struct tdat_events *s, const void *p, int n)
 	default:
 		return 0;
 	}
+}
+
+unsigned long long
+tdat_read_num(const struct tdat_events *s, const void *p, int n)
+{
+	return read_num(s, p, n);
 }
 
 /* A value read in host order, as libtraceevent reads some. */
@@ -146,7 +152,8 @@ atom_value(const struct rec *r, struct parg *a)
 	if (v == 0 && !isdigit((unsigned char)a->str[0]) && r->set) {
 		/* A symbol name used as a number. */
 		for (i = 0; i < r->set->nsym; i++)
-			if (strcmp(r->set->sym[i].name, a->str) == 0) {
+			if (strcmp(r->set->arenas[0] + r->set->sym[i].name,
+			    a->str) == 0) {
 				v = r->set->sym[i].addr;
 				break;
 			}
@@ -263,10 +270,15 @@ eval_num(const struct rec *r, struct parg *a)
 		if (!a->field || (uint32_t)a->field->offset + a->field->size >
 		    r->size)
 			return 0;
-		return tdat_read_num(r->set, r->data + a->field->offset,
+		return read_num(r->set, r->data + a->field->offset,
 		    a->field->size);
 	case PA_TYPE:
-		return eval_type_str(eval_num(r, a->left), a->str, 0);
+		if (!a->cast_done) {
+			/* the cast keeps low bits or all: find which once */
+			a->cast_mask = eval_type_str(~0ULL, a->str, 0);
+			a->cast_done = 1;
+		}
+		return eval_num(r, a->left) & a->cast_mask;
 	case PA_FUNC:
 		return call_func(r, a, NULL);
 	case PA_OP:
@@ -992,18 +1004,15 @@ print_raw_buf(const struct rec *r, struct tdat_sbuf *out, const char *f,
 }
 
 static void
-print_pointer(const struct rec *r, struct tdat_sbuf *out, const char *fmt,
+print_pointer(const struct rec *r, struct tdat_sbuf *out, const char *p,
     int plen, struct parg *a)
 {
-	const char *p;
 	unsigned long long v;
 
 	if (a->type == PA_BSTRING) {
 		tdat_sb_puts(out, a->str);
 		return;
 	}
-	p = strchr(fmt, 'p');
-	p = p ? p + 1 : fmt + strlen(fmt);
 	switch (*p) {
 	case 'F': case 'f': case 'S': case 's':
 		print_function(r, out, *p, a);
@@ -1030,14 +1039,41 @@ print_pointer(const struct rec *r, struct tdat_sbuf *out, const char *fmt,
 	}
 }
 
+static const char dec2[] =
+    "00010203040506070809101112131415161718192021222324"
+    "25262728293031323334353637383940414243444546474849"
+    "50515253545556575859606162636465666768697071727374"
+    "75767778798081828384858687888990919293949596979899";
+
+static const char hex2[] =
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
 void
 tdat_put_udec(struct tdat_sbuf *out, unsigned long long v)
 {
 	char buf[24], *p = buf + sizeof(buf);
 
-	do
-		*--p = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
+	if (v < 10) {
+		sb_putc(out, (int)('0' + v));
+		return;
+	}
+	while (v >= 100) {
+		p -= 2;
+		memcpy(p, dec2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, dec2 + 2 * v, 2);
+	} else
+		*--p = (char)('0' + v);
 	sb_add(out, p, (size_t)(buf + sizeof(buf) - p));
 }
 
@@ -1045,7 +1081,7 @@ void
 tdat_put_dec(struct tdat_sbuf *out, long long v)
 {
 	if (v < 0) {
-		tdat_sb_putc(out, '-');
+		sb_putc(out, '-');
 		tdat_put_udec(out, 0ULL - (unsigned long long)v);
 	} else
 		tdat_put_udec(out, (unsigned long long)v);
@@ -1054,12 +1090,15 @@ tdat_put_dec(struct tdat_sbuf *out, long long v)
 static void
 put_hex(struct tdat_sbuf *out, unsigned long long v)
 {
-	static const char dig[] = "0123456789abcdef";
 	char buf[24], *p = buf + sizeof(buf);
 
-	do
-		*--p = dig[v & 15];
-	while ((v >>= 4) != 0);
+	while (v >= 16) {
+		p -= 2;
+		memcpy(p, hex2 + 2 * (v & 255), 2);
+		v >>= 8;
+	}
+	if (v || p == buf + sizeof(buf))
+		*--p = hex2[2 * v + 1];
 	sb_add(out, p, (size_t)(buf + sizeof(buf) - p));
 }
 
@@ -1160,7 +1199,8 @@ print_item(const struct rec *r, struct tdat_sbuf *out, const struct pitem *it)
 			    it->len_arg ? len_arg : -1, it->ls, it->arg);
 		return 0;
 	case PP_POINTER:
-		print_pointer(r, out, it->format, it->len_arg ? len_arg : 1,
+		print_pointer(r, out, it->format + it->pext,
+		    it->len_arg ? len_arg : 1,
 		    it->arg);
 		return 0;
 	case PP_STR:
@@ -1168,7 +1208,7 @@ print_item(const struct rec *r, struct tdat_sbuf *out, const struct pitem *it)
 		    it->arg);
 		return 0;
 	default:
-		sb_add(out, it->format, strlen(it->format));
+		sb_add(out, it->format, it->flen);
 		return 1;
 	}
 }
@@ -1180,7 +1220,10 @@ print_items(const struct rec *r, const struct tdat_print *p,
 	int i;
 
 	for (i = 0; i < p->n; i++)
-		print_item(r, out, &p->it[i]);
+		if (p->it[i].type == PP_STRING)
+			sb_add(out, p->it[i].format, p->it[i].flen);
+		else
+			print_item(r, out, &p->it[i]);
 }
 
 /* ------------------------------------------------------------------ */

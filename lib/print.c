@@ -1201,11 +1201,18 @@ add_item(struct tdat_print *p, int type, const char *fmt, size_t n,
 	v = &p->it[p->n];
 	if ((v->format = strndup(fmt, n)) == NULL)
 		return -1;
+	v->flen = strlen(v->format);
 	v->type = type;
 	v->arg = arg;
 	v->len_arg = len_arg;
 	v->ls = ls;
 	v->fast = type == PP_DIGIT && !len_arg ? fast_kind(v->format) : 0;
+	if (type == PP_POINTER) {
+		const char *q = strchr(v->format, 'p');
+
+		v->pext = q ? (size_t)(q + 1 - v->format) : v->flen;
+	} else
+		v->pext = 0;
 	p->n++;
 	return 0;
 }

@@ -66,6 +66,7 @@ struct tdat_reader {
 	struct ts_cpu *sync;
 	struct tdat_select *sel;
 	size_t sel_input;
+	struct tdat_pages_worker *wk;	/* reads the streams ahead */
 };
 
 /* ------------------------------------------------------------------ */
@@ -133,6 +134,18 @@ tdat_page_layout(const struct tdat_file *f, struct tdat_page_layout *pl,
 /* ------------------------------------------------------------------ */
 /* Pages, item by item: the decoder the reader and tdat-verify share. */
 
+/* A 32-bit word of the page, without a call or a byte loop. */
+static inline uint32_t
+get32(const unsigned char *p, int big)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	if (big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap32(v);
+	return v;
+}
+
 static inline int
 page_init(const struct tdat_page_layout *pl, struct tdat_page *pg,
     struct tdat_err *e)
@@ -199,7 +212,7 @@ page_next(const struct tdat_page_layout *pl, struct tdat_page *pg,
 	if (size - at < 4)
 		return item_fail(pl, pg, at, e,
 		    "record header runs past the page commit");
-	w = tdat_get32(d + at, pl->big);
+	w = get32(d + at, pl->big);
 	if (pl->big) {
 		type = w >> 27;
 		delta = w & ((1u << 27) - 1);
@@ -212,7 +225,7 @@ page_next(const struct tdat_page_layout *pl, struct tdat_page *pg,
 	it->delta = delta;
 	at += 4;
 	if ((int)type == pl->padding_type) {
-		len = size - at >= 4 ? tdat_get32(d + at, pl->big) : 0;
+		len = size - at >= 4 ? get32(d + at, pl->big) : 0;
 		it->kind = TDAT_ITEM_PADDING;
 		it->size = len;
 		pg->ts += delta;
@@ -224,7 +237,7 @@ page_next(const struct tdat_page_layout *pl, struct tdat_page *pg,
 		if (size - at < 4)
 			return item_fail(pl, pg, it->at, e,
 			    "time extend runs past the page commit");
-		it->ext = (uint64_t)tdat_get32(d + at, pl->big) << TS_SHIFT;
+		it->ext = (uint64_t)get32(d + at, pl->big) << TS_SHIFT;
 		it->ext += delta;
 		pg->pos = at + 4;
 		if ((int)type == pl->stamp_type) {
@@ -240,7 +253,7 @@ page_next(const struct tdat_page_layout *pl, struct tdat_page *pg,
 		if (size - at < 4)
 			return item_fail(pl, pg, it->at, e,
 			    "record length runs past the page commit");
-		len = tdat_get32(d + at, pl->big);
+		len = get32(d + at, pl->big);
 		if (len < 4)
 			return item_fail(pl, pg, it->at, e,
 			    "record length %u is too small", len);
@@ -521,6 +534,10 @@ add_stream(struct tdat_reader *r, int bi, uint32_t ci, struct tdat_err *e)
 	s->cpu = r->f->buf[bi].cpu[ci];
 	if ((rc = tdat_pages_open(r->f, bi, ci, &s->ps, e)) < 0)
 		return rc;
+	if (r->wk == NULL && r->f->page_ops == NULL &&
+	    tdat_pages_worker_new(&r->wk) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	tdat_pages_async(s->ps, r->wk);
 	return advance(r, s, e);
 }
 
@@ -637,6 +654,7 @@ tdat_reader_close(struct tdat_reader *r)
 		return;
 	for (i = 0; i < r->ns; i++)
 		tdat_pages_close(r->s[i].ps);
+	tdat_pages_worker_free(r->wk);
 	free(r->s);
 	for (i = 0; i < r->sync_ncpu; i++)
 		free(r->sync[i].s);

@@ -228,41 +228,66 @@ print_info(struct report *r, const struct tdat_event *ev,
 	tdat_event_print_avail(ev, &x, need, r->o->mode, &r->line);
 }
 
-static void
-put_digits(struct tdat_sbuf *l, unsigned long long v, int width, char fill)
-{
-	char buf[24], *p = buf + sizeof(buf);
+static const char dig2[] =
+    "00010203040506070809101112131415161718192021222324"
+    "25262728293031323334353637383940414243444546474849"
+    "50515253545556575859606162636465666768697071727374"
+    "75767778798081828384858687888990919293949596979899";
 
-	do
-		*--p = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	while (buf + sizeof(buf) - p < width)
+/* v in decimal, at least width characters with fill before it, written
+ * backwards to end at p: the start. */
+static char *
+fmt_digits(char *p, unsigned long long v, int width, char fill)
+{
+	char *end = p;
+
+	while (v >= 100) {
+		p -= 2;
+		memcpy(p, dig2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, dig2 + 2 * v, 2);
+	} else
+		*--p = (char)('0' + v);
+	while (end - p < width)
 		*--p = fill;
-	sb_add(l, p, (size_t)(buf + sizeof(buf) - p));
+	return p;
 }
 
 static void
+put_digits(struct tdat_sbuf *l, unsigned long long v, int width, char fill)
+{
+	char buf[24], *p = fmt_digits(buf + sizeof(buf), v, width, fill);
+
+	sb_add(l, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+/* " %5llu.%09llu:" (nanoseconds) or " %5llu.%06llu:" (microseconds),
+ * or "%12llu:" for a clock that counts cycles. */
+static void
 put_time(struct report *r, uint64_t ts)
 {
-	struct tdat_sbuf *l = &r->line;
+	char buf[64], *end = buf + sizeof(buf), *p = end;
 
+	*--p = ':';
 	if (!r->usecs) {
-		put_digits(l, ts, 12, ' ');
-		sb_putc(l, ':');
-		return;
-	}
-	sb_putc(l, ' ');
-	if (r->o->ns) {
-		put_digits(l, ts / 1000000000, 5, ' ');
-		sb_putc(l, '.');
-		put_digits(l, ts % 1000000000, 9, '0');
+		p = fmt_digits(p, ts, 12, ' ');
 	} else {
-		ts = (ts + 500) / 1000;
-		put_digits(l, ts / 1000000, 5, ' ');
-		sb_putc(l, '.');
-		put_digits(l, ts % 1000000, 6, '0');
+		if (r->o->ns) {
+			p = fmt_digits(p, ts % 1000000000, 9, '0');
+			*--p = '.';
+			p = fmt_digits(p, ts / 1000000000, 5, ' ');
+		} else {
+			ts = (ts + 500) / 1000;
+			p = fmt_digits(p, ts % 1000000, 6, '0');
+			*--p = '.';
+			p = fmt_digits(p, ts / 1000000, 5, ' ');
+		}
+		*--p = ' ';
 	}
-	sb_putc(l, ':');
+	sb_add(&r->line, p, (size_t)(end - p));
 }
 
 static void
@@ -283,23 +308,37 @@ static void
 put_task(struct report *r, const char *comm, int pid, int cpu)
 {
 	struct tdat_sbuf *l = &r->line;
-	char buf[16];
-	int n;
+	char buf[64], num[16], *p, *q;
+	size_t n = strlen(comm), k;
 
-	tdat_put_pad(l, comm, strlen(comm), 16, 0);
+	if (n <= 16 && pid >= 0 && cpu >= 0 && cpu < 1000) {
+		/* the common case in one piece */
+		memset(buf, ' ', 16);
+		memcpy(buf + 16 - n, comm, n);
+		buf[16] = '-';
+		p = fmt_digits(num + sizeof(num), (unsigned)pid, 0, ' ');
+		k = (size_t)(num + sizeof(num) - p);
+		memcpy(buf + 17, p, k);
+		q = buf + 17 + k;
+		while (k++ < 5)
+			*q++ = ' ';
+		*q++ = ' ';
+		*q++ = '[';
+		q[0] = (char)('0' + cpu / 100);
+		q[1] = (char)('0' + cpu / 10 % 10);
+		q[2] = (char)('0' + cpu % 10);
+		q[3] = ']';
+		sb_add(l, buf, (size_t)(q + 4 - buf));
+		return;
+	}
+	tdat_put_pad(l, comm, n, 16, 0);
 	sb_putc(l, '-');
 	if (pid >= 0) {
-		char *p = buf + sizeof(buf);
-		unsigned v = (unsigned)pid;
-
-		do
-			*--p = (char)('0' + v % 10);
-		while ((v /= 10) != 0);
-		n = (int)(buf + sizeof(buf) - p);
-		tdat_put_pad(l, p, (size_t)n, 5, 1);
+		p = fmt_digits(num + sizeof(num), (unsigned)pid, 0, ' ');
+		tdat_put_pad(l, p, (size_t)(num + sizeof(num) - p), 5, 1);
 	} else {
-		n = snprintf(buf, sizeof(buf), "%d", pid);
-		tdat_put_pad(l, buf, (size_t)n, 5, 1);
+		k = (size_t)snprintf(num, sizeof(num), "%d", pid);
+		tdat_put_pad(l, num, k, 5, 1);
 	}
 	sb_add(l, " [", 2);
 	if (cpu >= 0)
@@ -360,7 +399,9 @@ done:
 	sb_putc(l, '\n');
 	if (l->oom)
 		return -1;
-	if (l->len >= 65536) {
+	/* Written in pieces of four times stdio's buffer (lib/output.c), of
+	 * which stdio copies only the first and the tail. */
+	if (l->len >= 4 * 65536) {
 		fwrite(l->p, 1, l->len, r->out);
 		tdat_sb_reset(l);
 	}

@@ -278,6 +278,10 @@ int tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
 
 /* The trace.dat page operations (formats/tracedat.c). */
 extern const struct tdat_page_ops tdat_tracedat_pages;
+/* Exchange the buffer a trace.dat stream's last window lies in (from its
+ * start) for *buf of *cap bytes, which the stream then owns and may free
+ * or grow: lib/pages.c keeps windows this way, uncopied. */
+void tdat_tracedat_swap(void *st, unsigned char **buf, size_t *cap);
 
 /* Pages of one CPU of one buffer, from whatever format (lib/pages.c). */
 struct tdat_pages;
@@ -298,6 +302,15 @@ uint64_t tdat_pages_total(const struct tdat_pages *);
 /* After a < 0 return: the window's fault tag, or NULL. */
 const char *tdat_pages_fault(const struct tdat_pages *);
 void tdat_pages_close(struct tdat_pages *);
+/* A thread that reads (and decompresses) the next window of the streams
+ * attached to it while their caller works on the current one; free it
+ * after closing them.  tdat_pages_worker_new() returns 0 or TDAT_ENOMEM. */
+struct tdat_pages_worker;
+int tdat_pages_worker_new(struct tdat_pages_worker **out);
+void tdat_pages_worker_free(struct tdat_pages_worker *);
+/* Attach a stream not read yet: 1, or 0 when its format's streams share
+ * state (it is then read on the caller's thread as before). */
+int tdat_pages_async(struct tdat_pages *, struct tdat_pages_worker *);
 
 
 /* ---------------------------------------------------------------------

@@ -855,45 +855,70 @@ struct cpuwalk {
 	    (w)->page, __VA_ARGS__)
 
 /* The data of a record against its format; nonzero to stop the page. */
+/* Where a finding about the record it lies: worked out only for one. */
+#define WHERE	tdat_page_where(&v->pl, pg, it->at)
+
+/* Words of a record, without a call (the loop runs for every record). */
+static inline uint32_t
+rd16(const unsigned char *p, int big)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	if (big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap16(v);
+	return v;
+}
+
+static inline uint32_t
+rd32(const unsigned char *p, int big)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	if (big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap32(v);
+	return v;
+}
+
 static int
 check_record(struct vctx *v, struct cpuwalk *w, const struct tdat_page *pg,
     const struct tdat_page_item *it)
 {
 	struct vevent *ev;
 	uint32_t id, i, size = it->size;
-	uint64_t at = tdat_page_where(&v->pl, pg, it->at);
 
 	if (size < 2)
-		return PERR(v, w, "record-size", at, "record of %u bytes holds "
+		return PERR(v, w, "record-size", WHERE, "record of %u bytes holds "
 		    "no event id", size);
-	id = tdat_get16(it->data, v->pl.big);
+	id = rd16(it->data, v->pl.big);
 	if (v->idx[id] == 0)
-		return PERR(v, w, "event-id", at, "event id %u has no format",
+		return PERR(v, w, "event-id", WHERE, "event id %u has no format",
 		    id);
 	ev = &v->ev[v->idx[id] - 1];
 	ev->seen = 1;
 	if (size < ev->min_size)
-		return PERR(v, w, "record-size", at, "record of %u bytes is "
+		return PERR(v, w, "record-size", WHERE, "record of %u bytes is "
 		    "shorter than event %s (%u)", size, ev->name, ev->min_size);
 	for (i = 0; i < ev->nloc; i++) {
 		const struct vloc *l = &ev->loc[i];
-		uint32_t loc = tdat_get32(it->data + l->off, v->pl.big);
+		uint32_t loc = rd32(it->data + l->off, v->pl.big);
 		uint32_t off = loc & 0xffff, len = loc >> 16;
 
 		if (l->rel)
 			off += l->off + 4;
 		if (off > size || len > size - off)
-			return PERR(v, w, "data-loc", at, "event %s: field %s "
+			return PERR(v, w, "data-loc", WHERE, "event %s: field %s "
 			    "(%u bytes at %u) lies outside its record of %u bytes",
 			    ev->name, l->name, len, off, size);
 		if (!l->str || len == 0 || memchr(it->data + off, '\0', len))
 			continue;
 		/* Some modules store strlen() as the length, NUL after it. */
 		if (memchr(it->data + off, '\0', size - off) == NULL)
-			return PERR(v, w, "string", at, "event %s: string field "
+			return PERR(v, w, "string", WHERE, "event %s: string field "
 			    "%s is not terminated in its record", ev->name,
 			    l->name);
-		if (PWARN(v, w, "string-length", at, "event %s: string field "
+		if (PWARN(v, w, "string-length", WHERE, "event %s: string field "
 		    "%s ends after its stated length %u", ev->name, l->name, len))
 			return 1;
 	}
@@ -997,6 +1022,7 @@ check_cpu(struct vctx *v, int bi, uint32_t ci)
 	const struct tdat_buffer *b = &v->f->buf[bi];
 	struct cpuwalk w = { b, &b->cpu[ci], -1, 0, 0 };
 	struct tdat_pages *ps;
+	struct tdat_pages_worker *wk = NULL;
 	struct tdat_page pg;
 	struct tdat_err e = { 0 };
 	const char *kind;
@@ -1019,6 +1045,9 @@ check_cpu(struct vctx *v, int bi, uint32_t ci)
 		    e.msg);
 		return;
 	}
+	/* The next window is read (and decompressed) on a second thread. */
+	if (tdat_pages_worker_new(&wk) == 0)
+		tdat_pages_async(ps, wk);
 	while (!v->sec_stop && !v->stop && !v->fatal) {
 		if ((rc = tdat_pages_next(ps, &pg, &avail, &e)) == 0)
 			break;
@@ -1039,6 +1068,7 @@ check_cpu(struct vctx *v, int bi, uint32_t ci)
 			break;
 	}
 	tdat_pages_close(ps);
+	tdat_pages_worker_free(wk);
 }
 
 /*

@@ -2,8 +2,9 @@
  * test_pages.c: the page iterator (lib/pages.c) over the trace.dat page
  * operations (formats/tracedat.c) and over a page_ops backend of the
  * test's own: raw windows split into pages with the bytes readable after
- * each, compressed chunks, a damaged chunk followed by a good one, and a
- * fake format whose three pages the record reader decodes.
+ * each, compressed chunks, a damaged chunk followed by a good one, the
+ * same through a page worker, and a fake format whose three pages the
+ * record reader decodes.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +36,83 @@ make_raw(char *path)
 	tdat_close(f);
 	close(fd);
 	return rc;
+}
+
+/* FNV-1a of n bytes, on from h. */
+static uint64_t
+hash(uint64_t h, const unsigned char *p, size_t n)
+{
+	while (n-- > 0)
+		h = (h ^ *p++) * 0x100000001b3ULL;
+	return h;
+}
+
+/* Everything the iterator tells over every CPU of buffer 0 (pages and
+ * their bytes, avail, errors, faults), with the streams read on the
+ * caller's thread or through a page worker. */
+static uint64_t
+walk(const char *path, int async, int *attached)
+{
+	struct tdat_pages_worker *wk = NULL;
+	struct tdat_file *f;
+	struct tdat_pages *ps;
+	struct tdat_page pg;
+	struct tdat_err e;
+	uint64_t h = 0xcbf29ce484222325ULL, x[4];
+	size_t avail;
+	uint32_t ci;
+	int rc;
+
+	*attached = 0;
+	if (tdat_open(path, &f, &e) < 0)
+		return 0;
+	if (async && tdat_pages_worker_new(&wk) < 0) {
+		tdat_close(f);
+		return 0;
+	}
+	for (ci = 0; ci < f->buf[0].ncpu; ci++) {
+		if (tdat_pages_open(f, 0, ci, &ps, &e) < 0)
+			continue;
+		if (async)
+			*attached += tdat_pages_async(ps, wk);
+		while ((rc = tdat_pages_next(ps, &pg, &avail, &e)) != 0) {
+			if (rc < 0) {
+				x[0] = (uint64_t)e.code;
+				x[1] = e.off;
+				h = hash(h, (unsigned char *)x, 2 * sizeof(x[0]));
+				h = hash(h, (const unsigned char *)e.msg,
+				    strlen(e.msg));
+				if (tdat_pages_fault(ps))
+					h = hash(h, (const unsigned char *)
+					    tdat_pages_fault(ps),
+					    strlen(tdat_pages_fault(ps)));
+				continue;
+			}
+			x[0] = pg.off;
+			x[1] = (uint64_t)pg.chunk_pos;
+			x[2] = avail;
+			x[3] = pg.page_size;
+			h = hash(h, (unsigned char *)x, sizeof(x));
+			h = hash(h, pg.p, avail);
+		}
+		tdat_pages_close(ps);
+	}
+	tdat_pages_worker_free(wk);
+	tdat_close(f);
+	return h;
+}
+
+/* A page worker changes nothing the iterator tells. */
+static void
+same_async(const char *path, const char *what)
+{
+	uint64_t a, b;
+	int n, m;
+
+	a = walk(path, 0, &n);
+	b = walk(path, 1, &m);
+	ok(a != 0 && a == b && m > 0, "%s: the same pages, bytes and errors "
+	    "through a page worker (%d streams)", what, m);
 }
 
 /* Raw data: windows of whole pages, pages at their file offsets, and
@@ -260,6 +338,7 @@ test_damaged(void)
 	    (unsigned long long)after);
 	tdat_pages_close(ps);
 	tdat_close(f);
+	same_async(path, "a damaged chunk");
 	unlink(path);
 	free(ch);
 }
@@ -416,6 +495,14 @@ test_fake(void)
 int
 main(void)
 {
+	char path[] = "/tmp/test_pages.XXXXXX";
+
+	same_async(ZSTD, "zstd chunks");
+	if (make_raw(path) == 0)
+		same_async(path, "raw windows");
+	else
+		ok(0, "a v6 copy of %s", ZSTD);
+	unlink(path);
 	test_raw();
 	test_chunks();
 	test_damaged();
