@@ -72,8 +72,9 @@ all_modes() {
 }
 
 @test "mac80211 and cfg80211 events of mac80211_hwsim (scan, IBSS, monitor)" {
-	records x86_64-v7-wifi report -t
-	records x86_64-v7-wifi report-N -t -N
+	# -R: cfg80211_get_bss's ssid has no NUL in the record, so trace-cmd
+	# prints the page's bytes after it up to the next NUL; so does tdat.
+	all_modes x86_64-v7-wifi
 }
 
 @test "xen_hypercall_name, __le16_to_cpup and drv_bss_info_changed (hand-built records)" {
