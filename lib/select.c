@@ -531,6 +531,15 @@ tdat_select_stream(const struct tdat_select *s, size_t k, int buf,
 	    strcmp(s->o->buffer, f->buf[buf].name) == 0);
 }
 
+int
+tdat_select_range(const struct tdat_select *s, uint64_t *since,
+    uint64_t *until)
+{
+	*since = s->since;
+	*until = s->until;
+	return !s->o->full_decode && (s->since > 0 || s->until < UINT64_MAX);
+}
+
 const struct tdat_select_opts *
 tdat_select_options(const struct tdat_select *s)
 {
