@@ -465,7 +465,7 @@ chosen(struct tdat_select *s, struct input *in,
 	size_t k;
 	int any, pid = 0;
 
-	if (r->size >= 2)
+	if (r->size >= 2 && s->in[0].byid)
 		ev = s->in[0].byid[tdat_get16(r->data, in->f->big)];
 	if (ev == NULL)
 		return o->nevents == 0 && o->nfilters == 0 && o->npids == 0 &&
@@ -744,8 +744,14 @@ tdat_select_open(struct tdat_file *const *files, size_t n,
 	}
 	s->nin = n;
 	s->o = o;
+	/* One input chosen by CPU, time or buffer alone: no event formats
+	 * are needed (a cut out of a big trace costs little more than the
+	 * pages it reads). */
 	for (i = 0; i < n; i++) {
 		s->in[i].f = files[i];
+		if (n == 1 && o->nevents == 0 && o->nfilters == 0 &&
+		    o->npids == 0 && o->ncomms == 0)
+			continue;
 		if ((rc = load_events(&s->in[i], e)) < 0)
 			goto fail;
 	}
