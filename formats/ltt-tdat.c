@@ -1105,7 +1105,7 @@ lo_release(struct tdat_file *f)
 }
 
 static const struct tdat_page_ops ltt_page_ops = {
-	lo_open, lo_next, lo_close, lo_release
+	lo_open, lo_next, lo_close, lo_release, NULL, NULL
 };
 /* ------------------------------------------------------------------ */
 

@@ -1622,6 +1622,8 @@ struct tdpages {
 	int text;		/* latency text, not pages */
 	uint32_t unit;		/* raw windows are a multiple of it */
 	uint64_t off, end;	/* raw: the next byte, the end of the data */
+	uint64_t start;		/* raw: the first page */
+	int one;		/* raw: the next window is one page (a probe) */
 	uint64_t past;		/* chunks end here (the CPU's data + count) */
 	struct tdat_chunk *ch;	/* compressed: the chunk table */
 	uint32_t nch, next;
@@ -1760,6 +1762,7 @@ tdp_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
 		*total = s->end - s->off;
 	else
 		*total = (s->end - s->off) - (s->end - s->off) % s->unit;
+	s->start = s->off;
 	*st = s;
 	return 0;
 fail:
@@ -1784,16 +1787,19 @@ tdp_raw(struct tdpages *s, struct tdat_window *w, struct tdat_err *e)
 	want = s->end - s->off;
 	if (want > room)
 		want = room;
+	if (s->one)
+		want = s->unit;
 	want -= want % s->unit;
 	if (want == 0) {
 		s->off = s->end;	/* a partial page at the end is ignored */
 		return 0;
 	}
-	if (!s->text) {
+	if (!s->text && !s->one) {
 		tail = f->fsize - (at + want);
 		if (tail > PAGES_TAIL)
 			tail = PAGES_TAIL;
 	}
+	s->one = 0;
 	if ((rc = tdp_room(&s->buf, &s->cap, room + (s->text ? 0 :
 	    PAGES_TAIL), e)) < 0)
 		return rc;
@@ -1886,9 +1892,42 @@ tdat_tracedat_swap(void *arg, unsigned char **buf, size_t *cap)
 	*cap = c;
 }
 
+/* Pages of raw data, chunks of compressed data; the text cannot seek. */
+static uint64_t
+tdp_units(void *arg)
+{
+	struct tdpages *s = arg;
+
+	if (s->text)
+		return 0;
+	if (s->ch)
+		return s->nch;
+	return (s->end - s->start) / s->unit;
+}
+
+static int
+tdp_seek(void *arg, uint64_t u, int one, struct tdat_err *e)
+{
+	struct tdpages *s = arg;
+
+	if (u >= tdp_units(s) && u > 0)
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "no page or chunk %llu",
+		    (unsigned long long)u);
+	if (s->ch) {
+		s->next = (uint32_t)u;
+		s->warned = 0;
+	} else if (!s->text) {
+		s->off = s->start + u * s->unit;
+		s->one = one;
+	}
+	return 0;
+}
+
 const struct tdat_page_ops tdat_tracedat_pages = {
 	.open = tdp_open,
 	.next = tdp_next,
 	.close = tdp_close,
 	.release = NULL,
+	.units = tdp_units,
+	.seek = tdp_seek,
 };

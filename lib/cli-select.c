@@ -49,13 +49,17 @@ add_pids(struct tdat_select_args *sa, const char *list)
 	sa->o.pids = sa->pids;
 }
 
+/* TDAT_FULL_DECODE set in the environment: --since and --until decode
+ * every event outside their range (to check the fast path against). */
 static void
-set_time(const char *what, const char *a, uint64_t *v, int *rel, int *has)
+set_time(struct tdat_select_opts *o, const char *what, const char *a,
+    uint64_t *v, int *rel, int *has)
 {
 	if (tdat_parse_time(a, v, rel) < 0)
 		tdat_usage_error("%s: bad time '%s' (seconds, or a number with "
 		    "s, ms, us or ns; + for relative)", what, a);
 	*has = 1;
+	o->full_decode = getenv("TDAT_FULL_DECODE") != NULL;
 }
 
 int
@@ -88,11 +92,11 @@ tdat_select_arg(struct tdat_select_args *sa, int c, const char *arg)
 		o->cpus = sa->cpus;
 		break;
 	case TDAT_SEL_SINCE:
-		set_time("--since", arg, &o->since, &o->since_rel,
+		set_time(o, "--since", arg, &o->since, &o->since_rel,
 		    &o->has_since);
 		break;
 	case TDAT_SEL_UNTIL:
-		set_time("--until", arg, &o->until, &o->until_rel,
+		set_time(o, "--until", arg, &o->until, &o->until_rel,
 		    &o->has_until);
 		break;
 	case TDAT_SEL_BUFFER:

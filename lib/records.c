@@ -26,6 +26,7 @@
 #define MISSING_STORED	(1ULL << 30)
 
 struct stream {
+	struct tdat_reader *r;
 	int buffer;
 	struct tdat_cpu cpu;
 	/* the data source */
@@ -67,6 +68,8 @@ struct tdat_reader {
 	struct tdat_select *sel;
 	size_t sel_input;
 	struct tdat_pages_worker *wk;	/* reads the streams ahead */
+	int cut;		/* the selection's time range may be sought */
+	uint64_t since, until;
 };
 
 /* ------------------------------------------------------------------ */
@@ -523,6 +526,15 @@ read_time_options(struct tdat_reader *r, struct tdat_err *e)
 	return 0;
 }
 
+/* A page stamp of stream arg on the records' clock. */
+static uint64_t
+stream_ts(void *arg, uint64_t raw)
+{
+	struct stream *s = arg;
+
+	return adjust(s->r, raw, (int)s->cpu.id);
+}
+
 static int
 add_stream(struct tdat_reader *r, int bi, uint32_t ci, struct tdat_err *e)
 {
@@ -530,9 +542,13 @@ add_stream(struct tdat_reader *r, int bi, uint32_t ci, struct tdat_err *e)
 	int rc;
 
 	memset(s, 0, sizeof(*s));
+	s->r = r;
 	s->buffer = bi;
 	s->cpu = r->f->buf[bi].cpu[ci];
 	if ((rc = tdat_pages_open(r->f, bi, ci, &s->ps, e)) < 0)
+		return rc;
+	if (r->cut && r->since > 0 && (rc = tdat_pages_seek_ts(s->ps, &r->pl,
+	    stream_ts, s, r->since, e)) < 0)
 		return rc;
 	if (r->wk == NULL && r->f->page_ops == NULL &&
 	    tdat_pages_worker_new(&r->wk) < 0)
@@ -557,6 +573,10 @@ tdat_reader_open(struct tdat_file *f, const struct tdat_reader_opts *o,
 	r->raw = o && o->no_offsets;
 	r->sel = o ? o->sel : NULL;
 	r->sel_input = o ? o->sel_input : 0;
+	/* An LTT directory is read whole: its tracefiles' events are not
+	 * known to be in time order. */
+	if (r->sel && f->page_ops == NULL)
+		r->cut = tdat_select_range(r->sel, &r->since, &r->until);
 	if ((rc = tdat_page_layout(f, &r->pl, e)) < 0)
 		goto fail;
 	if (!r->raw && (rc = read_time_options(r, e)) < 0)
@@ -605,7 +625,11 @@ tdat_reader_keeps(struct tdat_reader *r, const struct tdat_record *rec)
 	return r->sel == NULL || tdat_select_keep(r->sel, r->sel_input, rec);
 }
 
-/* The next record the selection keeps. */
+/*
+ * The next record the selection keeps.  The streams are merged in time
+ * order: once the earliest record left is past the selection's end, no
+ * later one is kept.
+ */
 int
 tdat_reader_next(struct tdat_reader *r, struct tdat_record *rec,
     struct tdat_err *e)
@@ -614,8 +638,22 @@ tdat_reader_next(struct tdat_reader *r, struct tdat_record *rec,
 
 	while ((rc = tdat_reader_next_all(r, rec, e)) > 0 &&
 	    !tdat_reader_keeps(r, rec))
-		;
+		if (r->cut && rec->ts > r->until)
+			return 0;
 	return rc;
+}
+
+void
+tdat_reader_counts(const struct tdat_reader *r, uint64_t *loads,
+    uint64_t *pages)
+{
+	size_t i;
+
+	*loads = *pages = 0;
+	for (i = 0; i < r->ns; i++) {
+		*loads += tdat_pages_loads(r->s[i].ps);
+		*pages += tdat_pages_handed(r->s[i].ps);
+	}
 }
 
 int

@@ -465,7 +465,7 @@ chosen(struct tdat_select *s, struct input *in,
 	size_t k;
 	int any, pid = 0;
 
-	if (r->size >= 2)
+	if (r->size >= 2 && s->in[0].byid)
 		ev = s->in[0].byid[tdat_get16(r->data, in->f->big)];
 	if (ev == NULL)
 		return o->nevents == 0 && o->nfilters == 0 && o->npids == 0 &&
@@ -529,6 +529,15 @@ tdat_select_stream(const struct tdat_select *s, size_t k, int buf,
 		return 0;
 	return cpu_selected(s->o, cpu) && (s->o->buffer == NULL ||
 	    strcmp(s->o->buffer, f->buf[buf].name) == 0);
+}
+
+int
+tdat_select_range(const struct tdat_select *s, uint64_t *since,
+    uint64_t *until)
+{
+	*since = s->since;
+	*until = s->until;
+	return !s->o->full_decode && (s->since > 0 || s->until < UINT64_MAX);
 }
 
 const struct tdat_select_opts *
@@ -735,9 +744,16 @@ tdat_select_open(struct tdat_file *const *files, size_t n,
 	s->in = in;
 	s->nin = n;
 	s->o = o;
-	for (i = 0; i < n; i++)
+	/* One input chosen by CPU, time or buffer alone: no event formats
+	 * are needed (a cut out of a big trace costs little more than the
+	 * pages it reads). */
+	for (i = 0; i < n; i++) {
+		if (n == 1 && o->nevents == 0 && o->nfilters == 0 &&
+		    o->npids == 0 && o->ncomms == 0)
+			continue;
 		if ((rc = load_events(&s->in[i], e)) < 0)
 			goto fail;
+	}
 	for (i = 1; i < n; i++)
 		if ((rc = check_merge(s, i, e)) < 0)
 			goto fail;

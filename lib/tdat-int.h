@@ -263,6 +263,14 @@ struct tdat_page_ops {
 	void	(*close)(void *st);
 	/* Free f->page_arg (tdat_close()); NULL if nothing to free. */
 	void	(*release)(struct tdat_file *f);
+	/* Optional (NULL: the stream is only read in order).  The units a
+	 * stream can be positioned at: its pages (raw data) or its chunks
+	 * (compressed data); 0 when it cannot seek (latency text). */
+	uint64_t (*units)(void *st);
+	/* Make the next window start at unit u (< units()); with one set,
+	 * that window holds unit u alone, as few bytes as the format can
+	 * read (a probe), and the windows after it are as usual. */
+	int	(*seek)(void *st, uint64_t u, int one, struct tdat_err *e);
 };
 
 /* The first buffer that holds a latency tracer's text, or -1 (lib/latency.c);
@@ -286,6 +294,7 @@ void tdat_tracedat_swap(void *st, unsigned char **buf, size_t *cap);
 /* Pages of one CPU of one buffer, from whatever format (lib/pages.c). */
 struct tdat_pages;
 struct tdat_page;
+struct tdat_page_layout;
 int tdat_pages_open(struct tdat_file *, int buf, uint32_t ci,
     struct tdat_pages **out, struct tdat_err *e);
 /* The next page: 1 with pg->p, page_size, off and chunk_pos set (call
@@ -301,6 +310,23 @@ int tdat_pages_window(struct tdat_pages *, struct tdat_window *w,
 uint64_t tdat_pages_total(const struct tdat_pages *);
 /* After a < 0 return: the window's fault tag, or NULL. */
 const char *tdat_pages_fault(const struct tdat_pages *);
+/*
+ * Skip the pages whose records all come before ts: bisect the stream's
+ * units (pages, or chunks: O(log n) reads or decompressions) by the time
+ * stamps of their page headers, taken through conv(arg, raw) to the
+ * records' clock, and make tdat_pages_next() start at the last page with
+ * records whose stamp is below ts (the first page when none is).  This
+ * holds as long as the stream's records are in time order, as the ring
+ * buffer writes them.  A format without seek, damage met while probing,
+ * or a stream already read: nothing is skipped.  0, or < 0 on no memory.
+ */
+int tdat_pages_seek_ts(struct tdat_pages *, const struct tdat_page_layout *pl,
+    uint64_t (*conv)(void *arg, uint64_t raw), void *arg, uint64_t ts,
+    struct tdat_err *e);
+/* Windows fetched from the format so far (reads of raw pages, chunk
+ * decompressions), probes included, and pages handed out. */
+uint64_t tdat_pages_loads(const struct tdat_pages *);
+uint64_t tdat_pages_handed(const struct tdat_pages *);
 void tdat_pages_close(struct tdat_pages *);
 /* A thread that reads (and decompresses) the next window of the streams
  * attached to it while their caller works on the current one; free it
@@ -362,6 +388,10 @@ int tdat_reader_next(struct tdat_reader *, struct tdat_record *rec,
 /* The same, ignoring the selection (for plugins that peek ahead). */
 int tdat_reader_next_all(struct tdat_reader *, struct tdat_record *rec,
     struct tdat_err *e);
+/* What its streams read so far: windows fetched (tdat_pages_loads())
+ * and pages decoded (tdat_pages_handed()), added up. */
+void tdat_reader_counts(const struct tdat_reader *, uint64_t *loads,
+    uint64_t *pages);
 /* 1 if the reader's selection keeps rec (always without one). */
 int tdat_reader_keeps(struct tdat_reader *, const struct tdat_record *);
 void tdat_reader_close(struct tdat_reader *);

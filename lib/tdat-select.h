@@ -41,6 +41,11 @@ int tdat_select_keep(struct tdat_select *, size_t k,
 /* 0 if no record of buffer index buf, CPU cpu of input k can be kept. */
 int tdat_select_stream(const struct tdat_select *, size_t k, int buf,
     uint32_t cpu);
+/* The time range kept (--since, --until; 0 and UINT64_MAX without them):
+ * 1 when a reader may skip the pages before *since and end at the first
+ * record after *until, 0 when it must decode every record. */
+int tdat_select_range(const struct tdat_select *, uint64_t *since,
+    uint64_t *until);
 
 
 /* ---------------------------------------------------------------------

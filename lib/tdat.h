@@ -103,6 +103,8 @@ struct tdat_select_opts {
 	int has_until, until_rel;	/* ts <= until (+ first event's ts) */
 	uint64_t since, until;
 	const char *buffer;		/* only this buffer; NULL every one */
+	int full_decode;		/* decode every event outside the time
+					 * range too (no seek, no early end) */
 };
 
 void tdat_select_close(struct tdat_select *);

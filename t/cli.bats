@@ -138,7 +138,7 @@ args() {
 	[[ $output == *"unit/t3: planned 2 tests, ran 1"* ]]
 }
 
-@test "README's quick start and .ci/run install the same packages and run make check" {
+@test "README's quick start and .ci/run install the same packages and run make check (and check-asan)" {
 	readme=$(grep -m1 '^apt-get update && ' "$TOP/README.md" |
 	    sed 's/.*apt-get install -y //; s/ &&.*//' | tr ' ' '\n' | sort)
 	ci=$(sed -n '/^pkgs=(/,/)/p' "$TOP/.ci/run" | tr -d '()' |
@@ -146,5 +146,7 @@ args() {
 	[ -n "$readme" ] && [ "$readme" = "$ci" ] ||
 	    { echo "README: $readme"; echo ".ci/run: $ci"; return 1; }
 	grep -q '^make check$' "$TOP/README.md"
-	grep -q '^make check </dev/null$' "$TOP/.ci/run"
+	grep -q '^run check$' "$TOP/.ci/run"
+	grep -q '^run check-asan$' "$TOP/.ci/run"
+	grep -q 'make "$1" </dev/null' "$TOP/.ci/run"
 }

@@ -331,3 +331,192 @@ bad_filter() {
 		    { echo "doc/$t.1 does not point to tdat-select(7)"; return 1; }
 	done
 }
+
+# ---- fast time cuts: --since and --until bisect each CPU's pages by their
+# time stamps; what they keep must be what a full decode keeps
+# (TDAT_FULL_DECODE) and what trace-cmd prints in that time range.
+
+# stamps FILE [PAGE...]: the time stamps of a few pages with events
+# (the second, the middle one, the last, and PAGEs) of two CPUs of FILE's
+# top buffer, on the events' clock (TSC2NSEC applied), read from its v6
+# copy $T/v6.dat (tdat-cat copies the pages as they are).
+stamps() {
+	local tsc
+	tsc=$("$B/tdat-dump" --options "$1" |
+	    awk '/\[multiplier, shift, offset\]/ { print $1, $2, $3; exit }')
+	"$B/tdat-dump" --flyrecord "$T/v6.dat" |
+	    python3 -c '
+import struct, sys
+path, tsc = sys.argv[1], sys.argv[2].split()
+more = [int(x) for x in sys.argv[3:]]
+mult, shift, toff = (int(x) for x in tsc) if tsc else (0, 0, 0)
+f = open(path, "rb")
+h = f.read(64)
+i = h.index(b"\0", 10)
+big, lsize = h[i + 1] == 1, h[i + 2]
+e = ">" if big else "<"
+ps = struct.unpack(e + "I", h[i + 3:i + 7])[0]
+top = ncpu = 0
+for line in sys.stdin:
+    w = line.split()
+    if w[0] == "buffer":
+        top = w[1] == "\"\""
+        continue
+    if not top or w[0] != "cpu" or ncpu == 2:
+        continue
+    off, pages = int(w[3].rstrip(",")), int(w[6])
+    if pages == 0:
+        continue
+    ncpu += 1
+    for k in sorted(set([1, pages // 2, pages - 1] + more)):
+        if k >= pages:
+            continue
+        f.seek(off + k * ps)
+        b = f.read(8 + lsize)
+        raw = struct.unpack(e + "Q", b[:8])[0]
+        commit = struct.unpack(e + ("Q" if lsize == 8 else "I"), b[8:])[0]
+        if commit & ((1 << 27) - 1) == 0:
+            continue
+        print((((raw - toff) * mult) >> shift) if mult else raw)
+' "$T/v6.dat" "$tsc" "${@:2}"
+}
+
+# ns OUT: the first and the last timestamp of tdat-dump --records -t, in ns.
+ns_span() {
+	sed -n 's/^.*\] *\([0-9]*\)\.\([0-9]\{9\}\): .*/\1\2/p' "$1" |
+	    sed 's/^0*//' | sed -n '1p;$p'
+}
+
+# windows FILE [PAGE...]: the cuts tried on FILE, one per line as "FROM TO ARGS":
+# the range kept in ns, then the options: before its first event, after
+# its last, empty, relative, and around some page stamps.
+windows() {
+	local f=$1 first last mid s end=999999999999999999
+	"$B/tdat-dump" --records -t "$f" >"$T/all.txt"
+	{ read -r first; read -r last; } < <(ns_span "$T/all.txt")
+	mid=$(((first + last) / 2))
+	echo "0 $((first - 1)) --until $((first - 1))ns"
+	echo "0 $first --since 0 --until ${first}ns"
+	echo "$((last + 1)) $end --since $((last + 1))ns"
+	echo "$last $end --since ${last}ns"
+	echo "$first $last --since ${first}ns --until ${last}ns"
+	echo "$((first + 1)) $((last - 1)) --since $((first + 1))ns --until $((last - 1))ns"
+	echo "$mid $((mid - 1)) --since ${mid}ns --until $((mid - 1))ns"
+	echo "$first $end --since +0"
+	echo "$((first + 10000000)) $((first + 20000000)) --since +0.01 --until +0.02"
+	echo "$mid $((first + 10000000)) --since ${mid}ns --until +10ms"
+	echo "$mid $((mid + 10000000)) --since ${mid}ns --until $((mid + 10000000))ns"
+	for s in $(stamps "$@"); do
+		echo "$((s - 1)) $((s + 2000000)) --since $((s - 1))ns --until $((s + 2000000))ns"
+		echo "$s $s --since ${s}ns --until ${s}ns"
+		echo "0 $s --until ${s}ns"
+	done
+}
+
+# in_range FROM TO: of trace-cmd report -t, the first line and the event
+# lines whose time is in [FROM, TO] ns, each with the lost-event line
+# before it.
+in_range() {
+	awk -v from="$(printf '%021d' "$1")" -v to="$(printf '%021d' "$2")" '
+	NR == 1 { print; next }
+	/EVENTS DROPPED\]$/ { held = held $0 "\n"; next }
+	{
+		t = ""
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+				split(substr($i, 1, length($i) - 1), p, ".")
+				t = sprintf("%012d%09d", p[1], p[2])
+				break
+			}
+		if (t != "" && t >= from "" && t <= to "")
+			printf "%s%s\n", held, $0
+		held = ""
+	}'
+}
+
+# cuts_agree FILE [TOOLS [PAGE...]]: on every window of FILE, tdat-dump --records
+# -N -t keeps what a full decode keeps and what trace-cmd prints in that
+# range (of the v6 copy when trace-cmd cannot read FILE); with TOOLS,
+# tdat-to-json, tdat-cat and tdat-to-ltt (every fourth window) write what
+# they write after a full decode.
+cuts_agree() {
+	local f=$1 tools=${2:-} from to args n=0 a
+	shift $(($# > 1 ? 2 : 1))
+	"$B/tdat-cat" --file-version 6 -o "$T/v6.dat" "$f"
+	stdbuf -o0 trace-cmd report -N -t "$f" >"$T/tc-all" 2>/dev/null || :
+	[ -s "$T/tc-all" ] ||
+	    stdbuf -o0 trace-cmd report -N -t "$T/v6.dat" >"$T/tc-all" 2>/dev/null || :
+	windows "$f" "$@" >"$T/windows"
+	[ "$(wc -l <"$T/windows")" -ge 15 ] || { echo "few windows"; return 1; }
+	while read -r from to args; do
+		read -r -a a <<<"$args"
+		"$B/tdat-dump" --records -N -t "${a[@]}" "$f" >"$T/fast" ||
+		    { echo "tdat-dump $args: exit $?"; return 1; }
+		TDAT_FULL_DECODE=1 "$B/tdat-dump" --records -N -t "${a[@]}" "$f" >"$T/full"
+		same "$T/full" "$T/fast" || { echo "tdat-dump $args"; return 1; }
+		in_range "$from" "$to" <"$T/tc-all" >"$T/tc"
+		same "$T/tc" "$T/fast" || { echo "trace-cmd, $args"; return 1; }
+		grep -h 'EVENTS DROPPED' "$T/fast" >>"$T/dropped" || :
+		n=$((n + 1))
+		[ -n "$tools" ] && [ $((n % 4)) -eq 1 ] || continue
+		"$B/tdat-to-json" "${a[@]}" "$f" >"$T/fast"
+		TDAT_FULL_DECODE=1 "$B/tdat-to-json" "${a[@]}" "$f" >"$T/full"
+		same "$T/full" "$T/fast" || { echo "tdat-to-json $args"; return 1; }
+		"$B/tdat-cat" "${a[@]}" -o "$T/fast.dat" "$f"
+		TDAT_FULL_DECODE=1 "$B/tdat-cat" "${a[@]}" -o "$T/full.dat" "$f"
+		cmp -s "$T/full.dat" "$T/fast.dat" || { echo "tdat-cat $args"; return 1; }
+		rm -rf "$T/fast.ltt" "$T/full.ltt"
+		"$B/tdat-to-ltt" "${a[@]}" "$f" "$T/fast.ltt"
+		TDAT_FULL_DECODE=1 "$B/tdat-to-ltt" "${a[@]}" "$f" "$T/full.ltt"
+		diff -r "$T/full.ltt" "$T/fast.ltt" >/dev/null ||
+		    { echo "tdat-to-ltt $args"; return 1; }
+	done <"$T/windows"
+}
+
+@test "fast cuts: v6 (32-bit ARM) keeps what a full decode and trace-cmd keep" {
+	need_trace_cmd
+	cuts_agree "$D/hebel23-driver-trace.dat" tools
+}
+
+@test "fast cuts: v7 zstd chunks keep what a full decode and trace-cmd keep" {
+	need_trace_cmd
+	cuts_agree "$D/x86_64-default-sched.dat" tools
+}
+
+@test "fast cuts: s390x big-endian v7 zstd" {
+	need_trace_cmd
+	cuts_agree "$D/s390x-v7-zstd-sched.dat" tools
+}
+
+@test "fast cuts: instances, uncompressed v7" {
+	need_trace_cmd
+	cuts_agree "$D/x86_64-v7-none-instances.dat" tools
+}
+
+@test "fast cuts: TSC2NSEC stamps converted (v7 zstd, 15 CPUs)" {
+	need_trace_cmd
+	cuts_agree "$D/hip24-host-trace.dat"
+}
+
+@test "fast cuts: lost-event lines as a full decode prints them" {
+	need_trace_cmd
+	lost "$T/lost.dat"
+	cuts_agree "$T/lost.dat" tools 3 5
+	# some cuts start at the pages after the losses
+	grep -q 'CPU:0 \[EVENTS DROPPED\]' "$T/dropped"
+	grep -q 'CPU:1 \[42 EVENTS DROPPED\]' "$T/dropped"
+}
+
+@test "fast cuts: an LTT directory is read whole, and cut as before" {
+	local f=$D/x86_64-v7-none-instances.dat from to args a
+	"$B/tdat-cat" --file-version 6 -o "$T/v6.dat" "$f"
+	"$B/tdat-to-ltt" "$f" "$T/l" >/dev/null
+	"$B/tdat-dump" --records -N -t "$T/l" >"$T/l-all"
+	windows "$f" | head -n 11 >"$T/windows"
+	while read -r from to args; do
+		read -r -a a <<<"$args"
+		"$B/tdat-dump" --records -N -t "${a[@]}" "$T/l" >"$T/got"
+		in_range "$from" "$to" <"$T/l-all" >"$T/want"
+		same "$T/want" "$T/got" || { echo "$args"; return 1; }
+	done <"$T/windows"
+}

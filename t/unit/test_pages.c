@@ -424,7 +424,7 @@ fake_release(struct tdat_file *f)
 }
 
 static const struct tdat_page_ops fake_ops = {
-	fake_open, fake_next, fake_close, fake_release,
+	fake_open, fake_next, fake_close, fake_release, NULL, NULL
 };
 
 static void
