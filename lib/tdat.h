@@ -175,6 +175,12 @@ struct tdat_records_opts {
 };
 int tdat_print_records(struct tdat_file *, FILE *out,
     const struct tdat_records_opts *, struct tdat_err *e);
+/* Several inputs merged by time, as trace-cmd report -i A -i B prints
+ * them (each line prefixed with its file's base name; a guest's times on
+ * its host's clock).  With a selection, it is opened over the same
+ * inputs with separate set (tdat_select_opts). */
+int tdat_print_records_n(struct tdat_file *const *files, size_t n,
+    FILE *out, const struct tdat_records_opts *, struct tdat_err *e);
 
 /* JSON (lib/json*.c; tdat-to-json(1), schemas/). */
 struct json_object;
