@@ -47,6 +47,11 @@ struct report {
 	unsigned char *ext;	/* a short record and zeros after it */
 	size_t extcap;
 	struct look look;
+	struct vcpu {
+		int pid;	/* the host task running it */
+		size_t in;	/* the guest's input */
+	} *vcpu;		/* sorted by pid */
+	size_t nvcpu;
 };
 
 /* What trace-cmd prints for a latency-tracer file: its text, read in
@@ -355,6 +360,120 @@ base_name(const char *path)
 	return p ? p + 1 : path;
 }
 
+/* ------------------------------------------------------------------ */
+/* Host and guests: the kvm plugin names a guest address with the guest's
+ * symbols, from the vCPU whose host task saw it.  The first input is the
+ * host; its GUEST options map each guest's trace id to the host tasks
+ * of its vCPUs (the last option of a trace id holds). */
+
+static int
+vcpu_cmp(const void *a, const void *b)
+{
+	const struct vcpu *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->in < y->in ? -1 : x->in > y->in;
+}
+
+static const char *
+guest_sym(void *arg, int pid, unsigned long long addr,
+    unsigned long long *start)
+{
+	struct report *r = arg;
+	size_t lo = 0, hi = r->nvcpu, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (r->vcpu[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == r->nvcpu || r->vcpu[lo].pid != pid)
+		return NULL;
+	return tdat_events_sym(r->in[r->vcpu[lo].in].ev, addr, start);
+}
+
+/* The GUEST option of the host naming trace id id, or NULL. */
+static const struct tdat_guest *
+find_guest(const struct tdat_file *host, const struct tdat_optval *ov,
+    uint64_t id)
+{
+	const struct tdat_guest *g;
+	size_t i;
+	uint32_t c;
+
+	for (i = host->nopt; i-- > 0;) {
+		if (ov[i].id != TDAT_OPT_GUEST)
+			continue;
+		g = &ov[i].u.guest;
+		if (!g->has_id || !g->has_ncpu || g->nread != g->ncpu)
+			continue;	/* trace-cmd drops it */
+		for (c = 0; c < g->nread; c++)
+			if (g->cpu[c].cpu < 0 || (uint32_t)g->cpu[c].cpu >=
+			    g->ncpu)
+				break;
+		if (c < g->nread)
+			continue;
+		if (g->trace_id == id)
+			return g;
+	}
+	return NULL;
+}
+
+static uint64_t
+trace_id(struct tdat_file *f)
+{
+	const struct tdat_optval *ov;
+	struct tdat_err e;
+	size_t i;
+
+	if (tdat_options(f, &ov, &e) < 0)
+		return 0;
+	for (i = 0; i < f->nopt; i++)
+		if (ov[i].id == TDAT_OPT_TRACEID && ov[i].u.num.width == 8)
+			return ov[i].u.num.value;
+	return 0;
+}
+
+static int
+map_vcpus(struct report *r, struct tdat_err *e)
+{
+	const struct tdat_optval *ov;
+	const struct tdat_guest *g;
+	struct vcpu *v;
+	size_t k;
+	uint32_t c;
+	int rc;
+
+	if ((rc = tdat_options(r->in[0].f, &ov, e)) < 0)
+		return rc;
+	for (k = 1; k < r->nin; k++) {
+		if ((g = find_guest(r->in[0].f, ov, trace_id(r->in[k].f))) ==
+		    NULL || g->ncpu == 0)
+			continue;
+		if ((v = realloc(r->vcpu, (r->nvcpu + g->ncpu) *
+		    sizeof(*v))) == NULL)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		r->vcpu = v;
+		v += r->nvcpu;
+		for (c = 0; c < g->ncpu; c++) {
+			v[c].pid = 0;	/* a vCPU the option skips */
+			v[c].in = k;
+		}
+		for (c = 0; c < g->nread; c++)
+			v[g->cpu[c].cpu].pid = g->cpu[c].host_pid;
+		r->nvcpu += g->ncpu;
+	}
+	if (r->nvcpu == 0)
+		return 0;
+	qsort(r->vcpu, r->nvcpu, sizeof(*r->vcpu), vcpu_cmp);
+	r->in[0].ev->guest_sym = guest_sym;
+	r->in[0].ev->guest_arg = r;
+	return 0;
+}
+
 static int
 report_begin(void *arg, struct tdat_file *const *files, size_t n,
     struct tdat_run *run, struct tdat_err *e)
@@ -390,12 +509,17 @@ report_begin(void *arg, struct tdat_file *const *files, size_t n,
 			return TDAT_RUN_NO_RECORDS;
 		}
 		if ((rc = tdat_events_load_mode(in->f, plugins, &in->ev,
-		    e)) < 0)
+		    e)) < 0) {
+			if (r->multi)
+				tdat_err_name(e, tdat_file_path(in->f));
 			return rc;
+		}
 		tdat_events_finish(in->ev, plugins);
 	}
 	r->prefix = name_width(r, n);
 	r->instances = n == 1 && files[0]->nbuf > 1;
+	if (r->multi && plugins && (rc = map_vcpus(r, e)) < 0)
+		return rc;
 	return TDAT_RUN_RECORDS;
 }
 
@@ -436,6 +560,7 @@ report_free(void *arg)
 	for (k = 0; k < r->nin; k++)
 		tdat_events_free(r->in[k].ev);
 	free(r->in);
+	free(r->vcpu);
 	free(r->look.cur);
 	free(r->ext);
 	tdat_sb_free(&r->line);

@@ -32,6 +32,21 @@ struct tdat_run {
 	void *fn_arg;
 };
 
+void
+tdat_err_name(struct tdat_err *e, const char *path)
+{
+	char msg[2 * sizeof(e->msg) + 64];
+
+	if (e->has_off)
+		snprintf(msg, sizeof(msg), "%s: offset 0x%llx: %s", path,
+		    (unsigned long long)e->off, e->msg);
+	else
+		snprintf(msg, sizeof(msg), "%s: %s", path, e->msg);
+	memcpy(e->msg, msg, sizeof(e->msg) - 1);
+	e->msg[sizeof(e->msg) - 1] = '\0';
+	e->has_off = 0;
+}
+
 /* Progress of one input: report the sum over all of them. */
 static void
 run_progress(void *arg, uint64_t done, uint64_t total)
@@ -90,6 +105,7 @@ open_input(struct tdat_run *r, size_t k, unsigned flags)
 	struct run_in *in = &r->in[k];
 	struct tdat_reader_opts ro;
 	const struct tdat_select_opts *so;
+	int rc;
 
 	if (!has_pages(in->f)) {
 		in->done = 1;
@@ -103,7 +119,9 @@ open_input(struct tdat_run *r, size_t k, unsigned flags)
 	if ((flags & TDAT_SINK_CPUS_TOP) && so && so->cpus &&
 	    so->buffer == NULL)
 		ro.buffer = 0;
-	return tdat_reader_open(in->f, &ro, &in->rd, r->e);
+	if ((rc = tdat_reader_open(in->f, &ro, &in->rd, r->e)) < 0 && r->n > 1)
+		tdat_err_name(r->e, tdat_file_path(in->f));
+	return rc;
 }
 
 /* Read the next record of input k, if none is waiting. */
@@ -114,8 +132,11 @@ fill(struct tdat_run *r, struct run_in *in)
 
 	if (in->have || in->done || r->rc < 0)
 		return;
-	if ((rc = tdat_reader_next_all(in->rd, &in->rec, r->e)) < 0)
+	if ((rc = tdat_reader_next_all(in->rd, &in->rec, r->e)) < 0) {
 		r->rc = rc;
+		if (r->n > 1)
+			tdat_err_name(r->e, tdat_file_path(in->f));
+	}
 	if (rc <= 0)
 		in->done = 1;
 	else

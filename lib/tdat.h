@@ -103,6 +103,9 @@ struct tdat_select_opts {
 	int has_until, until_rel;	/* ts <= until (+ first event's ts) */
 	uint64_t since, until;
 	const char *buffer;		/* only this buffer; NULL every one */
+	int separate;			/* the inputs are read side by side,
+					 * not merged into one trace: their
+					 * event formats may differ */
 };
 
 void tdat_select_close(struct tdat_select *);
