@@ -201,6 +201,12 @@ struct tdat_json_opts {
 /* Write f to out in the chosen shape; 0 or a negative TDAT_E* code. */
 int tdat_json_write(struct tdat_file *f, FILE *out,
     const struct tdat_json_opts *o, struct tdat_err *e);
+/* The events of n inputs as one JSON Lines stream merged by time (each
+ * event with the "file" it comes from; a guest's times on its host's
+ * clock); --meta and --chrome take one input.  A selection is opened
+ * over the same inputs with separate set (tdat_select_opts). */
+int tdat_json_write_n(struct tdat_file *const *files, size_t n, FILE *out,
+    const struct tdat_json_opts *o, struct tdat_err *e);
 
 /* A json-c string holding s[0..n) made valid UTF-8 (NULL: no memory). */
 struct json_object *tdat_json_string(const void *s, size_t n);
