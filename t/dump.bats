@@ -326,12 +326,12 @@ records() {
 records_hg() {
 	local kind=$1
 	shift
-	expected hip24-host+guest "$kind" >"$BATS_TEST_TMPDIR/x"
+	zstd -dcq "$D/multi/hip24-host+guest.$kind.txt.zst" >"$BATS_TEST_TMPDIR/x"
 	run --separate-stderr "$DUMP" --records "$@" "$D/hip24-host-trace.dat" \
-	    "$D/hip24-guest-cut.dat"
+	    "$D/multi/hip24-guest-cut.dat"
 	[ "$status" -eq 0 ] || { echo "exit $status: $stderr"; return 1; }
 	"$DUMP" --records "$@" "$D/hip24-host-trace.dat" \
-	    "$D/hip24-guest-cut.dat" >"$BATS_TEST_TMPDIR/a"
+	    "$D/multi/hip24-guest-cut.dat" >"$BATS_TEST_TMPDIR/a"
 	same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a"
 }
 
@@ -381,12 +381,12 @@ multi() {
 	    "$D/labsisop-qemu-trace.dat"
 	[ "$status" -eq 2 ]
 	run --separate-stderr "$DUMP" --records -N -t -e kvm_exit \
-	    "$D/hip24-host-trace.dat" "$D/hip24-guest-cut.dat"
+	    "$D/hip24-host-trace.dat" "$D/multi/hip24-guest-cut.dat"
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -gt 3 ]
 	printf '%s\n' "${lines[@]:2}" | grep -v -q 'kvm_exit' && return 1
 	run --separate-stderr "$DUMP" --records -e no_such_event \
-	    "$D/hip24-host-trace.dat" "$D/hip24-guest-cut.dat"
+	    "$D/hip24-host-trace.dat" "$D/multi/hip24-guest-cut.dat"
 	[ "$status" -eq 2 ]
 }
 
