@@ -1,6 +1,7 @@
 /*
- * tdat-verify: check trace.dat files for damage (container, event
- * formats, every ring-buffer page) with a trustworthy exit status:
+ * tdat-verify: check trace.dat files and LTT directories for damage
+ * (container, event formats, every ring-buffer page; lib/verify.c and
+ * formats/ltt-verify.c) with a trustworthy exit status:
  * 0 clean, 1 damaged (with --strict, warnings too), 2 usage or I/O error.
  */
 #include <malloc.h>
@@ -64,13 +65,19 @@ found(void *arg, const struct tdat_finding *fd)
 {
 	const struct job *j = arg;
 	const char *sev = fd->severity == TDAT_FIND_ERROR ? "error" : "warning";
+	const char *file = j->file;
+	char path[4096];
 	json_object *o;
 
 	if (j->quiet)
 		return 0;
+	if (fd->file) {
+		snprintf(path, sizeof(path), "%s/%s", j->file, fd->file);
+		file = path;
+	}
 	if (j->json) {
 		o = json_object_new_object();
-		json_object_object_add(o, "file", jstr(j->file));
+		json_object_object_add(o, "file", jstr(file));
 		json_object_object_add(o, "severity", json_object_new_string(sev));
 		json_object_object_add(o, "kind", json_object_new_string(fd->kind));
 		json_object_object_add(o, "offset", fd->has_off ?
@@ -87,7 +94,7 @@ found(void *arg, const struct tdat_finding *fd)
 		jprint(o);
 		return 0;
 	}
-	printf("%s: ", j->file);
+	printf("%s: ", file);
 	if (fd->has_off)
 		printf("offset 0x%llx: ", (unsigned long long)fd->off);
 	printf("%s: ", sev);
@@ -166,58 +173,6 @@ unreadable(const struct job *j, const char *path, const struct tdat_err *e)
 	return 2;
 }
 
-/* A finding in an LTT directory: FILE is DIR/file, the block leads. */
-struct ltt_job {
-	struct job *j;
-	const char *dir;
-	struct tdat_verify_stats st;
-};
-
-static void
-ltt_found(void *arg, const char *file, long long block, long long off,
-    const char *msg)
-{
-	struct ltt_job *lj = arg;
-	struct tdat_finding fd = { TDAT_FIND_ERROR, "ltt", off >= 0,
-	    off >= 0 ? (uint64_t)off : 0, NULL, -1, -1, msg };
-	const char *saved = lj->j->file;
-	char path[4096], what[1024];
-
-	snprintf(path, sizeof(path), "%s/%s", lj->dir, file ? file : "");
-	if (block >= 0) {
-		snprintf(what, sizeof(what), "block %lld: %s", block, msg);
-		fd.msg = what;
-	}
-	lj->st.errors++;
-	lj->j->file = path;
-	if (lj->j->vo.keep_going || lj->st.errors == 1)
-		found(lj->j, &fd);
-	else
-		lj->st.unreported++;
-	lj->j->file = saved;
-}
-
-/* An LTT trace directory (tdat-to-ltt's layout, or LTTV's dialect). */
-static int
-verify_ltt(const char *path, struct job *j)
-{
-	struct ltt_job lj;
-	struct tdat_err e = { 0 };
-	int status;
-
-	memset(&lj, 0, sizeof(lj));
-	lj.j = j;
-	lj.dir = path;
-	j->file = path;
-	if (tdat_ltt_verify(path, ltt_found, &lj, &e) < 0)
-		return unreadable(j, path, &e);
-	snprintf(lj.st.comp, sizeof(lj.st.comp), "ltt");
-	status = lj.st.errors ? 1 : 0;
-	if (!j->quiet)
-		summary(j, &lj.st, status);
-	return status;
-}
-
 /*
  * After damage: what tdat-cat --salvage would keep, counted by the same
  * salvage page walk (lib/salvage.c), without writing anything.
@@ -280,8 +235,6 @@ verify_one(const char *path, struct job *j)
 	struct tdat_err e = { 0 };
 	int status;
 
-	if (strcmp(path, "-") != 0 && tdat_ltt_probe(path))
-		return verify_ltt(path, j);
 	j->file = strcmp(path, "-") == 0 ? "stdin" : path;
 	if (tdat_verify(path, &j->vo, &st, &e) < 0)
 		return unreadable(j, path, &e);
@@ -290,7 +243,8 @@ verify_one(const char *path, struct job *j)
 	status = st.errors || (j->strict && st.warnings) ? 1 : 0;
 	if (!j->quiet)
 		summary(j, &st, status);
-	if (status && st.errors && !j->quiet && strcmp(path, "-") != 0)
+	if (status && st.errors && !j->quiet && strcmp(path, "-") != 0 &&
+	    strcmp(st.comp, "ltt") != 0)
 		salvage_hint(path, j);
 	return status;
 }

@@ -441,3 +441,52 @@ tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
 	tdat_ltt_dir_close(&d);
 	return rc < 0 ? rc : v.n;
 }
+
+/* tdat_verify() of a directory: its findings as struct tdat_finding. */
+struct vinput {
+	const struct tdat_verify_opts *o;
+	struct tdat_verify_stats *st;
+	int stop;		/* the callback asked to stop */
+};
+
+static void
+input_found(void *arg, const char *file, long long block, long long off,
+    const char *msg)
+{
+	struct vinput *vi = arg;
+	struct tdat_finding fd;
+	char what[1024];
+
+	memset(&fd, 0, sizeof(fd));
+	fd.severity = TDAT_FIND_ERROR;
+	fd.kind = "ltt";
+	fd.has_off = off >= 0;
+	fd.off = off >= 0 ? (uint64_t)off : 0;
+	fd.cpu = -1;
+	fd.page = -1;
+	fd.msg = msg;
+	fd.file = file ? file : "";
+	if (block >= 0) {
+		snprintf(what, sizeof(what), "block %lld: %s", block, msg);
+		fd.msg = what;
+	}
+	if (vi->st->errors++ > 0 && !vi->o->keep_going) {
+		vi->st->unreported++;
+		return;
+	}
+	if (!vi->stop && vi->o->found && vi->o->found(vi->o->arg, &fd))
+		vi->stop = 1;
+}
+
+int
+tdat_ltt_verify_input(const char *dir, const struct tdat_verify_opts *o,
+    struct tdat_verify_stats *st, struct tdat_err *e)
+{
+	struct vinput vi = { o, st, 0 };
+	int rc;
+
+	if ((rc = tdat_ltt_verify(dir, input_found, &vi, e)) < 0)
+		return rc;
+	snprintf(st->comp, sizeof(st->comp), "ltt");
+	return 0;
+}

@@ -644,14 +644,18 @@ write_eventdefs(struct wr *w)
 /* ------------------------------------------------------------------ */
 /* info/: system.xml, bookmarks.xml, tracedat.xml and the originals. */
 
-static const struct tdat_option *
-find_opt(const struct tdat_file *f, unsigned id)
+/* The first option id of f, decoded (lib/tdat-opts.h); NULL if none. */
+static const struct tdat_optval *
+find_opt(struct tdat_file *f, unsigned id, struct tdat_err *e)
 {
+	const struct tdat_optval *ov;
 	size_t i;
 
+	if (tdat_options(f, &ov, e) < 0)
+		return NULL;
 	for (i = 0; i < f->nopt; i++)
-		if (f->opt[i].id == id)
-			return &f->opt[i];
+		if (ov[i].id == id)
+			return &ov[i];
 	return NULL;
 }
 
@@ -698,15 +702,15 @@ xattr(xmlTextWriterPtr x, const char *name, const char *v)
 static int
 write_system(struct wr *w, uint32_t ncpu)
 {
-	const struct tdat_option *u = find_opt(w->f, TDAT_OPT_UNAME);
+	const struct tdat_optval *u = find_opt(w->f, TDAT_OPT_UNAME, w->e);
 	char uname[1024] = "", *tok[64], *save, *p, version[1024] = "";
 	char num[32];
 	int n = 0, i, rc = 0;
 	xmlTextWriterPtr x;
 
-	if (u) {
-		snprintf(uname, sizeof(uname), "%.*s", (int)u->size,
-		    (const char *)u->data);
+	if (u && u->u.text.s) {
+		snprintf(uname, sizeof(uname), "%.*s", (int)u->u.text.len,
+		    u->u.text.s);
 		for (p = strtok_r(uname, " \n", &save); p && n < 64;
 		    p = strtok_r(NULL, " \n", &save))
 			tok[n++] = p;

@@ -11,18 +11,35 @@
 
 #include "tdat-int.h"
 
-/* OFFSET and DATE hold a number as text (base 0, as strtoll reads it). */
+const char *
+tdat_clock_selected(const char *s, size_t n, size_t *len)
+{
+	const char *a, *b;
+
+	if (s == NULL || (a = memchr(s, '[', n)) == NULL ||
+	    (b = memchr(a, ']', n - (size_t)(a - s))) == NULL)
+		return NULL;
+	*len = (size_t)(b - a - 1);
+	return a + 1;
+}
+
+/*
+ * OFFSET and DATE hold a number as text (base 0, as strtoll reads it);
+ * TRACECLOCK lists the clocks, the one in use in brackets.
+ */
 static void
 dec_text(struct tdat_opt_text *t, uint16_t id, const unsigned char *d,
     uint32_t size)
 {
 	const unsigned char *nul;
-	char buf[64];
+	char buf[64], *end;
 	size_t n;
 
 	t->s = (const char *)d;
 	nul = d ? memchr(d, 0, size) : NULL;
 	t->len = d == NULL ? 0 : nul ? (size_t)(nul - d) : size;
+	if (id == TDAT_OPT_TRACECLOCK)
+		t->clock = tdat_clock_selected(t->s, size, &t->clock_len);
 	if (id != TDAT_OPT_OFFSET && id != TDAT_OPT_DATE)
 		return;
 	n = size < sizeof(buf) - 1 ? size : sizeof(buf) - 1;
@@ -30,7 +47,8 @@ dec_text(struct tdat_opt_text *t, uint16_t id, const unsigned char *d,
 		memcpy(buf, d, n);
 	buf[n] = '\0';
 	t->has_num = 1;
-	t->num = strtoll(buf, NULL, 0);
+	t->num = strtoll(buf, &end, 0);
+	t->num_ok = end != buf;
 }
 
 static void

@@ -596,36 +596,49 @@ v7_buffer(struct tdat_file *f, const struct tdat_option *o,
 	return check_cpu_data(f, b, e);
 }
 
-/* The trace clock named in a TRACECLOCK text: the word in brackets. */
-static char *
-selected_clock(const unsigned char *d, size_t n)
-{
-	const char *s = (const char *)d, *a, *b;
-
-	a = memchr(s, '[', n);
-	if (a == NULL)
-		return NULL;
-	b = memchr(a, ']', n - (size_t)(a - s));
-	if (b == NULL)
-		return NULL;
-	return strndup(a + 1, (size_t)(b - a - 1));
-}
-
+/* The trace clock: the selected one of a clock list (lib/tdat-opts.h). */
 static int
-note_option(struct tdat_file *f, uint16_t id, const unsigned char *d,
-    uint32_t size, uint64_t off, struct tdat_err *e)
+set_clock(struct tdat_file *f, const char *c, size_t len, struct tdat_err *e)
 {
 	char *clk;
 
-	if (id == TDAT_OPT_TRACECLOCK) {
-		if (size > 0 && (clk = selected_clock(d, size)) != NULL) {
-			free(f->trace_clock);
-			f->trace_clock = clk;
-		}
+	if (c == NULL)
+		return 0;
+	if ((clk = strndup(c, len)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	free(f->trace_clock);
+	f->trace_clock = clk;
+	return 0;
+}
+
+/* What the file takes from an option: the trace clock, (v7) CPU count. */
+static int
+note_option(struct tdat_file *f, const struct tdat_optval *v,
+    struct tdat_err *e)
+{
+	if (v->id == TDAT_OPT_TRACECLOCK) {
 		f->has_clock_data = 1;
+		return set_clock(f, v->u.text.clock, v->u.text.clock_len, e);
 	}
-	if (id == TDAT_OPT_CPUCOUNT && size >= 4 && f->version >= 7)
-		f->ncpus = tdat_get32(d, f->big);
+	if (v->id == TDAT_OPT_CPUCOUNT && v->u.num.width == 4 &&
+	    f->version >= 7)
+		f->ncpus = (uint32_t)v->u.num.value;
+	return 0;
+}
+
+/* v6: note_option() over every option, once all are read. */
+static int
+note_options(struct tdat_file *f, struct tdat_err *e)
+{
+	const struct tdat_optval *ov;
+	size_t i;
+	int rc;
+
+	if ((rc = tdat_options(f, &ov, e)) < 0)
+		return rc;
+	for (i = 0; i < f->nopt; i++)
+		if ((rc = note_option(f, &ov[i], e)) < 0)
+			return rc;
 	return 0;
 }
 
@@ -679,10 +692,11 @@ v6_options(struct rd *r, struct tdat_file *f)
 				break;
 			osz = tdat_get32(blob + p + 2, f->big);
 			if ((rc = add_option(f, oid, osz, start + p + 6,
-			    blob + p + 6, -1, r->e)) < 0 ||
-			    (rc = note_option(f, oid, blob + p + 6, osz,
-			    start + p + 6, r->e)) < 0)
+			    blob + p + 6, -1, r->e)) < 0)
 				return rc;
+			/* The clock text follows the CPU data (read_v6). */
+			if (oid == TDAT_OPT_TRACECLOCK)
+				f->has_clock_data = 1;
 			p += 6 + (uint64_t)osz;
 		}
 	}
@@ -765,14 +779,16 @@ read_v6(struct rd *r, struct tdat_file *f)
 	if (!f->latency && f->buf[0].cpu == NULL && f->ncpus > 0)
 		return tdat_fail(r->e, TDAT_ECORRUPT, r->pos,
 		    "no flyrecord or latency data");
+	if ((rc = note_options(f, r->e)) < 0)
+		return rc;
 	if (f->clock_data) {
-		char *clk = selected_clock((unsigned char *)f->clock_data,
-		    strlen(f->clock_data));
+		const char *c;
+		size_t len;
 
-		if (clk) {
-			free(f->trace_clock);
-			f->trace_clock = clk;
-		}
+		c = tdat_clock_selected(f->clock_data, strlen(f->clock_data),
+		    &len);
+		if ((rc = set_clock(f, c, len, r->e)) < 0)
+			return rc;
 	}
 	if (f->trace_clock) {
 		free(f->buf[0].clock);
@@ -1115,7 +1131,7 @@ v7_apply(struct tdat_file *f, struct tdat_err *e)
 				rc = drop_buffer(f, e, rc);
 			break;
 		default:
-			rc = note_option(f, o->id, o->data, o->size, o->off, e);
+			rc = note_option(f, &ov[i], e);
 		}
 	}
 	if (rc == 0 && f->hpage.p == NULL)

@@ -39,6 +39,25 @@ tdat_fail_nooff(struct tdat_err *e, int code, const char *fmt, ...)
 	return code;
 }
 
+void *
+tdat_handle_new(size_t size, struct tdat_file *const *files, size_t n,
+    size_t insize, void **in, struct tdat_err *e)
+{
+	void *h;
+	size_t i;
+
+	*in = NULL;
+	if ((h = calloc(1, size)) == NULL ||
+	    (*in = calloc(n ? n : 1, insize)) == NULL) {
+		free(h);
+		tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		memcpy((char *)*in + i * insize, &files[i], sizeof(files[i]));
+	return h;
+}
+
 int
 tdat_exit_status(int code)
 {

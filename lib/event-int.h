@@ -107,7 +107,13 @@ struct tdat_events {
 	const char *(*guest_sym)(void *arg, int pid, unsigned long long addr,
 	    unsigned long long *start);
 	void *guest_arg;
+	int repeat_ts;		/* func_repeats' last time: TDAT_RTS_* */
 };
+
+/* How the function plugin prints the time of func_repeats, as trace-cmd
+ * sets it for its timestamps: nanoseconds (report -t), microseconds, or
+ * a clock that counts cycles. */
+enum { TDAT_RTS_NSEC, TDAT_RTS_USEC, TDAT_RTS_CYCLES };
 
 /* Tokens of format files and print formats (lib/event.c). */
 enum { T_ERROR, T_NONE, T_SPACE, T_NEWLINE, T_OP, T_DELIM, T_ITEM, T_DQUOTE,
@@ -124,7 +130,14 @@ int tdat_tok_expect(struct ptok *, int nl_ok, int type, const char *str);
 
 /* Helper functions a print format may call: none without plugins
  * (trace-cmd -N); trace-cmd's plugins register these. */
-enum { FN_NONE, FN_JIFFIES_TO_MSECS, FN_JBD2_DEV_TO_NAME };
+enum {
+	FN_NONE, FN_JIFFIES_TO_MSECS, FN_JBD2_DEV_TO_NAME, FN_SCSI_CDB,
+	FN_LE16_TO_CPUP, FN_XEN_HYPERCALL
+};
+
+/* lib/plugins-print.c: what those helpers print */
+void tdat_scsi_cdb(struct tdat_sbuf *, const unsigned char *cdb);
+const char *tdat_xen_hypercall(unsigned long long op);
 
 /* lib/print.c: parsing */
 struct parg *tdat_parg_new(void);

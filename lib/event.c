@@ -904,3 +904,217 @@ span_of(const struct tdat_event *ev)
 	}
 	return end;
 }
+
+/* ------------------------------------------------------------------ */
+/*
+ * A lenient reading of a format file, for tdat-verify: the tokenizer and
+ * field parser above, but a line that does not parse is noted and passed
+ * over where tdat_event_parse() would give up on the whole event.
+ */
+
+struct scan {
+	void (*note)(void *, const struct tdat_fmt_issue *);
+	void *arg;
+	struct tdat_event *ev;
+};
+
+static void
+scan_note(const struct scan *sc, int what, const char *text,
+    const struct tdat_field *f)
+{
+	struct tdat_fmt_issue is;
+
+	is.what = what;
+	is.name = sc->ev->name;
+	is.text = text;
+	is.field = f;
+	sc->note(sc->arg, &is);
+}
+
+/* Where the line holding from ends: just past its newline. */
+static size_t
+line_end(const struct ptok *t, size_t from)
+{
+	const char *nl = NULL;
+
+	if (from < t->len)
+		nl = memchr(t->buf + from, '\n', t->len - from);
+	return nl ? (size_t)(nl - t->buf) + 1 : t->len;
+}
+
+/* Does the line at t begin with the words of key ("print fmt:")? */
+static int
+line_starts(struct ptok *t, const char *const *key)
+{
+	size_t save = t->pos;
+	int ok = 1;
+
+	for (; *key && ok; key++)
+		ok = tdat_tok_expect(t, 1, (*key)[0] == ':' ? T_OP : T_ITEM,
+		    *key) == 0;
+	t->pos = save;
+	return ok;
+}
+
+/* The "ID:" value: a number below 65536 (ids are 16 bits in records). */
+static int
+scan_id(struct ptok *t, const struct scan *sc, int *have)
+{
+	char *tk, *q;
+	unsigned long id;
+	int ty;
+
+	if (tdat_tok_expect(t, 1, T_OP, ":") < 0)
+		return 0;
+	ty = tdat_tok_read(t, &tk);
+	id = ty == T_ITEM ? strtoul(tk, &q, 0) : 0;
+	if (ty != T_ITEM || q == tk || id >= 65536) {
+		scan_note(sc, TDAT_FMT_BAD_ID, ty == T_ITEM ? tk : "", NULL);
+		free(tk);
+		return -1;
+	}
+	free(tk);
+	sc->ev->id = (int)id;
+	*have = 1;
+	return 0;
+}
+
+/*
+ * The "name:", "ID:" and "format:" lines, in any order; other lines are
+ * passed over.  Leaves t after "format:" and returns 1, or returns 0 when
+ * there is none; -1 for an ID that is no event id.
+ */
+static int
+scan_header(struct ptok *t, const struct scan *sc, int *have_id)
+{
+	char *tk;
+	size_t start;
+	int ty, fmt;
+
+	while ((start = t->pos) < t->len) {
+		ty = tdat_tok_read(t, &tk);
+		if (ty == T_ITEM && strcmp(tk, "format") == 0) {
+			free(tk);
+			fmt = tdat_tok_expect(t, 1, T_OP, ":") == 0 &&
+			    tdat_tok_expect(t, 1, T_NEWLINE, NULL) == 0;
+			if (fmt)
+				return 1;
+		} else if (ty == T_ITEM && strcmp(tk, "ID") == 0 && !*have_id) {
+			free(tk);
+			if (scan_id(t, sc, have_id) < 0)
+				return -1;
+		} else if (ty == T_ITEM && strcmp(tk, "name") == 0 &&
+		    sc->ev->name == NULL) {
+			free(tk);
+			if (tdat_tok_expect(t, 1, T_OP, ":") == 0 &&
+			    tok_expect_get(t, 1, T_ITEM, &tk) == 0)
+				sc->ev->name = tk;
+		} else
+			free(tk);
+		t->pos = line_end(t, start);
+	}
+	return 0;
+}
+
+/* A field line is sane when its offset and size fit a record. */
+static int
+field_sane(const struct tdat_field *f)
+{
+	return f->offset >= 0 && f->size >= 0 && f->offset <= 0xffff &&
+	    f->size <= 0xffff;
+}
+
+/*
+ * Field lines up to a blank line (or "print fmt:"), appended to *v (*n
+ * of them); a line that does not parse is noted and passed over.  -1
+ * without memory.
+ */
+static int
+scan_fields(struct ptok *t, const struct scan *sc, int ftrace, int lsize,
+    struct tdat_field **v, int *n)
+{
+	static const char *const print[] = { "print", "fmt", ":", NULL };
+	struct tdat_field *nv;
+	size_t start, end;
+	char *tk;
+	int ty, bad;
+
+	while ((start = t->pos) < t->len && !line_starts(t, print)) {
+		end = line_end(t, start);
+		ty = tdat_tok_read(t, &tk);
+		bad = ty != T_ITEM || strcmp(tk, "field") != 0;
+		free(tk);
+		if (ty == T_NEWLINE)
+			break;
+		if ((nv = realloc(*v, (*n + 1) * sizeof(*nv))) == NULL)
+			return -1;
+		*v = nv;
+		nv += *n;
+		memset(nv, 0, sizeof(*nv));
+		if (bad || field_line(t, ftrace, lsize, nv) < 0 ||
+		    t->pos != end) {
+			field_clear(nv);
+			scan_note(sc, TDAT_FMT_BAD_FIELD, NULL, NULL);
+		} else if (!field_sane(nv)) {
+			scan_note(sc, TDAT_FMT_FIELD_RANGE, NULL, nv);
+			field_clear(nv);
+		} else
+			(*n)++;
+		t->pos = end;
+	}
+	return 0;
+}
+
+/* Is there a "print fmt:" line (or the simple language) from t on? */
+static int
+scan_print(struct ptok *t)
+{
+	static const char *const print[] = { "print", "fmt", ":", NULL };
+	size_t at;
+
+	if (simple_start(t, &at))
+		return 1;
+	while (t->pos < t->len) {
+		if (line_starts(t, print))
+			return 1;
+		t->pos = line_end(t, t->pos);
+	}
+	return 0;
+}
+
+int
+tdat_event_scan(const char *text, size_t len, const char *system, int lsize,
+    void (*note)(void *, const struct tdat_fmt_issue *), void *arg,
+    struct tdat_event **out, struct tdat_err *e)
+{
+	struct ptok t = { text, len, 0 };
+	struct scan sc = { note, arg, NULL };
+	int r, have_id = 0, ftrace = strcmp(system, "ftrace") == 0;
+
+	*out = NULL;
+	if ((sc.ev = calloc(1, sizeof(*sc.ev))) == NULL ||
+	    (sc.ev->system = strdup(system)) == NULL)
+		goto nomem;
+	r = scan_header(&t, &sc, &have_id);
+	if (r < 0 || !have_id) {
+		if (r >= 0)
+			scan_note(&sc, TDAT_FMT_NO_ID, NULL, NULL);
+		tdat_event_free(sc.ev);
+		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: bad event format",
+		    system);
+	}
+	if (r == 0) {
+		scan_note(&sc, TDAT_FMT_NO_FORMAT, NULL, NULL);
+		t.pos = 0;
+	} else if (scan_fields(&t, &sc, ftrace, lsize, &sc.ev->common,
+	    &sc.ev->ncommon) < 0 || scan_fields(&t, &sc, ftrace, lsize,
+	    &sc.ev->fields, &sc.ev->nfields) < 0)
+		goto nomem;
+	if (!scan_print(&t))
+		scan_note(&sc, TDAT_FMT_NO_PRINT, NULL, NULL);
+	*out = sc.ev;
+	return 0;
+nomem:
+	tdat_event_free(sc.ev);
+	return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+}

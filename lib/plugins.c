@@ -1,7 +1,8 @@
 /*
  * plugins.c: per-event print overrides, as the plugins trace-cmd report
  * loads by default (libtraceevent's sched_switch, function, hrtimer, kmem,
- * kvm, tlb, futex, and trace-cmd's own function_graph).  Each is one
+ * kvm, tlb, futex, mac80211, and trace-cmd's own function_graph).  The
+ * helpers other plugins give print formats are in lib/plugins-print.c.  Each is one
  * entry of a table; an entry returns 0 when it printed the event, or 1 to
  * let the print format follow what it wrote.
  */
@@ -278,6 +279,43 @@ function(const struct tdat_event *ev, const struct tdat_record *rec,
 		tdat_sb_puts(out, fn);
 	else
 		tdat_sb_printf(out, "0x%llx", ip);
+	return 0;
+}
+
+/* A repeated call: the function, the count and when it was last called,
+ * in the layout trace-cmd gives the plugin: seconds with nanoseconds or
+ * (rounded) microseconds, or for a cycle clock the count. */
+static int
+func_repeats(const struct tdat_event *ev, const struct tdat_record *rec,
+    const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
+{
+	unsigned long long count, top, bottom, t;
+
+	function(ev, rec, ctx, out);
+	if (field_val(ev, rec, "count", &count, 1, out) < 0 ||
+	    field_val(ev, rec, "top_delta_ts", &top, 1, out) < 0 ||
+	    field_val(ev, rec, "bottom_delta_ts", &bottom, 1, out) < 0) {
+		tdat_sb_putc(out, '!');
+		return 0;
+	}
+	tdat_sb_printf(out, " (count: %lld  last_ts: ", (long long)count);
+	t = rec->ts - (top << 32 | bottom);
+	switch (ev->set->repeat_ts) {
+	case TDAT_RTS_USEC:
+		t = (t + 500) / 1000;
+		tdat_sb_printf(out, "%5llu.%06llu", t / 1000000, t % 1000000);
+		break;
+	case TDAT_RTS_CYCLES:
+		/* "%12d": libtraceevent's power of ten overflows an int, so
+		 * the count prints whole. */
+		tdat_sb_printf(out, "%12llu", t);
+		break;
+	default:
+		tdat_sb_printf(out, "%5llu.%09llu", t / 1000000000,
+		    t % 1000000000);
+		break;
+	}
+	tdat_sb_putc(out, ')');
 	return 0;
 }
 
@@ -729,6 +767,96 @@ tlb_flush(const struct tdat_event *ev, const struct tdat_record *rec,
 	return 0;
 }
 
+/* ---- mac80211 ---- */
+
+/* A string field, fixed or __data_loc, up to its length or NUL. */
+static void
+mac_string(const struct tdat_event *ev, const struct tdat_record *rec,
+    const char *name, struct tdat_sbuf *out)
+{
+	const struct tdat_field *f = any_field(ev, name);
+	unsigned long long v;
+	uint32_t off, len, have;
+
+	if (f == NULL) {
+		tdat_sb_printf(out, "NOTFOUND:%s", name);
+		return;
+	}
+	off = (uint32_t)f->offset;
+	len = (uint32_t)f->size;
+	if (strncmp(f->type, "__data_loc", 10) == 0) {
+		if (field_val(ev, rec, name, &v, 0, out) < 0) {
+			tdat_sb_puts(out, "invalid_data_loc");
+			return;
+		}
+		off = (uint32_t)(v & 0xffff);
+		len = (uint32_t)(v >> 16);
+	}
+	have = rec->avail > rec->size ? rec->avail : rec->size;
+	if (off >= have)
+		return;
+	if (len > have - off)
+		len = have - off;
+	tdat_sb_add(out, (const char *)rec->data + off,
+	    strnlen((const char *)rec->data + off, len));
+}
+
+/* "name:value", decimal or hexadecimal; nothing for a missing field. */
+static void
+mac_num(const struct tdat_event *ev, const struct tdat_record *rec,
+    const char *name, int hex, struct tdat_sbuf *out)
+{
+	unsigned long long v;
+
+	if (field_val(ev, rec, name, &v, 0, out) < 0)
+		return;
+	if (hex)
+		tdat_sb_printf(out, "%s:%#x", name, (unsigned)v);
+	else
+		tdat_sb_printf(out, "%s:%d", name, (int)v);
+}
+
+#define MAC_INDENT	65
+
+static int
+drv_bss_info_changed(const struct tdat_event *ev,
+    const struct tdat_record *rec, const struct tdat_plugin_ctx *ctx,
+    struct tdat_sbuf *out)
+{
+	static const struct {
+		const char *name;
+		int hex;
+		const char *after;
+	} f[] = {
+		{ "assoc", 0, " " }, { "aid", 0, " " }, { "cts", 0, " " },
+		{ "shortpre", 0, " " }, { "shortslot", 0, " " },
+		{ "dtimper", 0, " " }, { NULL, 0, NULL },
+		{ "bcnint", 0, " " }, { "assoc_cap", 1, " " },
+		{ "basic_rates", 1, " " }, { "enable_beacon", 0, "" },
+		{ NULL, 0, NULL }, { "ht_operation_mode", 0, "" },
+	};
+	unsigned long long v;
+	size_t i;
+
+	mac_string(ev, rec, "wiphy_name", out);
+	tdat_sb_puts(out, " vif:");
+	mac_string(ev, rec, "vif_name", out);
+	if (field_val(ev, rec, "vif_type", &v, 0, out) == 0)
+		tdat_sb_printf(out, "(%d)", (int)v);
+	else
+		tdat_sb_puts(out, "CAN'T FIND FIELD \"vif_type\"");
+	tdat_sb_printf(out, "\n%*s", MAC_INDENT, "");
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		if (f[i].name == NULL) {
+			tdat_sb_printf(out, "\n%*s", MAC_INDENT, "");
+			continue;
+		}
+		mac_num(ev, rec, f[i].name, f[i].hex, out);
+		tdat_sb_puts(out, f[i].after);
+	}
+	return 0;
+}
+
 /* ---- function_graph (trace-cmd's own handlers) ---- */
 
 #define GRAPH_INDENT	2
@@ -904,6 +1032,7 @@ static const struct tdat_plugin plugins[] = {
 	{ "ftrace", "function", function, 0 },
 	{ "ftrace", "kernel_stack", kernel_stack, 0 },
 	{ "ftrace", "raw_data", raw_data, 0 },
+	{ "ftrace", "func_repeats", func_repeats, 0 },
 	{ "timer", "hrtimer_expire_entry", hrtimer_expire, 0 },
 	{ "timer", "hrtimer_start", hrtimer_start, 0 },
 	{ "kmem", "kfree", call_site, 0 },
@@ -923,6 +1052,7 @@ static const struct tdat_plugin plugins[] = {
 	{ "kvmmmu", "kvm_mmu_zap_page", kvm_mmu_role, 0 },
 	{ "kvmmmu", "kvm_mmu_prepare_zap_page", kvm_mmu_role, 0 },
 	{ "tlb", "tlb_flush", tlb_flush, 0 },
+	{ "mac80211", "drv_bss_info_changed", drv_bss_info_changed, 0 },
 	{ "syscalls", "sys_enter_futex", futex, 0 },
 	{ "ftrace", "funcgraph_entry", funcgraph_entry, 1 },
 	{ "ftrace", "funcgraph_exit", funcgraph_exit, 0 },

@@ -283,13 +283,78 @@ eval_num(const struct rec *r, struct parg *a)
 	}
 }
 
+/* Where a pointer argument of a helper points in the record: a dynamic
+ * array or a field, under any casts; -1 for anything else. */
+static int
+arg_offset(const struct rec *r, const struct parg *a, unsigned *off)
+{
+	unsigned len;
+
+	while (a != NULL && a->type == PA_TYPE)
+		a = a->left;
+	if (a == NULL)
+		return -1;
+	if (a->type == PA_DYNARRAY) {
+		dyn_offset(r, a->field, off, &len);
+		return 0;
+	}
+	if (a->type == PA_FIELD && a->field != NULL) {
+		*off = (unsigned)a->field->offset;
+		return 0;
+	}
+	return -1;
+}
+
+/* The command descriptor block of scsi_trace_parse_cdb(p, cdb, len):
+ * the plugin reads up to 32 bytes whatever the length, the page's bytes
+ * past the record included. */
+static void
+scsi_cdb(const struct rec *r, struct parg *a, struct tdat_sbuf *out)
+{
+	unsigned char cdb[32] = { 0 };
+	unsigned off, i;
+
+	if (a == NULL || arg_offset(r, a->next, &off) < 0)
+		return;
+	for (i = 0; i < sizeof(cdb) && off + i < r->avail; i++)
+		cdb[i] = r->data[off + i];
+	tdat_scsi_cdb(out, cdb);
+}
+
+/* __le16_to_cpup(p): the little-endian 16-bit value at p. */
+static unsigned long long
+le16_at(const struct rec *r, struct parg *a)
+{
+	unsigned off;
+
+	if (arg_offset(r, a, &off) < 0 || off >= r->avail ||
+	    r->avail - off < 2)
+		return 0;
+	return (unsigned long long)(r->data[off] | r->data[off + 1] << 8);
+}
+
 /* Helpers: jbd2 prints a device as major:minor; jiffies_to_msecs gives
- * its argument back (the jbd2 plugin's view of it). */
+ * its argument back (the jbd2 plugin's view of it); scsi decodes a CDB,
+ * xen names a hypercall, cfg80211 reads a little-endian u16. */
 static unsigned long long
 call_func(const struct rec *r, struct parg *a, struct tdat_sbuf *out)
 {
-	unsigned long long v = eval_num(r, a->left);
+	unsigned long long v;
 
+	switch (a->func) {
+	case FN_SCSI_CDB:
+		if (out)
+			scsi_cdb(r, a->left, out);
+		return 0;
+	case FN_LE16_TO_CPUP:
+		v = le16_at(r, a->left);
+		if (out)
+			tdat_sb_printf(out, "%d", (int)v);
+		return v;
+	default:
+		break;
+	}
+	v = eval_num(r, a->left);
 	switch (a->func) {
 	case FN_JIFFIES_TO_MSECS:
 		if (out)
@@ -299,6 +364,10 @@ call_func(const struct rec *r, struct parg *a, struct tdat_sbuf *out)
 		if (out)
 			tdat_sb_printf(out, "%d:%d", (int)(v >> 20),
 			    (int)(v & ((1U << 20) - 1)));
+		return 0;
+	case FN_XEN_HYPERCALL:
+		if (out)
+			tdat_sb_puts(out, tdat_xen_hypercall(v));
 		return 0;
 	}
 	return 0;

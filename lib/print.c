@@ -907,6 +907,9 @@ static const struct helper {
 } helpers[] = {
 	{ "jiffies_to_msecs", FN_JIFFIES_TO_MSECS, 1 },
 	{ "jbd2_dev_to_name", FN_JBD2_DEV_TO_NAME, 1 },
+	{ "scsi_trace_parse_cdb", FN_SCSI_CDB, 3 },
+	{ "__le16_to_cpup", FN_LE16_TO_CPUP, 1 },
+	{ "xen_hypercall_name", FN_XEN_HYPERCALL, 1 },
 	{ NULL, 0, 0 }
 };
 

@@ -265,24 +265,22 @@ tdat_repack_open(struct tdat_file *const *files, size_t n,
     struct tdat_err *e)
 {
 	struct tdat_repack *s;
+	void *in;
 	size_t i;
 	int rc;
 
 	*out = NULL;
-	if ((s = calloc(1, sizeof(*s))) == NULL ||
-	    (s->in = calloc(n ? n : 1, sizeof(*s->in))) == NULL) {
-		free(s);
-		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	}
+	if ((s = tdat_handle_new(sizeof(*s), files, n, sizeof(*s->in), &in,
+	    e)) == NULL)
+		return e->code;
+	s->in = in;
 	s->nin = n;
 	s->sel = sel;
-	for (i = 0; i < n; i++) {
-		s->in[i].f = files[i];
-		/* The writer writes files[0]'s CPU count: make it cover
-		 * every CPU of every input. */
+	/* The writer writes files[0]'s CPU count: make it cover every CPU
+	 * of every input. */
+	for (i = 0; i < n; i++)
 		if (files[i]->ncpus > files[0]->ncpus)
 			files[0]->ncpus = files[i]->ncpus;
-	}
 	if ((rc = tdat_page_layout(files[0], &s->pl, e)) < 0)
 		goto fail;
 	s->page_size = files[0]->page_size;

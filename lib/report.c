@@ -515,6 +515,8 @@ report_begin(void *arg, struct tdat_file *const *files, size_t n,
 			return rc;
 		}
 		tdat_events_finish(in->ev, plugins);
+		in->ev->repeat_ts = !in->usecs ? TDAT_RTS_CYCLES : r->o->ns ?
+		    TDAT_RTS_NSEC : TDAT_RTS_USEC;
 	}
 	r->prefix = name_width(r, n);
 	r->instances = n == 1 && files[0]->nbuf > 1;

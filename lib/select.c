@@ -792,28 +792,25 @@ tdat_select_open(struct tdat_file *const *files, size_t n,
     struct tdat_err *e)
 {
 	struct tdat_select *s;
+	void *in;
 	size_t i;
 	int rc;
 
 	*out = NULL;
 	*bad = -1;
-	if ((s = calloc(1, sizeof(*s))) == NULL ||
-	    (s->in = calloc(n ? n : 1, sizeof(*s->in))) == NULL) {
-		free(s);
-		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	}
+	if ((s = tdat_handle_new(sizeof(*s), files, n, sizeof(*s->in), &in,
+	    e)) == NULL)
+		return e->code;
+	s->in = in;
 	s->nin = n;
 	s->o = o;
-	for (i = 0; i < n; i++) {
-		s->in[i].f = files[i];
-		if (!(o->separate && n > 1) &&
-		    (rc = load_events(&s->in[i], e)) < 0)
-			goto fail;
-	}
 	if (o->separate && n > 1) {
 		rc = open_separate(s, files, n, bad, e);
 		goto done;
 	}
+	for (i = 0; i < n; i++)
+		if ((rc = load_events(&s->in[i], e)) < 0)
+			goto fail;
 	for (i = 1; i < n; i++)
 		if ((rc = check_merge(s, i, e)) < 0)
 			goto fail;

@@ -4,7 +4,8 @@
  * directory (info/system.xml inside), else a trace.dat file or standard
  * input.  The tools call tdat_open() and never probe formats themselves;
  * what they get is a struct tdat_file whose pages come through its
- * format's page operations.
+ * format's page operations.  tdat_verify() checks an input the same way:
+ * each format has its checker.
  */
 #include <string.h>
 
@@ -32,25 +33,44 @@ static const struct source_format {
 	int	(*bid)(const char *path);	/* NULL: takes anything */
 	int	(*open)(const char *path, const struct tdat_open_opts *,
 		    struct tdat_file **, struct tdat_err *);
+	int	(*verify)(const char *path, const struct tdat_verify_opts *,
+		    struct tdat_verify_stats *, struct tdat_err *);
 } formats[] = {
-	{ "ltt", ltt_bid, ltt_open },
-	{ "trace.dat", NULL, tdat_tracedat_open },
+	{ "ltt", ltt_bid, ltt_open, tdat_ltt_verify_input },
+	{ "trace.dat", NULL, tdat_tracedat_open, tdat_tracedat_verify },
 };
+
+#define NFORMATS	(sizeof(formats) / sizeof(formats[0]))
+
+/* The format of the input at path: the first that bids, else the last. */
+static const struct source_format *
+probe(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < NFORMATS - 1; i++)
+		if (formats[i].bid(path))
+			break;
+	return &formats[i];
+}
 
 int
 tdat_open_ex(const char *path, const struct tdat_open_opts *o,
     struct tdat_file **out, struct tdat_err *e)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(formats) / sizeof(formats[0]) - 1; i++)
-		if (formats[i].bid(path))
-			return formats[i].open(path, o, out, e);
-	return formats[i].open(path, o, out, e);
+	return probe(path)->open(path, o, out, e);
 }
 
 int
 tdat_open(const char *path, struct tdat_file **out, struct tdat_err *e)
 {
 	return tdat_open_ex(path, NULL, out, e);
+}
+
+int
+tdat_verify(const char *path, const struct tdat_verify_opts *o,
+    struct tdat_verify_stats *st, struct tdat_err *e)
+{
+	memset(st, 0, sizeof(*st));
+	return probe(path)->verify(path, o, st, e);
 }

@@ -72,6 +72,34 @@ int tdat_event_parse(const char *text, size_t len, const char *system,
     int lsize, int big, struct tdat_event **out, struct tdat_err *e);
 void tdat_event_free(struct tdat_event *);
 
+/* What a lenient reading of a format file found (tdat_event_scan). */
+enum {
+	TDAT_FMT_NO_ID,		/* no "ID:" line */
+	TDAT_FMT_BAD_ID,	/* the ID (text) is not an event id */
+	TDAT_FMT_NO_FORMAT,	/* no "format:" line, so no fields */
+	TDAT_FMT_BAD_FIELD,	/* a field line that does not parse */
+	TDAT_FMT_FIELD_RANGE,	/* a field's offset or size past 0xffff */
+	TDAT_FMT_NO_PRINT,	/* no "print fmt:" line */
+};
+
+struct tdat_fmt_issue {
+	int what;		/* TDAT_FMT_* */
+	const char *name;	/* the event's name, NULL if not (yet) known */
+	const char *text;	/* TDAT_FMT_BAD_ID: the ID's text */
+	const struct tdat_field *field;	/* TDAT_FMT_FIELD_RANGE */
+};
+
+/*
+ * Read a format file leniently (tdat-verify): the tokenizer and field
+ * parser of tdat_event_parse(), but a line that does not parse goes to
+ * note and is passed over instead of failing the event.  The event has
+ * its name (or NULL), id and the fields that parse; its print format is
+ * not compiled.  TDAT_ECORRUPT, after a note, when it has no usable ID.
+ */
+int tdat_event_scan(const char *text, size_t len, const char *system,
+    int lsize, void (*note)(void *, const struct tdat_fmt_issue *),
+    void *arg, struct tdat_event **out, struct tdat_err *e);
+
 struct tdat_field *tdat_event_field(const struct tdat_event *,
     const char *name);
 /* A numeric field of a record, unsigned, from the file's byte order;

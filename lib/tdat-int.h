@@ -26,6 +26,15 @@ int tdat_fail(struct tdat_err *e, int code, uint64_t off, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int tdat_fail_nooff(struct tdat_err *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/*
+ * How the calls that work over several open files begin (lib/select.c,
+ * lib/repack.c): a zeroed handle of size bytes and, in *in, its array of
+ * n (at least one) zeroed entries of insize bytes, each of which begins
+ * with a struct tdat_file *, set to files[i].  NULL, *e filled, without
+ * memory.
+ */
+void *tdat_handle_new(size_t size, struct tdat_file *const *files,
+    size_t n, size_t insize, void **in, struct tdat_err *e);
 
 /* A growable string buffer. */
 struct tdat_sbuf {

@@ -29,7 +29,35 @@ struct tdat_err;
 struct tdat_page_src;
 struct tdat_record;
 struct tdat_select;
+struct tdat_verify_opts;
+struct tdat_verify_stats;
 
+/* 1 if path is a directory holding info/system.xml, else 0. */
+int tdat_ltt_probe(const char *path);
+
+/* The directory as an open trace.dat whose pages stream from its
+ * tracefiles (no copy of the trace is made).  Close it with tdat_close(). */
+int tdat_ltt_open_tdat(const char *dir, struct tdat_file **out,
+    struct tdat_err *e);
+
+/* A finding of tdat_ltt_verify(): file relative to the directory, block
+ * number (-1 if none) and byte offset in the file (-1 if none). */
+typedef void (*tdat_ltt_finding_fn)(void *arg, const char *file,
+    long long block, long long off, const char *msg);
+
+/* Check dir: XML well-formed and valid (or LTTV's dialect), tracefiles
+ * a whole number of blocks, block_start, block_end and trailers
+ * consistent, event ids defined, payloads inside their block, time
+ * non-decreasing.  Returns the number of findings (0: sound) or a
+ * negative code on an I/O error. */
+int tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
+    struct tdat_err *e);
+
+/* tdat_verify() of an LTT directory: tdat_ltt_verify()'s findings as
+ * struct tdat_finding (kind "ltt", the file named), every one with
+ * keep_going, else the first. */
+int tdat_ltt_verify_input(const char *dir, const struct tdat_verify_opts *,
+    struct tdat_verify_stats *st, struct tdat_err *e);
 
 struct tdat_ltt;
 int tdat_ltt_open(const char *dir, struct tdat_ltt **out, struct tdat_err *e);

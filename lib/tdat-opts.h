@@ -27,7 +27,11 @@ struct tdat_opt_text {
 	size_t len;		/* bytes up to its first NUL */
 	int has_num;		/* OFFSET, DATE: num is what strtoll(s, 0)
 				 * reads from the first 63 bytes */
+	int num_ok;		/* and it read a number */
 	int64_t num;
+	const char *clock;	/* TRACECLOCK: the selected clock, the word
+				 * in brackets ("[local] global"); else NULL */
+	size_t clock_len;
 };
 
 /* CPUCOUNT, TRACEID: a number as wide as the payload. */
@@ -126,6 +130,11 @@ struct tdat_optval {
 		struct tdat_guest guest;
 	} u;
 };
+
+/* The selected clock of a clock list (TRACECLOCK, the v6 clock text):
+ * the word in brackets among the first n bytes, its length in *len; NULL
+ * when there is none. */
+const char *tdat_clock_selected(const char *s, size_t n, size_t *len);
 
 /* Decode one payload (size bytes at data) of option id from a file of the
  * given byte order and version.  0, or TDAT_ENOMEM. */

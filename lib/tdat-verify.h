@@ -68,6 +68,9 @@ uint64_t tdat_page_where(const struct tdat_page_layout *,
     const struct tdat_page *, uint32_t pos);
 
 
+/* tdat_verify() of a trace.dat file or "-" (lib/source.c calls it). */
+int tdat_tracedat_verify(const char *path, const struct tdat_verify_opts *,
+    struct tdat_verify_stats *st, struct tdat_err *e);
 /* The same on a file already open (the fuzzers use it). */
 int tdat_verify_file(struct tdat_file *, const struct tdat_verify_opts *,
     struct tdat_verify_stats *st, struct tdat_err *e);

@@ -285,27 +285,6 @@ struct tdat_ltt_write_opts {
 int tdat_ltt_write(struct tdat_file *f, const char *dir,
     struct tdat_ltt_write_opts *o, struct tdat_err *e);
 
-/* 1 if path is a directory holding info/system.xml, else 0. */
-int tdat_ltt_probe(const char *path);
-
-/* The directory as an open trace.dat whose pages stream from its
- * tracefiles (no copy of the trace is made).  Close it with tdat_close(). */
-int tdat_ltt_open_tdat(const char *dir, struct tdat_file **out,
-    struct tdat_err *e);
-
-/* A finding of tdat_ltt_verify(): file relative to the directory, block
- * number (-1 if none) and byte offset in the file (-1 if none). */
-typedef void (*tdat_ltt_finding_fn)(void *arg, const char *file,
-    long long block, long long off, const char *msg);
-
-/* Check dir: XML well-formed and valid (or LTTV's dialect), tracefiles
- * a whole number of blocks, block_start, block_end and trailers
- * consistent, event ids defined, payloads inside their block, time
- * non-decreasing.  Returns the number of findings (0: sound) or a
- * negative code on an I/O error. */
-int tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
-    struct tdat_err *e);
-
 /* ---------------------------------------------------------------------
  * Checking (lib/verify.c; tdat-verify(1)).
  */
@@ -323,6 +302,8 @@ struct tdat_finding {
 	int cpu;		/* its CPU, or -1 */
 	long long page;		/* index of the page in the CPU's data, or -1 */
 	const char *msg;	/* what is wrong: lowercase, no full stop */
+	const char *file;	/* in an LTT directory: the file ("cpu/0"),
+				 * relative to it; else NULL */
 };
 
 struct tdat_verify_opts {
@@ -344,9 +325,11 @@ struct tdat_verify_stats {
 };
 
 /*
- * Check the file at path: container, event formats, every page of every
- * CPU of every buffer.  Returns 0 when the check ran (the findings went
- * to opts->found and are counted in *st), or a negative code for an I/O
+ * Check the input at path, whatever it is (lib/source.c tells): a
+ * trace.dat's container, event formats and every page of every CPU of
+ * every buffer; an LTT directory's files (formats/ltt-verify.c, comp
+ * "ltt" in *st).  Returns 0 when the check ran (the findings went to
+ * opts->found and are counted in *st), or a negative code for an I/O
  * error or lack of memory (*e filled).
  */
 int tdat_verify(const char *path, const struct tdat_verify_opts *,

@@ -222,95 +222,102 @@ readat(struct vctx *v, unsigned char **p, size_t *cap, uint64_t off,
 /* ------------------------------------------------------------------ */
 /* Event formats: ids, and the dynamic fields the pages are checked by. */
 
-static const char *
-line_value(const char *text, const char *end, const char *key)
+/* What tdat_event_scan() found in one format file, as findings. */
+struct fmtnote {
+	struct vctx *v;
+	const struct tdat_blob *bl;
+	const char *sys;
+};
+
+static void
+format_note(void *arg, const struct tdat_fmt_issue *is)
 {
-	size_t kn = strlen(key);
-	const char *p = text;
+	const struct fmtnote *n = arg;
+	char vs[64], ev[64], id[24];
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-		if ((size_t)(end - p) > kn && strncmp(p, key, kn) == 0)
-			return p + kn;
-		if (nl == NULL)
-			break;
-		p = nl + 1;
+	vis(vs, sizeof(vs), n->sys);
+	snprintf(ev, sizeof(ev), "%s:%s", n->sys, is->name ? is->name : "?");
+	vis(ev, sizeof(ev), ev);
+	switch (is->what) {
+	case TDAT_FMT_NO_ID:
+		WARN(n->v, "event-format", n->bl->off, "event format in system "
+		    "%s has no ID line", vs);
+		break;
+	case TDAT_FMT_BAD_ID:
+		vis(id, sizeof(id), is->text);
+		WARN(n->v, "event-format", n->bl->off, "event format in system "
+		    "%s: ID %s is not an event id", vs, id);
+		break;
+	case TDAT_FMT_NO_FORMAT:
+		WARN(n->v, "event-format", n->bl->off, "event %s has no format: "
+		    "line", ev);
+		break;
+	case TDAT_FMT_BAD_FIELD:
+		WARN(n->v, "event-format", n->bl->off, "event %s: malformed "
+		    "field line", ev);
+		break;
+	case TDAT_FMT_FIELD_RANGE:
+		WARN(n->v, "event-format", n->bl->off, "event %s: field offset "
+		    "%d or size %d is not sane", ev, is->field->offset,
+		    is->field->size);
+		break;
+	case TDAT_FMT_NO_PRINT:
+		WARN(n->v, "event-format", n->bl->off, "event %s has no print "
+		    "fmt line", ev);
+		break;
 	}
-	return NULL;
 }
 
-/* Parse "\tfield:TYPE NAME;\toffset:N;\tsize:N;..." lines into ev. */
+/*
+ * The size a record of the event needs, and its dynamic fields.  The
+ * last field may be an array the kernel fills only in part (ftrace's
+ * kernel_stack): records must hold every field before it.
+ */
 static int
-parse_fields(struct vctx *v, const struct tdat_blob *bl, const char *s,
-    const char *end, struct vevent *ev)
+add_fields(struct vctx *v, struct vevent *ev, const struct tdat_field *fl,
+    int n, uint32_t *last_off, uint32_t *last_end, int *last_arr)
 {
-	const char *p, *nl;
 	struct vloc *loc;
-	unsigned long last_off = 0;
-	uint32_t i, last_end = 0;
-	int last_arr = 0;
+	int i;
 
-	for (p = s; p < end; p = nl + 1) {
-		const char *decl, *semi, *o, *z, *name;
-		unsigned long off, size;
-		int dyn, rel;
+	for (i = 0; i < n; i++) {
+		const struct tdat_field *f = &fl[i];
+		uint32_t off = (uint32_t)f->offset, size = (uint32_t)f->size;
 
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			nl = end;
-		while (p < nl && (*p == ' ' || *p == '\t'))
-			p++;
-		if (nl - p < 6 || strncmp(p, "field:", 6) != 0)
-			continue;
-		decl = p + 6;
-		if ((semi = memchr(decl, ';', (size_t)(nl - decl))) == NULL ||
-		    (o = strstr(semi, "offset:")) == NULL || o > nl ||
-		    (z = strstr(semi, "size:")) == NULL || z > nl) {
-			WARN(v, "event-format", bl->off, "event %s: malformed "
-			    "field line", ev->name);
-			continue;
-		}
-		off = strtoul(o + 7, NULL, 10);
-		size = strtoul(z + 5, NULL, 10);
-		if (off > 0xffff || size > 0xffff) {
-			WARN(v, "event-format", bl->off, "event %s: field "
-			    "offset %lu or size %lu is not sane", ev->name, off,
-			    size);
-			continue;
-		}
-		dyn = strncmp(decl, "__data_loc", 10) == 0;
-		rel = strncmp(decl, "__rel_loc", 9) == 0;
-		/*
-		 * The last field may be an array the kernel fills only in
-		 * part (ftrace's kernel_stack): records must hold every
-		 * field before it.
-		 */
-		if (off >= last_off) {
-			if (last_end > ev->min_size)
-				ev->min_size = last_end;
-			last_off = off;
-			last_end = (uint32_t)(off + size);
-			last_arr = memchr(decl, '[', (size_t)(semi - decl)) != NULL;
+		if (off >= *last_off) {
+			if (*last_end > ev->min_size)
+				ev->min_size = *last_end;
+			*last_off = off;
+			*last_end = off + size;
+			*last_arr = (f->flags & TDAT_FLD_ARRAY) != 0;
 		} else if (off + size > ev->min_size)
-			ev->min_size = (uint32_t)(off + size);
-		if ((!dyn && !rel) || size != 4)
+			ev->min_size = off + size;
+		if (!(f->flags & TDAT_FLD_DYNAMIC) || size != 4)
 			continue;
-		for (name = semi; name > decl && name[-1] != ' ' &&
-		    name[-1] != '\t'; name--)
-			;
 		loc = realloc(ev->loc, (ev->nloc + 1) * sizeof(*loc));
 		if (loc == NULL)
 			return nomem(v);
 		ev->loc = loc;
 		loc = &ev->loc[ev->nloc++];
 		memset(loc, 0, sizeof(*loc));
-		loc->off = (uint32_t)off;
-		loc->rel = rel;
-		loc->str = memmem(decl, (size_t)(semi - decl), "char[]", 6) != NULL;
-		snprintf(loc->name, sizeof(loc->name), "%.*s",
-		    (int)(semi - name), name);
-		vis(loc->name, sizeof(loc->name), loc->name);
+		loc->off = off;
+		loc->rel = (f->flags & TDAT_FLD_RELATIVE) != 0;
+		loc->str = strstr(f->type, "char[]") != NULL;
+		vis(loc->name, sizeof(loc->name), f->name);
 	}
+	return 0;
+}
+
+static int
+event_fields(struct vctx *v, struct vevent *ev, const struct tdat_event *te)
+{
+	uint32_t i, last_off = 0, last_end = 0;
+	int last_arr = 0;
+
+	if (add_fields(v, ev, te->common, te->ncommon, &last_off, &last_end,
+	    &last_arr) || add_fields(v, ev, te->fields, te->nfields, &last_off,
+	    &last_end, &last_arr))
+		return 1;
 	if (!last_arr && last_end > ev->min_size)
 		ev->min_size = last_end;
 	for (i = 0; i < ev->nloc; i++)
@@ -319,56 +326,48 @@ parse_fields(struct vctx *v, const struct tdat_blob *bl, const char *s,
 	return 0;
 }
 
+/* One format file, read leniently by lib/event.c: what it says is wrong
+ * becomes a warning, and the event keeps the fields that parse. */
 static int
 load_format(struct vctx *v, const struct tdat_blob *bl, const char *sys)
 {
-	const char *s = (const char *)bl->p, *end = s + bl->len, *p, *fmt;
+	struct fmtnote n = { v, bl, sys };
+	struct tdat_event *te;
+	struct tdat_err e = { 0 };
 	struct vevent *ev;
-	unsigned long id;
-	char *q, vs[64];
 
 	if (bl->p == NULL)
 		return 0;
-	vis(vs, sizeof(vs), sys);
-	if (memchr(s, '\0', bl->len) != NULL)
-		end = s + strlen(s);
-	if ((p = line_value(s, end, "ID: ")) == NULL) {
-		WARN(v, "event-format", bl->off, "event format in system %s has "
-		    "no ID line", vs);
-		return 0;
-	}
-	id = strtoul(p, &q, 10);
-	if (q == p || id >= NIDS) {
-		WARN(v, "event-format", bl->off, "event format in system %s: ID "
-		    "%.20s is not an event id", vs, p);
-		return 0;
-	}
-	if ((ev = realloc(v->ev, (v->nev + 1) * sizeof(*ev))) == NULL)
+	if (tdat_event_scan((const char *)bl->p, strnlen((const char *)bl->p,
+	    bl->len), sys, v->f->lsize, format_note, &n, &te, &e) < 0)
+		return e.code == TDAT_ENOMEM ? nomem(v) : 0;
+	if ((ev = realloc(v->ev, (v->nev + 1) * sizeof(*ev))) == NULL) {
+		tdat_event_free(te);
 		return nomem(v);
+	}
 	v->ev = ev;
 	ev = &v->ev[v->nev];
 	memset(ev, 0, sizeof(*ev));
-	p = line_value(s, end, "name: ");
-	snprintf(ev->name, sizeof(ev->name), "%s:%.*s", sys,
-	    p ? (int)strcspn(p, "\n") : 1, p ? p : "?");
+	snprintf(ev->name, sizeof(ev->name), "%s:%s", sys,
+	    te->name ? te->name : "?");
 	vis(ev->name, sizeof(ev->name), ev->name);
-	if ((fmt = line_value(s, end, "format:")) == NULL)
-		WARN(v, "event-format", bl->off, "event %s has no format: line",
-		    ev->name);
-	else if (parse_fields(v, bl, fmt, end, ev))
-		return 1;
-	if (line_value(s, end, "print fmt: ") == NULL)
-		WARN(v, "event-format", bl->off, "event %s has no print fmt line",
-		    ev->name);
-	if (v->idx[id]) {
-		WARN(v, "event-id-twice", bl->off, "event id %lu belongs to "
-		    "both %s and %s", id, v->ev[v->idx[id] - 1].name, ev->name);
+	if (event_fields(v, ev, te)) {
 		free(ev->loc);
+		tdat_event_free(te);
+		return 1;
+	}
+	if (v->idx[te->id]) {
+		WARN(v, "event-id-twice", bl->off, "event id %d belongs to "
+		    "both %s and %s", te->id, v->ev[v->idx[te->id] - 1].name,
+		    ev->name);
+		free(ev->loc);
+		tdat_event_free(te);
 		return 0;
 	}
 	ev->bl = bl;
 	ev->sys = sys;
-	v->idx[id] = (uint32_t)++v->nev;
+	v->idx[te->id] = (uint32_t)++v->nev;
+	tdat_event_free(te);
 	return 0;
 }
 
@@ -533,10 +532,17 @@ check_regions(struct vctx *v)
 	}
 }
 
-static int
-is_text(const unsigned char *d, uint32_t n)
+/* The options, each decoded once (formats/tracedat-opts.c). */
+static const struct tdat_optval *
+optvals(struct vctx *v)
 {
-	return n > 0 && memchr(d, '\0', n) != NULL;
+	const struct tdat_optval *ov;
+
+	if (tdat_options(v->f, &ov, v->e) < 0) {
+		v->fatal = 1;
+		return NULL;
+	}
+	return ov;
 }
 
 static void
@@ -544,10 +550,14 @@ check_options(struct vctx *v)
 {
 	struct tdat_file *f = v->f;
 	unsigned seen[TDAT_OPT_MAX] = { 0 };
+	const struct tdat_optval *ov;
 	size_t i;
 
+	if ((ov = optvals(v)) == NULL)
+		return;
 	for (i = 0; i < f->nopt && !v->sec_stop; i++) {
 		const struct tdat_option *o = &f->opt[i];
+		const struct tdat_optval *ovi = &ov[i];
 		const char *name = tdat_option_name(o->id);
 		uint64_t at = o->off >= 6 ? o->off - 6 : o->off;
 
@@ -567,27 +577,19 @@ check_options(struct vctx *v)
 			if (o->size != 16)
 				ERR(v, "option-size", at, "option TSC2NSEC has %u "
 				    "bytes, not 16", o->size);
-			else if (tdat_get32(o->data + 4, f->big) > 63)
+			else if (ovi->u.tsc.shift > 63)
 				ERR(v, "option-value", at, "option TSC2NSEC: "
-				    "shift %u is not sane",
-				    tdat_get32(o->data + 4, f->big));
+				    "shift %u is not sane", ovi->u.tsc.shift);
 			break;
-		case TDAT_OPT_OFFSET: {
-			char buf[32], *end;
-			size_t n = o->size < sizeof(buf) - 1 ? o->size :
-			    sizeof(buf) - 1;
-
-			memcpy(buf, o->data, n);
-			buf[n] = '\0';
-			strtoll(buf, &end, 0);
-			if (end == buf)
+		case TDAT_OPT_OFFSET:
+			if (!ovi->u.text.num_ok)
 				WARN(v, "option-value", at, "option OFFSET is "
 				    "not a number");
 			break;
-		}
 		case TDAT_OPT_DATE: case TDAT_OPT_UNAME: case TDAT_OPT_VERSION:
 		case TDAT_OPT_TRACECLOCK: case TDAT_OPT_CPUSTAT:
-			if (o->size > 0 && !is_text(o->data, o->size))
+			/* text: a NUL ends it within the payload */
+			if (o->size > 0 && ovi->u.text.len == o->size)
 				WARN(v, "option-text", at, "option %s is not "
 				    "NUL-terminated text", name);
 			break;
@@ -613,13 +615,26 @@ check_options(struct vctx *v)
 		    seen[TDAT_OPT_CPUCOUNT]);
 }
 
+/* Does a v7 metadata option (HEADER_INFO...CMDLINES) point at section s? */
+static int
+names_section(const struct tdat_optval *o, const struct tdat_section *s)
+{
+	return o->id == s->id && o->id >= TDAT_OPT_HEADER_INFO &&
+	    o->id <= TDAT_OPT_CMDLINES && o->u.ref.valid &&
+	    o->u.ref.off == s->off;
+}
+
 /* v7: sections, their names, what names them, compressed payloads. */
 static void
 check_sections(struct vctx *v)
 {
 	struct tdat_file *f = v->f;
+	const struct tdat_optval *ov;
 	size_t i, j;
 	char why[160];
+
+	if ((ov = optvals(v)) == NULL)
+		return;
 
 	if (f->nsect > 0) {
 		const struct tdat_section *z = &f->sect[f->nsect - 1];
@@ -670,8 +685,7 @@ check_sections(struct vctx *v)
 				    "this section", refs);
 		} else {
 			for (j = 0; j < f->nopt; j++)
-				if (f->opt[j].id == s->id && f->opt[j].size >= 8 &&
-				    tdat_get64(f->opt[j].data, f->big) == s->off)
+				if (names_section(&ov[j], s))
 					refs++;
 			if (refs == 0 && s->id != TDAT_OPT_STRINGS)
 				WARN(v, "section-orphan", s->off, "no option names "
@@ -1117,8 +1131,9 @@ tdat_verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 	return v.fatal ? e->code : 0;
 }
 
+/* tdat_verify() of a trace.dat (lib/source.c); *st is zeroed. */
 int
-tdat_verify(const char *path, const struct tdat_verify_opts *o,
+tdat_tracedat_verify(const char *path, const struct tdat_verify_opts *o,
     struct tdat_verify_stats *st, struct tdat_err *e)
 {
 	struct tdat_file *f;
@@ -1126,7 +1141,6 @@ tdat_verify(const char *path, const struct tdat_verify_opts *o,
 	struct tdat_finding fd;
 	int rc;
 
-	memset(st, 0, sizeof(*st));
 	if ((rc = tdat_open(path, &f, &oe)) < 0) {
 		if (oe.code != TDAT_ECORRUPT && oe.code != TDAT_EUNSUP) {
 			*e = oe;

@@ -306,7 +306,7 @@ EOF
 	RSYNC_OLD_ARGS=1
 	export RSYNC_OLD_ARGS
 	run -0 --separate-stderr sh -c "find . -name '*.dat' |
-	    parallel --will-cite --ssh '$T/fakessh' -S 1/hostA,1/hostB \
+	    parallel --will-cite --ssh '$T/fakessh' -S 1/hostA,1/hostB --wd 'tdat.{#}' \
 	    --transferfile {} --return {.}.v7.dat --cleanup \
 	    'tdat-cat --file-version 7 --compression zstd -o {.}.v7.dat {} &&
 	    echo \$PARALLEL_SSHLOGIN \$PWD/{}'"
@@ -326,7 +326,7 @@ EOF
 	# Verifying on the "machines": the JSON lines come back, the files
 	# are cleaned up.
 	run --separate-stderr sh -c "cd '$T' && find archive damaged -name '*.dat' ! -name '*.v7.dat' |
-	    parallel --will-cite --ssh '$T/fakessh' -S 2/hostA,2/hostB \
+	    parallel --will-cite --ssh '$T/fakessh' -S 2/hostA,2/hostB --wd 'tdat.{#}' \
 	    --transferfile {} --cleanup tdat-verify --json {} >remote.jsonl"
 	echo "$stderr"
 	echo "status $status"; cat "$T/remote.jsonl"; [ "$status" -eq 5 ]

@@ -419,6 +419,51 @@ test_bprint(struct tdat_event *ev, struct tdat_sbuf *b)
 	    "helper: (NO FORMAT FOUND at 1234)\n", "bprint: unknown format");
 }
 
+/* tdat_event_scan: a bad line is noted and passed over, not fatal. */
+static void
+scan_note(void *arg, const struct tdat_fmt_issue *is)
+{
+	char *log = arg;
+	size_t n = strlen(log);
+
+	snprintf(log + n, 256 - n, "%d:%s ", is->what, is->name ? is->name :
+	    "-");
+}
+
+static void
+test_scan(void)
+{
+	static const char lenient[] =
+	    "name: odd\nID: 77\n" COMMON
+	    "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n"
+	    "\tfield:int b;\toffsex:12;\tsize:4;\tsigned:1;\n"
+	    "\tfield:int c;\toffset:70000;\tsize:4;\tsigned:1;\n"
+	    "\tfield:__data_loc char[] s;\toffset:16;\tsize:4;\tsigned:0;\n"
+	    "\n";
+	static const char noid[] = "name: x\nIX: 3\n" COMMON "\n";
+	struct tdat_event *ev = NULL, *strict = NULL;
+	struct tdat_err e = { 0 };
+	char log[256] = "";
+	int r;
+
+	r = tdat_event_scan(lenient, strlen(lenient), "test", 8, scan_note,
+	    log, &ev, &e);
+	ok(r == 0 && ev && ev->id == 77 && ev->ncommon == 4 &&
+	    ev->nfields == 2, "scan: the fields that parse are kept");
+	ok(ev && ev->nfields == 2 && strcmp(ev->fields[1].name, "s") == 0 &&
+	    (ev->fields[1].flags & TDAT_FLD_DYNAMIC), "scan: __data_loc field");
+	is(log, "3:odd 4:odd 5:odd ", "scan: bad field, insane offset, no print "
+	    "fmt");
+	tdat_event_free(ev);
+	ok(tdat_event_parse(lenient, strlen(lenient), "test", 8, 0, &strict,
+	    &e) < 0, "parse: the same file fails as a whole");
+	log[0] = '\0';
+	r = tdat_event_scan(noid, strlen(noid), "test", 8, scan_note, log, &ev,
+	    &e);
+	ok(r == TDAT_ECORRUPT && ev == NULL, "scan: no ID, no event");
+	is(log, "0:x ", "scan: no ID is noted");
+}
+
 int
 main(void)
 {
@@ -460,6 +505,7 @@ main(void)
 	test_net(nt, &b);
 	test_plugins(fe, fx, km, &b);
 	test_failed(bad_ev, &b);
+	test_scan();
 	tdat_sb_free(&b);
 	tdat_events_free(s);
 	printf("1..%d\n", ntest);

@@ -226,6 +226,41 @@ count_records(struct tdat_file *f)
 
 /* What LTTV's readers need and tdat-verify checks in their dialect: a
  * little-endian trailer, strings beside sequences, tracefiles in cpu/. */
+/* tdat_verify() of a directory: the first finding, named by its file. */
+static int
+first_found(void *arg, const struct tdat_finding *fd)
+{
+	char *out = arg;
+
+	if (out[0] == '\0')
+		snprintf(out, 256, "%s %s %s", fd->kind, fd->file ? fd->file :
+		    "-", fd->msg);
+	return 0;
+}
+
+static void
+test_verify_input(void)
+{
+	struct tdat_verify_opts vo = { 0 };
+	struct tdat_verify_stats st;
+	struct tdat_err e = { 0 };
+	char d[512], p[600], got[256] = "";
+
+	fresh(d, sizeof(d), "vin", TDAT_LTT_XML);
+	snprintf(p, sizeof(p), "%s/cpu/0", d);
+	if (truncate(p, 5000) < 0)
+		printf("# cannot truncate %s\n", p);
+	vo.found = first_found;
+	vo.arg = got;
+	ok(tdat_verify(d, &vo, &st, &e) == 0 && st.errors >= 1 &&
+	    strcmp(st.comp, "ltt") == 0, "tdat_verify checks an LTT directory");
+	ok(strncmp(got, "ltt cpu/0 ", 10) == 0, "its finding names the file "
+	    "(%s)", got);
+	got[0] = '\0';
+	ok(tdat_verify(FIXTURE, &vo, &st, &e) == 0 && st.errors == 0 &&
+	    st.version > 0 && got[0] == '\0', "and a trace.dat the same way");
+}
+
 static void
 test_lttv_rules(void)
 {
@@ -533,6 +568,7 @@ main(void)
 	same_text(tdat_ltt_xsd_bookmarks, "schemas/ltt-bookmarks.xsd");
 	same_text(tdat_ltt_xsd_tracedat, "schemas/ltt-tracedat.xsd");
 	test_damage();
+	test_verify_input();
 	test_lttv_rules();
 	test_back();
 	test_open_tdat();

@@ -278,6 +278,24 @@ test_text(void)
 	    memcmp(v.u.text.s, "Linux host 6.1", 14) == 0, "UNAME");
 	ok(tdat_opt_decode(TDAT_OPT_UNAME, NULL, 0, 0, 6, &v) == 0 &&
 	    v.u.text.len == 0, "empty UNAME");
+	ok(v.u.text.clock == NULL, "no clock but in TRACECLOCK");
+	memset(&p, 0, sizeof(p));
+	puts_nul(&p, "local [global] counter uptime perf\n");
+	ok(decode(TDAT_OPT_TRACECLOCK, &p, p.n, 6, &v) == 0 &&
+	    v.u.text.clock && v.u.text.clock_len == 6 &&
+	    memcmp(v.u.text.clock, "global", 6) == 0, "TRACECLOCK: [global]");
+	memset(&p, 0, sizeof(p));
+	puts_nul(&p, "local global [counter");
+	ok(decode(TDAT_OPT_TRACECLOCK, &p, p.n, 6, &v) == 0 &&
+	    v.u.text.clock == NULL, "TRACECLOCK: no closing bracket, no clock");
+	memset(&p, 0, sizeof(p));
+	puts_nul(&p, "-7");
+	ok(decode(TDAT_OPT_OFFSET, &p, p.n, 6, &v) == 0 && v.u.text.num_ok,
+	    "OFFSET: a number");
+	memset(&p, 0, sizeof(p));
+	puts_nul(&p, "x7");
+	ok(decode(TDAT_OPT_OFFSET, &p, p.n, 6, &v) == 0 && !v.u.text.num_ok,
+	    "OFFSET: not a number");
 }
 
 /* A real file: decoded once, on the first call, and kept. */
