@@ -40,10 +40,11 @@ static const struct tdat_cli_opt opts[] = {
 
 static const struct tdat_cli cli = {
 	"[--all | --options | --events | ... | --flyrecord] [FILE]\n"
-	"--records [-t] [-N | -R] [selection] [FILE]",
+	"--records [-t] [-N | -R] [selection] [FILE...]",
 	"print the structure or the events of a trace.dat file (default "
 	"FILE: standard input if a pipe or a file, else trace.dat; - for "
-	"stdin; selection: tdat-select(7))",
+	"stdin; several FILEs: one listing merged by time, as trace-cmd "
+	"report -i A -i B; selection: tdat-select(7))",
 	opts,
 };
 
@@ -55,33 +56,52 @@ struct job {
 	struct tdat_select_args sa;
 };
 
+static void
+close_all(struct tdat_file **f, size_t n)
+{
+	while (n > 0)
+		tdat_close(f[--n]);
+	free(f);
+}
+
 static int
-dump_one(const char *path, const struct job *j)
+dump_files(char *const *paths, size_t n, struct job *j)
 {
 	struct tdat_select *sel = NULL;
 	struct tdat_records_opts ro = j->ro;
-	struct tdat_file *f;
+	struct tdat_file **files, *f;
 	struct tdat_err e = { 0 };
 	struct tdat_out *o;
+	const char *path = paths[0];
+	size_t k;
 	FILE *out;
 	int rc, st;
 
-	if ((rc = tdat_open(path, &f, &e)) < 0)
-		return tdat_report_err(path, &e);
+	if ((files = calloc(n, sizeof(*files))) == NULL)
+		tdat_die(2, "out of memory");
+	for (k = 0; k < n; k++)
+		if ((rc = tdat_open(paths[k], &files[k], &e)) < 0) {
+			close_all(files, k);
+			return tdat_report_err(paths[k], &e);
+		}
+	f = files[0];
+	/* Several inputs are read side by side, as trace-cmd report -i A
+	 * -i B reads them: their formats may differ. */
+	j->sa.o.separate = 1;
 	if (j->sa.given && (st = tdat_select_cli_open(&j->sa,
-	    &f, 1, &sel)) != 0) {
-		tdat_close(f);
+	    files, n, &sel)) != 0) {
+		close_all(files, n);
 		return st;
 	}
 	ro.sel = sel;
 	if (tdat_out_open(NULL, TDAT_OUT_TEXT, NULL, 0, &o, &e) < 0) {
 		tdat_select_close(sel);
-		tdat_close(f);
+		close_all(files, n);
 		return tdat_report_err("stdout", &e);
 	}
 	out = tdat_out_fp(o);
 	if (j->records)
-		rc = tdat_print_records(f, out, &ro, &e);
+		rc = tdat_print_records_n(files, n, out, &ro, &e);
 	else if (j->what)
 		rc = tdat_dump(f, out, j->what, &e);
 	else if (j->flyrecord)
@@ -91,7 +111,9 @@ dump_one(const char *path, const struct job *j)
 	if (rc == 0 && j->what && j->flyrecord)
 		rc = tdat_dump_flyrecord(f, out, &e);
 	tdat_select_close(sel);
-	tdat_close(f);
+	if (rc < 0 && n > 1 && e.msg[0] != '\0')
+		path = NULL;	/* the message names the file when it can */
+	close_all(files, n);
 	if (rc < 0 && !tdat_out_failed(o)) {
 		tdat_out_abort(o);
 		return tdat_report_err(path, &e);
@@ -148,15 +170,21 @@ main(int argc, char *argv[])
 			break;
 		}
 	}
-	if (argc - optind > 1)
-		tdat_usage_error("more than one FILE");
+	if (argc - optind > 1 && !j.records)
+		tdat_usage_error("more than one FILE (several need --records)");
 	if (j.records && (j.what || j.flyrecord))
 		tdat_usage_error("--records cannot be combined with structure "
 		    "options");
 	if (j.sa.given && !j.records)
 		tdat_usage_error("selection options need --records");
-	st = dump_one(optind < argc ? argv[optind] : tdat_cli_input("trace.dat"),
-	    &j);
+	if (optind < argc)
+		st = dump_files(argv + optind, (size_t)(argc - optind), &j);
+	else {
+		char *def[1];
+
+		def[0] = (char *)tdat_cli_input("trace.dat");
+		st = dump_files(def, 1, &j);
+	}
 	tdat_select_args_free(&j.sa);
 	return tdat_close_stdout(st);
 }

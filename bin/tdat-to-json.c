@@ -24,10 +24,12 @@ static const struct tdat_cli_opt opts[] = {
 };
 
 static const struct tdat_cli cli = {
-	"[--meta | --chrome] [selection] [-o FILE] [--[no-]progress] [FILE]",
+	"[--meta | --chrome] [selection] [-o FILE] [--[no-]progress] [FILE]\n"
+	"[selection] [-o FILE] [--[no-]progress] FILE...",
 	"write a trace.dat file as JSON: events as JSON Lines (default FILE: "
 	"standard input if a pipe or a file, else trace.dat; - for stdin; "
-	"selection: tdat-select(7))",
+	"several FILEs: one stream merged by time, each event naming its "
+	"file; selection: tdat-select(7))",
 	opts,
 };
 
@@ -37,36 +39,56 @@ struct job {
 	const char *output;	/* -o FILE, or NULL */
 };
 
+static void
+close_all(struct tdat_file **f, size_t n)
+{
+	while (n > 0)
+		tdat_close(f[--n]);
+	free(f);
+}
+
 static int
-convert(const char *path, struct job *j)
+convert(char *const *paths, size_t n, struct job *j)
 {
 	struct tdat_select *sel = NULL;
-	struct tdat_file *f;
+	struct tdat_file **files;
 	struct tdat_err e = { 0 };
 	struct tdat_out *out;
+	uint64_t size = 0;
+	size_t k;
 	int rc, st;
 
-	if ((rc = tdat_open(path, &f, &e)) < 0)
-		return tdat_report_err(path, &e);
-	if (j->sa.given && (st = tdat_select_cli_open(&j->sa, &f, 1,
+	if ((files = calloc(n, sizeof(*files))) == NULL)
+		tdat_die(2, "out of memory");
+	for (k = 0; k < n; k++) {
+		if ((rc = tdat_open(paths[k], &files[k], &e)) < 0) {
+			close_all(files, k);
+			return tdat_report_err(paths[k], &e);
+		}
+		size += tdat_file_size(files[k]);
+	}
+	/* Several inputs are read side by side: their formats may differ. */
+	j->sa.o.separate = 1;
+	if (j->sa.given && (st = tdat_select_cli_open(&j->sa, files, n,
 	    &sel)) != 0) {
-		tdat_close(f);
+		close_all(files, n);
 		return st;
 	}
 	j->jo.sel = sel;
-	j->jo.progress = tdat_cli_progress(tdat_file_size(f));
-	if ((rc = tdat_out_open(j->output, TDAT_OUT_TEXT, &f, 1, &out,
+	j->jo.progress = tdat_cli_progress(size);
+	if ((rc = tdat_out_open(j->output, TDAT_OUT_TEXT, files, n, &out,
 	    &e)) < 0)
 		rc = tdat_report_err(tdat_out_name(j->output), &e);
-	else if ((rc = tdat_json_write(f, tdat_out_fp(out), &j->jo, &e)) < 0 &&
-	    !tdat_out_failed(out)) {
+	else if ((rc = tdat_json_write_n(files, n, tdat_out_fp(out), &j->jo,
+	    &e)) < 0 && !tdat_out_failed(out)) {
 		tdat_out_abort(out);
-		rc = tdat_report_err(path, &e);
+		/* With several inputs the message names the file. */
+		rc = tdat_report_err(n > 1 ? NULL : paths[0], &e);
 	} else if ((rc = tdat_out_commit(out, &e)) < 0)
 		rc = tdat_report_err(tdat_out_name(j->output), &e);
 	tdat_cli_progress_end();
 	tdat_select_close(sel);
-	tdat_close(f);
+	close_all(files, n);
 	return rc;
 }
 
@@ -97,12 +119,18 @@ main(int argc, char *argv[])
 			break;
 		}
 	}
-	if (argc - optind > 1)
-		tdat_usage_error("more than one FILE");
+	if (argc - optind > 1 && j.jo.mode != TDAT_JSON_LINES)
+		tdat_usage_error("--meta and --chrome take one FILE");
 	if (j.jo.mode == TDAT_JSON_META && j.sa.given)
 		tdat_usage_error("--meta takes no selection options");
-	st = convert(optind < argc ? argv[optind] : tdat_cli_input("trace.dat"),
-	    &j);
+	if (optind < argc)
+		st = convert(argv + optind, (size_t)(argc - optind), &j);
+	else {
+		char *def[1];
+
+		def[0] = (char *)tdat_cli_input("trace.dat");
+		st = convert(def, 1, &j);
+	}
 	tdat_select_args_free(&j.sa);
 	return tdat_close_stdout(st);
 }

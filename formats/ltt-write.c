@@ -20,6 +20,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "ltt-int.h"
+#include "tdat-sink.h"
 
 #define X(s)	((const xmlChar *)(s))
 #define NS	1000000000ull
@@ -64,7 +65,6 @@ struct wr {
 	size_t nirq;
 	uint64_t first_ts;
 	int have_ts;
-	struct tdat_read_progress prog;
 	struct tdat_sbuf sb;
 };
 
@@ -1126,75 +1126,107 @@ lttv_payload(struct wr *w, int32_t fi)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* The record sink: each record of the driver (tdat_run) becomes an
+ * event of its tracefile. */
+
+static int
+ltt_begin(void *arg, struct tdat_file *const *files, size_t n,
+    struct tdat_run *run, struct tdat_err *e)
+{
+	struct tdat_file *f = files[0];
+
+	(void)arg;
+	(void)n;
+	(void)run;
+	(void)e;
+	if (f->nbuf == 0 || (f->nbuf == 1 && f->buf[0].latency))
+		return TDAT_RUN_NO_RECORDS;
+	return TDAT_RUN_RECORDS;
+}
+
+static int
+ltt_record(void *arg, size_t k, const struct tdat_record *rec,
+    struct tdat_err *e)
+{
+	struct wr *w = arg;
+	const struct fmt_event *ev;
+	struct tf *t;
+	uint32_t type;
+	int32_t fi;
+	int rc;
+
+	(void)k;
+	(void)e;
+	if (!w->have_ts) {
+		w->first_ts = rec->ts;
+		w->have_ts = 1;
+	}
+	if (rec->ts / NS > UINT32_MAX)
+		return tdat_fail(w->e, TDAT_EUNSUP, rec->off, "time stamp "
+		    "%llu does not fit LTT's 32-bit seconds",
+		    (unsigned long long)rec->ts);
+	if ((t = tf_get(w, rec->buffer, (uint32_t)rec->cpu)) == NULL)
+		return w->e->code;
+	if (rec->missed) {
+		unsigned char b[8];
+
+		tdat_put(b, (uint64_t)rec->missed_count, 8, w->obig);
+		if ((rc = tf_event(w, t, rec->ts, w->id_lost, b, 8)) < 0)
+			return rc;
+	}
+	type = rec->size >= 2 ? tdat_get16(rec->data, w->big) : 0xffffffff;
+	fi = type <= 65535 ? w->byid[type] : -1;
+	if (fi < 0) {
+		w->o->skipped++;
+		return 0;
+	}
+	ev = &w->fmt[fi];
+	if (ev->type_size != 2 || ev->type_off != 0) {
+		w->o->skipped++;
+		return 0;
+	}
+	tdat_sb_reset(&w->sb);
+	tdat_ltt_fmt_encode(ev, rec->data, rec->size, w->big, &w->sb);
+	if ((rc = lttv_payload(w, fi)) < 0)
+		return rc;
+	if (w->sb.oom)
+		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
+	if ((rc = tf_event(w, t, rec->ts, w->ltt_id[fi], w->sb.p,
+	    w->sb.len)) < 0)
+		return rc;
+	w->o->events++;
+	if (strcmp(ev->name, "irq_handler_entry") == 0)
+		note_irq(w, ev, rec->data, rec->size);
+	return 0;
+}
+
+static int
+ltt_end(void *arg, int complete, struct tdat_err *e)
+{
+	(void)arg;
+	(void)complete;
+	(void)e;
+	return 0;	/* tdat_ltt_write() closes the tracefiles */
+}
+
+static void
+ltt_free(void *arg)
+{
+	(void)arg;
+}
+
+static const struct tdat_sink_ops ltt_ops = {
+	0, ltt_begin, ltt_record, ltt_end, ltt_free
+};
+
 static int
 convert_records(struct wr *w)
 {
-	struct tdat_reader_opts ro = { NULL, 0, -1, 0, NULL, 0 };
-	struct tdat_reader *r;
-	struct tdat_record rec;
-	int rc;
+	struct tdat_sink sink = { &ltt_ops, w };
 
-	if (w->f->nbuf == 0 || (w->f->nbuf == 1 && w->f->buf[0].latency))
-		return 0;
-	ro.sel = w->o->sel;
-	if ((rc = tdat_reader_open(w->f, &ro, &r, w->e)) < 0)
-		return rc;
-	while ((rc = tdat_reader_next(r, &rec, w->e)) > 0) {
-		const struct fmt_event *ev;
-		struct tf *t;
-		uint32_t type;
-		int32_t fi;
-
-		if (!w->have_ts) {
-			w->first_ts = rec.ts;
-			w->have_ts = 1;
-		}
-		if (rec.ts / NS > UINT32_MAX) {
-			rc = tdat_fail(w->e, TDAT_EUNSUP, rec.off, "time stamp "
-			    "%llu does not fit LTT's 32-bit seconds",
-			    (unsigned long long)rec.ts);
-			break;
-		}
-		if ((t = tf_get(w, rec.buffer, (uint32_t)rec.cpu)) == NULL) {
-			rc = w->e->code;
-			break;
-		}
-		if (rec.missed) {
-			unsigned char b[8];
-
-			tdat_put(b, (uint64_t)rec.missed_count, 8, w->obig);
-			if ((rc = tf_event(w, t, rec.ts, w->id_lost, b, 8)) < 0)
-				break;
-		}
-		type = rec.size >= 2 ? tdat_get16(rec.data, w->big) : 0xffffffff;
-		fi = type <= 65535 ? w->byid[type] : -1;
-		if (fi < 0) {
-			w->o->skipped++;
-			continue;
-		}
-		ev = &w->fmt[fi];
-		if (ev->type_size != 2 || ev->type_off != 0) {
-			w->o->skipped++;
-			continue;
-		}
-		tdat_sb_reset(&w->sb);
-		tdat_ltt_fmt_encode(ev, rec.data, rec.size, w->big, &w->sb);
-		if ((rc = lttv_payload(w, fi)) < 0)
-			break;
-		if (w->sb.oom) {
-			rc = tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
-			break;
-		}
-		if ((rc = tf_event(w, t, rec.ts, w->ltt_id[fi], w->sb.p,
-		    w->sb.len)) < 0)
-			break;
-		w->o->events++;
-		if (strcmp(ev->name, "irq_handler_entry") == 0)
-			note_irq(w, ev, rec.data, rec.size);
-		tdat_read_progress_note(&w->prog, w->f, &rec);
-	}
-	tdat_reader_close(r);
-	return rc;
+	return tdat_run(&w->f, 1, w->o->sel, &sink, w->o->progress,
+	    w->o->progress_arg, w->e);
 }
 
 static int
@@ -1278,9 +1310,6 @@ tdat_ltt_write(struct tdat_file *f, const char *dir,
 		return tdat_fail_nooff(e, TDAT_EUSAGE, "unknown dialect %d",
 		    o->dialect);
 	w.tmp = dir;
-	if (tdat_read_progress_init(&w.prog, f, o->progress,
-	    o->progress_arg) < 0)
-		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	if ((rc = wr_mkdir(&w, "eventdefs")) < 0 ||
 	    (rc = wr_mkdir(&w, "info")) < 0 ||
 	    (rc = wr_mkdir(&w, "info/buffers")) < 0 ||
@@ -1299,7 +1328,6 @@ tdat_ltt_write(struct tdat_file *f, const char *dir,
 	    (rc = write_originals(&w)) < 0)
 		goto out;
 out:
-	tdat_read_progress_end(&w.prog, rc == 0);
 	for (i = 0; i < w.ntf; i++)
 		tf_close(&w, &w.tf[i]);
 	free(w.tf);

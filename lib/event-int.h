@@ -108,6 +108,11 @@ struct tdat_events {
 		const char *name;
 	} *symcache;		/* recent symbol lookups */
 	int nfstack;
+	/* kvm plugin, several inputs: the function of a guest address seen
+	 * by host task pid (a vCPU), its start in *start; NULL if none. */
+	const char *(*guest_sym)(void *arg, int pid, unsigned long long addr,
+	    unsigned long long *start);
+	void *guest_arg;
 	int repeat_ts;		/* func_repeats' last time: TDAT_RTS_* */
 	struct commcache {
 		int pid;

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "event-int.h"
+#include "tdat-sink.h"
 
 /* The CPU tracks of --chrome live in a process no Linux pid can be
  * (pid_max is at most 2^22). */
@@ -63,16 +64,28 @@ struct evc {
 	int nsym;		/* fields of kind K_SYM */
 };
 
-struct jev {
+/* One input. */
+struct jin {
 	struct tdat_file *f;
-	const struct tdat_json_opts *o;
 	struct tdat_events *ev;
-	struct tdat_jw w;
 	int type_size;		/* bytes of common_type */
+};
+
+struct jev {
+	struct tdat_file *f;	/* the input of the record being written */
+	const struct tdat_json_opts *o;
+	struct tdat_events *ev;	/* its events */
+	struct tdat_jw w;
+	int type_size;		/* its bytes of common_type */
+	struct jin *in;
+	size_t nin;
+	size_t cur;		/* its index */
+	FILE *out;
 	struct evc **cache;	/* open addressing on the event pointer */
 	size_t ncache, capcache;
 	int chrome;
 	int comm_pid;		/* JSON Lines: the last pid's comm */
+	size_t comm_in;		/* (of that input) */
 	const char *comm;
 	/* --chrome */
 	const struct tdat_event *sw;	/* sched:sched_switch */
@@ -577,6 +590,10 @@ line(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
 	tdat_jw_u64(w, r->ts);
 	tdat_jw_qkey(w, "\"cpu\":", 6);
 	tdat_jw_i64(w, r->cpu);
+	if (j->nin > 1) {
+		tdat_jw_key(w, "file");
+		tdat_jw_cstr(w, tdat_file_path(j->f));
+	}
 	if (r->buffer > 0) {
 		tdat_jw_key(w, "buffer");
 		tdat_jw_cstr(w, j->f->buf[r->buffer].name);
@@ -595,10 +612,11 @@ line(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
 	tdat_jw_qkey(w, "\"pid\":", 6);
 	tdat_jw_i64(w, pid);
 	tdat_jw_qkey(w, "\"comm\":", 7);
-	if (j->comm == NULL || j->comm_pid != pid) {
+	if (j->comm == NULL || j->comm_pid != pid || j->comm_in != j->cur) {
 		/* No comm is added while writing JSON Lines: it stays. */
 		j->comm = tdat_events_comm(j->ev, pid);
 		j->comm_pid = pid;
+		j->comm_in = j->cur;
 	}
 	tdat_jw_cstr(w, j->comm);
 	tdat_jw_qkey(w, "\"flags\":", 8);
@@ -1012,95 +1030,146 @@ type_size(struct tdat_file *f)
 	return n;
 }
 
-int
-tdat_json_events(struct tdat_file *f, FILE *out,
-    const struct tdat_json_opts *o, struct tdat_err *e)
+static int
+jev_begin(void *arg, struct tdat_file *const *files, size_t n,
+    struct tdat_run *run, struct tdat_err *e)
 {
-	struct tdat_reader_opts ro;
-	struct tdat_reader *r = NULL;
-	struct tdat_record rec;
-	struct tdat_read_progress prog;
+	struct jev *j = arg;
+	size_t k;
+	int rc;
+
+	(void)run;
+	if (tdat_jw_init(&j->w, j->out) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	if ((j->in = calloc(n ? n : 1, sizeof(*j->in))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	j->nin = n;
+	for (k = 0; k < n; k++) {
+		j->in[k].f = files[k];
+		if ((rc = tdat_events_load(files[k], &j->in[k].ev, e)) < 0) {
+			if (n > 1)
+				tdat_err_name(e, tdat_file_path(files[k]));
+			return rc;
+		}
+		tdat_events_finish(j->in[k].ev, 0);
+		j->in[k].type_size = type_size(files[k]);
+	}
+	j->f = j->in[0].f;
+	j->ev = j->in[0].ev;
+	j->type_size = j->in[0].type_size;
+	if (j->chrome) {
+		chrome_begin(j);
+		if (pid_add(j, -1) < 0)	/* makes the empty set */
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	/* A latency tracer's text: its lines first (one input only, as
+	 * trace-cmd report refuses it among several). */
+	for (k = 0; k < n; k++) {
+		if (tdat_latency_buffer(files[k]) < 0)
+			continue;
+		if (n > 1) {
+			rc = tdat_fail_nooff(e, TDAT_EUSAGE, "a latency "
+			    "tracer's file cannot be read with others");
+			tdat_err_name(e, tdat_file_path(files[k]));
+			return rc;
+		}
+		if (!j->chrome && (rc = tdat_json_latency(&j->w, files[k],
+		    tdat_latency_buffer(files[k]), e)) < 0)
+			return rc;
+	}
+	/* A latency-tracer file holds text, no events. */
+	return n == 1 && files[0]->latency ? TDAT_RUN_NO_RECORDS :
+	    TDAT_RUN_RECORDS;
+}
+
+static int
+jev_record(void *arg, size_t k, const struct tdat_record *rec,
+    struct tdat_err *e)
+{
+	struct jev *j = arg;
 	const struct tdat_event *ev;
-	struct jev j;
 	int rc, id;
 
-	memset(&j, 0, sizeof(j));
-	j.f = f;
-	j.o = o;
-	j.chrome = o->mode == TDAT_JSON_CHROME;
-	if (tdat_jw_init(&j.w, out) < 0 || tdat_read_progress_init(&prog, f,
-	    o->progress, o->progress_arg) < 0) {
-		tdat_jw_free(&j.w);
-		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	if (k != j->cur) {
+		j->cur = k;
+		j->f = j->in[k].f;
+		j->ev = j->in[k].ev;
+		j->type_size = j->in[k].type_size;
 	}
-	if ((rc = tdat_events_load(f, &j.ev, e)) < 0)
-		goto done;
-	tdat_events_finish(j.ev, 0);
-	j.type_size = type_size(f);
-	if (j.chrome) {
-		chrome_begin(&j);
-		if (pid_add(&j, -1) < 0)	/* makes the empty set */
-			goto nomem;
-	}
-	if (!j.chrome && tdat_latency_buffer(f) >= 0 && (rc =
-	    tdat_json_latency(&j.w, f, tdat_latency_buffer(f), e)) < 0)
-		goto done;
-	if (f->latency)
-		goto end;	/* a latency-tracer file holds text, no events */
-	memset(&ro, 0, sizeof(ro));
-	ro.buffer = -1;
-	ro.sel = o->sel;
-	if ((rc = tdat_reader_open(f, &ro, &r, e)) < 0)
-		goto done;
-	while ((rc = tdat_reader_next(r, &rec, e)) > 0) {
-		id = rec.size >= (uint32_t)j.type_size ?
-		    (int)getn(&j, rec.data, j.type_size) : -1;
-		ev = tdat_events_find(j.ev, id);
-		if (!j.chrome) {
-			if (line(&j, ev, &rec, id) < 0)
-				goto nomem;
+	id = rec->size >= (uint32_t)j->type_size ?
+	    (int)getn(j, rec->data, j->type_size) : -1;
+	ev = tdat_events_find(j->ev, id);
+	if (!j->chrome) {
+		rc = line(j, ev, rec, id);
+	} else {
+		if (cpu_slot(j, rec->cpu) == 0 && j->cpu[rec->cpu].start == 0)
+			j->cpu[rec->cpu].start = rec->ts;
+		j->last_ts = rec->ts;
+		if (ev && ev == j->sw && (j->sw_buffer < 0 ||
+		    j->sw_buffer == rec->buffer)) {
+			j->sw_buffer = rec->buffer;
+			rc = sched_switch(j, rec);
 		} else {
-			if (cpu_slot(&j, rec.cpu) == 0 &&
-			    j.cpu[rec.cpu].start == 0)
-				j.cpu[rec.cpu].start = rec.ts;
-			j.last_ts = rec.ts;
-			if (ev && ev == j.sw && (j.sw_buffer < 0 ||
-			    j.sw_buffer == rec.buffer)) {
-				j.sw_buffer = rec.buffer;
-				rc = sched_switch(&j, &rec);
-			} else {
-				rc = instant(&j, ev, &rec, id);
-			}
-			if (rc < 0)
-				goto nomem;
+			rc = instant(j, ev, rec, id);
 		}
-		if (j.w.err)
-			break;
-		tdat_read_progress_note(&prog, f, &rec);
 	}
 	if (rc < 0)
-		goto done;
-end:
-	if (j.chrome && chrome_end(&j) < 0)
-		goto nomem;
-	rc = 0;
-	goto done;
-nomem:
-	rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-done:
-	if (tdat_jw_flush(&j.w) < 0 && rc >= 0)
-		rc = j.w.err == TDAT_ENOMEM ?
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	if (j->w.err)
+		return j->w.err == TDAT_ENOMEM ?
 		    tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory") :
 		    tdat_fail_nooff(e, TDAT_EIO, "write error");
-	tdat_jw_free(&j.w);
-	tdat_read_progress_end(&prog, rc == 0);
-	if (r)
-		tdat_reader_close(r);
-	tdat_events_free(j.ev);
-	free(j.cpu);
-	free(j.pids);
-	for (size_t k = 0; k < j.capcache; k++)
-		evc_free(j.cache[k]);
-	free(j.cache);
-	return rc;
+	return 0;
+}
+
+static int
+jev_end(void *arg, int complete, struct tdat_err *e)
+{
+	struct jev *j = arg;
+
+	if (j->w.buf == NULL)
+		return 0;	/* begin failed */
+	if (complete && j->chrome && chrome_end(j) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	if (tdat_jw_flush(&j->w) < 0)
+		return j->w.err == TDAT_ENOMEM ?
+		    tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory") :
+		    tdat_fail_nooff(e, TDAT_EIO, "write error");
+	return 0;
+}
+
+static void
+jev_free(void *arg)
+{
+	struct jev *j = arg;
+	size_t k;
+
+	tdat_jw_free(&j->w);
+	for (k = 0; k < j->nin; k++)
+		tdat_events_free(j->in[k].ev);
+	free(j->in);
+	free(j->cpu);
+	free(j->pids);
+	for (k = 0; k < j->capcache; k++)
+		evc_free(j->cache[k]);
+	free(j->cache);
+}
+
+static const struct tdat_sink_ops jev_ops = {
+	0, jev_begin, jev_record, jev_end, jev_free
+};
+
+int
+tdat_json_events(struct tdat_file *const *files, size_t n, FILE *out,
+    const struct tdat_json_opts *o, struct tdat_err *e)
+{
+	struct jev j;
+	struct tdat_sink sink = { &jev_ops, &j };
+
+	memset(&j, 0, sizeof(j));
+	j.o = o;
+	j.out = out;
+	j.chrome = o->mode == TDAT_JSON_CHROME;
+	return tdat_run(files, n, o->sel, &sink, o->progress, o->progress_arg,
+	    e);
 }

@@ -521,15 +521,25 @@ int
 tdat_json_write(struct tdat_file *f, FILE *out,
     const struct tdat_json_opts *o, struct tdat_err *e)
 {
+	return tdat_json_write_n(&f, 1, out, o, e);
+}
+
+int
+tdat_json_write_n(struct tdat_file *const *files, size_t n, FILE *out,
+    const struct tdat_json_opts *o, struct tdat_err *e)
+{
 	int rc;
 
+	if (n != 1 && o->mode != TDAT_JSON_LINES)
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "--meta and --chrome "
+		    "take one input");
 	switch (o->mode) {
 	case TDAT_JSON_META:
-		rc = tdat_json_meta(f, out, o, e);
+		rc = tdat_json_meta(files[0], out, o, e);
 		break;
 	case TDAT_JSON_CHROME:
 	case TDAT_JSON_LINES:
-		rc = tdat_json_events(f, out, o, e);
+		rc = tdat_json_events(files, n, out, o, e);
 		break;
 	default:
 		return tdat_fail_nooff(e, TDAT_EUSAGE, "unknown JSON shape %d",

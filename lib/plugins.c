@@ -520,6 +520,27 @@ exit_reason(const struct tdat_event *ev, const struct tdat_record *rec,
 	return 0;
 }
 
+/* Several inputs: the guest's function at a guest address seen by the
+ * host task that runs the vCPU (tdat_events.guest_sym). */
+static void
+guest_func(const struct tdat_event *ev, const struct tdat_record *rec,
+    unsigned long long rip, struct tdat_sbuf *out)
+{
+	const struct tdat_events *s = ev->set;
+	unsigned long long start = rip;
+	const char *name;
+	int pid;
+
+	if (s == NULL || s->guest_sym == NULL)
+		return;
+	pid = (int)tdat_field_read(ev, ev->pid, rec->data, rec->size);
+	if ((name = s->guest_sym(s->guest_arg, pid, rip, &start)) == NULL)
+		return;
+	tdat_sb_printf(out, " %s", name);
+	if (start != rip)
+		tdat_sb_printf(out, "+0x%llx", rip - start);
+}
+
 static int
 kvm_exit(const struct tdat_event *ev, const struct tdat_record *rec,
     const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
@@ -531,6 +552,7 @@ kvm_exit(const struct tdat_event *ev, const struct tdat_record *rec,
 	if (field_val(ev, rec, "guest_rip", &rip, 1, out) < 0)
 		return 1;
 	tdat_sb_printf(out, " rip 0x%llx", rip);
+	guest_func(ev, rec, rip, out);
 	if (field_val(ev, rec, "info1", &i1, 0, out) >= 0 &&
 	    field_val(ev, rec, "info2", &i2, 0, out) >= 0)
 		tdat_sb_printf(out, " info %llx %llx", i1, i2);
@@ -550,6 +572,7 @@ kvm_entry(const struct tdat_event *ev, const struct tdat_record *rec,
 	if (field_val(ev, rec, "rip", &rip, 1, out) < 0)
 		return 1;
 	tdat_sb_printf(out, " rip 0x%llx", rip);
+	guest_func(ev, rec, rip, out);
 	return 0;
 }
 
@@ -579,6 +602,7 @@ kvm_nested_vmexit(const struct tdat_event *ev, const struct tdat_record *rec,
 	if (field_val(ev, rec, "rip", &rip, 1, out) < 0)
 		return 1;
 	tdat_sb_printf(out, " rip %llx", rip);
+	guest_func(ev, rec, rip, out);
 	return kvm_nested_vmexit_inject(ev, rec, ctx, out);
 }
 

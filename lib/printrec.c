@@ -5,7 +5,7 @@
 #include "tdat-int.h"
 
 int
-tdat_print_records(struct tdat_file *f, FILE *out,
+tdat_print_records_n(struct tdat_file *const *files, size_t n, FILE *out,
     const struct tdat_records_opts *o, struct tdat_err *e)
 {
 	struct tdat_report_opts r = { 0 };
@@ -22,5 +22,12 @@ tdat_print_records(struct tdat_file *f, FILE *out,
 	}
 	r.ns = o->full_ts;
 	r.sel = o->sel;
-	return tdat_report(f, out, &r, e);
+	return tdat_report_n(files, n, out, &r, e);
+}
+
+int
+tdat_print_records(struct tdat_file *f, FILE *out,
+    const struct tdat_records_opts *o, struct tdat_err *e)
+{
+	return tdat_print_records_n(&f, 1, out, o, e);
 }

@@ -14,29 +14,44 @@
 
 #include "tdat-int.h"
 #include "event-int.h"
+#include "tdat-sink.h"
 
-/* One record read ahead, for plugins that peek. */
+/* What a plugin that peeks sees: the next record of the same input. */
 struct look {
-	struct tdat_reader *rd;
-	struct tdat_err *e;
-	int have, rc;
-	struct tdat_record rec;
+	struct tdat_run *run;
+	size_t k;		/* the input of the record being printed */
 	unsigned char *cur;	/* a copy of the record being printed */
 	size_t curcap;
 };
 
-struct report {
+/* One input. */
+struct rin {
 	struct tdat_file *f;
+	struct tdat_events *ev;
+	const char *name;	/* several inputs: its base name */
+	int usecs;		/* the clock counts time (not cycles) */
+};
+
+struct report {
+	struct tdat_file *f;	/* the input of the record being printed */
 	FILE *out;
 	const struct tdat_report_opts *o;
-	struct tdat_events *ev;
+	struct tdat_events *ev;	/* its events */
+	struct rin *in;
+	size_t nin;
 	struct tdat_sbuf line;
 	int instances;		/* lines start with the buffer's name */
+	int multi;		/* lines start with the file's name */
 	int prefix;		/* the width of that column */
 	int usecs;		/* the clock counts time (not cycles) */
 	unsigned char *ext;	/* a short record and zeros after it */
 	size_t extcap;
 	struct look look;
+	struct vcpu {
+		int pid;	/* the host task running it */
+		size_t in;	/* the guest's input */
+	} *vcpu;		/* sorted by pid */
+	size_t nvcpu;
 };
 
 /*
@@ -157,14 +172,7 @@ look_peek(void *arg)
 {
 	struct look *k = arg;
 
-	if (!k->have) {
-		if (k->rc <= 0)
-			return NULL;
-		if ((k->rc = tdat_reader_next_all(k->rd, &k->rec, k->e)) <= 0)
-			return NULL;
-		k->have = 1;
-	}
-	return &k->rec;
+	return tdat_run_peek(k->run, k->k);
 }
 
 static void
@@ -172,7 +180,7 @@ look_consume(void *arg)
 {
 	struct look *k = arg;
 
-	k->have = 0;
+	tdat_run_consume(k->run, k->k);
 }
 
 /* A plugin that peeks moves the reader on: keep the record's bytes. */
@@ -357,9 +365,11 @@ report_record(struct report *r, const struct tdat_record *rec)
 	const char *nul;
 	int id = 0, pid = 0;
 
-	if (r->instances) {
+	if (r->instances || r->multi) {
 		const char *bn = r->f->buf[rec->buffer].name;
 
+		if (r->multi && rec->buffer == 0)
+			bn = r->in[r->look.k].name;
 		if (bn[0])
 			tdat_sb_printf(l, "%*s: ", r->prefix, bn);
 		else
@@ -428,87 +438,263 @@ clock_counts_time(const struct tdat_file *f)
 	return 0;
 }
 
+/* The widest name: the base names of the inputs and the names of the
+ * instances of the first upto inputs (trace-cmd report adds those as it
+ * prints each input's cpus line). */
 static int
-report_records(struct report *r, struct tdat_err *e)
+name_width(const struct report *r, size_t upto)
 {
-	struct tdat_reader_opts ro;
-	struct tdat_reader *rd;
-	struct tdat_record rec;
-	size_t i;
-	int rc, w;
+	size_t k, b;
+	int w = 0, n;
 
-	for (i = 1; i < r->f->nbuf; i++) {
-		w = (int)strlen(r->f->buf[i].name);
-		if (w > r->prefix)
-			r->prefix = w;
+	for (k = 0; k < r->nin; k++) {
+		n = r->multi ? (int)strlen(r->in[k].name) : 0;
+		if (n > w)
+			w = n;
+		for (b = 1; k < upto && b < r->in[k].f->nbuf; b++)
+			if ((n = (int)strlen(r->in[k].f->buf[b].name)) > w)
+				w = n;
 	}
-	r->instances = r->f->nbuf > 1;
-	memset(&ro, 0, sizeof(ro));
-	ro.sel = r->o->sel;
-	/* With a CPU list trace-cmd reads only the top buffer's CPUs (its
-	 * instances keep their column, but print nothing). */
-	ro.buffer = ro.sel && tdat_select_options(ro.sel)->cpus &&
-	    tdat_select_options(ro.sel)->buffer == NULL ? 0 : -1;
-	if ((rc = tdat_reader_open(r->f, &ro, &rd, e)) < 0)
-		return rc;
-	r->look.rd = rd;
-	r->look.e = e;
-	r->look.rc = 1;
-	for (;;) {
-		if (r->look.have) {
-			rec = r->look.rec;
-			r->look.have = 0;
-			rc = 1;
-			if (!tdat_reader_keeps(rd, &rec))
-				continue;
-		} else if (r->look.rc <= 0)
-			rc = r->look.rc;
+	return w;
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *p = strrchr(path, '/');
+
+	return p ? p + 1 : path;
+}
+
+/* ------------------------------------------------------------------ */
+/* Host and guests: the kvm plugin names a guest address with the guest's
+ * symbols, from the vCPU whose host task saw it.  The first input is the
+ * host; its GUEST options map each guest's trace id to the host tasks
+ * of its vCPUs (the last option of a trace id holds). */
+
+static int
+vcpu_cmp(const void *a, const void *b)
+{
+	const struct vcpu *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->in < y->in ? -1 : x->in > y->in;
+}
+
+static const char *
+guest_sym(void *arg, int pid, unsigned long long addr,
+    unsigned long long *start)
+{
+	struct report *r = arg;
+	size_t lo = 0, hi = r->nvcpu, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (r->vcpu[mid].pid < pid)
+			lo = mid + 1;
 		else
-			rc = tdat_reader_next(rd, &rec, e);
-		if (rc <= 0)
-			break;
-		if (report_record(r, &rec) < 0) {
-			rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-			break;
-		}
+			hi = mid;
 	}
-	free(r->look.cur);
+	if (lo == r->nvcpu || r->vcpu[lo].pid != pid)
+		return NULL;
+	return tdat_events_sym(r->in[r->vcpu[lo].in].ev, addr, start);
+}
+
+/* The GUEST option of the host naming trace id id, or NULL. */
+static const struct tdat_guest *
+find_guest(const struct tdat_file *host, const struct tdat_optval *ov,
+    uint64_t id)
+{
+	const struct tdat_guest *g;
+	size_t i;
+	uint32_t c;
+
+	for (i = host->nopt; i-- > 0;) {
+		if (ov[i].id != TDAT_OPT_GUEST)
+			continue;
+		g = &ov[i].u.guest;
+		if (!g->has_id || !g->has_ncpu || g->nread != g->ncpu)
+			continue;	/* trace-cmd drops it */
+		for (c = 0; c < g->nread; c++)
+			if (g->cpu[c].cpu < 0 || (uint32_t)g->cpu[c].cpu >=
+			    g->ncpu)
+				break;
+		if (c < g->nread)
+			continue;
+		if (g->trace_id == id)
+			return g;
+	}
+	return NULL;
+}
+
+static uint64_t
+trace_id(struct tdat_file *f)
+{
+	const struct tdat_optval *ov;
+	struct tdat_err e;
+	size_t i;
+
+	if (tdat_options(f, &ov, &e) < 0)
+		return 0;
+	for (i = 0; i < f->nopt; i++)
+		if (ov[i].id == TDAT_OPT_TRACEID && ov[i].u.num.width == 8)
+			return ov[i].u.num.value;
+	return 0;
+}
+
+static int
+map_vcpus(struct report *r, struct tdat_err *e)
+{
+	const struct tdat_optval *ov;
+	const struct tdat_guest *g;
+	struct vcpu *v;
+	size_t k;
+	uint32_t c;
+	int rc;
+
+	if ((rc = tdat_options(r->in[0].f, &ov, e)) < 0)
+		return rc;
+	for (k = 1; k < r->nin; k++) {
+		if ((g = find_guest(r->in[0].f, ov, trace_id(r->in[k].f))) ==
+		    NULL || g->ncpu == 0)
+			continue;
+		if ((v = realloc(r->vcpu, (r->nvcpu + g->ncpu) *
+		    sizeof(*v))) == NULL)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		r->vcpu = v;
+		v += r->nvcpu;
+		for (c = 0; c < g->ncpu; c++) {
+			v[c].pid = 0;	/* a vCPU the option skips */
+			v[c].in = k;
+		}
+		for (c = 0; c < g->nread; c++)
+			v[g->cpu[c].cpu].pid = g->cpu[c].host_pid;
+		r->nvcpu += g->ncpu;
+	}
+	if (r->nvcpu == 0)
+		return 0;
+	qsort(r->vcpu, r->nvcpu, sizeof(*r->vcpu), vcpu_cmp);
+	r->in[0].ev->guest_sym = guest_sym;
+	r->in[0].ev->guest_arg = r;
+	return 0;
+}
+
+static int
+report_begin(void *arg, struct tdat_file *const *files, size_t n,
+    struct tdat_run *run, struct tdat_err *e)
+{
+	struct report *r = arg;
+	struct rin *in;
+	size_t k;
+	int bi, rc, plugins = r->o->mode == TDAT_PRINT_PLUGINS;
+
+	r->look.run = run;
+	r->nin = n;
+	r->multi = n > 1;
+	if ((r->in = calloc(n ? n : 1, sizeof(*r->in))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	for (k = 0; k < n; k++) {
+		r->in[k].f = files[k];
+		r->in[k].name = base_name(tdat_file_path(files[k]));
+		r->in[k].usecs = clock_counts_time(files[k]);
+	}
+	for (k = 0; k < n; k++) {
+		in = &r->in[k];
+		r->f = in->f;
+		if (r->multi)
+			fprintf(r->out, "%*s: ", name_width(r, k), in->name);
+		fprintf(r->out, "cpus=%u\n", in->f->ncpus);
+		if ((bi = tdat_latency_top(in->f)) >= 0) {
+			if (r->multi)
+				return tdat_fail_nooff(e, TDAT_EUSAGE, "%s: "
+				    "latency traces do not work with several "
+				    "inputs", tdat_file_path(in->f));
+			if ((rc = report_latency(r, bi, e)) < 0)
+				return rc;
+			return TDAT_RUN_NO_RECORDS;
+		}
+		if ((rc = tdat_events_load_mode(in->f, plugins, &in->ev,
+		    e)) < 0) {
+			if (r->multi)
+				tdat_err_name(e, tdat_file_path(in->f));
+			return rc;
+		}
+		tdat_events_finish(in->ev, plugins);
+		in->ev->repeat_ts = !in->usecs ? TDAT_RTS_CYCLES : r->o->ns ?
+		    TDAT_RTS_NSEC : TDAT_RTS_USEC;
+	}
+	r->prefix = name_width(r, n);
+	r->instances = n == 1 && files[0]->nbuf > 1;
+	if (r->multi && plugins && (rc = map_vcpus(r, e)) < 0)
+		return rc;
+	return TDAT_RUN_RECORDS;
+}
+
+static int
+report_rec(void *arg, size_t k, const struct tdat_record *rec,
+    struct tdat_err *e)
+{
+	struct report *r = arg;
+
+	r->look.k = k;
+	r->f = r->in[k].f;
+	r->ev = r->in[k].ev;
+	r->usecs = r->in[k].usecs;
+	if (report_record(r, rec) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	return 0;
+}
+
+static int
+report_end(void *arg, int complete, struct tdat_err *e)
+{
+	struct report *r = arg;
+
+	(void)complete;
 	fwrite(r->line.p ? r->line.p : "", 1, r->line.len, r->out);
 	tdat_sb_reset(&r->line);
-	tdat_reader_close(rd);
-	return rc < 0 ? rc : 0;
+	if (ferror(r->out))
+		return tdat_fail_nooff(e, TDAT_EIO, "write error");
+	return 0;
+}
+
+static void
+report_free(void *arg)
+{
+	struct report *r = arg;
+	size_t k;
+
+	for (k = 0; k < r->nin; k++)
+		tdat_events_free(r->in[k].ev);
+	free(r->in);
+	free(r->vcpu);
+	free(r->look.cur);
+	free(r->ext);
+	tdat_sb_free(&r->line);
+}
+
+static const struct tdat_sink_ops report_ops = {
+	TDAT_SINK_CPUS_TOP, report_begin, report_rec, report_end, report_free
+};
+
+int
+tdat_report_n(struct tdat_file *const *files, size_t n, FILE *out,
+    const struct tdat_report_opts *o, struct tdat_err *e)
+{
+	struct report r;
+	struct tdat_sink sink = { &report_ops, &r };
+
+	memset(&r, 0, sizeof(r));
+	r.out = out;
+	r.o = o;
+	tdat_sb_init(&r.line);
+	return tdat_run(files, n, o->sel, &sink, NULL, NULL, e);
 }
 
 int
 tdat_report(struct tdat_file *f, FILE *out, const struct tdat_report_opts *o,
     struct tdat_err *e)
 {
-	struct report r;
-	int rc;
-
-	memset(&r, 0, sizeof(r));
-	r.f = f;
-	r.out = out;
-	r.o = o;
-	r.usecs = clock_counts_time(f);
-	tdat_sb_init(&r.line);
-	fprintf(out, "cpus=%u\n", f->ncpus);
-	if ((rc = tdat_latency_top(f)) >= 0) {
-		rc = report_latency(&r, rc, e);
-		goto done;
-	}
-	if ((rc = tdat_events_load_mode(f, o->mode == TDAT_PRINT_PLUGINS, &r.ev,
-	    e)) < 0)
-		goto done;
-	tdat_events_finish(r.ev, o->mode == TDAT_PRINT_PLUGINS);
-	r.ev->repeat_ts = !r.usecs ? TDAT_RTS_CYCLES : o->ns ? TDAT_RTS_NSEC :
-	    TDAT_RTS_USEC;
-	rc = report_records(&r, e);
-done:
-	tdat_events_free(r.ev);
-	free(r.ext);
-	tdat_sb_free(&r.line);
-	if (rc == 0 && ferror(out))
-		rc = tdat_fail_nooff(e, TDAT_EIO, "write error");
-	return rc;
+	return tdat_report_n(&f, 1, out, o, e);
 }

@@ -49,6 +49,10 @@ struct tdat_select {
 	size_t nin;
 	const struct tdat_select_opts *o;
 	uint64_t since, until;
+	/* Separate inputs (tdat_select_opts.separate): one selection each,
+	 * NULL for an input where no event is named (it keeps what -v
+	 * keeps: nothing, or everything inverted). */
+	struct tdat_select **sub;
 };
 
 /* The record being matched, for the filters' field getter. */
@@ -510,6 +514,13 @@ int
 tdat_select_keep(struct tdat_select *s, size_t k,
     const struct tdat_record *r)
 {
+	if (s->sub && k < s->nin) {
+		if (r->ts < s->since || r->ts > s->until ||
+		    !cpu_selected(s->o, (uint32_t)r->cpu))
+			return 0;
+		return s->sub[k] ? tdat_select_keep(s->sub[k], 0, r) :
+		    s->o->invert;
+	}
 	if (k >= s->nin || r->ts < s->since || r->ts > s->until ||
 	    !cpu_selected(s->o, (uint32_t)r->cpu))
 		return 0;
@@ -726,6 +737,64 @@ tdat_parse_time(const char *str, uint64_t *ns, int *rel)
 	return 0;
 }
 
+static struct tdat_select_opts *
+one_input_opts(const struct tdat_select_opts *o)
+{
+	struct tdat_select_opts *c = malloc(sizeof(*c));
+
+	if (c == NULL)
+		return NULL;
+	*c = *o;
+	c->separate = 0;
+	c->has_since = c->has_until = 0;	/* the whole range decides */
+	c->since_rel = c->until_rel = 0;
+	c->cpus = NULL;
+	c->buffer = NULL;
+	return c;
+}
+
+/* Inputs read side by side: a selection per input, over its own event
+ * formats; events a pattern names in no input are an error, those it
+ * names in some only are chosen there. */
+static int
+open_separate(struct tdat_select *s, struct tdat_file *const *files,
+    size_t n, int *bad, struct tdat_err *e)
+{
+	struct tdat_select_opts *one;
+	struct tdat_err first = { 0 };
+	size_t i, named = 0;
+	int rc, b, firstbad = -1;
+
+	if ((s->sub = calloc(n, sizeof(*s->sub))) == NULL ||
+	    (one = one_input_opts(s->o)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	rc = check_buffer(s, e);
+	for (i = 0; i < n && rc == 0; i++) {
+		rc = tdat_select_open(&files[i], 1, one, &s->sub[i], &b, e);
+		if (rc == TDAT_EUSAGE) {
+			/* Names no event here: maybe in another input. */
+			if (first.msg[0] == '\0') {
+				first = *e;
+				firstbad = b;
+			}
+			rc = 0;
+			continue;
+		}
+		named++;
+		if (rc == 0)
+			s->sub[i]->o = s->o;
+	}
+	if (rc == 0 && named == 0) {
+		*e = first;
+		*bad = firstbad;
+		rc = TDAT_EUSAGE;
+	}
+	if (rc == 0)
+		rc = time_range(s, e);
+	free(one);
+	return rc;
+}
+
 int
 tdat_select_open(struct tdat_file *const *files, size_t n,
     const struct tdat_select_opts *o, struct tdat_select **out, int *bad,
@@ -744,6 +813,10 @@ tdat_select_open(struct tdat_file *const *files, size_t n,
 	s->in = in;
 	s->nin = n;
 	s->o = o;
+	if (o->separate && n > 1) {
+		rc = open_separate(s, files, n, bad, e);
+		goto done;
+	}
 	/* One input chosen by CPU, time or buffer alone: no event formats
 	 * are needed (a cut out of a big trace costs little more than the
 	 * pages it reads). */
@@ -760,6 +833,9 @@ tdat_select_open(struct tdat_file *const *files, size_t n,
 	if ((rc = check_buffer(s, e)) < 0 ||
 	    (rc = choose_events(s, bad, e)) < 0 ||
 	    (rc = time_range(s, e)) < 0)
+		goto fail;
+done:
+	if (rc < 0)
 		goto fail;
 	*out = s;
 	return 0;
@@ -792,6 +868,9 @@ tdat_select_close(struct tdat_select *s)
 
 	if (s == NULL)
 		return;
+	for (i = 0; s->sub && i < s->nin; i++)
+		tdat_select_close(s->sub[i]);
+	free(s->sub);
 	for (i = 0; i < s->nin; i++)
 		free_input(&s->in[i], s->o ? s->o->nfilters : 0);
 	free(s->in);

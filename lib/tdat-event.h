@@ -196,5 +196,9 @@ struct tdat_report_opts {
 };
 int tdat_report(struct tdat_file *, FILE *out, const struct tdat_report_opts *,
     struct tdat_err *e);
+/* Several inputs as trace-cmd report -i A -i B prints them: one listing
+ * merged by time, each line prefixed with its file's base name. */
+int tdat_report_n(struct tdat_file *const *files, size_t n, FILE *out,
+    const struct tdat_report_opts *, struct tdat_err *e);
 
 #endif

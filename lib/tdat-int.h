@@ -7,8 +7,9 @@
  * formats/ltt*.c), each giving its metadata as a struct tdat_file and its
  * pages through struct tdat_page_ops -> the page iterator (lib/pages.c)
  * -> the record stream (lib/records.c), with the selection applied
- * (lib/select.c) -> sinks: text report (lib/report.c), JSON
- * (lib/json*.c), LTT (formats/ltt-write.c), trace.dat
+ * (lib/select.c), driven by lib/run.c (tdat-sink.h: one or several
+ * inputs merged by time) -> record sinks: text report (lib/report.c),
+ * JSON (lib/json*.c), LTT (formats/ltt-write.c); page sink: trace.dat
  * (formats/tracedat-write.c, with lib/repack.c rebuilding the pages of
  * selected records).  lib/source.c opens an input of any format.
  */
@@ -385,7 +386,8 @@ int tdat_reader_open(struct tdat_file *, const struct tdat_reader_opts *,
 /* 1 and *rec filled (valid until the next call), 0 at the end, < 0 error. */
 int tdat_reader_next(struct tdat_reader *, struct tdat_record *rec,
     struct tdat_err *e);
-/* The same, ignoring the selection (for plugins that peek ahead). */
+/* The same, ignoring the selection (the driver, lib/run.c, asks
+ * tdat_reader_keeps() itself, so that a sink may peek ahead). */
 int tdat_reader_next_all(struct tdat_reader *, struct tdat_record *rec,
     struct tdat_err *e);
 /* What its streams read so far: windows fetched (tdat_pages_loads())

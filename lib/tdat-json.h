@@ -36,7 +36,9 @@ struct json_object;
 /* The shapes, called by tdat_json_write() (lib/json-meta.c, lib/json-events.c). */
 int tdat_json_meta(struct tdat_file *f, FILE *out,
     const struct tdat_json_opts *o, struct tdat_err *e);
-int tdat_json_events(struct tdat_file *f, FILE *out,
+/* The events of n inputs (JSON Lines: merged by time, each with the
+ * "file" it comes from when n > 1). */
+int tdat_json_events(struct tdat_file *const *files, size_t n, FILE *out,
     const struct tdat_json_opts *o, struct tdat_err *e);
 
 /* Append s[0..n) to b as valid UTF-8 (bad bytes become U+FFFD); returns

@@ -105,6 +105,9 @@ struct tdat_select_opts {
 	const char *buffer;		/* only this buffer; NULL every one */
 	int full_decode;		/* decode every event outside the time
 					 * range too (no seek, no early end) */
+	int separate;			/* the inputs are read side by side,
+					 * not merged into one trace: their
+					 * event formats may differ */
 };
 
 void tdat_select_close(struct tdat_select *);
@@ -177,6 +180,12 @@ struct tdat_records_opts {
 };
 int tdat_print_records(struct tdat_file *, FILE *out,
     const struct tdat_records_opts *, struct tdat_err *e);
+/* Several inputs merged by time, as trace-cmd report -i A -i B prints
+ * them (each line prefixed with its file's base name; a guest's times on
+ * its host's clock).  With a selection, it is opened over the same
+ * inputs with separate set (tdat_select_opts). */
+int tdat_print_records_n(struct tdat_file *const *files, size_t n,
+    FILE *out, const struct tdat_records_opts *, struct tdat_err *e);
 
 /* JSON (lib/json*.c; tdat-to-json(1), schemas/). */
 struct json_object;
@@ -193,6 +202,12 @@ struct tdat_json_opts {
 
 /* Write f to out in the chosen shape; 0 or a negative TDAT_E* code. */
 int tdat_json_write(struct tdat_file *f, FILE *out,
+    const struct tdat_json_opts *o, struct tdat_err *e);
+/* The events of n inputs as one JSON Lines stream merged by time (each
+ * event with the "file" it comes from; a guest's times on its host's
+ * clock); --meta and --chrome take one input.  A selection is opened
+ * over the same inputs with separate set (tdat_select_opts). */
+int tdat_json_write_n(struct tdat_file *const *files, size_t n, FILE *out,
     const struct tdat_json_opts *o, struct tdat_err *e);
 
 /* A json-c string holding s[0..n) made valid UTF-8 (NULL: no memory). */

@@ -319,6 +319,77 @@ records() {
 	! printf '%s\n' "${lines[@]}" | grep -q '\[00[02]\]'
 }
 
+# ---- several inputs: trace-cmd report -i A -i B
+
+# records_hg KIND ARGS...: tdat-dump --records ARGS HOST GUEST
+# equals trace-cmd's output for the host+guest pair.
+records_hg() {
+	local kind=$1
+	shift
+	zstd -dcq "$D/multi/hip24-host+guest.$kind.txt.zst" >"$BATS_TEST_TMPDIR/x"
+	run --separate-stderr "$DUMP" --records "$@" "$D/hip24-host-trace.dat" \
+	    "$D/multi/hip24-guest-cut.dat"
+	[ "$status" -eq 0 ] || { echo "exit $status: $stderr"; return 1; }
+	"$DUMP" --records "$@" "$D/hip24-host-trace.dat" \
+	    "$D/multi/hip24-guest-cut.dat" >"$BATS_TEST_TMPDIR/a"
+	same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a"
+}
+
+@test "--records -N -t host guest: trace-cmd report -N -t -i host -i guest" {
+	records_hg report-N -N -t
+}
+
+@test "--records -R -t host guest: trace-cmd report -R -t -i host -i guest" {
+	records_hg report-R -R -t
+}
+
+@test "--records -t host guest: guest times on the host clock, kvm names guest functions" {
+	records_hg report -t
+	grep -q 'kvm_exit: .* rip 0x[0-9a-f]* [a-z_0-9]*+0x' "$BATS_TEST_TMPDIR/a"
+	grep -q '^ *hip24-guest-cut.dat: ' "$BATS_TEST_TMPDIR/a"
+}
+
+# multi ARGS... -- FILES...: tdat-dump --records ARGS FILES equals
+# trace-cmd report ARGS -i FILE... (run here on the fixtures).
+multi() {
+	local args=() ti=() f
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	for f in "$@"; do ti+=(-i "$f"); done
+	command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
+	(cd "$D" && trace-cmd report "${args[@]}" "${ti[@]}") \
+	    >"$BATS_TEST_TMPDIR/x" 2>/dev/null
+	(cd "$D" && "$DUMP" --records "${args[@]}" "$@") >"$BATS_TEST_TMPDIR/a"
+	same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a"
+}
+
+@test "--records A B (instances first): trace-cmd report -i A -i B, every mode" {
+	local m
+	for m in "-N -t" "-R -t" "-t"; do
+		# shellcheck disable=SC2086 # two options on purpose
+		multi $m -- x86_64-v7-none-instances.dat x86_64-default-sched.dat
+	done
+}
+
+@test "--records A B C (big-endian, 32-bit): trace-cmd report -i A -i B -i C" {
+	multi -t -- s390x-v7-zstd-sched.dat labsisop-qemu-trace.dat \
+	    x86_64-v7-none-instances.dat
+}
+
+@test "--records: several FILEs need --records; a selection spans them" {
+	run --separate-stderr "$DUMP" --all "$D/labsisop-qemu-trace.dat" \
+	    "$D/labsisop-qemu-trace.dat"
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$DUMP" --records -N -t -e kvm_exit \
+	    "$D/hip24-host-trace.dat" "$D/multi/hip24-guest-cut.dat"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -gt 3 ]
+	printf '%s\n' "${lines[@]:2}" | grep -v -q 'kvm_exit' && return 1
+	run --separate-stderr "$DUMP" --records -e no_such_event \
+	    "$D/hip24-host-trace.dat" "$D/multi/hip24-guest-cut.dat"
+	[ "$status" -eq 2 ]
+}
+
 # ---- damaged input: never a crash or a hang, one error line
 
 # hostile NAME [MKBAD-OPTIONS]: damaged copies through --all.

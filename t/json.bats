@@ -17,6 +17,8 @@ setup() {
 	fi
 }
 
+load helpers
+
 need_jsonschema() {
 	python3 -c 'import jsonschema' 2>/dev/null ||
 	    skip "python3-jsonschema is not installed"
@@ -504,6 +506,40 @@ patched() {
 
 # ---- options
 
+@test "several FILEs: one stream by time, \"file\" naming each, as report -i A -i B" {
+	# trace-cmd report -R -t -i host -i guest: file, CPU, time, event
+	# of every line, in its order; the guest's times on the host clock.
+	zstd -dcq "$D/multi/hip24-host+guest.report-R.txt.zst" |
+	    sed -n 's/^ *\([^ :]*\): .* \[0*\([0-9][0-9]*\)\] *\([0-9]*\)\.\([0-9]\{9\}\): \([^:]*\):.*/\1 \2 \3\4 \5/p' |
+	    sed 's/ 0*\([0-9]\)/ \1/2' >"$BATS_TEST_TMPDIR/x"
+	# The files named as trace-cmd was given them, "file" as named.
+	ln -s "$D/hip24-host-trace.dat" "$D/multi/hip24-guest-cut.dat" \
+	    "$BATS_TEST_TMPDIR/"
+	(cd "$BATS_TEST_TMPDIR" && "$J" hip24-host-trace.dat \
+	    hip24-guest-cut.dat) >"$BATS_TEST_TMPDIR/out"
+	python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    print(o["file"], o["cpu"], o["ts"], o["event"])' \
+	    "$BATS_TEST_TMPDIR/out" >"$BATS_TEST_TMPDIR/a"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/x")" -gt 13000 ]
+	same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a"
+	run "$J" --chrome "$D/labsisop-qemu-trace.dat" "$D/labsisop-qemu-trace.dat"
+	[ "$status" -eq 2 ]
+}
+
+@test "several FILEs: the stream validates against schemas/event.schema.json" {
+	need_jsonschema
+	"$J" "$D/labsisop-qemu-trace.dat" "$D/kinmax-listen-trace.192.168.1.10_53616.dat" \
+	    >"$BATS_TEST_TMPDIR/out"
+	grep -q '"file":"[^"]*kinmax' "$BATS_TEST_TMPDIR/out"
+	run python3 "$T/json-validate.py" --lines "$S/event.schema.json" \
+	    "$BATS_TEST_TMPDIR/out"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
 @test "--help and --version" {
 	run -0 "$J" --help
 	[[ "${lines[0]}" == "usage: tdat-to-json "* ]]
@@ -517,7 +553,8 @@ patched() {
 	[[ "${lines[0]}" == "tdat-to-json: "* ]]
 	run -2 "$J" --meta --chrome "$D/nish97-trace.dat"
 	[[ "$output" == *"exclude each other"* ]]
-	run -2 "$J" "$D/nish97-trace.dat" "$D/nish97-trace.dat"
+	# several FILEs make one stream of events; --meta takes one
+	run -2 "$J" --meta "$D/nish97-trace.dat" "$D/nish97-trace.dat"
 	run -2 "$J" --cpu x "$D/nish97-trace.dat"
 	run -2 "$J" --meta -B foo "$D/x86_64-v7-none-instances.dat"
 }

@@ -1,0 +1,278 @@
+/*
+ * run.c: the one record driver (tdat-sink.h).  Each input has its own
+ * record stream; the driver merges them by time, applies the selection
+ * and hands the kept records to the sink.  With one input this is that
+ * input's stream as it is.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat-int.h"
+#include "tdat-sink.h"
+
+struct run_in {
+	struct tdat_run *run;
+	struct tdat_file *f;
+	struct tdat_reader *rd;	/* NULL: no records (latency text) */
+	int have;		/* rec is read and not handed on */
+	int done;
+	struct tdat_record rec;
+	size_t *rank;		/* per buffer: its place among all buffers */
+	struct tdat_read_progress prog;
+	uint64_t pdone, ptotal;	/* what the progress said of this input */
+};
+
+struct tdat_run {
+	struct run_in *in;
+	size_t n;
+	struct tdat_select *sel;
+	struct tdat_err *e;
+	int rc;			/* an error met while peeking */
+	tdat_progress_fn fn;
+	void *fn_arg;
+};
+
+void
+tdat_err_name(struct tdat_err *e, const char *path)
+{
+	char msg[2 * sizeof(e->msg) + 64];
+
+	if (e->has_off)
+		snprintf(msg, sizeof(msg), "%s: offset 0x%llx: %s", path,
+		    (unsigned long long)e->off, e->msg);
+	else
+		snprintf(msg, sizeof(msg), "%s: %s", path, e->msg);
+	memcpy(e->msg, msg, sizeof(e->msg) - 1);
+	e->msg[sizeof(e->msg) - 1] = '\0';
+	e->has_off = 0;
+}
+
+/* Progress of one input: report the sum over all of them. */
+static void
+run_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct run_in *in = arg;
+	struct tdat_run *r = in->run;
+	uint64_t d = 0, t = 0;
+	size_t k;
+
+	in->pdone = done;
+	in->ptotal = total;
+	for (k = 0; k < r->n; k++) {
+		d += r->in[k].pdone;
+		t += r->in[k].ptotal ? r->in[k].ptotal : r->in[k].prog.total;
+	}
+	r->fn(r->fn_arg, d, t);
+}
+
+/* trace-cmd report's handles: the top buffers of every input, then the
+ * instances of the first input, of the second... */
+static int
+set_ranks(struct tdat_run *r)
+{
+	size_t k, b, next = r->n;
+
+	for (k = 0; k < r->n; k++) {
+		struct run_in *in = &r->in[k];
+		size_t nb = in->f->nbuf;
+
+		if ((in->rank = calloc(nb ? nb : 1, sizeof(*in->rank))) == NULL)
+			return -1;
+		in->rank[0] = k;
+		for (b = 1; b < nb; b++)
+			in->rank[b] = next++;
+	}
+	return 0;
+}
+
+/* Does the input hold ring-buffer pages at all? */
+static int
+has_pages(const struct tdat_file *f)
+{
+	size_t b;
+
+	if (f->latency)
+		return 0;
+	for (b = 0; b < f->nbuf; b++)
+		if (!f->buf[b].latency)
+			return 1;
+	return 0;
+}
+
+static int
+open_input(struct tdat_run *r, size_t k, unsigned flags)
+{
+	struct run_in *in = &r->in[k];
+	struct tdat_reader_opts ro;
+	const struct tdat_select_opts *so;
+	int rc;
+
+	if (!has_pages(in->f)) {
+		in->done = 1;
+		return 0;
+	}
+	memset(&ro, 0, sizeof(ro));
+	ro.buffer = -1;
+	ro.sel = r->sel;
+	ro.sel_input = k;
+	so = r->sel ? tdat_select_options(r->sel) : NULL;
+	if ((flags & TDAT_SINK_CPUS_TOP) && so && so->cpus &&
+	    so->buffer == NULL)
+		ro.buffer = 0;
+	if ((rc = tdat_reader_open(in->f, &ro, &in->rd, r->e)) < 0 && r->n > 1)
+		tdat_err_name(r->e, tdat_file_path(in->f));
+	return rc;
+}
+
+/* Read the next record of input k, if none is waiting. */
+static void
+fill(struct tdat_run *r, struct run_in *in)
+{
+	int rc;
+
+	if (in->have || in->done || r->rc < 0)
+		return;
+	if ((rc = tdat_reader_next_all(in->rd, &in->rec, r->e)) < 0) {
+		r->rc = rc;
+		if (r->n > 1)
+			tdat_err_name(r->e, tdat_file_path(in->f));
+	}
+	if (rc <= 0)
+		in->done = 1;
+	else
+		in->have = 1;
+}
+
+/* The input whose waiting record comes next; NULL at the end. */
+static struct run_in *
+next_input(struct tdat_run *r)
+{
+	struct run_in *best = NULL, *in;
+	size_t k;
+
+	for (k = 0; k < r->n; k++) {
+		in = &r->in[k];
+		fill(r, in);
+		if (r->rc < 0)
+			return NULL;
+		if (!in->have)
+			continue;
+		if (best == NULL || in->rec.ts < best->rec.ts ||
+		    (in->rec.ts == best->rec.ts &&
+		    in->rank[in->rec.buffer] < best->rank[best->rec.buffer]))
+			best = in;
+	}
+	return best;
+}
+
+static int
+run_records(struct tdat_run *r, const struct tdat_sink *sink)
+{
+	struct tdat_record rec;
+	struct run_in *in;
+	size_t k;
+	int rc;
+
+	while ((in = next_input(r)) != NULL) {
+		rec = in->rec;
+		in->have = 0;
+		k = (size_t)(in - r->in);
+		if (!tdat_reader_keeps(in->rd, &rec))
+			continue;
+		if ((rc = sink->ops->record(sink->arg, k, &rec, r->e)) < 0)
+			return rc;
+		if (r->rc < 0)
+			break;
+		tdat_read_progress_note(&in->prog, in->f, &rec);
+	}
+	return r->rc;
+}
+
+const struct tdat_record *
+tdat_run_peek(struct tdat_run *r, size_t k)
+{
+	struct run_in *in;
+
+	if (r == NULL || k >= r->n)
+		return NULL;
+	in = &r->in[k];
+	fill(r, in);
+	return in->have ? &in->rec : NULL;
+}
+
+void
+tdat_run_consume(struct tdat_run *r, size_t k)
+{
+	if (r != NULL && k < r->n)
+		r->in[k].have = 0;
+}
+
+static void
+run_free(struct tdat_run *r, int complete)
+{
+	size_t k;
+
+	for (k = 0; k < r->n; k++) {
+		tdat_read_progress_end(&r->in[k].prog, complete);
+		tdat_reader_close(r->in[k].rd);
+		free(r->in[k].rank);
+	}
+	free(r->in);
+}
+
+int
+tdat_run(struct tdat_file *const *files, size_t n, struct tdat_select *sel,
+    const struct tdat_sink *sink, tdat_progress_fn progress,
+    void *progress_arg, struct tdat_err *e)
+{
+	struct tdat_run r;
+	struct tdat_err saved;
+	size_t k;
+	int rc, erc;
+
+	memset(&r, 0, sizeof(r));
+	r.n = n;
+	r.sel = sel;
+	r.e = e;
+	r.fn = progress;
+	r.fn_arg = progress_arg;
+	if ((r.in = calloc(n ? n : 1, sizeof(*r.in))) == NULL) {
+		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < n; k++) {
+		r.in[k].run = &r;
+		r.in[k].f = files[k];
+		if (tdat_read_progress_init(&r.in[k].prog, files[k],
+		    progress ? run_progress : NULL, &r.in[k]) < 0) {
+			rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (set_ranks(&r) < 0) {
+		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((rc = sink->ops->begin(sink->arg, files, n, &r, e)) < 0)
+		goto out;
+	if (rc == TDAT_RUN_RECORDS) {
+		for (k = 0; k < n && rc >= 0; k++)
+			rc = open_input(&r, k, sink->ops->flags);
+		if (rc >= 0)
+			rc = run_records(&r, sink);
+	}
+	if (rc > 0)
+		rc = 0;
+	/* The sink ends in any case, to flush what it holds. */
+	saved = *e;
+	erc = sink->ops->end(sink->arg, rc == 0, e);
+	if (rc == 0)
+		rc = erc;
+	else
+		*e = saved;
+out:
+	if (r.in)
+		run_free(&r, rc == 0);
+	sink->ops->free(sink->arg);
+	return rc;
+}
