@@ -401,6 +401,29 @@ tdat_salvage_scan(struct tdat_salvage *s, struct tdat_err *e)
 	return 0;
 }
 
+int
+tdat_salvage_check_page(struct tdat_salvage *s, struct tdat_page *pg,
+    int first, struct tdat_err *e)
+{
+	uint64_t nrec;
+
+	if (first)
+		s->have_ts = 0;
+	return check_page(s, pg, &nrec, e);
+}
+
+const char *
+tdat_salvage_check_record(struct tdat_salvage *s, const unsigned char *d,
+    uint32_t size)
+{
+	const struct tdat_event *ev;
+
+	if (size < 2 || (ev = tdat_events_find(s->ev, tdat_get16(d,
+	    s->pl.big))) == NULL)
+		return "event id has no format";
+	return check_fields(ev, d, size, s->pl.big);
+}
+
 size_t
 tdat_salvage_ncpu(const struct tdat_salvage *s)
 {
