@@ -2,9 +2,10 @@
  * fuzz-ltt: libFuzzer harness for LTT trace directories (formats/ltt*.c):
  * the input is a directory tree, each file introduced by a line
  * "#@PATH" (at the start, or after a newline that is not part of the
- * file before it):
+ * file before it; the input's last newline is not part of the last
+ * file):
  *
- *	#@info/system.xml\n<?xml ...>\n#@cpu/0\n<blocks>...
+ *	#@info/system.xml\n<?xml ...>\n#@cpu/0\n<blocks>...\n
  *
  * written under a fresh directory in /dev/shm (tmpfs; TMPDIR if absent),
  * opened with tdat_open(), its records read and its checks run
@@ -96,8 +97,9 @@ unpack(const char *dir, const uint8_t *d, size_t size)
 			return;
 		body = nl + 1;
 		next = memmem(body, (size_t)(end - body), "\n#@", 3);
-		put(dir, p, (size_t)(nl - p), body,
-		    (size_t)((next ? next : end) - body));
+		/* The last file ends before the input's final newline. */
+		put(dir, p, (size_t)(nl - p), body, (size_t)((next ? next :
+		    end > body && end[-1] == '\n' ? end - 1 : end) - body));
 		if (next != NULL)
 			next++;
 	}
