@@ -25,6 +25,13 @@ static const char *fixtures[] = {
 };
 #define NFIX	(sizeof(fixtures) / sizeof(fixtures[0]))
 
+static struct tdat_blob aside[NFIX][2];
+
+/*
+ * Fixture n, opened once.  Its kallsyms and printk formats are set
+ * aside (kept here, so still reachable): the selection does not read
+ * them, and loading them for each input would be most of the work.
+ */
 static struct tdat_file *
 fixture(unsigned n)
 {
@@ -41,6 +48,10 @@ fixture(unsigned n)
 			fprintf(stderr, "fuzz-select: %s: %s\n", path, e.msg);
 			abort();
 		}
+		aside[n][0] = open[n]->kallsyms;
+		aside[n][1] = open[n]->printk;
+		memset(&open[n]->kallsyms, 0, sizeof(open[n]->kallsyms));
+		memset(&open[n]->printk, 0, sizeof(open[n]->printk));
 	}
 	return open[n];
 }
