@@ -78,13 +78,17 @@ list(const char *s, struct args *a, struct tdat_select_opts *o, int cpu)
 		hi = lo;
 		if (*end == '-' && end[1])
 			hi = strtol(end + 1, &end, 10);
-		for (k = 0; lo <= hi && k < 64; lo++, k++) {
+		/* At most 64 of a range (lo never passes hi: LONG_MAX). */
+		for (k = 0; lo <= hi && k < 64; k++) {
 			if (cpu && lo >= 0 && lo < 64) {
 				a->cpus[lo] = 1;
 				o->cpus = a->cpus;
 				o->ncpus = 64;
 			} else if (!cpu && o->npids < MAXOPT)
 				a->pid[o->npids++] = (int)lo;
+			if (lo == hi)
+				break;
+			lo++;
 		}
 		s = *end == ',' ? end + 1 : end;
 		if (end[0] != ',' && end[0] != '\0')
