@@ -72,6 +72,7 @@ struct w {
 	int nb;				/* full chunks waiting in the batch */
 	struct tdat_codec *codec2;	/* the second thread's */
 	uint64_t done, total;		/* progress */
+	struct tdat_salvage *check;	/* a copy's page checker, or NULL */
 };
 
 /* The output side of a stream: raw bytes or chunks. */
@@ -370,23 +371,52 @@ sink_end(struct w *w, struct sink *k, uint64_t *size)
 }
 
 /*
- * Copy the pages (or latency text) of ci in buffer bi into an output
- * stream, window by window.  Progress counts the bytes as stored: size,
- * spread over the windows.
+ * Check the pages of a window as tdat-verify does, so that a copy never
+ * writes a damaged page (tdat-cat --salvage drops them instead).
  */
 static int
-copy_pages(struct w *w, struct tdat_pages *ps, struct sink *k, uint64_t size)
+check_window(struct w *w, const struct tdat_window *win, uint32_t page_size,
+    int *first)
+{
+	struct tdat_page pg;
+	size_t at;
+	int rc;
+
+	for (at = 0; page_size && win->len - at >= page_size; at += page_size) {
+		memset(&pg, 0, sizeof(pg));
+		pg.p = win->p + at;
+		pg.page_size = page_size;
+		pg.off = win->chunk ? win->off : win->off + at;
+		pg.chunk_pos = win->chunk ? (int64_t)at : -1;
+		if ((rc = tdat_salvage_check_page(w->check, &pg, *first,
+		    w->e)) < 0)
+			return rc;
+		*first = 0;
+	}
+	return 0;
+}
+
+/*
+ * Copy the pages (or latency text) of ci in buffer bi into an output
+ * stream, window by window, checking pages of page_size bytes (0: the
+ * latency text, not checked).  Progress counts the bytes as stored:
+ * size, spread over the windows.
+ */
+static int
+copy_pages(struct w *w, struct tdat_pages *ps, struct sink *k, uint64_t size,
+    uint32_t page_size)
 {
 	struct tdat_window win;
 	uint64_t total = tdat_pages_total(ps), got = 0, told = 0, now;
-	int rc;
+	int rc, first = 1;
 
 	for (;;) {
 		if ((rc = tdat_pages_window(ps, &win, w->e)) < 0)
 			return rc;
 		if (rc == 0)
 			break;
-		if ((rc = sink_put(w, k, win.p, win.len)) < 0)
+		if ((page_size && (rc = check_window(w, &win, page_size,
+		    &first)) < 0) || (rc = sink_put(w, k, win.p, win.len)) < 0)
 			return rc;
 		got += win.len;
 		now = total && got < total ?
@@ -461,6 +491,9 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 	}
 	if ((c = find_cpu(b, id)) == NULL || c->size == 0)
 		return 0;
+	if (w->check == NULL && (rc = tdat_salvage_open(w->f, &w->check,
+	    w->e)) < 0)
+		return rc;
 	if ((rc = tdat_pages_open(w->f, bi, (uint32_t)(c - b->cpu), &pg,
 	    w->e)) < 0)
 		return rc;
@@ -469,7 +502,7 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 	w_align(w, b->page_size);
 	*off = w->pos;
 	if ((rc = sink_begin(w, &k, compress, PAGES_IN_CHUNK * b->page_size))
-	    < 0 || (rc = copy_pages(w, pg, &k, c->size)) < 0)
+	    < 0 || (rc = copy_pages(w, pg, &k, c->size, b->page_size)) < 0)
 		goto out;
 	rc = sink_end(w, &k, size);
 out:
@@ -726,7 +759,7 @@ latency_text(struct w *w, int bi, struct sink *k)
 
 	if ((rc = tdat_pages_open(w->f, bi, 0, &pg, w->e)) < 0)
 		return rc;
-	rc = copy_pages(w, pg, k, tdat_pages_total(pg));
+	rc = copy_pages(w, pg, k, tdat_pages_total(pg), 0);
 	tdat_pages_close(pg);
 	return rc;
 }
@@ -1166,6 +1199,7 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 	if (rc == 0 && ftruncate(fd, (off_t)w.pos) < 0)
 		rc = tdat_fail_nooff(e, TDAT_EIO, "truncate: %s",
 		    strerror(errno));
+	tdat_salvage_close(w.check);
 	tdat_codec_free(w.codec);
 	tdat_codec_free(w.codec2);
 	b_free(&w.strings);

@@ -1271,7 +1271,9 @@ field_raw(const struct rec *r, struct tdat_sbuf *out, struct tdat_field *f)
 		f->flags &= ~TDAT_FLD_STRING;
 		return;
 	}
-	if ((uint32_t)f->offset + f->size > r->size)
+	/* No sum: offset + size wraps for a huge offset (fuzz-format). */
+	if (f->offset < 0 || f->size < 0 || (uint32_t)f->offset > r->size ||
+	    (uint32_t)f->size > r->size - (uint32_t)f->offset)
 		v = 0;
 	else
 		v = tdat_read_num(r->set, r->data + f->offset, f->size);

@@ -30,6 +30,7 @@ struct tdat_repack {
 	struct tdat_select *sel;
 	struct tdat_page_layout pl;
 	struct tdat_page_src src;
+	struct tdat_salvage *check;	/* files[0]'s formats, for each record */
 	/* the page being built */
 	unsigned char *page;
 	uint32_t page_size, used;
@@ -91,6 +92,7 @@ add_record(struct tdat_repack *s, const struct tdat_record *r,
 {
 	uint32_t cap = s->page_size - (uint32_t)s->pl.data_off, need, size;
 	uint64_t ts = r->raw_ts, delta;
+	const char *why;
 	unsigned char *d;
 
 	*emitted = 0;
@@ -129,6 +131,10 @@ add_record(struct tdat_repack *s, const struct tdat_record *r,
 		d += 4;
 	}
 	memcpy(d, r->data, r->size);
+	/* A record tdat-verify would flag in the output: refuse the input
+	 * (tdat-cat --salvage copies its intact pages). */
+	if ((why = tdat_salvage_check_record(s->check, d, size)) != NULL)
+		return tdat_fail(e, TDAT_ECORRUPT, r->off, "%s", why);
 	s->used += need;
 	s->last_ts = ts;
 	return 0;
@@ -281,7 +287,8 @@ tdat_repack_open(struct tdat_file *const *files, size_t n,
 	for (i = 0; i < n; i++)
 		if (files[i]->ncpus > files[0]->ncpus)
 			files[0]->ncpus = files[i]->ncpus;
-	if ((rc = tdat_page_layout(files[0], &s->pl, e)) < 0)
+	if ((rc = tdat_page_layout(files[0], &s->pl, e)) < 0 ||
+	    (rc = tdat_salvage_open(files[0], &s->check, e)) < 0)
 		goto fail;
 	s->page_size = files[0]->page_size;
 	for (i = 0; i < files[0]->nbuf; i++)
@@ -313,6 +320,7 @@ tdat_repack_close(struct tdat_repack *s)
 	if (s == NULL)
 		return;
 	close_readers(s);
+	tdat_salvage_close(s->check);
 	free(s->in);
 	free(s->page);
 	free(s);

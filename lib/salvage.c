@@ -15,8 +15,19 @@
 
 #include "tdat-int.h"
 
+/* An event's format and what its records must hold, by id (cached: the
+ * writer checks every record it copies). */
+struct ev_check {
+	const struct tdat_event *ev;	/* NULL: empty */
+	unsigned id;
+	uint32_t min;			/* min_size() */
+	int has_loc;			/* a __data_loc field */
+};
+#define NCHECK	256
+
 struct tdat_salvage {
 	struct tdat_file *f;
+	struct ev_check check[NCHECK];
 	struct tdat_page_layout pl;
 	struct tdat_events *ev;
 	struct tdat_page_src src;
@@ -100,18 +111,39 @@ min_size(const struct tdat_event *ev)
 	return min;
 }
 
+/* The format of event id and what its records must hold, or NULL. */
+static const struct ev_check *
+lookup(struct tdat_salvage *s, unsigned id)
+{
+	struct ev_check *c = &s->check[id % NCHECK];
+	int i, n;
+
+	if (c->ev != NULL && c->id == id)
+		return c;
+	if ((c->ev = tdat_events_find(s->ev, id)) == NULL)
+		return NULL;
+	c->id = id;
+	c->min = min_size(c->ev);
+	c->has_loc = 0;
+	n = c->ev->ncommon + c->ev->nfields;
+	for (i = 0; i < n; i++)
+		c->has_loc |= is_loc(field(c->ev, i));
+	return c;
+}
+
 /* A record's fields against its format: NULL if sound, else what is not. */
 static const char *
-check_fields(const struct tdat_event *ev, const unsigned char *d,
-    uint32_t size, int big)
+check_fields(const struct ev_check *c, const unsigned char *d, uint32_t size,
+    int big)
 {
+	const struct tdat_event *ev = c->ev;
 	const struct tdat_field *fl;
 	uint32_t loc, off, len;
 	int i, n = ev->ncommon + ev->nfields;
 
-	if (size < min_size(ev))
+	if (size < c->min)
 		return "record is shorter than its event";
-	for (i = 0; i < n; i++) {
+	for (i = 0; c->has_loc && i < n; i++) {
 		if (!is_loc(fl = field(ev, i)))
 			continue;
 		loc = tdat_get32(d + fl->offset, big);
@@ -137,17 +169,17 @@ check_item(struct tdat_salvage *s, struct tdat_page *pg,
     struct tdat_err *e)
 {
 	const struct tdat_page_layout *pl = &s->pl;
-	const struct tdat_event *ev;
+	const struct ev_check *c;
 	const char *why;
 
 	switch (it->kind) {
 	case TDAT_ITEM_DATA:
 		if (pg->ts < before || (s->have_ts && pg->ts < s->last_ts))
 			return bad(e, pl, pg, it->at, "time goes backwards");
-		if (it->size < 2 || (ev = tdat_events_find(s->ev,
-		    tdat_get16(it->data, pl->big))) == NULL)
+		if (it->size < 2 || (c = lookup(s, tdat_get16(it->data,
+		    pl->big))) == NULL)
 			return bad(e, pl, pg, it->at, "event id has no format");
-		if ((why = check_fields(ev, it->data, it->size, pl->big)))
+		if ((why = check_fields(c, it->data, it->size, pl->big)))
 			return bad(e, pl, pg, it->at, why);
 		(*nrec)++;
 		s->last_ts = pg->ts;
@@ -345,6 +377,36 @@ src_read(void *arg, unsigned char *dst, size_t cap, size_t *got,
 	return 0;
 }
 
+/* One event format; a damaged one drops that event only, as for printing. */
+static int
+add_format(struct tdat_events *s, const struct tdat_blob *b, const char *sys,
+    struct tdat_err *e)
+{
+	int rc = tdat_events_add(s, (const char *)b->p, b->len, sys, NULL, e);
+
+	return rc == TDAT_ECORRUPT ? 0 : rc;
+}
+
+/* The event formats alone: checking needs no kallsyms, printk formats
+ * or comms. */
+static int
+load_formats(struct tdat_file *f, struct tdat_events **out,
+    struct tdat_err *e)
+{
+	struct tdat_events *s;
+	uint32_t i, j;
+	int rc = 0;
+
+	if ((*out = s = tdat_events_new(f->lsize, f->big)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	for (i = 0; rc == 0 && i < f->nftrace; i++)
+		rc = add_format(s, &f->ftrace[i], "ftrace", e);
+	for (i = 0; rc == 0 && i < f->nsys; i++)
+		for (j = 0; rc == 0 && j < f->sys[i].nev; j++)
+			rc = add_format(s, &f->sys[i].ev[j], f->sys[i].name, e);
+	return rc;
+}
+
 int
 tdat_salvage_open(struct tdat_file *f, struct tdat_salvage **out,
     struct tdat_err *e)
@@ -357,7 +419,7 @@ tdat_salvage_open(struct tdat_file *f, struct tdat_salvage **out,
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	s->f = f;
 	if ((rc = tdat_page_layout(f, &s->pl, e)) < 0 ||
-	    (rc = tdat_events_load(f, &s->ev, e)) < 0) {
+	    (rc = load_formats(f, &s->ev, e)) < 0) {
 		tdat_salvage_close(s);
 		return rc;
 	}
@@ -399,6 +461,28 @@ tdat_salvage_scan(struct tdat_salvage *s, struct tdat_err *e)
 		}
 	}
 	return 0;
+}
+
+int
+tdat_salvage_check_page(struct tdat_salvage *s, struct tdat_page *pg,
+    int first, struct tdat_err *e)
+{
+	uint64_t nrec;
+
+	if (first)
+		s->have_ts = 0;
+	return check_page(s, pg, &nrec, e);
+}
+
+const char *
+tdat_salvage_check_record(struct tdat_salvage *s, const unsigned char *d,
+    uint32_t size)
+{
+	const struct ev_check *c;
+
+	if (size < 2 || (c = lookup(s, tdat_get16(d, s->pl.big))) == NULL)
+		return "event id has no format";
+	return check_fields(c, d, size, s->pl.big);
 }
 
 size_t

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tdat-int.h"
+#include "event-int.h"
 
 #define NIDS		65536
 #define F_CPU		(-2)	/* pseudo fields */
@@ -100,21 +101,21 @@ static int
 load_events(struct input *in, struct tdat_err *e)
 {
 	const struct tdat_event *te;
-	size_t k = 0;
+	size_t i;
 	int id, rc;
 
 	if ((rc = tdat_events_load(in->f, &in->set, e)) < 0)
 		return rc;
 	tdat_events_finish(in->set, 0);
-	if ((in->byid = calloc(NIDS, sizeof(*in->byid))) == NULL)
+	if ((in->byid = calloc(NIDS, sizeof(*in->byid))) == NULL ||
+	    (in->ev = calloc(in->set->nev ? in->set->nev : 1,
+	    sizeof(*in->ev))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	for (id = 0; id < NIDS; id++)
-		if (tdat_events_find(in->set, id))
-			k++;
-	if ((in->ev = calloc(k ? k : 1, sizeof(*in->ev))) == NULL)
-		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	for (id = 0; id < NIDS; id++)
-		if ((te = tdat_events_find(in->set, id)) != NULL) {
+	/* The set's events in id order (not every id: most are unused). */
+	for (i = 0; i < in->set->nev; i++)
+		if ((id = in->set->ev[i]->id) >= 0 && id < NIDS &&
+		    in->byid[id] == NULL &&
+		    (te = tdat_events_find(in->set, id)) != NULL) {
 			in->ev[in->nev].te = te;
 			in->ev[in->nev].stack = strcmp(te->system, "ftrace") ==
 			    0 && (strcmp(te->name, "kernel_stack") == 0 ||

@@ -329,6 +329,21 @@ convert() {
 	[ "$(ls -A "$T" | grep -c '^\.out\.dat\.')" -eq 0 ]
 }
 
+@test "a damaged page is refused, not copied: plain, v6, repacked (exit 1)" {
+	# page 1 of labsisop-qemu-trace.dat: its first event made id 65520
+	cp "$D/labsisop-qemu-trace.dat" "$T/bad.dat"
+	printf '\360\377' | dd of="$T/bad.dat" bs=1 seek=1126416 \
+	    conv=notrunc 2>/dev/null
+	for a in "" "--file-version 6" "--cpu 0"; do
+		run --separate-stderr "$CAT" $a -o "$T/out.dat" "$T/bad.dat"
+		[ "$status" -eq 1 ]
+		[ "$stderr" = "tdat-cat: $T/bad.dat: offset 0x11300c: event id has no format" ]
+		[ ! -e "$T/out.dat" ]
+	done
+	"$CAT" -e 'sched:*' -o "$T/out.dat" "$T/bad.dat"
+	"$B/tdat-verify" "$T/out.dat"
+}
+
 @test "an output that is the input is refused (exit 2)" {
 	cp "$D/labsisop-qemu-trace.dat" "$T/in.dat"
 	run --separate-stderr "$CAT" -o "$T/in.dat" "$T/in.dat"
