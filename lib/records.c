@@ -137,18 +137,6 @@ tdat_page_layout(const struct tdat_file *f, struct tdat_page_layout *pl,
 /* ------------------------------------------------------------------ */
 /* Pages, item by item: the decoder the reader and tdat-verify share. */
 
-/* A 32-bit word of the page, without a call or a byte loop. */
-static inline uint32_t
-get32(const unsigned char *p, int big)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	if (big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
-		v = __builtin_bswap32(v);
-	return v;
-}
-
 static inline int
 page_init(const struct tdat_page_layout *pl, struct tdat_page *pg,
     struct tdat_err *e)
@@ -215,7 +203,7 @@ page_next(const struct tdat_page_layout *pl, struct tdat_page *pg,
 	if (size - at < 4)
 		return item_fail(pl, pg, at, e,
 		    "record header runs past the page commit");
-	w = get32(d + at, pl->big);
+	w = tdat_rd32(d + at, pl->big);
 	if (pl->big) {
 		type = w >> 27;
 		delta = w & ((1u << 27) - 1);
@@ -228,7 +216,7 @@ page_next(const struct tdat_page_layout *pl, struct tdat_page *pg,
 	it->delta = delta;
 	at += 4;
 	if ((int)type == pl->padding_type) {
-		len = size - at >= 4 ? get32(d + at, pl->big) : 0;
+		len = size - at >= 4 ? tdat_rd32(d + at, pl->big) : 0;
 		it->kind = TDAT_ITEM_PADDING;
 		it->size = len;
 		pg->ts += delta;
@@ -240,7 +228,7 @@ page_next(const struct tdat_page_layout *pl, struct tdat_page *pg,
 		if (size - at < 4)
 			return item_fail(pl, pg, it->at, e,
 			    "time extend runs past the page commit");
-		it->ext = (uint64_t)get32(d + at, pl->big) << TS_SHIFT;
+		it->ext = (uint64_t)tdat_rd32(d + at, pl->big) << TS_SHIFT;
 		it->ext += delta;
 		pg->pos = at + 4;
 		if ((int)type == pl->stamp_type) {
@@ -256,7 +244,7 @@ page_next(const struct tdat_page_layout *pl, struct tdat_page *pg,
 		if (size - at < 4)
 			return item_fail(pl, pg, it->at, e,
 			    "record length runs past the page commit");
-		len = get32(d + at, pl->big);
+		len = tdat_rd32(d + at, pl->big);
 		if (len < 4)
 			return item_fail(pl, pg, it->at, e,
 			    "record length %u is too small", len);

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 int tdat_fail(struct tdat_err *e, int code, uint64_t off, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -64,6 +65,28 @@ uint32_t tdat_get32(const void *p, int big);
 uint64_t tdat_get64(const void *p, int big);
 /* Store v as an n-byte number in the file's order (the inverse of tdat_get). */
 void tdat_put(void *p, uint64_t v, int n, int big);
+/* The same reads without a call, for loops that run for every record. */
+static inline uint16_t
+tdat_rd16(const unsigned char *p, int big)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	if (big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap16(v);
+	return v;
+}
+
+static inline uint32_t
+tdat_rd32(const unsigned char *p, int big)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	if (big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap32(v);
+	return v;
+}
 
 /* ---------------------------------------------------------------------
  * Container: trace.dat v6 and v7 (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)).

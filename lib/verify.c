@@ -858,29 +858,6 @@ struct cpuwalk {
 /* Where a finding about the record it lies: worked out only for one. */
 #define WHERE	tdat_page_where(&v->pl, pg, it->at)
 
-/* Words of a record, without a call (the loop runs for every record). */
-static inline uint32_t
-rd16(const unsigned char *p, int big)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	if (big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
-		v = __builtin_bswap16(v);
-	return v;
-}
-
-static inline uint32_t
-rd32(const unsigned char *p, int big)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	if (big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
-		v = __builtin_bswap32(v);
-	return v;
-}
-
 static int
 check_record(struct vctx *v, struct cpuwalk *w, const struct tdat_page *pg,
     const struct tdat_page_item *it)
@@ -891,7 +868,7 @@ check_record(struct vctx *v, struct cpuwalk *w, const struct tdat_page *pg,
 	if (size < 2)
 		return PERR(v, w, "record-size", WHERE, "record of %u bytes holds "
 		    "no event id", size);
-	id = rd16(it->data, v->pl.big);
+	id = tdat_rd16(it->data, v->pl.big);
 	if (v->idx[id] == 0)
 		return PERR(v, w, "event-id", WHERE, "event id %u has no format",
 		    id);
@@ -902,7 +879,7 @@ check_record(struct vctx *v, struct cpuwalk *w, const struct tdat_page *pg,
 		    "shorter than event %s (%u)", size, ev->name, ev->min_size);
 	for (i = 0; i < ev->nloc; i++) {
 		const struct vloc *l = &ev->loc[i];
-		uint32_t loc = rd32(it->data + l->off, v->pl.big);
+		uint32_t loc = tdat_rd32(it->data + l->off, v->pl.big);
 		uint32_t off = loc & 0xffff, len = loc >> 16;
 
 		if (l->rel)
