@@ -56,7 +56,10 @@ free_arg_inner(struct parg *a)
 	free(a->str);
 	free(a->delim);
 	tdat_flagsyms_free(a->syms);
-	free_arg(a->left);
+	if (a->type == PA_FUNC)
+		tdat_parg_free_list(a->left);	/* the arguments, by next */
+	else
+		free_arg(a->left);
 	free_arg(a->right);
 	free_arg(a->third);
 }
