@@ -147,6 +147,6 @@ args() {
 	    { echo "README: $readme"; echo ".ci/run: $ci"; return 1; }
 	grep -q '^make check$' "$TOP/README.md"
 	grep -q '^run check$' "$TOP/.ci/run"
-	grep -q '^run check-asan$' "$TOP/.ci/run"
+	grep -q '^[[:space:]]*run check-asan$' "$TOP/.ci/run"
 	grep -q 'make "$1" </dev/null' "$TOP/.ci/run"
 }
