@@ -243,6 +243,8 @@ fetch_async(struct tdat_pages *ps, struct tdat_err *e)
 		enqueue(ps, 1 - n);
 	pthread_mutex_unlock(&wk->mu);
 	ps->cur = n;
+	if (rc != 0)
+		ps->loads++;
 	if (rc < 0) {
 		*e = sl->e;
 		ps->fault = sl->w.fault;

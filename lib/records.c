@@ -613,6 +613,12 @@ tdat_reader_keeps(struct tdat_reader *r, const struct tdat_record *rec)
 	return r->sel == NULL || tdat_select_keep(r->sel, r->sel_input, rec);
 }
 
+int
+tdat_reader_past(const struct tdat_reader *r, const struct tdat_record *rec)
+{
+	return r->cut && rec->ts > r->until;
+}
+
 /*
  * The next record the selection keeps.  The streams are merged in time
  * order: once the earliest record left is past the selection's end, no
@@ -626,7 +632,7 @@ tdat_reader_next(struct tdat_reader *r, struct tdat_record *rec,
 
 	while ((rc = tdat_reader_next_all(r, rec, e)) > 0 &&
 	    !tdat_reader_keeps(r, rec))
-		if (r->cut && rec->ts > r->until)
+		if (tdat_reader_past(r, rec))
 			return 0;
 	return rc;
 }

@@ -177,8 +177,11 @@ run_records(struct tdat_run *r, const struct tdat_sink *sink)
 		rec = in->rec;
 		in->have = 0;
 		k = (size_t)(in - r->in);
-		if (!tdat_reader_keeps(in->rd, &rec))
+		if (!tdat_reader_keeps(in->rd, &rec)) {
+			if (tdat_reader_past(in->rd, &rec))
+				in->done = 1;
 			continue;
+		}
 		if ((rc = sink->ops->record(sink->arg, k, &rec, r->e)) < 0)
 			return rc;
 		if (r->rc < 0)
@@ -205,6 +208,22 @@ tdat_run_consume(struct tdat_run *r, size_t k)
 {
 	if (r != NULL && k < r->n)
 		r->in[k].have = 0;
+}
+
+void
+tdat_run_counts(const struct tdat_run *r, uint64_t *loads, uint64_t *pages)
+{
+	uint64_t l, p;
+	size_t k;
+
+	*loads = *pages = 0;
+	for (k = 0; r != NULL && k < r->n; k++) {
+		if (r->in[k].rd == NULL)
+			continue;
+		tdat_reader_counts(r->in[k].rd, &l, &p);
+		*loads += l;
+		*pages += p;
+	}
 }
 
 static void

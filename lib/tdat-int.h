@@ -419,6 +419,9 @@ void tdat_reader_counts(const struct tdat_reader *, uint64_t *loads,
     uint64_t *pages);
 /* 1 if the reader's selection keeps rec (always without one). */
 int tdat_reader_keeps(struct tdat_reader *, const struct tdat_record *);
+/* 1 if rec is past the selection's --until: the streams are merged in
+ * time order, so no record after it is kept either. */
+int tdat_reader_past(const struct tdat_reader *, const struct tdat_record *);
 void tdat_reader_close(struct tdat_reader *);
 
 /* Progress through f's page data as records come (lib/progress.c): fn is

@@ -94,11 +94,17 @@ int tdat_run(struct tdat_file *const *files, size_t n,
  * record peeked comes to record() in its turn (if kept) unless
  * tdat_run_consume() drops it.
  */
+const struct tdat_record *tdat_run_peek(struct tdat_run *, size_t k);
+void tdat_run_consume(struct tdat_run *, size_t k);
+
+/* What the inputs' streams fetched so far (tdat_reader_counts() added
+ * up over the inputs): windows loaded and pages decoded.  A sink may
+ * ask from its end(); the time-cut tests do. */
+void tdat_run_counts(const struct tdat_run *, uint64_t *loads,
+    uint64_t *pages);
+
 /* Several inputs: put the input's path (and the offset) in front of a
  * message, so that it names its file. */
 void tdat_err_name(struct tdat_err *e, const char *path);
-
-const struct tdat_record *tdat_run_peek(struct tdat_run *, size_t k);
-void tdat_run_consume(struct tdat_run *, size_t k);
 
 #endif

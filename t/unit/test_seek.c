@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
+#include "tdat-sink.h"
 #include "tap.h"
 
 #define FIXTURE	"t/data/s390x-v7-zstd-sched.dat"	/* big-endian */
@@ -109,6 +110,76 @@ cut(struct tdat_file *f, uint64_t since, uint64_t until, int full,
 	return rc;
 }
 
+/* A sink that counts what it gets and, at its end, what the driver's
+ * streams fetched. */
+struct counting {
+	struct tdat_run *run;
+	uint64_t kept, loads, pages;
+};
+
+static int
+count_begin(void *arg, struct tdat_file *const *files, size_t n,
+    struct tdat_run *run, struct tdat_err *e)
+{
+	(void)files;
+	(void)n;
+	(void)e;
+	((struct counting *)arg)->run = run;
+	return TDAT_RUN_RECORDS;
+}
+
+static int
+count_record(void *arg, size_t k, const struct tdat_record *rec,
+    struct tdat_err *e)
+{
+	(void)k;
+	(void)rec;
+	(void)e;
+	((struct counting *)arg)->kept++;
+	return 0;
+}
+
+static int
+count_end(void *arg, int complete, struct tdat_err *e)
+{
+	struct counting *c = arg;
+
+	(void)complete;
+	(void)e;
+	tdat_run_counts(c->run, &c->loads, &c->pages);
+	return 0;
+}
+
+static void
+count_free(void *arg)
+{
+	(void)arg;
+}
+
+static const struct tdat_sink_ops count_ops = {
+	0, count_begin, count_record, count_end, count_free
+};
+
+/* The driver (tdat_run(), what the tools use) over f up to until. */
+static int
+run_until(struct tdat_file *f, int has_until, uint64_t until,
+    struct counting *c)
+{
+	struct tdat_select_opts so = { .has_until = has_until,
+	    .until = until };
+	struct tdat_sink sink = { &count_ops, c };
+	struct tdat_select *sel;
+	struct tdat_err e;
+	int bad, rc;
+
+	memset(c, 0, sizeof(*c));
+	if (tdat_select_open(&f, 1, &so, &sel, &bad, &e) < 0)
+		return -1;
+	rc = tdat_run(&f, 1, sel, &sink, NULL, NULL, &e);
+	tdat_select_close(sel);
+	return rc;
+}
+
 /* The first and last record times of f. */
 static int
 span(struct tdat_file *f, uint64_t *first, uint64_t *last)
@@ -128,6 +199,26 @@ span(struct tdat_file *f, uint64_t *first, uint64_t *last)
 	}
 	tdat_reader_close(rd);
 	return rc < 0 || n == 0 ? -1 : 0;
+}
+
+/* --until stops the driver's streams too: a tool reading up to a time
+ * early in the trace fetches a few windows per CPU, not all of them. */
+static void
+test_run_until(struct tdat_file *f, const char *what, uint64_t first,
+    uint64_t last)
+{
+	struct counting early, all;
+	int rc;
+
+	rc = run_until(f, 1, first + (last - first) / 1000, &early);
+	if (run_until(f, 0, 0, &all) < 0)
+		rc = -1;
+	ok(rc == 0 && early.kept > 0 && early.kept < all.kept &&
+	    all.loads > 8 * early.loads,
+	    "%s: tdat_run stops at --until: %llu windows for %llu records, "
+	    "%llu for all %llu", what, (unsigned long long)early.loads,
+	    (unsigned long long)early.kept, (unsigned long long)all.loads,
+	    (unsigned long long)all.kept);
 }
 
 static void
@@ -190,6 +281,7 @@ test_cuts(int version, const char *comp)
 	ok(rc == 0 && fast.kept == full.kept && fast.sum == full.sum,
 	    "%s: the whole trace (%llu records)", what,
 	    (unsigned long long)fast.kept);
+	test_run_until(f, what, first, last);
 	rc = cut(f, first + 1, last - 1, 0, &fast);
 	if (cut(f, first + 1, last - 1, 1, &full) < 0)
 		rc = -1;
