@@ -82,16 +82,10 @@ cat(char **paths, size_t n)
 	struct tdat_repack *rp = NULL;
 	struct tdat_file **f;
 	struct tdat_err e = { 0 };
-	size_t i, nopen = 0;
 	int rc = 0;
 
-	if ((f = calloc(n, sizeof(*f))) == NULL)
-		tdat_die(2, "out of memory");
-	for (; nopen < n; nopen++)
-		if (tdat_open(paths[nopen], &f[nopen], &e) < 0) {
-			rc = tdat_report_err(paths[nopen], &e);
-			goto out;
-		}
+	if ((rc = tdat_cli_open_all(paths, n, &f)) != 0)
+		return rc;
 	if (opt.sel.given || n > 1) {
 		if ((rc = tdat_select_cli_open(&opt.sel, f, n, &sel)) != 0)
 			goto out;
@@ -104,9 +98,7 @@ cat(char **paths, size_t n)
 out:
 	tdat_repack_close(rp);
 	tdat_select_close(sel);
-	for (i = 0; i < nopen; i++)
-		tdat_close(f[i]);
-	free(f);
+	tdat_cli_close_all(f, n);
 	return rc;
 }
 

@@ -56,14 +56,6 @@ struct job {
 	struct tdat_select_args sa;
 };
 
-static void
-close_all(struct tdat_file **f, size_t n)
-{
-	while (n > 0)
-		tdat_close(f[--n]);
-	free(f);
-}
-
 static int
 dump_files(char *const *paths, size_t n, struct job *j)
 {
@@ -73,30 +65,24 @@ dump_files(char *const *paths, size_t n, struct job *j)
 	struct tdat_err e = { 0 };
 	struct tdat_out *o;
 	const char *path = paths[0];
-	size_t k;
 	FILE *out;
 	int rc, st;
 
-	if ((files = calloc(n, sizeof(*files))) == NULL)
-		tdat_die(2, "out of memory");
-	for (k = 0; k < n; k++)
-		if ((rc = tdat_open(paths[k], &files[k], &e)) < 0) {
-			close_all(files, k);
-			return tdat_report_err(paths[k], &e);
-		}
+	if ((st = tdat_cli_open_all(paths, n, &files)) != 0)
+		return st;
 	f = files[0];
 	/* Several inputs are read side by side, as trace-cmd report -i A
 	 * -i B reads them: their formats may differ. */
 	j->sa.o.separate = 1;
 	if (j->sa.given && (st = tdat_select_cli_open(&j->sa,
 	    files, n, &sel)) != 0) {
-		close_all(files, n);
+		tdat_cli_close_all(files, n);
 		return st;
 	}
 	ro.sel = sel;
 	if (tdat_out_open(NULL, TDAT_OUT_TEXT, NULL, 0, &o, &e) < 0) {
 		tdat_select_close(sel);
-		close_all(files, n);
+		tdat_cli_close_all(files, n);
 		return tdat_report_err("stdout", &e);
 	}
 	out = tdat_out_fp(o);
@@ -113,7 +99,7 @@ dump_files(char *const *paths, size_t n, struct job *j)
 	tdat_select_close(sel);
 	if (rc < 0 && n > 1 && e.msg[0] != '\0')
 		path = NULL;	/* the message names the file when it can */
-	close_all(files, n);
+	tdat_cli_close_all(files, n);
 	if (rc < 0 && !tdat_out_failed(o)) {
 		tdat_out_abort(o);
 		return tdat_report_err(path, &e);

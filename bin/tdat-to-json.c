@@ -39,14 +39,6 @@ struct job {
 	const char *output;	/* -o FILE, or NULL */
 };
 
-static void
-close_all(struct tdat_file **f, size_t n)
-{
-	while (n > 0)
-		tdat_close(f[--n]);
-	free(f);
-}
-
 static int
 convert(char *const *paths, size_t n, struct job *j)
 {
@@ -58,20 +50,15 @@ convert(char *const *paths, size_t n, struct job *j)
 	size_t k;
 	int rc, st;
 
-	if ((files = calloc(n, sizeof(*files))) == NULL)
-		tdat_die(2, "out of memory");
-	for (k = 0; k < n; k++) {
-		if ((rc = tdat_open(paths[k], &files[k], &e)) < 0) {
-			close_all(files, k);
-			return tdat_report_err(paths[k], &e);
-		}
+	if ((st = tdat_cli_open_all(paths, n, &files)) != 0)
+		return st;
+	for (k = 0; k < n; k++)
 		size += tdat_file_size(files[k]);
-	}
 	/* Several inputs are read side by side: their formats may differ. */
 	j->sa.o.separate = 1;
 	if (j->sa.given && (st = tdat_select_cli_open(&j->sa, files, n,
 	    &sel)) != 0) {
-		close_all(files, n);
+		tdat_cli_close_all(files, n);
 		return st;
 	}
 	j->jo.sel = sel;
@@ -88,7 +75,7 @@ convert(char *const *paths, size_t n, struct job *j)
 		rc = tdat_report_err(tdat_out_name(j->output), &e);
 	tdat_cli_progress_end();
 	tdat_select_close(sel);
-	close_all(files, n);
+	tdat_cli_close_all(files, n);
 	return rc;
 }
 

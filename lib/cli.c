@@ -409,3 +409,30 @@ tdat_cli_input(const char *dflt)
 		return "-";
 	return dflt;
 }
+
+int
+tdat_cli_open_all(char *const *paths, size_t n, struct tdat_file ***out)
+{
+	struct tdat_file **f;
+	struct tdat_err e = { 0 };
+	size_t k;
+
+	if ((f = calloc(n ? n : 1, sizeof(*f))) == NULL)
+		tdat_die(2, "out of memory");
+	for (k = 0; k < n; k++)
+		if (tdat_open(paths[k], &f[k], &e) < 0) {
+			tdat_cli_close_all(f, k);
+			*out = NULL;
+			return tdat_report_err(paths[k], &e);
+		}
+	*out = f;
+	return 0;
+}
+
+void
+tdat_cli_close_all(struct tdat_file **f, size_t n)
+{
+	while (f != NULL && n > 0)
+		tdat_close(f[--n]);
+	free(f);
+}

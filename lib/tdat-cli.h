@@ -79,6 +79,12 @@ void tdat_cli_progress_end(void);
  * terminal, or /dev/null as under cron or CI). */
 const char *tdat_cli_input(const char *dflt);
 
+/* Open the n inputs of a tool into *out (an array tdat_cli_close_all()
+ * frees).  0, or the exit status after reporting the input that failed
+ * (nothing is left open then). */
+int tdat_cli_open_all(char *const *paths, size_t n, struct tdat_file ***out);
+void tdat_cli_close_all(struct tdat_file **f, size_t n);
+
 /* Name the program for every message ("tdat-dump"). */
 void tdat_cli_init(const char *prog);
 const char *tdat_prog(void);
