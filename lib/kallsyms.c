@@ -411,6 +411,34 @@ tdat_syms_sort(struct tdat_events *s)
 	s->comm_sorted = 1;
 }
 
+/*
+ * The kallsyms text tdat_events_load_mode() set aside, read on the first
+ * symbol lookup.  Without memory the set has no symbols (addresses print
+ * as numbers), as a trace without kallsyms.
+ */
+void
+tdat_syms_need(const struct tdat_events *s)
+{
+	struct tdat_events *w = (struct tdat_events *)s;
+	const char *text = w->ktext;
+
+	if (text == NULL)
+		return;
+	w->ktext = NULL;
+	w->syms_loaded = 1;
+	if (tdat_events_add_kallsyms(w, text, w->klen) == 0 && w->nsym) {
+		sym_sort(w->sym, w->nsym);
+		memset(&w->sym[w->nsym], 0, sizeof(w->sym[0]));
+		w->sym_sorted = 1;
+	}
+}
+
+int
+tdat_events_syms_loaded(const struct tdat_events *s)
+{
+	return s->syms_loaded;
+}
+
 const char *
 tdat_events_sym(const struct tdat_events *s, unsigned long long addr,
     unsigned long long *start)
@@ -418,6 +446,8 @@ tdat_events_sym(const struct tdat_events *s, unsigned long long addr,
 	struct tdat_events *w = (struct tdat_events *)s;
 	struct symcache *c;
 
+	if (w->ktext)
+		tdat_syms_need(s);
 	if (w->symcache == NULL &&
 	    (w->symcache = calloc(SYMCACHE, sizeof(*c))) == NULL)
 		return sym_search(s, addr, start);
