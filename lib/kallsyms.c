@@ -47,17 +47,13 @@ each_line(const char *text, size_t len, struct tdat_events *s,
 	return r < 0 ? -1 : 0;
 }
 
-/* The value of a hex digit, -1 for another character. */
-static inline int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
+/* Hex digits, their value plus one (0: not a digit). */
+static const unsigned char hex1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
 
 /* isspace() in the C locale, without the call. */
 static inline int
@@ -89,8 +85,8 @@ kallsyms_parse(const char *p, const char *end, struct symline *l)
 	l->mlen = 0;
 	while (p < end && space((unsigned char)*p))
 		p++;
-	while (p < end && n < 16 && (h = hexval((unsigned char)*p)) >= 0) {
-		l->addr = l->addr << 4 | (unsigned)h;
+	while (p < end && n < 16 && (h = hex1[(unsigned char)*p]) != 0) {
+		l->addr = l->addr << 4 | (unsigned)(h - 1);
 		p++;
 		n++;
 	}
@@ -106,7 +102,9 @@ kallsyms_parse(const char *p, const char *end, struct symline *l)
 	if (p == end)
 		return -1;
 	l->name = p;
-	while (p < end && !space((unsigned char)*p))
+	/* Spaces are all below '!': most characters need one test. */
+	while (p < end && ((unsigned char)*p > ' ' ||
+	    !space((unsigned char)*p)))
 		p++;
 	l->nlen = (size_t)(p - l->name);
 	if (end - p >= 2 && p[0] == '\t' && p[1] == '[') {
@@ -153,19 +151,42 @@ next_symline(const char **pp, const char *end, struct symline *l)
 	return 0;
 }
 
+/* Grow the name arena of s to hold need bytes. */
+static int
+arena_grow(struct tdat_events *s, size_t *cap, size_t need)
+{
+	size_t n = *cap + *cap / 2;
+	char *a;
+
+	if (n < need)
+		n = need;
+	if (n > UINT32_MAX)
+		n = UINT32_MAX;
+	if (n < need || (a = realloc(s->arenas[0], n)) == NULL)
+		return -1;
+	s->arenas[0] = a;
+	*cap = n;
+	return 0;
+}
+
+/*
+ * One pass over the text: the lines bound the symbols, and the names
+ * take about half the text, the arena growing if they take more; both
+ * are cut to size at the end.
+ */
 int
 tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
 {
 	const char *p, *end = text + len;
 	struct symline l;
-	size_t nsym = 0, bytes = 0, used = 0;
-	char *arena, **arenas;
+	size_t lines = 1, used, cap, n;
+	char **arenas;
 	struct symbol *v;
+	int rc = 0;
 
-	for (p = text; next_symline(&p, end, &l); nsym++)
-		bytes += l.nlen + 1;
-	if (nsym == 0)
-		return 0;
+	for (p = text; p < end && (p = memchr(p, '\n', (size_t)(end - p)));
+	    p++)
+		lines++;
 	if (s->narenas == 0) {
 		if ((arenas = malloc(sizeof(*arenas))) == NULL)
 			return -1;
@@ -175,30 +196,45 @@ tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
 		s->arena_len = 0;
 	}
 	/* names are offsets of 32 bits, and a set gets one arena */
-	if (bytes > UINT32_MAX - s->arena_len || s->nsym + nsym >= UINT32_MAX)
+	if (s->nsym + lines >= UINT32_MAX)
 		return -1;
-	if ((arena = realloc(s->arenas[0], s->arena_len + bytes)) == NULL)
-		return -1;
-	s->arenas[0] = arena;
-	used = s->arena_len;
-	if ((v = realloc(s->sym, (s->nsym + nsym + 1) * sizeof(*v))) == NULL)
+	if ((v = realloc(s->sym, (s->nsym + lines + 1) * sizeof(*v))) == NULL)
 		return -1;
 	s->sym = v;
-	s->capsym = s->nsym + nsym + 1;
-	for (p = text; nsym > 0 && next_symline(&p, end, &l); nsym--) {
-		v = &s->sym[s->nsym];
+	used = cap = s->arena_len;
+	if (arena_grow(s, &cap, used + len / 2 + 64) < 0)
+		return -1;
+	for (p = text, n = s->nsym; n - s->nsym < lines &&
+	    next_symline(&p, end, &l); n++) {
+		if (cap - used < l.nlen + 1 &&
+		    arena_grow(s, &cap, used + l.nlen + 1) < 0) {
+			rc = -1;
+			break;
+		}
+		v = &s->sym[n];
 		v->addr = l.addr;
 		v->name = (uint32_t)used;
-		memcpy(arena + used, l.name, l.nlen);
-		arena[used + l.nlen] = '\0';
+		memcpy(s->arenas[0] + used, l.name, l.nlen);
+		s->arenas[0][used + l.nlen] = '\0';
 		used += l.nlen + 1;
-		s->nsym++;
 	}
-	s->arena_len = used;
-	s->sym_sorted = 0;
-	if (s->symcache)
-		memset(s->symcache, 0, SYMCACHE * sizeof(*s->symcache));
-	return 0;
+	if (rc == 0 && n > s->nsym) {
+		s->nsym = n;
+		s->arena_len = used;
+		s->sym_sorted = 0;
+		if (s->symcache)
+			memset(s->symcache, 0, SYMCACHE * sizeof(*s->symcache));
+	}
+	/* Cut to size (a failure keeps the larger block). */
+	if ((v = realloc(s->sym, (s->nsym + 1) * sizeof(*v))) != NULL)
+		s->sym = v;
+	s->capsym = s->nsym + 1;
+	if (s->arena_len == 0) {
+		free(s->arenas[0]);
+		s->arenas[0] = NULL;
+	} else if ((p = realloc(s->arenas[0], s->arena_len)) != NULL)
+		s->arenas[0] = (char *)p;
+	return rc;
 }
 
 static int
