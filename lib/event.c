@@ -629,6 +629,69 @@ tdat_event_parse(const char *text, size_t len, const char *system,
 	return event_parse(text, len, system, lsize, NULL, out, e);
 }
 
+/* Is the text at *p, before end, the literal lit?  Then step past it. */
+static int
+lit(const char **p, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if ((size_t)(end - *p) < n || memcmp(*p, lit, n) != 0)
+		return 0;
+	*p += n;
+	return 1;
+}
+
+/* Characters of an item token (ctype_of's T_ITEM). */
+static int
+item_span(const char *p, const char *end)
+{
+	const char *q = p;
+
+	while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
+		q++;
+	return (int)(q - p);
+}
+
+/*
+ * The head as the kernel writes it, "name: NAME\nID: N\nformat:\n", read
+ * without the tokenizer (a format's head is most of what loading it
+ * costs): 1 with ev's name and id set and *pos past it, 0 for any other
+ * text, which read_header() then reads.
+ */
+static int
+head_fast(const char *text, size_t len, struct tdat_event *ev, size_t *pos)
+{
+	const char *p = text, *end = text + len, *name;
+	char num[24];
+	int n, n2, k;
+
+	if (!lit(&p, end, "name: ") || (n = item_span(p, end)) == 0)
+		return 0;
+	name = p;
+	p += n;
+	if (!lit(&p, end, "\nID: ") || (k = item_span(p, end)) == 0 ||
+	    k >= (int)sizeof(num))
+		return 0;
+	for (n2 = 0; n2 < k; n2++)
+		if (p[n2] < '0' || p[n2] > '9')
+			return 0;
+	memcpy(num, p, (size_t)k);
+	num[k] = '\0';
+	p += k;
+	if (!lit(&p, end, "\nformat:\n"))
+		return 0;
+	/* the tokenizer's stand-ins for old mac80211 names are no items */
+	if ((n == 12 && memcmp(name, "LOCAL_PR_FMT", 12) == 0) ||
+	    (n == 10 && (memcmp(name, "STA_PR_FMT", 10) == 0 ||
+	    memcmp(name, "VIF_PR_FMT", 10) == 0)))
+		return 0;
+	if ((ev->name = strndup(name, (size_t)n)) == NULL)
+		return 0;
+	ev->id = (int)strtoul(num, NULL, 0);
+	*pos = (size_t)(p - text);
+	return 1;
+}
+
 /*
  * The head of a format ("name:", "ID:", "format:"): a new event with its
  * system, name, id and flags; *body is where its fields begin.
@@ -649,7 +712,8 @@ event_head(const char *text, size_t len, const char *system,
 		tdat_event_free(ev);
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	}
-	if (read_header(&t, ev) < 0) {
+	if ((!head_fast(text, len, ev, &t.pos) && read_header(&t, ev) < 0) ||
+	    ev->id < 0) {
 		tdat_event_free(ev);
 		return tdat_fail_nooff(e, TDAT_ECORRUPT,
 		    "%s: bad event format", system);
@@ -884,6 +948,46 @@ ev_cmp(const void *a, const void *b)
 	return 0;
 }
 
+struct evpos {
+	int id;
+	size_t at;		/* the order of addition, for equal ids */
+	struct tdat_event *ev;
+};
+
+static int
+evpos_cmp(const void *a, const void *b)
+{
+	const struct evpos *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Sort the events by id, stably (thousands of them: no insertion sort);
+ * -1 without memory. */
+static int
+ev_sort(struct tdat_events *s)
+{
+	struct evpos *v;
+	size_t i;
+
+	if (s->nev < 2)
+		return 0;
+	if ((v = malloc(s->nev * sizeof(*v))) == NULL)
+		return -1;
+	for (i = 0; i < s->nev; i++) {
+		v[i].id = s->ev[i]->id;
+		v[i].at = i;
+		v[i].ev = s->ev[i];
+	}
+	qsort(v, s->nev, sizeof(*v), evpos_cmp);
+	for (i = 0; i < s->nev; i++)
+		s->ev[i] = v[i].ev;
+	free(v);
+	return 0;
+}
+
 void
 tdat_events_finish(struct tdat_events *s, int plugins)
 {
@@ -891,13 +995,15 @@ tdat_events_finish(struct tdat_events *s, int plugins)
 	int dup = 0;
 
 	/* Stable insertion order for equal ids, as libtraceevent. */
-	for (i = 1; i < s->nev; i++) {
-		struct tdat_event *v = s->ev[i];
+	if (ev_sort(s) < 0)
+		for (i = 1; i < s->nev; i++) {
+			struct tdat_event *v = s->ev[i];
 
-		for (j = i; j > 0 && ev_cmp(&s->ev[j - 1], &v) > 0; j--)
-			s->ev[j] = s->ev[j - 1];
-		s->ev[j] = v;
-	}
+			for (j = i; j > 0 && ev_cmp(&s->ev[j - 1], &v) > 0;
+			    j--)
+				s->ev[j] = s->ev[j - 1];
+			s->ev[j] = v;
+		}
 	for (i = 1; i < s->nev && !dup; i++)
 		dup = s->ev[i]->id == s->ev[i - 1]->id;
 	/*

@@ -55,6 +55,40 @@ static const unsigned char hex1[256] = {
 	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
+/*
+ * Eight hex digits at p into *v, if they all are: each byte b (below
+ * 0x80) plus 0x80 - c has its top bit set when b >= c, and no carry
+ * leaves it.  On other hosts than little-endian ones, 0.
+ */
+static inline int
+hex8(const char *p, unsigned long long *v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t hi = 0x8080808080808080ull, one = 0x0101010101010101ull;
+	uint64_t x, lc, digit, alpha;
+
+	memcpy(&x, p, 8);
+	if (x & hi)
+		return 0;
+	lc = x | 0x2020202020202020ull;
+	digit = (x + (0x80 - '0') * one) & ~(x + (0x80 - '9' - 1) * one);
+	alpha = (lc + (0x80 - 'a') * one) & ~(lc + (0x80 - 'f' - 1) * one);
+	if (((digit | alpha) & hi) != hi)
+		return 0;
+	/* nibbles, the first digit in the top byte, then packed */
+	x = (x & 0x0f0f0f0f0f0f0f0full) + 9 * ((x >> 6) & one);
+	x = __builtin_bswap64(x);
+	x = (x | x >> 4) & 0x00ff00ff00ff00ffull;
+	x = (x | x >> 8) & 0x0000ffff0000ffffull;
+	*v = (x | x >> 16) & 0xffffffffull;
+	return 1;
+#else
+	(void)p;
+	(void)v;
+	return 0;
+#endif
+}
+
 /* isspace() in the C locale, without the call. */
 static inline int
 space(int c)
@@ -77,6 +111,7 @@ struct symline {
 static int
 kallsyms_parse(const char *p, const char *end, struct symline *l)
 {
+	unsigned long long a, b;
 	int n = 0, h;
 	char type;
 
@@ -85,6 +120,12 @@ kallsyms_parse(const char *p, const char *end, struct symline *l)
 	l->mlen = 0;
 	while (p < end && space((unsigned char)*p))
 		p++;
+	if (end - p > 16 && hex8(p, &a) && hex8(p + 8, &b)) {
+		/* the usual 16 digits, eight at a time */
+		l->addr = a << 32 | b;
+		p += 16;
+		n = 16;
+	}
 	while (p < end && n < 16 && (h = hex1[(unsigned char)*p]) != 0) {
 		l->addr = l->addr << 4 | (unsigned)(h - 1);
 		p++;
@@ -102,7 +143,16 @@ kallsyms_parse(const char *p, const char *end, struct symline *l)
 	if (p == end)
 		return -1;
 	l->name = p;
-	/* Spaces are all below '!': most characters need one test. */
+	/* Spaces are all below '!': eight characters at a time while none
+	 * is (the test is exact for "some byte below 0x21"), then one. */
+	while (end - p >= 8) {
+		uint64_t x;
+
+		memcpy(&x, p, 8);
+		if ((x - 0x2121212121212121ull) & ~x & 0x8080808080808080ull)
+			break;
+		p += 8;
+	}
 	while (p < end && ((unsigned char)*p > ' ' ||
 	    !space((unsigned char)*p)))
 		p++;
@@ -396,16 +446,52 @@ sym_qsort(struct symbol *v, size_t n)
 	}
 }
 
+/*
+ * A kallsyms is nearly sorted: the core kernel's symbols in order, a few
+ * hundred out of it (modules, sections placed apart).  Those are taken
+ * out (the others keep their order), sorted alone and merged back from
+ * the end; when there are many, the whole is sorted.
+ */
 static void
 sym_sort(struct symbol *v, size_t n)
 {
-	size_t i;
+	struct symbol *out;
+	size_t i, a, nout = 0, cap = n / 16;
 
 	for (i = 1; i < n; i++)
 		if (sym_before(&v[i], &v[i - 1]))
 			break;
-	if (i < n)
+	if (i == n)
+		return;
+	if ((out = malloc((cap ? cap : 1) * sizeof(*out))) == NULL) {
 		sym_qsort(v, n);
+		return;
+	}
+	for (a = i; i < n; i++) {
+		if (!sym_before(&v[i], &v[a - 1]))
+			v[a++] = v[i];
+		else if (nout < cap)
+			out[nout++] = v[i];
+		else
+			break;
+	}
+	if (i < n) {
+		/* too many: put them back after the others, sort all */
+		memmove(&v[a + nout], &v[i], (n - i) * sizeof(*v));
+		memcpy(&v[a], out, nout * sizeof(*v));
+		free(out);
+		sym_qsort(v, n);
+		return;
+	}
+	sym_qsort(out, nout);
+	/* v[0..a-1] and out[0..nout-1] in order, merged from the end */
+	for (i = n; nout > 0; ) {
+		if (a > 0 && sym_before(&out[nout - 1], &v[a - 1]))
+			v[--i] = v[--a];
+		else
+			v[--i] = out[--nout];
+	}
+	free(out);
 }
 
 static int
