@@ -824,7 +824,16 @@ write_v6(struct w *w)
 		return w_oom(w);
 	}
 	enc_initial(w, &b, 6);
-	for (id = TDAT_OPT_HEADER_INFO; id <= TDAT_OPT_CMDLINES; id++)
+	for (id = TDAT_OPT_HEADER_INFO; id < TDAT_OPT_KALLSYMS; id++)
+		enc_meta(w, id, &b);
+	/* The kallsyms from the input's text, without a copy in b. */
+	b_num(&b, f->kallsyms.len, 4, w->big);
+	if ((rc = w_bytes(w, &b)) < 0 || (rc = w_append(w, f->kallsyms.p ?
+	    f->kallsyms.p : (const unsigned char *)"",
+	    (size_t)f->kallsyms.len)) < 0)
+		goto out;
+	b.len = 0;
+	for (id = TDAT_OPT_KALLSYMS + 1; id <= TDAT_OPT_CMDLINES; id++)
 		enc_meta(w, id, &b);
 	b_num(&b, v6_cpus(f), 4, w->big);
 	base = w->pos;		/* bufpos[] is relative to the start of b */
@@ -939,6 +948,83 @@ sect_blob(struct w *w, uint16_t id, uint32_t name, struct bytes *b,
 	return rc;
 }
 
+struct wput {
+	struct w *w;
+	int rc;			/* what the failed write returned */
+};
+
+static int
+put_append(void *arg, const void *p, size_t n)
+{
+	struct wput *o = arg;
+
+	return o->rc = w_append(o->w, p, n);
+}
+
+/*
+ * The kallsyms section, written from the input's text without a copy (it
+ * may be tens of MB), compressed in windows when the file is, to the
+ * bytes sect_blob() would write.
+ */
+static int
+sect_kallsyms(struct w *w, uint32_t name, uint64_t *at)
+{
+	struct tdat_blob *k = &w->f->kallsyms;
+	struct wput wp = { w, 0 };
+	struct tdat_stream_out o = { put_append, &wp, 0 };
+	unsigned char len[4], h[8], *p;
+	size_t n = (size_t)k->len;
+	uint64_t hat;
+	int rc, r;
+
+	if ((rc = sect_header(w, TDAT_OPT_KALLSYMS, w->codec ?
+	    TDAT_SEC_COMPRESSED : 0, name, at)) < 0)
+		return rc;
+	tdat_put(len, k->len, 4, w->big);
+	if (w->codec == NULL) {
+		if ((rc = w_append(w, len, 4)) < 0 || (k->p &&
+		    (rc = w_append(w, k->p, n)) < 0))
+			return rc;
+		return sect_end(w, *at);
+	}
+	if (k->len > 0xffffffffu - 4)
+		return tdat_fail_nooff(w->e, TDAT_EUNSUP,
+		    "section of %llu bytes too large to compress",
+		    (unsigned long long)k->len + 4);
+	hat = w->pos;
+	memset(h, 0, sizeof(h));
+	if ((rc = w_append(w, h, 8)) < 0)
+		return rc;
+	/*
+	 * The size and the text go through the compressor as one run, as
+	 * sect_blob() gives them: the text moves up 4 bytes in its own
+	 * block (a large block grows in place) and back afterwards.
+	 */
+	if (k->p == NULL)
+		r = tdat_codec_compress_to(w->codec, len, 4, &o);
+	else {
+		if ((p = realloc(k->p, n + 5)) == NULL)
+			return w_oom(w);
+		k->p = p;
+		memmove(p + 4, p, n);
+		memcpy(p, len, 4);
+		r = tdat_codec_compress_to(w->codec, p, n + 4, &o);
+		memmove(p, p + 4, n);
+		p[n] = '\0';
+	}
+	if (r < 0)
+		return wp.rc < 0 ? wp.rc : tdat_fail_nooff(w->e, TDAT_EIO,
+		    "%s compression failed", tdat_codec_name(w->codec));
+	if (o.len > 0xffffffffu)
+		return tdat_fail_nooff(w->e, TDAT_EUNSUP,
+		    "section of %zu bytes too large to compress", o.len);
+	tdat_put(h, o.len, 4, w->big);
+	tdat_put(h + 4, k->len + 4, 4, w->big);
+	if ((rc = w_pwrite(w, h, 8, hat)) < 0)
+		return rc;
+	return sect_end(w, *at);
+}
+
 /* An options section holding ob, then DONE; chains it to the last one. */
 static int
 options_section(struct w *w, struct bytes *ob)
@@ -973,6 +1059,12 @@ v7_meta_sections(struct w *w)
 
 	for (id = TDAT_OPT_HEADER_INFO; id <= TDAT_OPT_CMDLINES && rc == 0;
 	    id++) {
+		if (id == TDAT_OPT_KALLSYMS) {
+			rc = sect_kallsyms(w, add_string(w,
+			    meta_name[id - TDAT_OPT_HEADER_INFO]),
+			    &w->meta[id - TDAT_OPT_HEADER_INFO]);
+			continue;
+		}
 		b.len = 0;
 		enc_meta(w, id, &b);
 		rc = sect_blob(w, (uint16_t)id, add_string(w,

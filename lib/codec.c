@@ -215,3 +215,90 @@ tdat_codec_compress(struct tdat_codec *c, const void *src, size_t slen,
 	r = ZSTD_compress2(c->cctx, dst, dcap, src, slen);
 	return ZSTD_isError(r) ? 0 : r;
 }
+
+/* Output of a streamed compression, in windows of this size. */
+#define STREAM_WIN	(128 * 1024)
+
+/* ZSTD_c_stableInBuffer (zstd.h has it with ZSTD_STATIC_LINKING_ONLY):
+ * the input stays in place, so the compressor works on it as on a
+ * single call's and makes the same bytes. */
+#define ZSTD_C_STABLE_IN	ZSTD_c_experimentalParam9
+
+static int
+zstd_stream(struct tdat_codec *c, const void *src, size_t slen,
+    unsigned char *win, struct tdat_stream_out *o)
+{
+	ZSTD_CCtx *cc;
+	ZSTD_inBuffer ib = { src, slen, 0 };
+	ZSTD_outBuffer ob;
+	size_t r;
+	int rc = -1;
+
+	if ((cc = ZSTD_createCCtx()) == NULL)
+		return -1;
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel,
+	    c->level)) || ZSTD_isError(ZSTD_CCtx_setParameter(cc,
+	    ZSTD_c_contentSizeFlag, 0)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_C_STABLE_IN, 1)))
+		goto out;
+	do {
+		ob.dst = win;
+		ob.size = STREAM_WIN;
+		ob.pos = 0;
+		r = ZSTD_compressStream2(cc, &ob, &ib, ZSTD_e_end);
+		if (ZSTD_isError(r) ||
+		    (ob.pos && o->put(o->arg, win, ob.pos) < 0))
+			goto out;
+		o->len += ob.pos;
+	} while (r != 0);
+	rc = 0;
+out:
+	ZSTD_freeCCtx(cc);
+	return rc;
+}
+
+static int
+zlib_stream(struct tdat_codec *c, const void *src, size_t slen,
+    unsigned char *win, struct tdat_stream_out *o)
+{
+	z_stream zs;
+	size_t n;
+	int zr;
+
+	if (slen > UINT32_MAX)
+		return -1;
+	memset(&zs, 0, sizeof(zs));
+	if (deflateInit(&zs, c->level) != Z_OK)
+		return -1;
+	zs.next_in = (unsigned char *)(uintptr_t)src;
+	zs.avail_in = (uInt)slen;
+	do {
+		zs.next_out = win;
+		zs.avail_out = STREAM_WIN;
+		zr = deflate(&zs, Z_FINISH);
+		n = STREAM_WIN - zs.avail_out;
+		if (zr == Z_STREAM_ERROR || (n && o->put(o->arg, win, n) < 0))
+			break;
+		o->len += n;
+	} while (zr != Z_STREAM_END);
+	deflateEnd(&zs);
+	return zr == Z_STREAM_END ? 0 : -1;
+}
+
+int
+tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
+    struct tdat_stream_out *o)
+{
+	unsigned char *win;
+	int rc;
+
+	o->len = 0;
+	if ((win = malloc(STREAM_WIN)) == NULL)
+		return -1;
+	if (c->kind == 1)
+		rc = zlib_stream(c, src, slen, win, o);
+	else
+		rc = zstd_stream(c, src, slen, win, o);
+	free(win);
+	return rc;
+}

@@ -93,6 +93,10 @@ struct tdat_events {
 	size_t narenas;
 	size_t arena_len;	/* bytes of names in arenas[0] */
 	int sym_sorted;
+	const char *ktext;	/* a kallsyms text not read yet (in the file) */
+	size_t klen;
+	int syms_loaded;	/* ktext was read */
+	size_t nparsed;		/* formats parsed in full */
 	size_t nprintk, capprintk;
 	struct printkfmt *printk;
 	int printk_sorted;
@@ -206,5 +210,7 @@ void tdat_plugins_free(struct tdat_events *);
 
 /* lib/kallsyms.c */
 void tdat_syms_sort(struct tdat_events *);
+/* Read the kallsyms text the set defers, if any: before reading sym. */
+void tdat_syms_need(const struct tdat_events *);
 
 #endif

@@ -629,34 +629,120 @@ tdat_event_parse(const char *text, size_t len, const char *system,
 	return event_parse(text, len, system, lsize, NULL, out, e);
 }
 
-/* Parse a format; set (if any) gives symbols and plugin helpers. */
+/* Is the text at *p, before end, the literal lit?  Then step past it. */
 static int
-event_parse(const char *text, size_t len, const char *system, int lsize,
-    struct tdat_events *set, struct tdat_event **out, struct tdat_err *e)
+lit(const char **p, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if ((size_t)(end - *p) < n || memcmp(*p, lit, n) != 0)
+		return 0;
+	*p += n;
+	return 1;
+}
+
+/* Characters of an item token (ctype_of's T_ITEM). */
+static int
+item_span(const char *p, const char *end)
+{
+	const char *q = p;
+
+	while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
+		q++;
+	return (int)(q - p);
+}
+
+/*
+ * The head as the kernel writes it, "name: NAME\nID: N\nformat:\n", read
+ * without the tokenizer (a format's head is most of what loading it
+ * costs): 1 with ev's name and id set and *pos past it, 0 for any other
+ * text, which read_header() then reads.
+ */
+static int
+head_fast(const char *text, size_t len, struct tdat_event *ev, size_t *pos)
+{
+	const char *p = text, *end = text + len, *name;
+	char num[24];
+	int n, n2, k;
+
+	if (!lit(&p, end, "name: ") || (n = item_span(p, end)) == 0)
+		return 0;
+	name = p;
+	p += n;
+	if (!lit(&p, end, "\nID: ") || (k = item_span(p, end)) == 0 ||
+	    k >= (int)sizeof(num))
+		return 0;
+	for (n2 = 0; n2 < k; n2++)
+		if (p[n2] < '0' || p[n2] > '9')
+			return 0;
+	memcpy(num, p, (size_t)k);
+	num[k] = '\0';
+	p += k;
+	if (!lit(&p, end, "\nformat:\n"))
+		return 0;
+	/* the tokenizer's stand-ins for old mac80211 names are no items */
+	if ((n == 12 && memcmp(name, "LOCAL_PR_FMT", 12) == 0) ||
+	    (n == 10 && (memcmp(name, "STA_PR_FMT", 10) == 0 ||
+	    memcmp(name, "VIF_PR_FMT", 10) == 0)))
+		return 0;
+	if ((ev->name = strndup(name, (size_t)n)) == NULL)
+		return 0;
+	ev->id = (int)strtoul(num, NULL, 0);
+	*pos = (size_t)(p - text);
+	return 1;
+}
+
+/*
+ * The head of a format ("name:", "ID:", "format:"): a new event with its
+ * system, name, id and flags; *body is where its fields begin.
+ */
+static int
+event_head(const char *text, size_t len, const char *system,
+    struct tdat_events *set, struct tdat_event **out, size_t *body,
+    struct tdat_err *e)
 {
 	struct ptok t = { text, len, 0 };
 	struct tdat_event *ev;
-	int n, ftrace = strcmp(system, "ftrace") == 0;
-	size_t at;
 
 	*out = NULL;
 	if ((ev = calloc(1, sizeof(*ev))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	ev->set = set;
-	if ((ev->system = strdup(system)) == NULL)
-		goto nomem;
-	if (read_header(&t, ev) < 0)
-		goto bad;
-	if (ftrace) {
+	if ((ev->system = strdup(system)) == NULL) {
+		tdat_event_free(ev);
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	if ((!head_fast(text, len, ev, &t.pos) && read_header(&t, ev) < 0) ||
+	    ev->id < 0) {
+		tdat_event_free(ev);
+		return tdat_fail_nooff(e, TDAT_ECORRUPT,
+		    "%s: bad event format", system);
+	}
+	if (strcmp(system, "ftrace") == 0) {
 		ev->flags |= TDAT_EV_FTRACE;
 		if (strcmp(ev->name, "bprint") == 0)
 			ev->flags |= TDAT_EV_BPRINT;
 	}
+	*body = t.pos;
+	*out = ev;
+	return 0;
+}
+
+/* The fields and the print format of ev, from body on; -1 when the
+ * fields do not parse (a print format that does not is no error). */
+static int
+event_body(struct tdat_event *ev, const char *text, size_t len, size_t body,
+    int lsize)
+{
+	struct ptok t = { text, len, body };
+	int n, ftrace = (ev->flags & TDAT_EV_FTRACE) != 0;
+	size_t at;
+
 	if ((n = read_fields(&t, ftrace, lsize, &ev->common)) < 0)
-		goto bad;
+		return -1;
 	ev->ncommon = n;
 	if ((n = read_fields(&t, ftrace, lsize, &ev->fields)) < 0)
-		goto bad;
+		return -1;
 	ev->nfields = n;
 	ev->pid = tdat_event_field(ev, "common_pid");
 	ev->span = span_of(ev);
@@ -666,15 +752,30 @@ event_parse(const char *text, size_t len, const char *system, int lsize,
 			ev->failed = 1;
 	} else if (tdat_print_compile(ev, &t) < 0)
 		ev->failed = 1;
+	return 0;
+}
+
+/* Parse a format; set (if any) gives symbols and plugin helpers. */
+static int
+event_parse(const char *text, size_t len, const char *system, int lsize,
+    struct tdat_events *set, struct tdat_event **out, struct tdat_err *e)
+{
+	struct tdat_event *ev;
+	size_t body;
+	int r;
+
+	*out = NULL;
+	if ((r = event_head(text, len, system, set, &ev, &body, e)) < 0)
+		return r;
+	if (event_body(ev, text, len, body, lsize) < 0) {
+		tdat_event_free(ev);
+		return tdat_fail_nooff(e, TDAT_ECORRUPT,
+		    "%s: bad event format", system);
+	}
+	if (set)
+		set->nparsed++;
 	*out = ev;
 	return 0;
-nomem:
-	tdat_event_free(ev);
-	return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-bad:
-	tdat_event_free(ev);
-	return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: bad event format",
-	    system);
 }
 
 struct tdat_field *
@@ -739,15 +840,12 @@ tdat_events_free(struct tdat_events *s)
 	free(s);
 }
 
-int
-tdat_events_add(struct tdat_events *s, const char *text, size_t len,
-    const char *system, struct tdat_event **out, struct tdat_err *e)
+/* Room for one more event in s. */
+static int
+ev_room(struct tdat_events *s, struct tdat_err *e)
 {
-	struct tdat_event *ev, **nv;
-	int r;
+	struct tdat_event **nv;
 
-	if (out)
-		*out = NULL;
 	if (s->nev == s->capev) {
 		size_t cap = s->capev ? s->capev * 2 : 64;
 
@@ -756,6 +854,20 @@ tdat_events_add(struct tdat_events *s, const char *text, size_t len,
 		s->ev = nv;
 		s->capev = cap;
 	}
+	return 0;
+}
+
+int
+tdat_events_add(struct tdat_events *s, const char *text, size_t len,
+    const char *system, struct tdat_event **out, struct tdat_err *e)
+{
+	struct tdat_event *ev;
+	int r;
+
+	if (out)
+		*out = NULL;
+	if ((r = ev_room(s, e)) < 0)
+		return r;
 	/* The print format is compiled against the set (symbols). */
 	if ((r = event_parse(text, len, system, s->lsize, s, &ev, e)) < 0)
 		return r;
@@ -763,6 +875,66 @@ tdat_events_add(struct tdat_events *s, const char *text, size_t len,
 	if (out)
 		*out = ev;
 	return 0;
+}
+
+int
+tdat_events_add_lazy(struct tdat_events *s, const char *text, size_t len,
+    const char *system, struct tdat_err *e)
+{
+	struct tdat_event *ev;
+	size_t body;
+	int r;
+
+	if ((r = ev_room(s, e)) < 0 ||
+	    (r = event_head(text, len, system, s, &ev, &body, e)) < 0)
+		return r;
+	ev->lazy = text;
+	ev->lazy_len = len;
+	ev->lazy_pos = body;
+	s->ev[s->nev++] = ev;
+	return 0;
+}
+
+/*
+ * Parse the rest of the format of s->ev[i] if it is still pending: 0, or
+ * -1 when its fields do not parse and it is dropped from the set, as
+ * tdat_events_add() drops it (the order of the others is kept).
+ */
+static int
+ev_resolve(struct tdat_events *s, size_t i)
+{
+	struct tdat_event *ev = s->ev[i];
+
+	if (ev->lazy == NULL)
+		return 0;
+	if (event_body(ev, ev->lazy, ev->lazy_len, ev->lazy_pos,
+	    s->lsize) == 0) {
+		ev->lazy = NULL;
+		s->nparsed++;
+		return 0;
+	}
+	if (s->last == ev)
+		s->last = NULL;
+	tdat_event_free(ev);
+	memmove(&s->ev[i], &s->ev[i + 1], (s->nev - i - 1) * sizeof(*s->ev));
+	s->nev--;
+	return -1;
+}
+
+void
+tdat_events_resolve(struct tdat_events *s)
+{
+	size_t i = 0;
+
+	while (i < s->nev)
+		if (ev_resolve(s, i) == 0)
+			i++;
+}
+
+size_t
+tdat_events_parsed(const struct tdat_events *s)
+{
+	return s->nparsed;
 }
 
 static int
@@ -776,19 +948,74 @@ ev_cmp(const void *a, const void *b)
 	return 0;
 }
 
+struct evpos {
+	int id;
+	size_t at;		/* the order of addition, for equal ids */
+	struct tdat_event *ev;
+};
+
+static int
+evpos_cmp(const void *a, const void *b)
+{
+	const struct evpos *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Sort the events by id, stably (thousands of them: no insertion sort);
+ * -1 without memory. */
+static int
+ev_sort(struct tdat_events *s)
+{
+	struct evpos *v;
+	size_t i;
+
+	if (s->nev < 2)
+		return 0;
+	if ((v = malloc(s->nev * sizeof(*v))) == NULL)
+		return -1;
+	for (i = 0; i < s->nev; i++) {
+		v[i].id = s->ev[i]->id;
+		v[i].at = i;
+		v[i].ev = s->ev[i];
+	}
+	qsort(v, s->nev, sizeof(*v), evpos_cmp);
+	for (i = 0; i < s->nev; i++)
+		s->ev[i] = v[i].ev;
+	free(v);
+	return 0;
+}
+
 void
 tdat_events_finish(struct tdat_events *s, int plugins)
 {
 	size_t i, j;
+	int dup = 0;
 
 	/* Stable insertion order for equal ids, as libtraceevent. */
-	for (i = 1; i < s->nev; i++) {
-		struct tdat_event *v = s->ev[i];
+	if (ev_sort(s) < 0)
+		for (i = 1; i < s->nev; i++) {
+			struct tdat_event *v = s->ev[i];
 
-		for (j = i; j > 0 && ev_cmp(&s->ev[j - 1], &v) > 0; j--)
-			s->ev[j] = s->ev[j - 1];
-		s->ev[j] = v;
-	}
+			for (j = i; j > 0 && ev_cmp(&s->ev[j - 1], &v) > 0;
+			    j--)
+				s->ev[j] = s->ev[j - 1];
+			s->ev[j] = v;
+		}
+	for (i = 1; i < s->nev && !dup; i++)
+		dup = s->ev[i]->id == s->ev[i - 1]->id;
+	/*
+	 * A pending format that does not parse leaves the set when it is
+	 * first looked up.  Where ids repeat, which one the search finds
+	 * depends on the whole array, so all are parsed now; the first
+	 * event is (its common_type gives the size of record ids).
+	 */
+	if (dup)
+		tdat_events_resolve(s);
+	while (s->nev > 0 && ev_resolve(s, 0) < 0)
+		;
 	for (i = 0; i < s->nev; i++)
 		s->ev[i]->plugin = plugins ?
 		    tdat_plugin_find(s->ev[i]->system, s->ev[i]->name) : NULL;
@@ -798,14 +1025,21 @@ tdat_events_finish(struct tdat_events *s, int plugins)
 const struct tdat_event *
 tdat_events_find(const struct tdat_events *s, int id)
 {
-	size_t lo = 0, hi = s->nev, mid;
+	struct tdat_events *w = (struct tdat_events *)s;
+	size_t lo, hi, mid;
 
 	if (s->last && s->last->id == id)
 		return s->last;
+again:
+	lo = 0;
+	hi = s->nev;
 	while (lo < hi) {
 		mid = (lo + hi) / 2;
 		if (s->ev[mid]->id == id) {
-			((struct tdat_events *)s)->last = s->ev[mid];
+			/* ids of pending events are unique (finish) */
+			if (ev_resolve(w, mid) < 0)
+				goto again;
+			w->last = s->ev[mid];
 			return s->ev[mid];
 		}
 		if (s->ev[mid]->id > id)
@@ -820,12 +1054,16 @@ const struct tdat_event *
 tdat_events_find_name(const struct tdat_events *s, const char *system,
     const char *name)
 {
-	size_t i;
+	struct tdat_events *w = (struct tdat_events *)s;
+	size_t i = 0;
 
-	for (i = 0; i < s->nev; i++)
+	while (i < s->nev)
 		if (strcmp(s->ev[i]->name, name) == 0 &&
-		    (system == NULL || strcmp(s->ev[i]->system, system) == 0))
-			return s->ev[i];
+		    (system == NULL || strcmp(s->ev[i]->system, system) == 0)) {
+			if (ev_resolve(w, i) == 0)
+				return s->ev[i];
+		} else
+			i++;
 	return NULL;
 }
 
@@ -835,7 +1073,7 @@ add_blob(struct tdat_events *s, const struct tdat_blob *b, const char *sys,
 {
 	int r;
 
-	r = tdat_events_add(s, (const char *)b->p, b->len, sys, NULL, e);
+	r = tdat_events_add_lazy(s, (const char *)b->p, b->len, sys, e);
 	/* A damaged format drops that event only, as trace-cmd does. */
 	if (r == TDAT_ECORRUPT)
 		return 0;
@@ -849,6 +1087,11 @@ tdat_events_load(struct tdat_file *f, struct tdat_events **out,
 	return tdat_events_load_mode(f, 0, out, e);
 }
 
+/*
+ * The formats are parsed as their events are first looked up, and the
+ * kallsyms when a first symbol is: a time cut of a large trace meets few
+ * events, and most traces print no symbol.  Both stay in f meanwhile.
+ */
 int
 tdat_events_load_mode(struct tdat_file *f, int plugins,
     struct tdat_events **out, struct tdat_err *e)
@@ -861,9 +1104,8 @@ tdat_events_load_mode(struct tdat_file *f, int plugins,
 	if ((s = tdat_events_new(f->lsize, f->big)) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	s->plugins = plugins;
-	if (f->kallsyms.p && tdat_events_add_kallsyms(s,
-	    (const char *)f->kallsyms.p, f->kallsyms.len) < 0)
-		goto nomem;
+	s->ktext = (const char *)f->kallsyms.p;
+	s->klen = f->kallsyms.p ? f->kallsyms.len : 0;
 	if (f->printk.p && tdat_events_add_printk(s,
 	    (const char *)f->printk.p, f->printk.len) < 0)
 		goto nomem;

@@ -47,16 +47,46 @@ each_line(const char *text, size_t len, struct tdat_events *s,
 	return r < 0 ? -1 : 0;
 }
 
-/* The value of a hex digit, -1 for another character. */
+/* Hex digits, their value plus one (0: not a digit). */
+static const unsigned char hex1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+/*
+ * Eight hex digits at p into *v, if they all are: each byte b (below
+ * 0x80) plus 0x80 - c has its top bit set when b >= c, and no carry
+ * leaves it.  On other hosts than little-endian ones, 0.
+ */
 static inline int
-hexval(int c)
+hex8(const char *p, unsigned long long *v)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t hi = 0x8080808080808080ull, one = 0x0101010101010101ull;
+	uint64_t x, lc, digit, alpha;
+
+	memcpy(&x, p, 8);
+	if (x & hi)
+		return 0;
+	lc = x | 0x2020202020202020ull;
+	digit = (x + (0x80 - '0') * one) & ~(x + (0x80 - '9' - 1) * one);
+	alpha = (lc + (0x80 - 'a') * one) & ~(lc + (0x80 - 'f' - 1) * one);
+	if (((digit | alpha) & hi) != hi)
+		return 0;
+	/* nibbles, the first digit in the top byte, then packed */
+	x = (x & 0x0f0f0f0f0f0f0f0full) + 9 * ((x >> 6) & one);
+	x = __builtin_bswap64(x);
+	x = (x | x >> 4) & 0x00ff00ff00ff00ffull;
+	x = (x | x >> 8) & 0x0000ffff0000ffffull;
+	*v = (x | x >> 16) & 0xffffffffull;
+	return 1;
+#else
+	(void)p;
+	(void)v;
+	return 0;
+#endif
 }
 
 /* isspace() in the C locale, without the call. */
@@ -81,6 +111,7 @@ struct symline {
 static int
 kallsyms_parse(const char *p, const char *end, struct symline *l)
 {
+	unsigned long long a, b;
 	int n = 0, h;
 	char type;
 
@@ -89,8 +120,14 @@ kallsyms_parse(const char *p, const char *end, struct symline *l)
 	l->mlen = 0;
 	while (p < end && space((unsigned char)*p))
 		p++;
-	while (p < end && n < 16 && (h = hexval((unsigned char)*p)) >= 0) {
-		l->addr = l->addr << 4 | (unsigned)h;
+	if (end - p > 16 && hex8(p, &a) && hex8(p + 8, &b)) {
+		/* the usual 16 digits, eight at a time */
+		l->addr = a << 32 | b;
+		p += 16;
+		n = 16;
+	}
+	while (p < end && n < 16 && (h = hex1[(unsigned char)*p]) != 0) {
+		l->addr = l->addr << 4 | (unsigned)(h - 1);
 		p++;
 		n++;
 	}
@@ -106,7 +143,18 @@ kallsyms_parse(const char *p, const char *end, struct symline *l)
 	if (p == end)
 		return -1;
 	l->name = p;
-	while (p < end && !space((unsigned char)*p))
+	/* Spaces are all below '!': eight characters at a time while none
+	 * is (the test is exact for "some byte below 0x21"), then one. */
+	while (end - p >= 8) {
+		uint64_t x;
+
+		memcpy(&x, p, 8);
+		if ((x - 0x2121212121212121ull) & ~x & 0x8080808080808080ull)
+			break;
+		p += 8;
+	}
+	while (p < end && ((unsigned char)*p > ' ' ||
+	    !space((unsigned char)*p)))
 		p++;
 	l->nlen = (size_t)(p - l->name);
 	if (end - p >= 2 && p[0] == '\t' && p[1] == '[') {
@@ -153,19 +201,42 @@ next_symline(const char **pp, const char *end, struct symline *l)
 	return 0;
 }
 
+/* Grow the name arena of s to hold need bytes. */
+static int
+arena_grow(struct tdat_events *s, size_t *cap, size_t need)
+{
+	size_t n = *cap + *cap / 2;
+	char *a;
+
+	if (n < need)
+		n = need;
+	if (n > UINT32_MAX)
+		n = UINT32_MAX;
+	if (n < need || (a = realloc(s->arenas[0], n)) == NULL)
+		return -1;
+	s->arenas[0] = a;
+	*cap = n;
+	return 0;
+}
+
+/*
+ * One pass over the text: the lines bound the symbols, and the names
+ * take about half the text, the arena growing if they take more; both
+ * are cut to size at the end.
+ */
 int
 tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
 {
 	const char *p, *end = text + len;
 	struct symline l;
-	size_t nsym = 0, bytes = 0, used = 0;
-	char *arena, **arenas;
+	size_t lines = 1, used, cap, n;
+	char **arenas;
 	struct symbol *v;
+	int rc = 0;
 
-	for (p = text; next_symline(&p, end, &l); nsym++)
-		bytes += l.nlen + 1;
-	if (nsym == 0)
-		return 0;
+	for (p = text; p < end && (p = memchr(p, '\n', (size_t)(end - p)));
+	    p++)
+		lines++;
 	if (s->narenas == 0) {
 		if ((arenas = malloc(sizeof(*arenas))) == NULL)
 			return -1;
@@ -175,30 +246,45 @@ tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
 		s->arena_len = 0;
 	}
 	/* names are offsets of 32 bits, and a set gets one arena */
-	if (bytes > UINT32_MAX - s->arena_len || s->nsym + nsym >= UINT32_MAX)
+	if (s->nsym + lines >= UINT32_MAX)
 		return -1;
-	if ((arena = realloc(s->arenas[0], s->arena_len + bytes)) == NULL)
-		return -1;
-	s->arenas[0] = arena;
-	used = s->arena_len;
-	if ((v = realloc(s->sym, (s->nsym + nsym + 1) * sizeof(*v))) == NULL)
+	if ((v = realloc(s->sym, (s->nsym + lines + 1) * sizeof(*v))) == NULL)
 		return -1;
 	s->sym = v;
-	s->capsym = s->nsym + nsym + 1;
-	for (p = text; nsym > 0 && next_symline(&p, end, &l); nsym--) {
-		v = &s->sym[s->nsym];
+	used = cap = s->arena_len;
+	if (arena_grow(s, &cap, used + len / 2 + 64) < 0)
+		return -1;
+	for (p = text, n = s->nsym; n - s->nsym < lines &&
+	    next_symline(&p, end, &l); n++) {
+		if (cap - used < l.nlen + 1 &&
+		    arena_grow(s, &cap, used + l.nlen + 1) < 0) {
+			rc = -1;
+			break;
+		}
+		v = &s->sym[n];
 		v->addr = l.addr;
 		v->name = (uint32_t)used;
-		memcpy(arena + used, l.name, l.nlen);
-		arena[used + l.nlen] = '\0';
+		memcpy(s->arenas[0] + used, l.name, l.nlen);
+		s->arenas[0][used + l.nlen] = '\0';
 		used += l.nlen + 1;
-		s->nsym++;
 	}
-	s->arena_len = used;
-	s->sym_sorted = 0;
-	if (s->symcache)
-		memset(s->symcache, 0, SYMCACHE * sizeof(*s->symcache));
-	return 0;
+	if (rc == 0 && n > s->nsym) {
+		s->nsym = n;
+		s->arena_len = used;
+		s->sym_sorted = 0;
+		if (s->symcache)
+			memset(s->symcache, 0, SYMCACHE * sizeof(*s->symcache));
+	}
+	/* Cut to size (a failure keeps the larger block). */
+	if ((v = realloc(s->sym, (s->nsym + 1) * sizeof(*v))) != NULL)
+		s->sym = v;
+	s->capsym = s->nsym + 1;
+	if (s->arena_len == 0) {
+		free(s->arenas[0]);
+		s->arenas[0] = NULL;
+	} else if ((p = realloc(s->arenas[0], s->arena_len)) != NULL)
+		s->arenas[0] = (char *)p;
+	return rc;
 }
 
 static int
@@ -360,16 +446,52 @@ sym_qsort(struct symbol *v, size_t n)
 	}
 }
 
+/*
+ * A kallsyms is nearly sorted: the core kernel's symbols in order, a few
+ * hundred out of it (modules, sections placed apart).  Those are taken
+ * out (the others keep their order), sorted alone and merged back from
+ * the end; when there are many, the whole is sorted.
+ */
 static void
 sym_sort(struct symbol *v, size_t n)
 {
-	size_t i;
+	struct symbol *out;
+	size_t i, a, nout = 0, cap = n / 16;
 
 	for (i = 1; i < n; i++)
 		if (sym_before(&v[i], &v[i - 1]))
 			break;
-	if (i < n)
+	if (i == n)
+		return;
+	if ((out = malloc((cap ? cap : 1) * sizeof(*out))) == NULL) {
 		sym_qsort(v, n);
+		return;
+	}
+	for (a = i; i < n; i++) {
+		if (!sym_before(&v[i], &v[a - 1]))
+			v[a++] = v[i];
+		else if (nout < cap)
+			out[nout++] = v[i];
+		else
+			break;
+	}
+	if (i < n) {
+		/* too many: put them back after the others, sort all */
+		memmove(&v[a + nout], &v[i], (n - i) * sizeof(*v));
+		memcpy(&v[a], out, nout * sizeof(*v));
+		free(out);
+		sym_qsort(v, n);
+		return;
+	}
+	sym_qsort(out, nout);
+	/* v[0..a-1] and out[0..nout-1] in order, merged from the end */
+	for (i = n; nout > 0; ) {
+		if (a > 0 && sym_before(&out[nout - 1], &v[a - 1]))
+			v[--i] = v[--a];
+		else
+			v[--i] = out[--nout];
+	}
+	free(out);
 }
 
 static int
@@ -411,6 +533,34 @@ tdat_syms_sort(struct tdat_events *s)
 	s->comm_sorted = 1;
 }
 
+/*
+ * The kallsyms text tdat_events_load_mode() set aside, read on the first
+ * symbol lookup.  Without memory the set has no symbols (addresses print
+ * as numbers), as a trace without kallsyms.
+ */
+void
+tdat_syms_need(const struct tdat_events *s)
+{
+	struct tdat_events *w = (struct tdat_events *)s;
+	const char *text = w->ktext;
+
+	if (text == NULL)
+		return;
+	w->ktext = NULL;
+	w->syms_loaded = 1;
+	if (tdat_events_add_kallsyms(w, text, w->klen) == 0 && w->nsym) {
+		sym_sort(w->sym, w->nsym);
+		memset(&w->sym[w->nsym], 0, sizeof(w->sym[0]));
+		w->sym_sorted = 1;
+	}
+}
+
+int
+tdat_events_syms_loaded(const struct tdat_events *s)
+{
+	return s->syms_loaded;
+}
+
 const char *
 tdat_events_sym(const struct tdat_events *s, unsigned long long addr,
     unsigned long long *start)
@@ -418,6 +568,8 @@ tdat_events_sym(const struct tdat_events *s, unsigned long long addr,
 	struct tdat_events *w = (struct tdat_events *)s;
 	struct symcache *c;
 
+	if (w->ktext)
+		tdat_syms_need(s);
 	if (w->symcache == NULL &&
 	    (w->symcache = calloc(SYMCACHE, sizeof(*c))) == NULL)
 		return sym_search(s, addr, start);

@@ -151,6 +151,7 @@ atom_value(const struct rec *r, struct parg *a)
 	v = strtoull(a->str, NULL, 0);
 	if (v == 0 && !isdigit((unsigned char)a->str[0]) && r->set) {
 		/* A symbol name used as a number. */
+		tdat_syms_need(r->set);
 		for (i = 0; i < r->set->nsym; i++)
 			if (strcmp(r->set->arenas[0] + r->set->sym[i].name,
 			    a->str) == 0) {

@@ -382,13 +382,13 @@ static int
 add_format(struct tdat_events *s, const struct tdat_blob *b, const char *sys,
     struct tdat_err *e)
 {
-	int rc = tdat_events_add(s, (const char *)b->p, b->len, sys, NULL, e);
+	int rc = tdat_events_add_lazy(s, (const char *)b->p, b->len, sys, e);
 
 	return rc == TDAT_ECORRUPT ? 0 : rc;
 }
 
 /* The event formats alone: checking needs no kallsyms, printk formats
- * or comms. */
+ * or comms.  Each is parsed when a record of its event is first met. */
 static int
 load_formats(struct tdat_file *f, struct tdat_events **out,
     struct tdat_err *e)

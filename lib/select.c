@@ -107,6 +107,8 @@ load_events(struct input *in, struct tdat_err *e)
 	if ((rc = tdat_events_load(in->f, &in->set, e)) < 0)
 		return rc;
 	tdat_events_finish(in->set, 0);
+	/* Selections name events: every format is read. */
+	tdat_events_resolve(in->set);
 	if ((in->byid = calloc(NIDS, sizeof(*in->byid))) == NULL ||
 	    (in->ev = calloc(in->set->nev ? in->set->nev : 1,
 	    sizeof(*in->ev))) == NULL)

@@ -57,6 +57,10 @@ struct tdat_event {
 	const struct tdat_field *pid;	/* common_pid, or NULL */
 	uint32_t span;		/* bytes its fixed fields cover */
 	struct tdat_events *set;	/* the set it belongs to */
+	const char *lazy;	/* format text whose fields and print format
+				 * are not parsed yet (tdat_events_add_lazy),
+				 * from lazy_pos on; else NULL */
+	size_t lazy_len, lazy_pos;
 };
 
 enum {
@@ -125,6 +129,19 @@ int tdat_events_add_cmdlines(struct tdat_events *, const char *text,
 /* Parse and add a format file; the set owns the event. */
 int tdat_events_add(struct tdat_events *, const char *text, size_t len,
     const char *system, struct tdat_event **out, struct tdat_err *e);
+/* Add a format file whose fields and print format are parsed when its
+ * event is first looked up (tdat_events_find, tdat_events_find_name);
+ * one whose fields do not parse then leaves the set, as tdat_events_add()
+ * leaves it out.  text must stay until the set is freed.  TDAT_ECORRUPT
+ * when its name, ID and format lines do not parse. */
+int tdat_events_add_lazy(struct tdat_events *, const char *text, size_t len,
+    const char *system, struct tdat_err *e);
+/* Parse every pending format now (dropping those that do not parse). */
+void tdat_events_resolve(struct tdat_events *);
+/* How many formats the set parsed in full, and whether it read its
+ * kallsyms (tdat_events_load* defer them to the first symbol): for tests. */
+size_t tdat_events_parsed(const struct tdat_events *);
+int tdat_events_syms_loaded(const struct tdat_events *);
 /* Sort by id and attach plugins; call once after the last add. */
 void tdat_events_finish(struct tdat_events *, int plugins);
 

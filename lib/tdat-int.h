@@ -235,6 +235,18 @@ int tdat_codec_decompress_why(struct tdat_codec *, const void *src,
 size_t tdat_codec_compress(struct tdat_codec *, const void *src, size_t slen,
     void *dst, size_t dcap);
 size_t tdat_codec_bound(struct tdat_codec *, size_t slen);
+/*
+ * The bytes tdat_codec_compress() makes of src, handed to o->put in
+ * windows as they come, so that no buffer of the output's size is held;
+ * o->len counts them.  0, or -1 when compression or o->put fails.
+ */
+struct tdat_stream_out {
+	int (*put)(void *arg, const void *p, size_t n);
+	void *arg;
+	size_t len;
+};
+int tdat_codec_compress_to(struct tdat_codec *, const void *src,
+    size_t slen, struct tdat_stream_out *o);
 
 /* One compressed flyrecord chunk of a CPU. */
 struct tdat_chunk {

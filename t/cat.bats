@@ -594,3 +594,29 @@ bad_filter() {
 	[[ $stderr == "tdat-cat: "*"event "*":"*" (id "*") "* ]]
 	[ ! -e "$T/m.dat" ]
 }
+
+# ---- memory
+
+# peak COMMAND...: the peak resident set of COMMAND in KiB.
+peak() {
+	/usr/bin/time -f '%M' -o "$T/peak" "$@" >/dev/null 2>&1
+	tail -n 1 "$T/peak"
+}
+
+@test "a large kallsyms is written from the input, not copied" {
+	[ -x /usr/bin/time ] || skip "GNU time is not installed"
+	# AddressSanitizer keeps freed memory in quarantine.
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "a sanitizer build"
+	local f=$D/hip24-host-trace.dat held v
+	# 15 MB of kallsyms: tdat-dump --kallsyms holds them once.
+	held=$(peak "$DUMP" --kallsyms "$f")
+	for v in "--file-version 6" "--file-version 7 --compression none" \
+	    "--file-version 7 --compression zstd" \
+	    "--file-version 7 --compression zlib"; do
+		run peak "$CAT" $v -o "$T/out.dat" "$f"
+		echo "$v: $output KiB, the kallsyms held once: $held KiB"
+		[ "$output" -le $((held + 4096)) ]
+		"$DUMP" --kallsyms "$T/out.dat" | sed -n '/Kallsyms, /,$p' |
+		    cmp - <("$DUMP" --kallsyms "$f" | sed -n '/Kallsyms, /,$p')
+	done
+}

@@ -460,3 +460,25 @@ records_bad() {
 		same "$D/expected/labsisop-unknown-event.$m.txt" "$BATS_TEST_TMPDIR/a"
 	done
 }
+
+# peak COMMAND...: the peak resident set of COMMAND in KiB.
+peak() {
+	/usr/bin/time -f '%M' -o "$BATS_TEST_TMPDIR/peak" "$@" >/dev/null 2>&1
+	tail -n 1 "$BATS_TEST_TMPDIR/peak"
+}
+
+# hip24-host-trace has 15 MB of kallsyms and its events print no symbol:
+# they are read on the first symbol lookup, so never.
+@test "--records and tdat-to-json read no kallsyms when no symbol prints" {
+	[ -x /usr/bin/time ] || skip "GNU time is not installed"
+	# AddressSanitizer keeps freed memory in quarantine.
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "a sanitizer build"
+	local f=$D/hip24-host-trace.dat held
+	held=$(peak "$DUMP" --kallsyms "$f")
+	run peak "$DUMP" --records -N -t "$f"
+	echo "--records: $output KiB, the kallsyms held once: $held KiB"
+	[ "$output" -le $((held + 4096)) ]
+	run peak "$(dirname "$DUMP")/tdat-to-json" "$f"
+	echo "tdat-to-json: $output KiB"
+	[ "$output" -le $((held + 4096)) ]
+}
