@@ -1631,6 +1631,7 @@ struct tdpages {
 	uint32_t index;		/* raw: windows delivered */
 	unsigned char *buf, *cbuf;	/* the window; compressed bytes */
 	size_t cap, ccap;
+	struct tdat_codec *codec;	/* NULL: the file's */
 };
 
 static void
@@ -1856,8 +1857,8 @@ tdp_chunk(struct tdpages *s, struct tdat_window *w, struct tdat_err *e)
 		w->fault = "chunk";
 		return rc;
 	}
-	if ((rc = tdat_codec_decompress_why(f->codec, s->cbuf, ch->csize,
-	    s->buf, ch->usize, why, sizeof(why))) < 0) {
+	if ((rc = tdat_codec_decompress_why(s->codec ? s->codec : f->codec,
+	    s->cbuf, ch->csize, s->buf, ch->usize, why, sizeof(why))) < 0) {
 		w->fault = "decompress";
 		if (rc != TDAT_ECORRUPT)
 			return tdat_fail_nooff(e, rc, "%s", why);
@@ -1890,6 +1891,14 @@ tdat_tracedat_swap(void *arg, unsigned char **buf, size_t *cap)
 	s->cap = *cap;
 	*buf = p;
 	*cap = c;
+}
+
+void
+tdat_tracedat_codec(void *arg, struct tdat_codec *c)
+{
+	struct tdpages *s = arg;
+
+	s->codec = c;
 }
 
 /* Pages of raw data, chunks of compressed data; the text cannot seek. */

@@ -464,6 +464,13 @@ tdat_pages_fault(const struct tdat_pages *ps)
 	return ps->fault;
 }
 
+void
+tdat_pages_codec(struct tdat_pages *ps, struct tdat_codec *c)
+{
+	if (ps->ops == &tdat_tracedat_pages)
+		tdat_tracedat_codec(ps->st, c);
+}
+
 /* Take ps out of its worker's queue, after the slot it fills. */
 static void
 detach(struct tdat_pages *ps)
