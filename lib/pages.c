@@ -471,6 +471,13 @@ tdat_pages_codec(struct tdat_pages *ps, struct tdat_codec *c)
 		tdat_tracedat_codec(ps->st, c);
 }
 
+void
+tdat_pages_map(struct tdat_pages *ps)
+{
+	if (ps->ops == &tdat_tracedat_pages && ps->wk == NULL)
+		tdat_tracedat_map(ps->st);
+}
+
 /* Take ps out of its worker's queue, after the slot it fills. */
 static void
 detach(struct tdat_pages *ps)
