@@ -6,11 +6,15 @@
  * every CPU of every buffer, read through the page iterator (lib/pages.c)
  * and walked with the decoder of lib/records.c.
  *
- * Findings go to a callback as they are found.  Each section (the
- * container, the formats, each CPU's pages) stops at its first error
- * unless keep_going is set; a warning of one kind is reported once per
- * section unless keep_going is set.  Memory stays bounded: one window of
- * pages or one chunk at a time.
+ * Findings go to a callback in the order a check on one thread finds
+ * them.  Each section (the container, the formats, each CPU's pages)
+ * stops at its first error unless keep_going is set; a warning of one
+ * kind is reported once per section unless keep_going is set.  With a
+ * second CPU, a second thread reads half the format files and checks
+ * some CPUs' pages, its findings kept and handed on in order (below).
+ * Memory stays bounded: one window of pages (mapped from the file when
+ * it is not compressed) or one chunk at a time on each thread, and at
+ * most KEEP_BYTES of kept findings for each of AHEAD + 1 CPUs.
  */
 #include <pthread.h>
 #include <stdarg.h>
