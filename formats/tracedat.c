@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1631,6 +1632,10 @@ struct tdpages {
 	uint32_t index;		/* raw: windows delivered */
 	unsigned char *buf, *cbuf;	/* the window; compressed bytes */
 	size_t cap, ccap;
+	struct tdat_codec *codec;	/* NULL: the file's */
+	int map;		/* raw windows mapped, not read (tdat_tracedat_map) */
+	unsigned char *mp;	/* the mapped window, mlen bytes */
+	size_t mlen;
 };
 
 static void
@@ -1643,6 +1648,8 @@ tdp_close(void *arg)
 	free(s->ch);
 	free(s->buf);
 	free(s->cbuf);
+	if (s->mp)
+		munmap(s->mp, s->mlen);
 	free(s);
 }
 
@@ -1770,6 +1777,34 @@ fail:
 	return rc;
 }
 
+/*
+ * Map len bytes of the file at off in place of the last mapped window;
+ * NULL when it cannot be (not a regular file, shorter than it was, no
+ * address space): the caller reads them instead, and so from then on.
+ */
+static const unsigned char *
+tdp_map(struct tdpages *s, uint64_t off, size_t len)
+{
+	uint64_t base = off - off % (uint64_t)sysconf(_SC_PAGESIZE);
+	struct stat st;
+	void *p;
+
+	if (s->mp) {
+		munmap(s->mp, s->mlen);
+		s->mp = NULL;
+	}
+	if (fstat(s->f->fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size < off + len || (p = mmap(NULL, (size_t)(off +
+	    len - base), PROT_READ, MAP_SHARED | MAP_POPULATE, s->f->fd,
+	    (off_t)base)) == MAP_FAILED) {
+		s->map = 0;
+		return NULL;
+	}
+	s->mp = p;
+	s->mlen = (size_t)(off + len - base);
+	return s->mp + (off - base);
+}
+
 /* The next raw window: whole units, then PAGES_TAIL bytes of the file
  * after them (zero where the file ends). */
 static int
@@ -1800,6 +1835,16 @@ tdp_raw(struct tdpages *s, struct tdat_window *w, struct tdat_err *e)
 			tail = PAGES_TAIL;
 	}
 	s->one = 0;
+	w->off = at;
+	w->chunk = 0;
+	if (s->map && tail == PAGES_TAIL &&
+	    (w->p = tdp_map(s, at, (size_t)(want + tail))) != NULL) {
+		s->off += want;
+		w->len = (size_t)want;
+		w->tail = PAGES_TAIL;
+		w->index = s->index++;
+		return 1;
+	}
 	if ((rc = tdp_room(&s->buf, &s->cap, room + (s->text ? 0 :
 	    PAGES_TAIL), e)) < 0)
 		return rc;
@@ -1856,8 +1901,8 @@ tdp_chunk(struct tdpages *s, struct tdat_window *w, struct tdat_err *e)
 		w->fault = "chunk";
 		return rc;
 	}
-	if ((rc = tdat_codec_decompress_why(f->codec, s->cbuf, ch->csize,
-	    s->buf, ch->usize, why, sizeof(why))) < 0) {
+	if ((rc = tdat_codec_decompress_why(s->codec ? s->codec : f->codec,
+	    s->cbuf, ch->csize, s->buf, ch->usize, why, sizeof(why))) < 0) {
 		w->fault = "decompress";
 		if (rc != TDAT_ECORRUPT)
 			return tdat_fail_nooff(e, rc, "%s", why);
@@ -1890,6 +1935,22 @@ tdat_tracedat_swap(void *arg, unsigned char **buf, size_t *cap)
 	s->cap = *cap;
 	*buf = p;
 	*cap = c;
+}
+
+void
+tdat_tracedat_codec(void *arg, struct tdat_codec *c)
+{
+	struct tdpages *s = arg;
+
+	s->codec = c;
+}
+
+void
+tdat_tracedat_map(void *arg)
+{
+	struct tdpages *s = arg;
+
+	s->map = !s->text;
 }
 
 /* Pages of raw data, chunks of compressed data; the text cannot seek. */

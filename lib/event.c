@@ -13,20 +13,23 @@
 #include "tdat-int.h"
 #include "event-int.h"
 
+/* The classes of <ctype.h> in the C locale, which the tools run in,
+ * without a call per character. */
 static int
 ctype_of(int ch)
 {
 	if (ch == '\n')
 		return T_NEWLINE;
-	if (isspace(ch))
+	if (ch == ' ' || (ch >= '\t' && ch <= '\r'))
 		return T_SPACE;
-	if (isalnum(ch) || ch == '_')
+	if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	    (ch >= '0' && ch <= '9') || ch == '_')
 		return T_ITEM;
 	if (ch == '\'')
 		return T_SQUOTE;
 	if (ch == '"')
 		return T_DQUOTE;
-	if (!isprint(ch))
+	if (ch < 0x20 || ch > 0x7e)
 		return T_NONE;
 	if (ch == '(' || ch == ')' || ch == ',')
 		return T_DELIM;
@@ -135,6 +138,7 @@ int
 tdat_tok_raw(struct ptok *t, char **tok)
 {
 	struct tdat_sbuf b;
+	size_t start;
 	int ch, type;
 
 	*tok = NULL;
@@ -171,12 +175,15 @@ tdat_tok_raw(struct ptok *t, char **tok)
 	default:
 		break;
 	}
-	tdat_sb_putc(&b, ch);
+	/* A run of one class, copied at once. */
+	start = t->pos - 1;
 	while (ctype_of(peekch(t)) == type)
-		tdat_sb_putc(&b, getch(t));
+		t->pos++;
+	tdat_sb_add(&b, t->buf + start, t->pos - start);
 	if (tok_done(&b, tok, type) == T_ERROR)
 		return T_ERROR;
-	if (type == T_ITEM) {
+	if (type == T_ITEM && ((*tok)[0] == 'L' || (*tok)[0] == 'S' ||
+	    (*tok)[0] == 'V')) {
 		/* Old kernels' broken mac80211 symbols, as libtraceevent. */
 		const char *rep = NULL;
 

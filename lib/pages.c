@@ -464,6 +464,20 @@ tdat_pages_fault(const struct tdat_pages *ps)
 	return ps->fault;
 }
 
+void
+tdat_pages_codec(struct tdat_pages *ps, struct tdat_codec *c)
+{
+	if (ps->ops == &tdat_tracedat_pages)
+		tdat_tracedat_codec(ps->st, c);
+}
+
+void
+tdat_pages_map(struct tdat_pages *ps)
+{
+	if (ps->ops == &tdat_tracedat_pages && ps->wk == NULL)
+		tdat_tracedat_map(ps->st);
+}
+
 /* Take ps out of its worker's queue, after the slot it fills. */
 static void
 detach(struct tdat_pages *ps)

@@ -128,4 +128,15 @@ int tdat_close_stdout(int status);
 int tdat_cli_salvage(char **paths, size_t n, const char *output, int version,
     const char *compression);
 
+/* tdat-verify (lib/cli-verify.c): check each of the n paths (none: "-"),
+ * print each finding and a summary per file (lines, or JSON Lines with
+ * json; nothing with quiet) and, after damage, what tdat-cat --salvage
+ * would keep; returns the exit status: 0 clean, 1 damaged (strict:
+ * warnings too), 2 when a file could not be read. */
+struct tdat_cli_verify {
+	int quiet, json, strict;
+	int keep_going, no_pages;	/* as in struct tdat_verify_opts */
+};
+int tdat_cli_verify(char **paths, size_t n, const struct tdat_cli_verify *);
+
 #endif

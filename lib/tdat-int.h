@@ -326,6 +326,10 @@ extern const struct tdat_page_ops tdat_tracedat_pages;
  * start) for *buf of *cap bytes, which the stream then owns and may free
  * or grow: lib/pages.c keeps windows this way, uncopied. */
 void tdat_tracedat_swap(void *st, unsigned char **buf, size_t *cap);
+/* Decompress a trace.dat stream's chunks with c, not the file's codec. */
+void tdat_tracedat_codec(void *st, struct tdat_codec *c);
+/* Map a trace.dat stream's raw windows instead of reading them. */
+void tdat_tracedat_map(void *st);
 
 /* Pages of one CPU of one buffer, from whatever format (lib/pages.c). */
 struct tdat_pages;
@@ -346,6 +350,16 @@ int tdat_pages_window(struct tdat_pages *, struct tdat_window *w,
 uint64_t tdat_pages_total(const struct tdat_pages *);
 /* After a < 0 return: the window's fault tag, or NULL. */
 const char *tdat_pages_fault(const struct tdat_pages *);
+/* Decompress the stream's chunks with c (a codec of the file's kind that
+ * this thread alone uses: tdat-verify's second thread), not the file's
+ * own, whose decompression state one thread at a time may use. */
+void tdat_pages_codec(struct tdat_pages *, struct tdat_codec *c);
+/* Map the stream's raw windows from the file rather than read them into
+ * a buffer, where the format can (a trace.dat of uncompressed pages, a
+ * regular file): no copy of a file in the page cache.  A window stays
+ * mapped until the next one, as a read one stays in its buffer; at most
+ * one window of the file is mapped at a time. */
+void tdat_pages_map(struct tdat_pages *);
 /*
  * Skip the pages whose records all come before ts: bisect the stream's
  * units (pages, or chunks: O(log n) reads or decompressions) by the time

@@ -315,6 +315,10 @@ struct tdat_verify_opts {
 	/* called for each finding; nonzero stops the check */
 	int (*found)(void *arg, const struct tdat_finding *);
 	void *arg;
+	/* 0: a second thread for large inputs when there is a second CPU;
+	 * 1: one thread; 2: two even for small ones (the tests).  The
+	 * findings, their order and the counts are the same. */
+	int threads;
 };
 
 struct tdat_verify_stats {

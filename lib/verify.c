@@ -6,16 +6,22 @@
  * every CPU of every buffer, read through the page iterator (lib/pages.c)
  * and walked with the decoder of lib/records.c.
  *
- * Findings go to a callback as they are found.  Each section (the
- * container, the formats, each CPU's pages) stops at its first error
- * unless keep_going is set; a warning of one kind is reported once per
- * section unless keep_going is set.  Memory stays bounded: one window of
- * pages or one chunk at a time.
+ * Findings go to a callback in the order a check on one thread finds
+ * them.  Each section (the container, the formats, each CPU's pages)
+ * stops at its first error unless keep_going is set; a warning of one
+ * kind is reported once per section unless keep_going is set.  With a
+ * second CPU, a second thread reads half the format files and checks
+ * some CPUs' pages, its findings kept and handed on in order (below).
+ * Memory stays bounded: one window of pages (mapped from the file when
+ * it is not compressed) or one chunk at a time on each thread, and at
+ * most KEEP_BYTES of kept findings for each of AHEAD + 1 CPUs.
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tdat-int.h"
 
@@ -24,6 +30,9 @@
 #define NIDS		65536
 #define COMMIT_MASK	((1u << 27) - 1)
 #define KNOWN_FLAGS	(COMMIT_MASK | (1u << 30) | (1u << 31))
+/* Work worth a second thread: bytes of format text, of CPU data. */
+#define MIN_FORMATS_2	(64u << 10)
+#define MIN_PAGES_2	(1u << 20)
 
 /* A dynamic field of an event: __data_loc or __rel_loc. */
 struct vloc {
@@ -40,7 +49,6 @@ struct vevent {
 	struct vloc *loc;
 	const struct tdat_blob *bl;	/* its format file */
 	const char *sys;
-	int seen;		/* a record of it is in the pages */
 };
 
 /* A region of the file that nothing else may share. */
@@ -67,6 +75,8 @@ struct vctx {
 	uint32_t *idx;
 	struct vevent *ev;
 	size_t nev;
+	unsigned char *seen;	/* seen[i]: a record of ev[i] is in the pages */
+	struct tdat_codec *codec;	/* for the pages; NULL: the file's */
 	/* regions */
 	struct region *reg;
 	size_t nreg;
@@ -96,6 +106,21 @@ nomem(struct vctx *v)
 	tdat_fail_nooff(v->e, TDAT_ENOMEM, "out of memory");
 	v->fatal = 1;
 	return 1;
+}
+
+/*
+ * Whether to use a second thread for work of this size: o->threads 1
+ * never, 2 always (the tests), 0 when the machine has a second CPU and
+ * the work is worth a thread.
+ */
+static int
+two_threads(const struct vctx *v, uint64_t work, uint64_t min)
+{
+	if (v->o->threads == 1)
+		return 0;
+	if (v->o->threads >= 2)
+		return 1;
+	return work >= min && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 }
 
 /* Printable copy of a name from the file: control bytes become '?'. */
@@ -222,60 +247,87 @@ readat(struct vctx *v, unsigned char **p, size_t *cap, uint64_t off,
 /* ------------------------------------------------------------------ */
 /* Event formats: ids, and the dynamic fields the pages are checked by. */
 
-/* What tdat_event_scan() found in one format file, as findings. */
-struct fmtnote {
-	struct vctx *v;
+/*
+ * A format file is read by tdat_event_scan() on either thread (below):
+ * its findings are kept as text, and the event's size and dynamic fields
+ * in a vevent, until the main thread takes them in file order.
+ */
+struct fmtjob {
 	const struct tdat_blob *bl;
 	const char *sys;
+	int rc;			/* 0 an event; 1 none; -1 out of memory */
+	uint32_t id;
+	struct vevent ev;
+	char **note;		/* "event-format" warnings, in order */
+	size_t nnote;
+	int oom;
 };
 
 static void
-format_note(void *arg, const struct tdat_fmt_issue *is)
+note_text(const char *sys, const struct tdat_fmt_issue *is, char *msg,
+    size_t n)
 {
-	const struct fmtnote *n = arg;
 	char vs[64], ev[64], id[24];
 
-	vis(vs, sizeof(vs), n->sys);
-	snprintf(ev, sizeof(ev), "%s:%s", n->sys, is->name ? is->name : "?");
+	vis(vs, sizeof(vs), sys);
+	snprintf(ev, sizeof(ev), "%s:%s", sys, is->name ? is->name : "?");
 	vis(ev, sizeof(ev), ev);
+	msg[0] = '\0';
 	switch (is->what) {
 	case TDAT_FMT_NO_ID:
-		WARN(n->v, "event-format", n->bl->off, "event format in system "
-		    "%s has no ID line", vs);
+		snprintf(msg, n, "event format in system %s has no ID line", vs);
 		break;
 	case TDAT_FMT_BAD_ID:
 		vis(id, sizeof(id), is->text);
-		WARN(n->v, "event-format", n->bl->off, "event format in system "
-		    "%s: ID %s is not an event id", vs, id);
+		snprintf(msg, n, "event format in system %s: ID %s is not an "
+		    "event id", vs, id);
 		break;
 	case TDAT_FMT_NO_FORMAT:
-		WARN(n->v, "event-format", n->bl->off, "event %s has no format: "
-		    "line", ev);
+		snprintf(msg, n, "event %s has no format: line", ev);
 		break;
 	case TDAT_FMT_BAD_FIELD:
-		WARN(n->v, "event-format", n->bl->off, "event %s: malformed "
-		    "field line", ev);
+		snprintf(msg, n, "event %s: malformed field line", ev);
 		break;
 	case TDAT_FMT_FIELD_RANGE:
-		WARN(n->v, "event-format", n->bl->off, "event %s: field offset "
-		    "%d or size %d is not sane", ev, is->field->offset,
-		    is->field->size);
+		snprintf(msg, n, "event %s: field offset %d or size %d is not "
+		    "sane", ev, is->field->offset, is->field->size);
 		break;
 	case TDAT_FMT_NO_PRINT:
-		WARN(n->v, "event-format", n->bl->off, "event %s has no print "
-		    "fmt line", ev);
+		snprintf(msg, n, "event %s has no print fmt line", ev);
 		break;
 	}
+}
+
+/* What tdat_event_scan() found in one format file, kept. */
+static void
+format_note(void *arg, const struct tdat_fmt_issue *is)
+{
+	struct fmtjob *j = arg;
+	char msg[320], **nn;
+
+	note_text(j->sys, is, msg, sizeof(msg));
+	if (msg[0] == '\0' || j->oom)
+		return;
+	if ((nn = realloc(j->note, (j->nnote + 1) * sizeof(*nn))) == NULL ||
+	    (nn[j->nnote] = strdup(msg)) == NULL) {
+		if (nn)
+			j->note = nn;
+		j->oom = 1;
+		return;
+	}
+	j->note = nn;
+	j->nnote++;
 }
 
 /*
  * The size a record of the event needs, and its dynamic fields.  The
  * last field may be an array the kernel fills only in part (ftrace's
- * kernel_stack): records must hold every field before it.
+ * kernel_stack): records must hold every field before it.  Nonzero when
+ * out of memory.
  */
 static int
-add_fields(struct vctx *v, struct vevent *ev, const struct tdat_field *fl,
-    int n, uint32_t *last_off, uint32_t *last_end, int *last_arr)
+add_fields(struct vevent *ev, const struct tdat_field *fl, int n,
+    uint32_t *last_off, uint32_t *last_end, int *last_arr)
 {
 	struct vloc *loc;
 	int i;
@@ -296,7 +348,7 @@ add_fields(struct vctx *v, struct vevent *ev, const struct tdat_field *fl,
 			continue;
 		loc = realloc(ev->loc, (ev->nloc + 1) * sizeof(*loc));
 		if (loc == NULL)
-			return nomem(v);
+			return 1;
 		ev->loc = loc;
 		loc = &ev->loc[ev->nloc++];
 		memset(loc, 0, sizeof(*loc));
@@ -309,13 +361,13 @@ add_fields(struct vctx *v, struct vevent *ev, const struct tdat_field *fl,
 }
 
 static int
-event_fields(struct vctx *v, struct vevent *ev, const struct tdat_event *te)
+event_fields(struct vevent *ev, const struct tdat_event *te)
 {
 	uint32_t i, last_off = 0, last_end = 0;
 	int last_arr = 0;
 
-	if (add_fields(v, ev, te->common, te->ncommon, &last_off, &last_end,
-	    &last_arr) || add_fields(v, ev, te->fields, te->nfields, &last_off,
+	if (add_fields(ev, te->common, te->ncommon, &last_off, &last_end,
+	    &last_arr) || add_fields(ev, te->fields, te->nfields, &last_off,
 	    &last_end, &last_arr))
 		return 1;
 	if (!last_arr && last_end > ev->min_size)
@@ -327,47 +379,64 @@ event_fields(struct vctx *v, struct vevent *ev, const struct tdat_event *te)
 }
 
 /* One format file, read leniently by lib/event.c: what it says is wrong
- * becomes a warning, and the event keeps the fields that parse. */
-static int
-load_format(struct vctx *v, const struct tdat_blob *bl, const char *sys)
+ * becomes a warning, and the event keeps the fields that parse.  Touches
+ * nothing but *j: either thread runs it. */
+static void
+scan_format(struct fmtjob *j, int lsize)
 {
-	struct fmtnote n = { v, bl, sys };
+	const struct tdat_blob *bl = j->bl;
 	struct tdat_event *te;
 	struct tdat_err e = { 0 };
-	struct vevent *ev;
 
+	j->rc = 1;
 	if (bl->p == NULL)
-		return 0;
+		return;
 	if (tdat_event_scan((const char *)bl->p, strnlen((const char *)bl->p,
-	    bl->len), sys, v->f->lsize, format_note, &n, &te, &e) < 0)
-		return e.code == TDAT_ENOMEM ? nomem(v) : 0;
-	if ((ev = realloc(v->ev, (v->nev + 1) * sizeof(*ev))) == NULL) {
+	    bl->len), j->sys, lsize, format_note, j, &te, &e) < 0) {
+		if (e.code == TDAT_ENOMEM)
+			j->rc = -1;
+	} else {
+		snprintf(j->ev.name, sizeof(j->ev.name), "%s:%s", j->sys,
+		    te->name ? te->name : "?");
+		vis(j->ev.name, sizeof(j->ev.name), j->ev.name);
+		j->id = (uint32_t)te->id;
+		j->rc = event_fields(&j->ev, te) ? -1 : 0;
 		tdat_event_free(te);
-		return nomem(v);
 	}
+	if (j->oom)
+		j->rc = -1;
+}
+
+/* A scanned format file's findings, then its event by its id; nonzero
+ * when out of memory (the formats' check stops). */
+static int
+take_format(struct vctx *v, struct fmtjob *j)
+{
+	struct vevent *ev;
+	size_t i;
+
+	for (i = 0; i < j->nnote; i++)
+		WARN(v, "event-format", j->bl->off, "%s", j->note[i]);
+	if (j->rc < 0)
+		return nomem(v);
+	if (j->rc > 0)
+		return 0;
+	if ((ev = realloc(v->ev, (v->nev + 1) * sizeof(*ev))) == NULL)
+		return nomem(v);
 	v->ev = ev;
 	ev = &v->ev[v->nev];
-	memset(ev, 0, sizeof(*ev));
-	snprintf(ev->name, sizeof(ev->name), "%s:%s", sys,
-	    te->name ? te->name : "?");
-	vis(ev->name, sizeof(ev->name), ev->name);
-	if (event_fields(v, ev, te)) {
-		free(ev->loc);
-		tdat_event_free(te);
-		return 1;
-	}
-	if (v->idx[te->id]) {
-		WARN(v, "event-id-twice", bl->off, "event id %d belongs to "
-		    "both %s and %s", te->id, v->ev[v->idx[te->id] - 1].name,
+	*ev = j->ev;
+	j->ev.loc = NULL;
+	if (v->idx[j->id]) {
+		WARN(v, "event-id-twice", j->bl->off, "event id %u belongs to "
+		    "both %s and %s", j->id, v->ev[v->idx[j->id] - 1].name,
 		    ev->name);
 		free(ev->loc);
-		tdat_event_free(te);
 		return 0;
 	}
-	ev->bl = bl;
-	ev->sys = sys;
-	v->idx[te->id] = (uint32_t)++v->nev;
-	tdat_event_free(te);
+	ev->bl = j->bl;
+	ev->sys = j->sys;
+	v->idx[j->id] = (uint32_t)++v->nev;
 	return 0;
 }
 
@@ -399,7 +468,7 @@ check_print_formats(struct vctx *v, int all)
 	for (i = 0; i < v->nev && !v->fatal; i++) {
 		const struct vevent *ve = &v->ev[i];
 
-		if (!all && !ve->seen)
+		if (!all && !(v->seen && v->seen[i]))
 			continue;
 		memset(&e, 0, sizeof(e));
 		if (tdat_events_add(set, (const char *)ve->bl->p,
@@ -436,29 +505,87 @@ check_print_formats(struct vctx *v, int all)
 	tdat_events_free(set);
 }
 
+/* Scan the format files [from, to) of a list (on either thread). */
+struct fmtrun {
+	struct fmtjob *j;
+	size_t from, to;
+	int lsize;
+};
+
+static void *
+scan_formats(void *arg)
+{
+	const struct fmtrun *r = arg;
+	size_t i;
+
+	for (i = r->from; i < r->to; i++)
+		scan_format(&r->j[i], r->lsize);
+	return NULL;
+}
+
+/*
+ * Every format file, in file order: the ftrace events, then each
+ * system's.  Reading them costs as much as the pages of a large trace:
+ * with two threads, the second reads the later half of the text while
+ * the first reads the earlier; the findings are taken in file order.
+ */
 static void
 check_formats(struct vctx *v)
 {
 	struct tdat_file *f = v->f;
-	uint32_t i, j;
+	struct fmtjob *jobs;
+	struct fmtrun a, b;
+	pthread_t t;
+	uint64_t all = 0, half = 0;
+	size_t n, i, k;
+	uint32_t si, ei;
+	int two;
 
 	section(v);
 	if ((v->idx = calloc(NIDS, sizeof(*v->idx))) == NULL) {
 		nomem(v);
 		return;
 	}
-	for (i = 0; i < f->nftrace && !v->fatal; i++)
-		if (load_format(v, &f->ftrace[i], "ftrace"))
-			return;
-	for (i = 0; i < f->nsys && !v->fatal; i++) {
-		char sys[64];
-
-		vis(sys, sizeof(sys), f->sys[i].name ? f->sys[i].name : "?");
-		for (j = 0; j < f->sys[i].nev; j++)
-			if (load_format(v, &f->sys[i].ev[j], f->sys[i].name ?
-			    f->sys[i].name : "?"))
-				return;
+	n = f->nftrace;
+	for (si = 0; si < f->nsys; si++)
+		n += f->sys[si].nev;
+	if ((jobs = calloc(n + 1, sizeof(*jobs))) == NULL) {
+		nomem(v);
+		return;
 	}
+	n = 0;
+	for (i = 0; i < f->nftrace; i++) {
+		jobs[n].bl = &f->ftrace[i];
+		jobs[n++].sys = "ftrace";
+	}
+	for (si = 0; si < f->nsys; si++)
+		for (ei = 0; ei < f->sys[si].nev; ei++) {
+			jobs[n].bl = &f->sys[si].ev[ei];
+			jobs[n++].sys = f->sys[si].name ? f->sys[si].name : "?";
+		}
+	for (i = 0; i < n; i++)
+		all += jobs[i].bl->len;
+	for (k = 0; k < n && half < all / 2; k++)
+		half += jobs[k].bl->len;
+	a = (struct fmtrun){ jobs, 0, k, f->lsize };
+	b = (struct fmtrun){ jobs, k, n, f->lsize };
+	two = k < n && two_threads(v, all, MIN_FORMATS_2) &&
+	    pthread_create(&t, NULL, scan_formats, &b) == 0;
+	scan_formats(&a);
+	if (two)
+		pthread_join(t, NULL);
+	else
+		scan_formats(&b);
+	for (i = 0; i < n && !v->fatal; i++)
+		if (take_format(v, &jobs[i]))
+			break;
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < jobs[i].nnote; k++)
+			free(jobs[i].note[k]);
+		free(jobs[i].note);
+		free(jobs[i].ev.loc);
+	}
+	free(jobs);
 }
 
 /* ------------------------------------------------------------------ */
@@ -873,7 +1000,7 @@ check_record(struct vctx *v, struct cpuwalk *w, const struct tdat_page *pg,
 		return PERR(v, w, "event-id", WHERE, "event id %u has no format",
 		    id);
 	ev = &v->ev[v->idx[id] - 1];
-	ev->seen = 1;
+	v->seen[v->idx[id] - 1] = 1;
 	if (size < ev->min_size)
 		return PERR(v, w, "record-size", WHERE, "record of %u bytes is "
 		    "shorter than event %s (%u)", size, ev->name, ev->min_size);
@@ -1021,6 +1148,9 @@ check_cpu(struct vctx *v, int bi, uint32_t ci)
 		    e.msg);
 		return;
 	}
+	if (v->codec)
+		tdat_pages_codec(ps, v->codec);
+	tdat_pages_map(ps);
 	/* No page worker here: handing each window over cost more than it
 	 * saved (make bench, v7 zstd: 0.11 s with it, 0.07 s without). */
 	while (!v->sec_stop && !v->stop && !v->fatal) {
@@ -1106,28 +1236,298 @@ check_latency_text(struct vctx *v, int bi)
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/*
+ * The CPUs on two threads.  Each CPU's check is a section of its own
+ * that reads nothing another writes, so the CPUs are tasks taken in
+ * order, at most AHEAD past the first one not handed on yet.  The main
+ * thread checks that one itself if nobody has taken it, with its
+ * findings going out as they are found; other tasks, the helper's and
+ * those the main thread takes rather than wait, keep their findings,
+ * each with the counts at that moment.  The main thread hands those on
+ * in order when it comes to the task, stopping where the callback asks
+ * to with the counts a check on one thread would have had.  A task whose
+ * findings outgrow KEEP_BYTES is checked again by the main thread.
+ */
+#define AHEAD		2
+#define KEEP_BYTES	(256u << 10)
+
+struct kept {
+	struct tdat_finding fd;	/* buffer and msg point into text */
+	uint64_t pages, records, errors, warnings, unreported;
+	char *text;
+};
+
+struct task {
+	int bi;
+	uint32_t ci;
+	int done;		/* the helper has checked it */
+	int redo;		/* its findings outgrew KEEP_BYTES */
+	int fatal;
+	struct tdat_err e;
+	struct tdat_verify_stats st;
+	struct kept *k;
+	size_t nk, ck, bytes;
+};
+
+struct pool {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct task *t;
+	size_t n;
+	size_t next;		/* the first task nobody has taken */
+	size_t at;		/* the main thread's task */
+	int quit;
+	struct vctx hv;		/* the helper's context */
+};
+
+/* The helper's callback: keep the finding and the counts with it. */
+static int
+keep(void *arg, const struct tdat_finding *fd)
+{
+	struct task *t = arg;
+	size_t bl = fd->buffer ? strlen(fd->buffer) + 1 : 0;
+	size_t ml = strlen(fd->msg) + 1;
+	struct kept *k;
+
+	if (t->bytes + sizeof(*k) + bl + ml > KEEP_BYTES)
+		goto redo;
+	if (t->nk == t->ck) {
+		k = realloc(t->k, (t->ck ? 2 * t->ck : 16) * sizeof(*k));
+		if (k == NULL)
+			goto redo;
+		t->k = k;
+		t->ck = t->ck ? 2 * t->ck : 16;
+	}
+	k = &t->k[t->nk];
+	if ((k->text = malloc(bl + ml)) == NULL)
+		goto redo;
+	k->fd = *fd;
+	memcpy(k->text, fd->msg, ml);
+	k->fd.msg = k->text;
+	if (fd->buffer) {
+		memcpy(k->text + ml, fd->buffer, bl);
+		k->fd.buffer = k->text + ml;
+	}
+	k->pages = t->st.pages;
+	k->records = t->st.records;
+	k->errors = t->st.errors;
+	k->warnings = t->st.warnings;
+	k->unreported = t->st.unreported;
+	t->nk++;
+	t->bytes += sizeof(*k) + bl + ml;
+	return 0;
+redo:
+	t->redo = 1;
+	return 1;
+}
+
+static void
+task_free(struct task *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nk; i++)
+		free(t->k[i].text);
+	free(t->k);
+	t->k = NULL;
+	t->nk = t->ck = 0;
+}
+
+/* Check a task with its findings kept (on either thread): as the
+ * template tv says, with this thread's seen[] and codec. */
+static void
+run_kept(const struct vctx *tv, struct task *t, unsigned char *seen,
+    struct tdat_codec *codec)
+{
+	struct tdat_verify_opts o = *tv->o;
+	struct vctx v = *tv;
+
+	o.found = keep;
+	o.arg = t;
+	v.o = &o;
+	v.st = &t->st;
+	v.e = &t->e;
+	v.seen = seen;
+	v.codec = codec;
+	check_cpu(&v, t->bi, t->ci);
+	t->fatal = v.fatal;
+}
+
+static void *
+helper(void *arg)
+{
+	struct pool *p = arg;
+	struct task *t;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (!p->quit && p->next < p->n && p->next > p->at + AHEAD)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->quit || p->next >= p->n)
+			break;
+		t = &p->t[p->next++];
+		pthread_mutex_unlock(&p->mu);
+		run_kept(&p->hv, t, p->hv.seen, p->hv.codec);
+		pthread_mutex_lock(&p->mu);
+		t->done = 1;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+static void
+add_counts(struct tdat_verify_stats *st, uint64_t pages, uint64_t records,
+    uint64_t errors, uint64_t warnings, uint64_t unreported)
+{
+	st->pages += pages;
+	st->records += records;
+	st->errors += errors;
+	st->warnings += warnings;
+	st->unreported += unreported;
+}
+
+/* Hand on what the helper found in a task, as if found now. */
+static void
+replay(struct vctx *v, const struct task *t)
+{
+	const struct kept *k;
+	size_t i;
+
+	for (i = 0; i < t->nk; i++) {
+		k = &t->k[i];
+		if (v->o->found && v->o->found(v->o->arg, &k->fd)) {
+			add_counts(v->st, k->pages, k->records, k->errors,
+			    k->warnings, k->unreported);
+			v->stop = 1;
+			return;
+		}
+	}
+	add_counts(v->st, t->st.pages, t->st.records, t->st.errors,
+	    t->st.warnings, t->st.unreported);
+	if (t->fatal) {
+		*v->e = t->e;
+		v->fatal = 1;
+	}
+}
+
+/* The tasks in order on this thread and the helper; 0, or nonzero when
+ * the helper could not be set up (nothing was checked). */
+static int
+run_tasks(struct vctx *v, struct task *t, size_t n)
+{
+	struct pool p;
+	pthread_t th;
+	size_t i, j;
+	int mine;
+
+	memset(&p, 0, sizeof(p));
+	p.t = t;
+	p.n = n;
+	p.hv = *v;
+	p.hv.fatal = p.hv.stop = 0;
+	if (v->f->codec && (p.hv.codec = tdat_codec_new(tdat_codec_name(
+	    v->f->codec))) == NULL)
+		return 1;
+	if ((p.hv.seen = calloc(v->nev + 1, 1)) == NULL) {
+		tdat_codec_free(p.hv.codec);
+		return 1;
+	}
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	if (pthread_create(&th, NULL, helper, &p) != 0) {
+		pthread_cond_destroy(&p.cv);
+		pthread_mutex_destroy(&p.mu);
+		free(p.hv.seen);
+		tdat_codec_free(p.hv.codec);
+		return 1;
+	}
+	/*
+	 * i is the first task not handed on: check it here if nobody has
+	 * taken it, hand on what the helper found if it is done, else take
+	 * a later one (its findings kept) rather than wait.
+	 */
+	pthread_mutex_lock(&p.mu);
+	i = 0;
+	while (i < n && !v->stop && !v->fatal) {
+		p.at = i;
+		pthread_cond_broadcast(&p.cv);
+		if (t[i].done || p.next == i) {
+			if ((mine = p.next == i))
+				p.next++;
+			pthread_mutex_unlock(&p.mu);
+			if (mine || t[i].redo)
+				check_cpu(v, t[i].bi, t[i].ci);
+			else
+				replay(v, &t[i]);
+			task_free(&t[i]);
+			pthread_mutex_lock(&p.mu);
+			i++;
+		} else if (p.next < n && p.next <= i + AHEAD) {
+			j = p.next++;
+			pthread_mutex_unlock(&p.mu);
+			run_kept(&p.hv, &t[j], v->seen, v->codec);
+			pthread_mutex_lock(&p.mu);
+			t[j].done = 1;
+		} else
+			pthread_cond_wait(&p.cv, &p.mu);
+	}
+	p.quit = 1;
+	pthread_cond_broadcast(&p.cv);
+	pthread_mutex_unlock(&p.mu);
+	pthread_join(th, NULL);
+	for (i = 0; i < v->nev; i++)
+		v->seen[i] |= p.hv.seen[i];
+	for (i = 0; i < n; i++)
+		task_free(&t[i]);
+	pthread_cond_destroy(&p.cv);
+	pthread_mutex_destroy(&p.mu);
+	free(p.hv.seen);
+	tdat_codec_free(p.hv.codec);
+	return 0;
+}
+
 static void
 check_pages(struct vctx *v)
 {
 	struct tdat_file *f = v->f;
-	size_t bi;
+	struct task *t = NULL;
+	uint64_t bytes = 0;
+	size_t bi, n = 0, i;
 	uint32_t ci;
 
 	if (f->version < 7 && f->latency)
 		check_latency_end(v);
 	else if (tdat_latency_buffer(f) >= 0)
 		check_latency_text(v, tdat_latency_buffer(f));
-	if (!v->have_pl)
+	if (!v->have_pl || v->stop || v->fatal)
 		return;
-	for (bi = 0; bi < f->nbuf && !v->stop && !v->fatal; bi++) {
+	for (bi = 0; bi < f->nbuf; bi++)
+		n += f->buf[bi].ncpu;
+	if ((t = calloc(n + 1, sizeof(*t))) == NULL) {
+		nomem(v);
+		return;
+	}
+	n = 0;
+	for (bi = 0; bi < f->nbuf; bi++) {
 		const struct tdat_buffer *b = &f->buf[bi];
 
 		if (b->latency || b->page_size < (uint32_t)v->pl.data_off + 4)
 			continue;
-		for (ci = 0; ci < b->ncpu && !v->stop && !v->fatal; ci++)
-			if (b->cpu[ci].size > 0)
-				check_cpu(v, (int)bi, ci);
+		for (ci = 0; ci < b->ncpu; ci++)
+			if (b->cpu[ci].size > 0) {
+				t[n].bi = (int)bi;
+				t[n++].ci = ci;
+				bytes += b->cpu[ci].size;
+			}
 	}
+	/* Another format's streams may share state: one thread. */
+	if (n < 2 || f->page_ops || !two_threads(v, bytes, MIN_PAGES_2) ||
+	    run_tasks(v, t, n))
+		for (i = 0; i < n && !v->stop && !v->fatal; i++)
+			check_cpu(v, t[i].bi, t[i].ci);
+	free(t);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1157,6 +1557,8 @@ tdat_verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 	check_container(&v);
 	if (!v.fatal && !v.stop)
 		check_formats(&v);
+	if (!v.fatal && !v.stop && (v.seen = calloc(v.nev + 1, 1)) == NULL)
+		nomem(&v);
 	if (!v.fatal && !v.stop && !o->no_pages)
 		check_pages(&v);
 	if (!v.fatal && !v.stop)
@@ -1164,6 +1566,7 @@ tdat_verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 	for (i = 0; i < v.nev; i++)
 		free(v.ev[i].loc);
 	free(v.ev);
+	free(v.seen);
 	free(v.idx);
 	free(v.reg);
 	free(v.win);

@@ -3,8 +3,8 @@
  * operations (formats/tracedat.c) and over a page_ops backend of the
  * test's own: raw windows split into pages with the bytes readable after
  * each, compressed chunks, a damaged chunk followed by a good one, the
- * same through a page worker, and a fake format whose three pages the
- * record reader decodes.
+ * same through a page worker and with windows mapped, and a fake format
+ * whose three pages the record reader decodes.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -47,9 +47,30 @@ hash(uint64_t h, const unsigned char *p, size_t n)
 	return h;
 }
 
+/* Whether the file at path is mapped into this process. */
+static int
+mapped(const char *path)
+{
+	char line[4096], *nl;
+	FILE *fp;
+	int found = 0;
+
+	if ((fp = fopen("/proc/self/maps", "r")) == NULL)
+		return 0;
+	while (!found && fgets(line, sizeof(line), fp) != NULL) {
+		if ((nl = strchr(line, '\n')) != NULL)
+			*nl = '\0';
+		found = strlen(line) >= strlen(path) && strcmp(line +
+		    strlen(line) - strlen(path), path) == 0;
+	}
+	fclose(fp);
+	return found;
+}
+
 /* Everything the iterator tells over every CPU of buffer 0 (pages and
  * their bytes, avail, errors, faults), with the streams read on the
- * caller's thread or through a page worker. */
+ * caller's thread (async 0), through a page worker (1), or with their
+ * windows mapped (2: *attached counts the streams mapped). */
 static uint64_t
 walk(const char *path, int async, int *attached)
 {
@@ -66,16 +87,20 @@ walk(const char *path, int async, int *attached)
 	*attached = 0;
 	if (tdat_open(path, &f, &e) < 0)
 		return 0;
-	if (async && tdat_pages_worker_new(&wk) < 0) {
+	if (async == 1 && tdat_pages_worker_new(&wk) < 0) {
 		tdat_close(f);
 		return 0;
 	}
 	for (ci = 0; ci < f->buf[0].ncpu; ci++) {
 		if (tdat_pages_open(f, 0, ci, &ps, &e) < 0)
 			continue;
-		if (async)
+		if (async == 1)
 			*attached += tdat_pages_async(ps, wk);
+		else if (async == 2)
+			tdat_pages_map(ps);
 		while ((rc = tdat_pages_next(ps, &pg, &avail, &e)) != 0) {
+			if (async == 2 && pg.off == f->buf[0].cpu[ci].off)
+				*attached += mapped(path);
 			if (rc < 0) {
 				x[0] = (uint64_t)e.code;
 				x[1] = e.off;
@@ -113,6 +138,21 @@ same_async(const char *path, const char *what)
 	b = walk(path, 1, &m);
 	ok(a != 0 && a == b && m > 0, "%s: the same pages, bytes and errors "
 	    "through a page worker (%d streams)", what, m);
+}
+
+/* Mapped windows change nothing the iterator tells either; raw data is
+ * mapped (all but the last CPU's last window: its tail would run past
+ * the end of the file), chunks are not. */
+static void
+same_map(const char *path, const char *what, int raw)
+{
+	uint64_t a, b;
+	int n, m;
+
+	a = walk(path, 0, &n);
+	b = walk(path, 2, &m);
+	ok(a != 0 && a == b && (raw ? m > 0 : m == 0), "%s: the same pages, "
+	    "bytes and errors with windows mapped (%d streams mapped)", what, m);
 }
 
 /* Raw data: windows of whole pages, pages at their file offsets, and
@@ -498,9 +538,11 @@ main(void)
 	char path[] = "/tmp/test_pages.XXXXXX";
 
 	same_async(ZSTD, "zstd chunks");
-	if (make_raw(path) == 0)
+	same_map(ZSTD, "zstd chunks", 0);
+	if (make_raw(path) == 0) {
 		same_async(path, "raw windows");
-	else
+		same_map(path, "raw windows", 1);
+	} else
 		ok(0, "a v6 copy of %s", ZSTD);
 	unlink(path);
 	test_raw();

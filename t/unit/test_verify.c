@@ -1,0 +1,280 @@
+/*
+ * test_verify.c: tdat-verify's checks (lib/verify.c) on one thread and
+ * on two give the same findings in the same order, and the same counts:
+ * damaged pages in two CPUs and damaged format files (read by both
+ * threads) of an uncompressed copy of a 4-CPU trace, an event without
+ * its id (more findings than the helper keeps),
+ * damaged chunks in two CPUs of the zstd original, with and without
+ * keep_going, and a callback that stops the check at each finding in
+ * turn.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tdat-int.h"
+#include "tap.h"
+
+#define ZSTD	"t/data/s390x-v7-zstd-sched.dat"	/* v7, zstd, 4 CPUs */
+
+/* What a check reported: every finding as a line, and the counts. */
+struct seen {
+	char *text;
+	size_t len, cap;
+	size_t n;		/* findings */
+	size_t stop_at;		/* stop at this finding (1-based); 0 never */
+	unsigned cpus;		/* bit i: a finding about CPU i */
+};
+
+static void
+add(struct seen *s, const char *line)
+{
+	size_t n = strlen(line);
+	char *p;
+
+	if (s->len + n + 1 > s->cap) {
+		s->cap = 2 * (s->len + n + 1);
+		if ((p = realloc(s->text, s->cap)) == NULL)
+			abort();
+		s->text = p;
+	}
+	memcpy(s->text + s->len, line, n + 1);
+	s->len += n;
+}
+
+static int
+found(void *arg, const struct tdat_finding *fd)
+{
+	struct seen *s = arg;
+	char line[1024];
+
+	snprintf(line, sizeof(line), "%d %s %d %llx %s %d %lld %s\n",
+	    fd->severity, fd->kind, fd->has_off, (unsigned long long)fd->off,
+	    fd->buffer ? fd->buffer : "-", fd->cpu, fd->page, fd->msg);
+	add(s, line);
+	if (fd->cpu >= 0 && fd->cpu < 32)
+		s->cpus |= 1u << fd->cpu;
+	return ++s->n == s->stop_at;
+}
+
+/* Check path with the given threads; the findings and counts in *s. */
+static int
+check(const char *path, int threads, int keep_going, size_t stop_at,
+    struct seen *s)
+{
+	struct tdat_verify_opts o = { 0 };
+	struct tdat_verify_stats st;
+	struct tdat_err e = { 0 };
+	char line[256];
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	memset(&st, 0, sizeof(st));
+	s->stop_at = stop_at;
+	o.keep_going = keep_going;
+	o.found = found;
+	o.arg = s;
+	o.threads = threads;
+	rc = tdat_verify(path, &o, &st, &e);
+	snprintf(line, sizeof(line), "rc %d pages %llu records %llu errors "
+	    "%llu warnings %llu unreported %llu\n", rc,
+	    (unsigned long long)st.pages, (unsigned long long)st.records,
+	    (unsigned long long)st.errors, (unsigned long long)st.warnings,
+	    (unsigned long long)st.unreported);
+	add(s, line);
+	return rc;
+}
+
+/* One thread and two alike, whole and stopped at every finding. */
+static void
+same(const char *path, const char *what, int damaged, size_t step)
+{
+	struct seen one, two;
+	size_t i, n;
+	int kg, alike;
+
+	for (kg = 0; kg < 2; kg++) {
+		check(path, 1, kg, 0, &one);
+		check(path, 2, kg, 0, &two);
+		ok(!damaged || (one.n > 1 && (one.cpus & (one.cpus - 1)) != 0),
+		    "%s%s: findings in two CPUs or more (%zu, CPUs 0x%x)", what,
+		    kg ? ", keep going" : "", one.n, one.cpus);
+		ok(strcmp(one.text, two.text) == 0, "%s%s: two threads find "
+		    "the same as one", what, kg ? ", keep going" : "");
+		n = one.n;
+		free(one.text);
+		free(two.text);
+		alike = 1;
+		for (i = 1; i <= n && alike; i += step) {
+			check(path, 1, kg, i, &one);
+			check(path, 2, kg, i, &two);
+			alike = strcmp(one.text, two.text) == 0 && one.n == i;
+			if (!alike)
+				printf("# stopped at %zu:\n# one: %s# two: %s", i,
+				    one.text, two.text);
+			free(one.text);
+			free(two.text);
+		}
+		ok(alike, "%s%s: stopped at every %zu of %zu findings, the "
+		    "same", what, kg ? ", keep going" : "", step, n);
+	}
+}
+
+/* Copy src to a temporary path (v6 uncompressed when raw). */
+static int
+copy(const char *src, char *path, int raw)
+{
+	struct tdat_write_opts o = { .version = 6, .compression = "none" };
+	struct tdat_file *f;
+	struct tdat_err e;
+	size_t n;
+	char *p;
+	int fd, rc;
+
+	if ((fd = mkstemp(path)) < 0)
+		return -1;
+	if (!raw) {
+		p = slurp(src, &n);
+		rc = p && write(fd, p, n) == (ssize_t)n ? 0 : -1;
+		free(p);
+		close(fd);
+		return rc;
+	}
+	if (tdat_open(src, &f, &e) < 0) {
+		close(fd);
+		return -1;
+	}
+	rc = tdat_write(f, fd, &o, &e);
+	tdat_close(f);
+	close(fd);
+	return rc;
+}
+
+/* Overwrite n bytes at off with a pattern. */
+static int
+smash(const char *path, uint64_t off, size_t n)
+{
+	unsigned char buf[256];
+	FILE *fp;
+	int rc;
+
+	memset(buf, 0xa5, sizeof(buf));
+	if (n > sizeof(buf) || (fp = fopen(path, "r+b")) == NULL)
+		return -1;
+	rc = fseek(fp, (long)off, SEEK_SET) == 0 && fwrite(buf, 1, n, fp) == n;
+	return fclose(fp) == 0 && rc ? 0 : -1;
+}
+
+/* Damage CPUs 1 and 3 of path: in two places each, at the given
+ * fractions of their data. */
+static int
+damage(const char *path)
+{
+	struct tdat_file *f;
+	struct tdat_err e;
+	uint64_t at[4];
+	int i;
+
+	if (tdat_open(path, &f, &e) < 0 || f->nbuf < 1 || f->buf[0].ncpu < 4)
+		return -1;
+	at[0] = f->buf[0].cpu[1].off + f->buf[0].cpu[1].size / 3;
+	at[1] = f->buf[0].cpu[1].off + f->buf[0].cpu[1].size * 2 / 3;
+	at[2] = f->buf[0].cpu[3].off + f->buf[0].cpu[3].size / 4;
+	at[3] = f->buf[0].cpu[3].off + f->buf[0].cpu[3].size * 3 / 4;
+	tdat_close(f);
+	for (i = 0; i < 4; i++)
+		if (smash(path, at[i] - at[i] % 64 + 24, 40) < 0)
+			return -1;
+	return 0;
+}
+
+/* Take the ID line of event NAME's format away (path uncompressed). */
+static int
+no_id(const char *path, const char *name)
+{
+	char pat[128], *p, *q;
+	size_t n;
+	FILE *fp;
+	int rc;
+
+	snprintf(pat, sizeof(pat), "name: %s\nID: ", name);
+	if ((p = slurp(path, &n)) == NULL)
+		return -1;
+	if ((q = memmem(p, n, pat, strlen(pat))) == NULL) {
+		free(p);
+		return -1;
+	}
+	q[strlen(pat) - 3] = 'X';
+	rc = (fp = fopen(path, "wb")) != NULL && fwrite(p, 1, n, fp) == n;
+	if (fp && fclose(fp) != 0)
+		rc = 0;
+	free(p);
+	return rc ? 0 : -1;
+}
+
+/* Damage format files of path (uncompressed): the ID line of the first
+ * and of the last, a field line of one in the middle. */
+static int
+bad_formats(const char *path)
+{
+	static const char *const from[] = { "\nID: ", "\tfield:", "\nID: " };
+	static const char *const to[] = { "\nIX: ", "\tfie!d:", "\nIX: " };
+	char *p, *q, *hit[3];
+	size_t n, i;
+	FILE *fp;
+	int rc;
+
+	if ((p = slurp(path, &n)) == NULL)
+		return -1;
+	hit[0] = memmem(p, n, from[0], strlen(from[0]));
+	hit[1] = hit[2] = NULL;
+	for (q = p; (q = memmem(q, n - (size_t)(q - p), from[2],
+	    strlen(from[2]))) != NULL; q++)
+		hit[2] = q;
+	if (hit[0] && hit[2])
+		hit[1] = memmem(hit[0] + (hit[2] - hit[0]) / 2,
+		    (size_t)(hit[2] - hit[0]) / 2, from[1], strlen(from[1]));
+	for (i = 0; i < 3; i++)
+		if (hit[i] == NULL || hit[0] == hit[2]) {
+			free(p);
+			return -1;
+		}
+	for (i = 0; i < 3; i++)
+		memcpy(hit[i], to[i], strlen(to[i]));
+	rc = (fp = fopen(path, "wb")) != NULL && fwrite(p, 1, n, fp) == n;
+	if (fp && fclose(fp) != 0)
+		rc = 0;
+	free(p);
+	return rc ? 0 : -1;
+}
+
+int
+main(void)
+{
+	char raw[] = "/tmp/test_verify.XXXXXX";
+	char zst[] = "/tmp/test_verify.XXXXXX";
+
+	same(ZSTD, "intact zstd", 0, 1);
+	if (copy(ZSTD, raw, 1) == 0 && damage(raw) == 0 &&
+	    bad_formats(raw) == 0)
+		same(raw, "damaged raw pages and formats", 1, 1);
+	else
+		ok(0, "a damaged v6 copy of %s", ZSTD);
+	if (copy(ZSTD, zst, 0) == 0 && damage(zst) == 0)
+		same(zst, "damaged zstd chunks", 1, 1);
+	else
+		ok(0, "a damaged copy of %s", ZSTD);
+	unlink(raw);
+	unlink(zst);
+	/* Every sched_stat_runtime record a finding: more than the helper
+	 * keeps for a CPU, which the main thread then checks itself. */
+	strcpy(raw, "/tmp/test_verify.XXXXXX");
+	if (copy(ZSTD, raw, 1) == 0 && no_id(raw, "sched_stat_runtime") == 0)
+		same(raw, "a finding in every seventh record", 1, 97);
+	else
+		ok(0, "a v6 copy of %s without an event id", ZSTD);
+	unlink(raw);
+	return tap_done();
+}
