@@ -222,3 +222,31 @@ assert [l["summary"] for l in lines if "summary" in l] == ["damaged", "ok"]
 	done
 	[ "$n" -gt 0 ] || skip "no other fixtures"
 }
+
+@test "tdat-verify: SIGBUS (a mapped file cut short under it) is one line and exit 2" {
+	# tdat-verify maps raw page windows; a file truncated while it reads
+	# raises SIGBUS.  Stand-in: the signal sent while it waits on stdin.
+	err=$BATS_TEST_TMPDIR/err
+	fifo=$BATS_TEST_TMPDIR/fifo
+	mkfifo "$fifo"
+	"$V" <"$fifo" 2>"$err" &
+	pid=$!
+	exec 5>"$fifo"
+	i=0
+	while [ "$i" -lt 100 ]; do
+		st=$(sed 's/.*) \(.\).*/\1/' "/proc/$pid/stat" 2>/dev/null)
+		wchan=$(cat "/proc/$pid/wchan" 2>/dev/null)
+		[ "$st" = S ] && [ "$wchan" != 0 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -BUS "$pid"
+	set +e
+	wait "$pid"
+	status=$?
+	set -e
+	exec 5>&-
+	cat "$err"
+	[ "$status" -eq 2 ]
+	[ "$(cat "$err")" = "tdat-verify: stdin: file changed while being read" ]
+}
