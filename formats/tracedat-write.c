@@ -46,8 +46,6 @@ struct wcpu {
 	uint64_t off, size;
 };
 
-#define NBATCH	16
-
 struct w {
 	struct tdat_file *f;
 	const struct tdat_write_opts *o;
@@ -62,15 +60,16 @@ struct w {
 	unsigned char *win;		/* input window */
 	size_t wincap;
 	/*
-	 * Chunks are compressed in batches of NBATCH, the odd ones by a
-	 * second thread with its own codec: trace-cmd compresses one at a
-	 * time, and compression is most of a conversion's time.
+	 * Chunks are compressed by a pipeline (lib/codec.c) on threads of
+	 * its own while this one reads, checks and writes: trace-cmd
+	 * compresses one at a time, and compression is most of a
+	 * conversion's time.  The compressed chunks gather in stage (bytes
+	 * from pos on) and go out in large writes.
 	 */
-	unsigned char *chunk, *cbuf;	/* NBATCH chunks; their compression */
-	size_t chunkcap, cbufcap;	/* per chunk */
-	size_t fills[NBATCH], clen[NBATCH];
-	int nb;				/* full chunks waiting in the batch */
-	struct tdat_codec *codec2;	/* the second thread's */
+	struct tdat_zpipe *zp;		/* made by the first chunked stream */
+	unsigned char *cur;		/* the chunk being filled, or NULL */
+	struct sink *k;			/* the stream being compressed */
+	struct bytes stage;
 	uint64_t done, total;		/* progress */
 	struct tdat_salvage *check;	/* a copy's page checker, or NULL */
 };
@@ -224,11 +223,50 @@ need_win(struct w *w, size_t n)
 /* ------------------------------------------------------------------ */
 /* Output streams: raw, or chunks of (csize, usize, data) after a count. */
 
+#define STAGE	(256u << 10)	/* compressed bytes written at once */
+
+static int
+stage_flush(struct w *w)
+{
+	int rc;
+
+	if (w->stage.oom)
+		return w_oom(w);
+	rc = w_append(w, w->stage.p, w->stage.len);
+	w->stage.len = 0;
+	return rc;
+}
+
+/* A chunk back from the pipeline, in order: (csize, usize, data). */
+static int
+chunk_out(void *arg, const unsigned char *c, size_t clen, size_t len)
+{
+	struct w *w = arg;
+	int rc;
+
+	if (w->stage.len + 8 + clen > STAGE && w->stage.len > 0 &&
+	    (rc = stage_flush(w)) < 0)
+		return rc;
+	b_num(&w->stage, clen, 4, w->big);
+	b_num(&w->stage, len, 4, w->big);
+	b_add(&w->stage, c, clen);
+	w->k->nchunks++;
+	return w->stage.oom ? w_oom(w) : 0;
+}
+
+/* Threads compressing besides this one: one less than the CPUs. */
+static int
+zpipe_workers(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 2 ? 0 : n > 4 ? 3 : (int)n - 1;
+}
+
 static int
 sink_begin(struct w *w, struct sink *k, int compress, size_t chunk_size)
 {
-	unsigned char *p;
-	size_t bound;
+	int rc;
 
 	memset(k, 0, sizeof(*k));
 	k->compress = compress && w->codec != NULL;
@@ -236,99 +274,29 @@ sink_begin(struct w *w, struct sink *k, int compress, size_t chunk_size)
 	k->start = w->pos;
 	if (!k->compress)
 		return 0;
-	if (chunk_size > w->chunkcap) {
-		if ((p = realloc(w->chunk, NBATCH * chunk_size)) == NULL)
-			return w_oom(w);
-		w->chunk = p;
-		w->chunkcap = chunk_size;
-	}
-	bound = tdat_codec_bound(w->codec, chunk_size);
-	if (bound > w->cbufcap) {
-		if ((p = realloc(w->cbuf, NBATCH * bound)) == NULL)
-			return w_oom(w);
-		w->cbuf = p;
-		w->cbufcap = bound;
-	}
-	w->nb = 0;
+	if (w->zp == NULL && (rc = tdat_zpipe_new(tdat_codec_name(w->codec),
+	    zpipe_workers(), chunk_out, w, &w->zp, w->e)) < 0)
+		return rc;
+	w->k = k;
+	w->cur = NULL;
 	if (w_patch(w, w->pos, 0, 4) < 0)
 		return w->e->code;
 	w->pos += 4;
 	return 0;
 }
 
-/* Compress every other chunk of the batch, from first. */
-struct half {
-	struct w *w;
-	struct tdat_codec *codec;
-	int first, n;
-};
-
-static void *
-compress_half(void *arg)
-{
-	struct half *h = arg;
-	struct w *w = h->w;
-	int i;
-
-	for (i = h->first; i < h->n; i += 2)
-		w->clen[i] = tdat_codec_compress(h->codec,
-		    w->chunk + (size_t)i * w->chunkcap, w->fills[i],
-		    w->cbuf + (size_t)i * w->cbufcap, w->cbufcap);
-	return NULL;
-}
-
-/* Compress the batch (two threads when it can) and append it in order. */
-static int
-batch_flush(struct w *w, struct sink *k)
-{
-	struct half a = { w, w->codec, 0, w->nb }, b = { w, NULL, 1, w->nb };
-	unsigned char h[8];
-	pthread_t t;
-	int i, rc, threaded = 0;
-
-	if (w->nb == 0)
-		return 0;
-	if (w->nb > 1) {
-		if (w->codec2 == NULL)
-			w->codec2 = tdat_codec_new(tdat_codec_name(w->codec));
-		b.codec = w->codec2;
-		threaded = b.codec && pthread_create(&t, NULL, compress_half,
-		    &b) == 0;
-	}
-	if (!threaded) {
-		a.first = 0;
-		for (i = 0; i < w->nb; i++)
-			w->clen[i] = tdat_codec_compress(w->codec,
-			    w->chunk + (size_t)i * w->chunkcap, w->fills[i],
-			    w->cbuf + (size_t)i * w->cbufcap, w->cbufcap);
-	} else {
-		compress_half(&a);
-		pthread_join(t, NULL);
-	}
-	for (i = 0; i < w->nb; i++) {
-		if (w->clen[i] == 0)
-			return tdat_fail_nooff(w->e, TDAT_EIO,
-			    "%s compression failed", tdat_codec_name(w->codec));
-		tdat_put(h, w->clen[i], 4, w->big);
-		tdat_put(h + 4, w->fills[i], 4, w->big);
-		if ((rc = w_append(w, h, 8)) < 0 || (rc = w_append(w,
-		    w->cbuf + (size_t)i * w->cbufcap, w->clen[i])) < 0)
-			return rc;
-		k->nchunks++;
-	}
-	w->nb = 0;
-	return 0;
-}
-
-/* The chunk being filled is complete: queue it, flush a full batch. */
+/* The chunk being filled is complete: into the pipeline. */
 static int
 sink_flush(struct w *w, struct sink *k)
 {
+	int rc;
+
 	if (k->fill == 0)
 		return 0;
-	w->fills[w->nb++] = k->fill;
+	rc = tdat_zpipe_put(w->zp, k->fill);
 	k->fill = 0;
-	return w->nb == NBATCH ? batch_flush(w, k) : 0;
+	w->cur = NULL;
+	return rc;
 }
 
 static int
@@ -341,10 +309,13 @@ sink_put(struct w *w, struct sink *k, const unsigned char *p, size_t n)
 	if (!k->compress)
 		return w_append(w, p, n);
 	while (n > 0) {
+		if (w->cur == NULL && (w->cur = tdat_zpipe_buf(w->zp,
+		    k->chunk_size, &rc)) == NULL)
+			return rc;
 		m = k->chunk_size - k->fill;
 		if (m > n)
 			m = n;
-		memcpy(w->chunk + (size_t)w->nb * w->chunkcap + k->fill, p, m);
+		memcpy(w->cur + k->fill, p, m);
 		k->fill += m;
 		p += m;
 		n -= m;
@@ -362,7 +333,8 @@ sink_end(struct w *w, struct sink *k, uint64_t *size)
 
 	if (k->compress) {
 		if ((rc = sink_flush(w, k)) < 0 ||
-		    (rc = batch_flush(w, k)) < 0 ||
+		    (rc = tdat_zpipe_flush(w->zp)) < 0 ||
+		    (rc = stage_flush(w)) < 0 ||
 		    (rc = w_patch(w, k->start, k->nchunks, 4)) < 0)
 			return rc;
 	}
@@ -1200,11 +1172,10 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 		rc = tdat_fail_nooff(e, TDAT_EIO, "truncate: %s",
 		    strerror(errno));
 	tdat_salvage_close(w.check);
+	tdat_zpipe_free(w.zp);
 	tdat_codec_free(w.codec);
-	tdat_codec_free(w.codec2);
 	b_free(&w.strings);
+	b_free(&w.stage);
 	free(w.win);
-	free(w.chunk);
-	free(w.cbuf);
 	return rc;
 }
