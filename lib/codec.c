@@ -492,3 +492,9 @@ tdat_zpipe_workers(const struct tdat_zpipe *p)
 {
 	return p->nw;
 }
+
+void
+tdat_zpipe_err(struct tdat_zpipe *p, struct tdat_err *e)
+{
+	p->e = e;
+}

@@ -257,6 +257,8 @@ unsigned char *tdat_zpipe_buf(struct tdat_zpipe *, size_t cap, int *rc);
 int tdat_zpipe_put(struct tdat_zpipe *, size_t len);
 int tdat_zpipe_flush(struct tdat_zpipe *);
 int tdat_zpipe_workers(const struct tdat_zpipe *);	/* threads started */
+/* Where later errors go (the thread putting chunks changes hands). */
+void tdat_zpipe_err(struct tdat_zpipe *, struct tdat_err *e);
 void tdat_zpipe_free(struct tdat_zpipe *);
 
 /* One compressed flyrecord chunk of a CPU. */
