@@ -497,7 +497,7 @@ find_cpu(const struct tdat_buffer *b, uint32_t id)
  * same whichever thread compresses them, and the checks run in the same
  * order, so the file and any error are the same.
  */
-#define HOLD	(4u << 20)
+#define HOLD	(2u << 20)
 
 static uint32_t cpu_span(const struct tdat_file *, const struct tdat_buffer *);
 static void buffer_order(const struct tdat_file *, int *, size_t *);
