@@ -75,6 +75,7 @@ struct w {
 	int holding;			/* stage is held, not written */
 	struct pre *pre;		/* the first CPU's copy, begun early */
 	struct tdat_err *se;		/* the copy's errors: e, or pre's */
+	struct tdat_pages_worker *pwk;	/* decompresses input ahead */
 	uint64_t done, total;		/* progress */
 	struct tdat_salvage *check;	/* a copy's page checker, or NULL */
 };
@@ -665,6 +666,28 @@ out:
 }
 
 /*
+ * Compressed input copied uncompressed: the next chunk is decompressed on
+ * a page worker (lib/pages.c) while this thread checks and writes the
+ * current one.  (Compressed output keeps both CPUs busy already.)
+ */
+static void
+read_ahead(struct w *w, struct tdat_pages *pg)
+{
+	sigset_t all, old;
+
+	if (w->codec != NULL || w->f->codec == NULL)
+		return;
+	if (w->pwk == NULL) {
+		/* Signals go to this thread (lib/output.c's handler). */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		tdat_pages_worker_new(&w->pwk);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	tdat_pages_async(pg, w->pwk);
+}
+
+/*
  * Write the pages of CPU id of buffer bi, page-aligned, as a raw or
  * chunked stream; *off and *size describe it (size 0: nothing written).
  */
@@ -723,6 +746,7 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 		return rc;
 	if (tdat_pages_total(pg) == 0)
 		goto out;
+	read_ahead(w, pg);
 	w_align(w, b->page_size);
 	*off = w->pos;
 	if ((rc = sink_begin(w, &k, compress, PAGES_IN_CHUNK * b->page_size))
@@ -1431,6 +1455,7 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 		rc = tdat_fail_nooff(e, TDAT_EIO, "truncate: %s",
 		    strerror(errno));
 	tdat_salvage_close(w.check);
+	tdat_pages_worker_free(w.pwk);
 	tdat_zpipe_free(w.zp);
 	tdat_codec_free(w.codec);
 	b_free(&w.strings);
