@@ -19,6 +19,8 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +48,6 @@ struct wcpu {
 	uint64_t off, size;
 };
 
-#define NBATCH	16
-
 struct w {
 	struct tdat_file *f;
 	const struct tdat_write_opts *o;
@@ -62,15 +62,20 @@ struct w {
 	unsigned char *win;		/* input window */
 	size_t wincap;
 	/*
-	 * Chunks are compressed in batches of NBATCH, the odd ones by a
-	 * second thread with its own codec: trace-cmd compresses one at a
-	 * time, and compression is most of a conversion's time.
+	 * Chunks are compressed by a pipeline (lib/codec.c) on threads of
+	 * its own while this one reads, checks and writes: trace-cmd
+	 * compresses one at a time, and compression is most of a
+	 * conversion's time.  The compressed chunks gather in stage (bytes
+	 * from pos on) and go out in large writes.
 	 */
-	unsigned char *chunk, *cbuf;	/* NBATCH chunks; their compression */
-	size_t chunkcap, cbufcap;	/* per chunk */
-	size_t fills[NBATCH], clen[NBATCH];
-	int nb;				/* full chunks waiting in the batch */
-	struct tdat_codec *codec2;	/* the second thread's */
+	struct tdat_zpipe *zp;		/* made by the first chunked stream */
+	unsigned char *cur;		/* the chunk being filled, or NULL */
+	struct sink *k;			/* the stream being compressed */
+	struct bytes stage;
+	int holding;			/* stage is held, not written */
+	struct pre *pre;		/* the first CPU's copy, begun early */
+	struct tdat_err *se;		/* the copy's errors: e, or pre's */
+	struct tdat_pages_worker *pwk;	/* decompresses input ahead */
 	uint64_t done, total;		/* progress */
 	struct tdat_salvage *check;	/* a copy's page checker, or NULL */
 };
@@ -224,111 +229,102 @@ need_win(struct w *w, size_t n)
 /* ------------------------------------------------------------------ */
 /* Output streams: raw, or chunks of (csize, usize, data) after a count. */
 
+#define STAGE	(256u << 10)	/* compressed bytes written at once */
+
 static int
-sink_begin(struct w *w, struct sink *k, int compress, size_t chunk_size)
+stage_flush(struct w *w)
 {
-	unsigned char *p;
-	size_t bound;
+	int rc;
+
+	if (w->stage.oom)
+		return w_oom(w);
+	rc = w_append(w, w->stage.p, w->stage.len);
+	w->stage.len = 0;
+	return rc;
+}
+
+/* A chunk back from the pipeline, in order: (csize, usize, data). */
+static int
+chunk_out(void *arg, const unsigned char *c, size_t clen, size_t len)
+{
+	struct w *w = arg;
+	int rc;
+
+	if (!w->holding && w->stage.len + 8 + clen > STAGE &&
+	    w->stage.len > 0 && (rc = stage_flush(w)) < 0)
+		return rc;
+	b_num(&w->stage, clen, 4, w->big);
+	b_num(&w->stage, len, 4, w->big);
+	b_add(&w->stage, c, clen);
+	w->k->nchunks++;
+	return w->stage.oom ? tdat_fail_nooff(w->se, TDAT_ENOMEM,
+	    "out of memory") : 0;
+}
+
+/* Threads compressing besides this one: one less than the CPUs. */
+static int
+zpipe_workers(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 2 ? 0 : n > 4 ? 3 : (int)n - 1;
+}
+
+/* A stream, not placed in the file yet: sink_place() does. */
+static int
+sink_open(struct w *w, struct sink *k, int compress, size_t chunk_size)
+{
+	int rc;
 
 	memset(k, 0, sizeof(*k));
 	k->compress = compress && w->codec != NULL;
 	k->chunk_size = chunk_size;
+	if (!k->compress)
+		return 0;
+	if (w->zp == NULL && (rc = tdat_zpipe_new(tdat_codec_name(w->codec),
+	    zpipe_workers(), chunk_out, w, &w->zp, w->se)) < 0)
+		return rc;
+	w->k = k;
+	w->cur = NULL;
+	return 0;
+}
+
+/* The stream starts here: chunked ones with their count (patched by
+ * sink_end()). */
+static int
+sink_place(struct w *w, struct sink *k)
+{
 	k->start = w->pos;
 	if (!k->compress)
 		return 0;
-	if (chunk_size > w->chunkcap) {
-		if ((p = realloc(w->chunk, NBATCH * chunk_size)) == NULL)
-			return w_oom(w);
-		w->chunk = p;
-		w->chunkcap = chunk_size;
-	}
-	bound = tdat_codec_bound(w->codec, chunk_size);
-	if (bound > w->cbufcap) {
-		if ((p = realloc(w->cbuf, NBATCH * bound)) == NULL)
-			return w_oom(w);
-		w->cbuf = p;
-		w->cbufcap = bound;
-	}
-	w->nb = 0;
 	if (w_patch(w, w->pos, 0, 4) < 0)
 		return w->e->code;
 	w->pos += 4;
 	return 0;
 }
 
-/* Compress every other chunk of the batch, from first. */
-struct half {
-	struct w *w;
-	struct tdat_codec *codec;
-	int first, n;
-};
-
-static void *
-compress_half(void *arg)
-{
-	struct half *h = arg;
-	struct w *w = h->w;
-	int i;
-
-	for (i = h->first; i < h->n; i += 2)
-		w->clen[i] = tdat_codec_compress(h->codec,
-		    w->chunk + (size_t)i * w->chunkcap, w->fills[i],
-		    w->cbuf + (size_t)i * w->cbufcap, w->cbufcap);
-	return NULL;
-}
-
-/* Compress the batch (two threads when it can) and append it in order. */
 static int
-batch_flush(struct w *w, struct sink *k)
+sink_begin(struct w *w, struct sink *k, int compress, size_t chunk_size)
 {
-	struct half a = { w, w->codec, 0, w->nb }, b = { w, NULL, 1, w->nb };
-	unsigned char h[8];
-	pthread_t t;
-	int i, rc, threaded = 0;
+	int rc;
 
-	if (w->nb == 0)
-		return 0;
-	if (w->nb > 1) {
-		if (w->codec2 == NULL)
-			w->codec2 = tdat_codec_new(tdat_codec_name(w->codec));
-		b.codec = w->codec2;
-		threaded = b.codec && pthread_create(&t, NULL, compress_half,
-		    &b) == 0;
-	}
-	if (!threaded) {
-		a.first = 0;
-		for (i = 0; i < w->nb; i++)
-			w->clen[i] = tdat_codec_compress(w->codec,
-			    w->chunk + (size_t)i * w->chunkcap, w->fills[i],
-			    w->cbuf + (size_t)i * w->cbufcap, w->cbufcap);
-	} else {
-		compress_half(&a);
-		pthread_join(t, NULL);
-	}
-	for (i = 0; i < w->nb; i++) {
-		if (w->clen[i] == 0)
-			return tdat_fail_nooff(w->e, TDAT_EIO,
-			    "%s compression failed", tdat_codec_name(w->codec));
-		tdat_put(h, w->clen[i], 4, w->big);
-		tdat_put(h + 4, w->fills[i], 4, w->big);
-		if ((rc = w_append(w, h, 8)) < 0 || (rc = w_append(w,
-		    w->cbuf + (size_t)i * w->cbufcap, w->clen[i])) < 0)
-			return rc;
-		k->nchunks++;
-	}
-	w->nb = 0;
-	return 0;
+	if ((rc = sink_open(w, k, compress, chunk_size)) < 0)
+		return rc;
+	return sink_place(w, k);
 }
 
-/* The chunk being filled is complete: queue it, flush a full batch. */
+/* The chunk being filled is complete: into the pipeline. */
 static int
 sink_flush(struct w *w, struct sink *k)
 {
+	int rc;
+
 	if (k->fill == 0)
 		return 0;
-	w->fills[w->nb++] = k->fill;
+	rc = tdat_zpipe_put(w->zp, k->fill);
 	k->fill = 0;
-	return w->nb == NBATCH ? batch_flush(w, k) : 0;
+	w->cur = NULL;
+	return rc;
 }
 
 static int
@@ -341,10 +337,13 @@ sink_put(struct w *w, struct sink *k, const unsigned char *p, size_t n)
 	if (!k->compress)
 		return w_append(w, p, n);
 	while (n > 0) {
+		if (w->cur == NULL && (w->cur = tdat_zpipe_buf(w->zp,
+		    k->chunk_size, &rc)) == NULL)
+			return rc;
 		m = k->chunk_size - k->fill;
 		if (m > n)
 			m = n;
-		memcpy(w->chunk + (size_t)w->nb * w->chunkcap + k->fill, p, m);
+		memcpy(w->cur + k->fill, p, m);
 		k->fill += m;
 		p += m;
 		n -= m;
@@ -362,7 +361,8 @@ sink_end(struct w *w, struct sink *k, uint64_t *size)
 
 	if (k->compress) {
 		if ((rc = sink_flush(w, k)) < 0 ||
-		    (rc = batch_flush(w, k)) < 0 ||
+		    (rc = tdat_zpipe_flush(w->zp)) < 0 ||
+		    (rc = stage_flush(w)) < 0 ||
 		    (rc = w_patch(w, k->start, k->nchunks, 4)) < 0)
 			return rc;
 	}
@@ -389,7 +389,7 @@ check_window(struct w *w, const struct tdat_window *win, uint32_t page_size,
 		pg.off = win->chunk ? win->off : win->off + at;
 		pg.chunk_pos = win->chunk ? (int64_t)at : -1;
 		if ((rc = tdat_salvage_check_page(w->check, &pg, *first,
-		    w->e)) < 0)
+		    w->se)) < 0)
 			return rc;
 		*first = 0;
 	}
@@ -397,36 +397,81 @@ check_window(struct w *w, const struct tdat_window *win, uint32_t page_size,
 }
 
 /*
- * Copy the pages (or latency text) of ci in buffer bi into an output
+ * The pages (or latency text) of one CPU being copied into an output
  * stream, window by window, checking pages of page_size bytes (0: the
  * latency text, not checked).  Progress counts the bytes as stored:
  * size, spread over the windows.
  */
+struct copy {
+	struct tdat_pages *pg;
+	struct sink *k;
+	uint64_t size;			/* as stored, for progress */
+	uint64_t total, got, told;	/* bytes of pages; progress told */
+	uint32_t page_size;
+	int first;			/* the next page is the CPU's first */
+	int end;			/* every window is copied */
+};
+
+/* Copy the next window: 1, 0 at the end, < 0 on error (in w->se). */
+static int
+copy_window(struct w *w, struct copy *cp)
+{
+	struct tdat_window win;
+	int rc;
+
+	if ((rc = tdat_pages_window(cp->pg, &win, w->se)) <= 0) {
+		cp->end = rc == 0;
+		return rc;
+	}
+	if ((cp->page_size && (rc = check_window(w, &win, cp->page_size,
+	    &cp->first)) < 0) || (rc = sink_put(w, cp->k, win.p, win.len)) < 0)
+		return rc;
+	cp->got += win.len;
+	return 1;
+}
+
+static void
+copy_progress(struct w *w, struct copy *cp)
+{
+	uint64_t now;
+
+	now = cp->total && cp->got < cp->total ? (uint64_t)((unsigned
+	    __int128)cp->size * cp->got / cp->total) : cp->size;
+	progress(w, now - cp->told);
+	cp->told = now;
+}
+
+/* Copy the windows not copied yet. */
+static int
+copy_rest(struct w *w, struct copy *cp)
+{
+	int rc = 0;
+
+	if (cp->got > 0)
+		copy_progress(w, cp);
+	while (!cp->end && (rc = copy_window(w, cp)) > 0)
+		copy_progress(w, cp);
+	if (rc < 0)
+		return rc;
+	if (cp->told < cp->size)
+		progress(w, cp->size - cp->told);
+	return 0;
+}
+
 static int
 copy_pages(struct w *w, struct tdat_pages *ps, struct sink *k, uint64_t size,
     uint32_t page_size)
 {
-	struct tdat_window win;
-	uint64_t total = tdat_pages_total(ps), got = 0, told = 0, now;
-	int rc, first = 1;
+	struct copy cp;
 
-	for (;;) {
-		if ((rc = tdat_pages_window(ps, &win, w->e)) < 0)
-			return rc;
-		if (rc == 0)
-			break;
-		if ((page_size && (rc = check_window(w, &win, page_size,
-		    &first)) < 0) || (rc = sink_put(w, k, win.p, win.len)) < 0)
-			return rc;
-		got += win.len;
-		now = total && got < total ?
-		    (uint64_t)((unsigned __int128)size * got / total) : size;
-		progress(w, now - told);
-		told = now;
-	}
-	if (told < size)
-		progress(w, size - told);
-	return 0;
+	memset(&cp, 0, sizeof(cp));
+	cp.pg = ps;
+	cp.k = k;
+	cp.size = size;
+	cp.total = tdat_pages_total(ps);
+	cp.page_size = page_size;
+	cp.first = 1;
+	return copy_rest(w, &cp);
 }
 
 /* ------------------------------------------------------------------ */
@@ -441,6 +486,205 @@ find_cpu(const struct tdat_buffer *b, uint32_t id)
 		if (b->cpu[i].id == id)
 			return &b->cpu[i];
 	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/*
+ * The first CPU's copy, begun early.  While this thread writes the
+ * metadata (compressing the kallsyms takes long), another reads, checks
+ * and compresses the pages of the first CPU the file holds, keeping the
+ * compressed chunks (HOLD bytes or so) until the stream's place in the
+ * file is known; write_cpu() then takes the copy over.  Chunks are the
+ * same whichever thread compresses them, and the checks run in the same
+ * order, so the file and any error are the same.
+ */
+#define HOLD	(2u << 20)
+
+static uint32_t cpu_span(const struct tdat_file *, const struct tdat_buffer *);
+static void buffer_order(const struct tdat_file *, int *, size_t *);
+
+struct pre {
+	pthread_t t;
+	int bi;
+	uint32_t id, ci;
+	struct sink k;
+	struct copy cp;
+	atomic_int stop;	/* write_cpu() takes over */
+	int joined;
+	int rc;
+	struct tdat_err e;
+};
+
+static void *
+pre_main(void *arg)
+{
+	struct w *w = arg;
+	struct pre *p = w->pre;
+	int rc;
+
+	if ((w->check == NULL && (rc = tdat_salvage_open(w->f, &w->check,
+	    &p->e)) < 0) || (rc = tdat_pages_open(w->f, p->bi, p->ci,
+	    &p->cp.pg, &p->e)) < 0)
+		goto out;
+	if ((p->cp.total = tdat_pages_total(p->cp.pg)) == 0)
+		goto out;
+	if ((rc = sink_open(w, &p->k, 1, PAGES_IN_CHUNK *
+	    w->f->buf[p->bi].page_size)) < 0)
+		goto out;
+	while (!atomic_load(&p->stop) && w->stage.len < HOLD &&
+	    (rc = copy_window(w, &p->cp)) > 0)
+		;
+out:
+	p->rc = rc < 0 ? rc : 0;
+	return NULL;
+}
+
+/* The CPU write_cpu() copies first from the input file, if any. */
+static int
+first_cpu(const struct tdat_file *f, int *bi, uint32_t *id, uint32_t *ci)
+{
+	const struct tdat_buffer *b;
+	const struct tdat_cpu *c;
+	uint32_t i, n;
+	size_t j, nb;
+	int *order;
+
+	if ((order = calloc(f->nbuf + 1, sizeof(*order))) == NULL)
+		return -1;
+	buffer_order(f, order, &nb);
+	for (j = 0; j < nb && f->buf[order[j]].latency; j++)
+		;
+	*bi = j < nb ? order[j] : -1;
+	free(order);
+	if (*bi < 0)
+		return -1;
+	b = &f->buf[*bi];
+	n = cpu_span(f, b);
+	for (i = 0; i < n; i++)
+		if ((c = find_cpu(b, i)) != NULL && c->size != 0) {
+			*id = i;
+			*ci = (uint32_t)(c - b->cpu);
+			return 0;
+		}
+	return -1;
+}
+
+/* Begin the first CPU's copy on a thread of its own, when it helps. */
+static void
+pre_start(struct w *w)
+{
+	struct pre *p;
+	sigset_t all, old;
+	int rc;
+
+	if (w->codec == NULL || w->o->pages || w->f->page_ops ||
+	    (p = calloc(1, sizeof(*p))) == NULL)
+		return;
+	if (first_cpu(w->f, &p->bi, &p->id, &p->ci) < 0) {
+		free(p);
+		return;
+	}
+	atomic_init(&p->stop, 0);
+	p->cp.k = &p->k;
+	p->cp.size = w->f->buf[p->bi].cpu[p->ci].size;
+	p->cp.page_size = w->f->buf[p->bi].page_size;
+	p->cp.first = 1;
+	w->pre = p;
+	w->se = &p->e;
+	w->holding = 1;
+	/* Signals go to this thread (lib/output.c's handler). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&p->t, NULL, pre_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		w->pre = NULL;
+		w->se = w->e;
+		w->holding = 0;
+		free(p);
+	}
+}
+
+/* Stop the early copy and take it over on this thread. */
+static void
+pre_join(struct w *w)
+{
+	struct pre *p = w->pre;
+
+	atomic_store(&p->stop, 1);
+	pthread_join(p->t, NULL);
+	p->joined = 1;
+	w->se = w->e;
+	if (w->zp)
+		tdat_zpipe_err(w->zp, w->e);
+}
+
+/* End the early copy: whatever it holds is dropped. */
+static void
+pre_end(struct w *w)
+{
+	struct pre *p = w->pre;
+
+	if (p == NULL)
+		return;
+	if (!p->joined)
+		pre_join(w);
+	if (w->holding && w->zp)	/* its chunks, into the held stage */
+		tdat_zpipe_flush(w->zp);
+	if (w->holding)
+		w->stage.len = 0;
+	w->holding = 0;
+	tdat_pages_close(p->cp.pg);
+	free(p);
+	w->pre = NULL;
+}
+
+/* Write the early copy's CPU at the end of the file. */
+static int
+pre_write(struct w *w, uint64_t *off, uint64_t *size)
+{
+	struct pre *p = w->pre;
+	int rc;
+
+	pre_join(w);
+	if ((rc = p->rc) < 0) {
+		*w->e = p->e;
+		goto out;
+	}
+	if (p->cp.total == 0)
+		goto out;
+	w_align(w, w->f->buf[p->bi].page_size);
+	*off = w->pos;
+	w->holding = 0;
+	if ((rc = sink_place(w, &p->k)) < 0 ||
+	    (rc = copy_rest(w, &p->cp)) < 0)
+		goto out;
+	rc = sink_end(w, &p->k, size);
+out:
+	pre_end(w);
+	return rc;
+}
+
+/*
+ * Compressed input copied uncompressed: the next chunk is decompressed on
+ * a page worker (lib/pages.c) while this thread checks and writes the
+ * current one.  (Compressed output keeps both CPUs busy already.)
+ */
+static void
+read_ahead(struct w *w, struct tdat_pages *pg)
+{
+	sigset_t all, old;
+
+	if (w->codec != NULL || w->f->codec == NULL)
+		return;
+	if (w->pwk == NULL) {
+		/* Signals go to this thread (lib/output.c's handler). */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		tdat_pages_worker_new(&w->pwk);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	tdat_pages_async(pg, w->pwk);
 }
 
 /*
@@ -491,6 +735,9 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 	}
 	if ((c = find_cpu(b, id)) == NULL || c->size == 0)
 		return 0;
+	if (w->pre && w->pre->bi == bi && w->pre->id == id)
+		return pre_write(w, off, size);
+	pre_end(w);
 	if (w->check == NULL && (rc = tdat_salvage_open(w->f, &w->check,
 	    w->e)) < 0)
 		return rc;
@@ -499,6 +746,7 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 		return rc;
 	if (tdat_pages_total(pg) == 0)
 		goto out;
+	read_ahead(w, pg);
 	w_align(w, b->page_size);
 	*off = w->pos;
 	if ((rc = sink_begin(w, &k, compress, PAGES_IN_CHUNK * b->page_size))
@@ -1275,6 +1523,7 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 	w.e = e;
 	w.fd = fd;
 	w.big = f->big;
+	w.se = e;
 	w.total = tdat_write_total(f);
 	if (o->version != 6 && o->version != 7)
 		return tdat_fail_nooff(e, TDAT_EUSAGE,
@@ -1287,16 +1536,22 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 			return tdat_fail_nooff(e, TDAT_EUSAGE,
 			    "unknown compression \"%s\"", o->compression);
 	}
-	rc = o->version == 6 ? write_v6(&w) : write_v7(&w);
+	if (o->version == 6)
+		rc = write_v6(&w);
+	else {
+		pre_start(&w);
+		rc = write_v7(&w);
+		pre_end(&w);
+	}
 	if (rc == 0 && ftruncate(fd, (off_t)w.pos) < 0)
 		rc = tdat_fail_nooff(e, TDAT_EIO, "truncate: %s",
 		    strerror(errno));
 	tdat_salvage_close(w.check);
+	tdat_pages_worker_free(w.pwk);
+	tdat_zpipe_free(w.zp);
 	tdat_codec_free(w.codec);
-	tdat_codec_free(w.codec2);
 	b_free(&w.strings);
+	b_free(&w.stage);
 	free(w.win);
-	free(w.chunk);
-	free(w.cbuf);
 	return rc;
 }

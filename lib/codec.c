@@ -3,6 +3,7 @@
  * ("zlib", "zstd"), through zlib and libzstd.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -301,4 +302,286 @@ tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
 		rc = zstd_stream(c, src, slen, win, o);
 	free(win);
 	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/*
+ * The compression pipeline.  Chunks go round a ring of ZP_SLOTS slots in
+ * the order they are put; three counters walk it: out (the oldest chunk
+ * not handed back yet), cq (the next chunk to compress) and in (the next
+ * slot to fill), out <= cq <= in <= out + ZP_SLOTS.  Chunks [out, cq)
+ * are being compressed or done, [cq, in) wait.  Workers take the chunk at
+ * cq; the caller takes it too when the ring is full, rather than wait.
+ * Every chunk is compressed alone, with the same codec parameters, so
+ * which thread compresses it changes no byte.
+ */
+#define ZP_SLOTS	8
+#define ZP_WORKERS	4
+
+struct zslot {
+	unsigned char *in, *out;
+	size_t incap, outcap;
+	size_t len;		/* bytes in in */
+	size_t clen;		/* bytes in out; 0: compression failed */
+	int done;
+};
+
+struct tdat_zpipe {
+	char name[8];
+	struct tdat_codec *codec;	/* the caller's */
+	tdat_zpipe_out put;
+	void *arg;
+	struct tdat_err *e;
+	struct zslot slot[ZP_SLOTS];
+	uint64_t out, cq, in;
+	int err;			/* sticky: the first failure */
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	int quit;
+	int nw;
+	pthread_t t[ZP_WORKERS];
+	struct tdat_codec *wc[ZP_WORKERS];
+};
+
+/* Compress chunk s (taken under the lock) with codec c, unlocked. */
+static void
+zp_compress(struct tdat_zpipe *p, struct tdat_codec *c, uint64_t s)
+{
+	struct zslot *z = &p->slot[s % ZP_SLOTS];
+	size_t clen;
+
+	pthread_mutex_unlock(&p->mu);
+	clen = tdat_codec_compress(c, z->in, z->len, z->out, z->outcap);
+	pthread_mutex_lock(&p->mu);
+	z->clen = clen;
+	z->done = 1;
+	pthread_cond_broadcast(&p->done);
+}
+
+struct zworker {
+	struct tdat_zpipe *p;
+	int i;
+};
+
+static void *
+zp_worker(void *arg)
+{
+	struct tdat_zpipe *p = ((struct zworker *)arg)->p;
+	struct tdat_codec *c = p->wc[((struct zworker *)arg)->i];
+
+	free(arg);
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (!p->quit && p->cq == p->in)
+			pthread_cond_wait(&p->work, &p->mu);
+		if (p->quit)
+			break;
+		zp_compress(p, c, p->cq++);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* Start worker i; -1 if it cannot (the pipeline goes on without it). */
+static int
+zp_start(struct tdat_zpipe *p, int i)
+{
+	struct zworker *zw;
+	sigset_t all, old;
+	int rc;
+
+	if ((p->wc[i] = tdat_codec_new(p->name)) == NULL ||
+	    (zw = malloc(sizeof(*zw))) == NULL) {
+		tdat_codec_free(p->wc[i]);
+		p->wc[i] = NULL;
+		return -1;
+	}
+	zw->p = p;
+	zw->i = i;
+	/* Signals go to the caller's thread (lib/output.c's handler). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&p->t[i], NULL, zp_worker, zw);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		free(zw);
+		tdat_codec_free(p->wc[i]);
+		p->wc[i] = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int
+tdat_zpipe_new(const char *codec, int workers, tdat_zpipe_out put, void *arg,
+    struct tdat_zpipe **out, struct tdat_err *e)
+{
+	struct tdat_zpipe *p;
+
+	*out = NULL;
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	if (strlen(codec) >= sizeof(p->name) ||
+	    (p->codec = tdat_codec_new(codec)) == NULL) {
+		free(p);
+		return tdat_fail_nooff(e, TDAT_EUSAGE,
+		    "unknown compression \"%s\"", codec);
+	}
+	strcpy(p->name, codec);
+	p->put = put;
+	p->arg = arg;
+	p->e = e;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	if (workers > ZP_WORKERS)
+		workers = ZP_WORKERS;
+	while (p->nw < workers && zp_start(p, p->nw) == 0)
+		p->nw++;
+	*out = p;
+	return 0;
+}
+
+void
+tdat_zpipe_free(struct tdat_zpipe *p)
+{
+	int i;
+
+	if (p == NULL)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->quit = 1;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	for (i = 0; i < p->nw; i++) {
+		pthread_join(p->t[i], NULL);
+		tdat_codec_free(p->wc[i]);
+	}
+	for (i = 0; i < ZP_SLOTS; i++) {
+		free(p->slot[i].in);
+		free(p->slot[i].out);
+	}
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	tdat_codec_free(p->codec);
+	free(p);
+}
+
+/*
+ * Hand back the done chunks at the head of the ring, in order (called
+ * locked; put() runs unlocked: the head's slot is no thread's but ours).
+ */
+static int
+zp_drain(struct tdat_zpipe *p)
+{
+	struct zslot *z;
+	int rc;
+
+	while (p->err == 0 && p->out < p->cq &&
+	    (z = &p->slot[p->out % ZP_SLOTS])->done) {
+		if (z->clen == 0) {
+			p->err = tdat_fail_nooff(p->e, TDAT_EIO,
+			    "%s compression failed", p->name);
+			break;
+		}
+		pthread_mutex_unlock(&p->mu);
+		rc = p->put(p->arg, z->out, z->clen, z->len);
+		pthread_mutex_lock(&p->mu);
+		if (rc < 0)
+			p->err = rc;
+		else
+			p->out++;
+	}
+	return p->err;
+}
+
+/* Make room for one more chunk (room 1) or hand every chunk back (0). */
+static int
+zp_wait(struct tdat_zpipe *p, int room)
+{
+	int rc;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		if ((rc = zp_drain(p)) < 0)
+			break;
+		if (room ? p->in < p->out + ZP_SLOTS : p->out == p->in)
+			break;
+		if (p->cq < p->in)
+			zp_compress(p, p->codec, p->cq++);
+		else
+			pthread_cond_wait(&p->done, &p->mu);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return rc;
+}
+
+/* A buffer of at least n bytes, kept; 0 or TDAT_ENOMEM. */
+static int
+zp_grow(unsigned char **p, size_t *cap, size_t n)
+{
+	unsigned char *q;
+
+	if (n <= *cap)
+		return 0;
+	if ((q = realloc(*p, n)) == NULL)
+		return TDAT_ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+unsigned char *
+tdat_zpipe_buf(struct tdat_zpipe *p, size_t cap, int *rc)
+{
+	struct zslot *z;
+
+	if ((*rc = zp_wait(p, 1)) < 0)
+		return NULL;
+	z = &p->slot[p->in % ZP_SLOTS];
+	if (zp_grow(&z->in, &z->incap, cap) < 0 ||
+	    zp_grow(&z->out, &z->outcap, tdat_codec_bound(p->codec, cap)) < 0) {
+		*rc = p->err = tdat_fail_nooff(p->e, TDAT_ENOMEM,
+		    "out of memory");
+		return NULL;
+	}
+	return z->in;
+}
+
+int
+tdat_zpipe_put(struct tdat_zpipe *p, size_t len)
+{
+	struct zslot *z;
+	int rc;
+
+	pthread_mutex_lock(&p->mu);
+	if ((rc = p->err) == 0) {
+		z = &p->slot[p->in % ZP_SLOTS];
+		z->len = len;
+		z->done = 0;
+		p->in++;
+		pthread_cond_signal(&p->work);
+		rc = zp_drain(p);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return rc;
+}
+
+int
+tdat_zpipe_flush(struct tdat_zpipe *p)
+{
+	return zp_wait(p, 0);
+}
+
+int
+tdat_zpipe_workers(const struct tdat_zpipe *p)
+{
+	return p->nw;
+}
+
+void
+tdat_zpipe_err(struct tdat_zpipe *p, struct tdat_err *e)
+{
+	p->e = e;
 }

@@ -111,15 +111,13 @@ min_size(const struct tdat_event *ev)
 	return min;
 }
 
-/* The format of event id and what its records must hold, or NULL. */
+/* The format of event id and what its records must hold, or NULL: the
+ * cache missed. */
 static const struct ev_check *
-lookup(struct tdat_salvage *s, unsigned id)
+lookup_slow(struct tdat_salvage *s, struct ev_check *c, unsigned id)
 {
-	struct ev_check *c = &s->check[id % NCHECK];
 	int i, n;
 
-	if (c->ev != NULL && c->id == id)
-		return c;
 	if ((c->ev = tdat_events_find(s->ev, id)) == NULL)
 		return NULL;
 	c->id = id;
@@ -131,9 +129,20 @@ lookup(struct tdat_salvage *s, unsigned id)
 	return c;
 }
 
-/* A record's fields against its format: NULL if sound, else what is not. */
+/* The format of event id and what its records must hold, or NULL. */
+static inline const struct ev_check *
+lookup(struct tdat_salvage *s, unsigned id)
+{
+	struct ev_check *c = &s->check[id % NCHECK];
+
+	if (c->ev != NULL && c->id == id)
+		return c;
+	return lookup_slow(s, c, id);
+}
+
+/* The __data_loc fields of a record against its format. */
 static const char *
-check_fields(const struct ev_check *c, const unsigned char *d, uint32_t size,
+check_locs(const struct ev_check *c, const unsigned char *d, uint32_t size,
     int big)
 {
 	const struct tdat_event *ev = c->ev;
@@ -141,9 +150,7 @@ check_fields(const struct ev_check *c, const unsigned char *d, uint32_t size,
 	uint32_t loc, off, len;
 	int i, n = ev->ncommon + ev->nfields;
 
-	if (size < c->min)
-		return "record is shorter than its event";
-	for (i = 0; c->has_loc && i < n; i++) {
+	for (i = 0; i < n; i++) {
 		if (!is_loc(fl = field(ev, i)))
 			continue;
 		loc = tdat_get32(d + fl->offset, big);
@@ -162,8 +169,18 @@ check_fields(const struct ev_check *c, const unsigned char *d, uint32_t size,
 	return NULL;
 }
 
+/* A record's fields against its format: NULL if sound, else what is not. */
+static inline const char *
+check_fields(const struct ev_check *c, const unsigned char *d, uint32_t size,
+    int big)
+{
+	if (size < c->min)
+		return "record is shorter than its event";
+	return c->has_loc ? check_locs(c, d, size, big) : NULL;
+}
+
 /* One item of a page: 0 if sound, < 0 if it shows damage. */
-static int
+static inline int
 check_item(struct tdat_salvage *s, struct tdat_page *pg,
     const struct tdat_page_item *it, uint64_t before, uint64_t *nrec,
     struct tdat_err *e)
@@ -176,7 +193,7 @@ check_item(struct tdat_salvage *s, struct tdat_page *pg,
 	case TDAT_ITEM_DATA:
 		if (pg->ts < before || (s->have_ts && pg->ts < s->last_ts))
 			return bad(e, pl, pg, it->at, "time goes backwards");
-		if (it->size < 2 || (c = lookup(s, tdat_get16(it->data,
+		if (it->size < 2 || (c = lookup(s, tdat_rd16(it->data,
 		    pl->big))) == NULL)
 			return bad(e, pl, pg, it->at, "event id has no format");
 		if ((why = check_fields(c, it->data, it->size, pl->big)))
@@ -480,7 +497,7 @@ tdat_salvage_check_record(struct tdat_salvage *s, const unsigned char *d,
 {
 	const struct ev_check *c;
 
-	if (size < 2 || (c = lookup(s, tdat_get16(d, s->pl.big))) == NULL)
+	if (size < 2 || (c = lookup(s, tdat_rd16(d, s->pl.big))) == NULL)
 		return "event id has no format";
 	return check_fields(c, d, size, s->pl.big);
 }

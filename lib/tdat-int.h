@@ -248,6 +248,31 @@ struct tdat_stream_out {
 int tdat_codec_compress_to(struct tdat_codec *, const void *src,
     size_t slen, struct tdat_stream_out *o);
 
+/*
+ * A compression pipeline: chunks compressed on up to `workers` threads
+ * of its own (and on the caller's when it would wait), handed back to
+ * put() on the caller's thread in the order they went in, each as the
+ * codec compresses it alone: the bytes are those of one thread.  At most
+ * eight chunks are held.  Fill the buffer tdat_zpipe_buf() gives (room
+ * for cap bytes), then tdat_zpipe_put() its first len bytes; put() may
+ * run in either call and in tdat_zpipe_flush(), which hands back every
+ * chunk.  Errors fill e (given to tdat_zpipe_new(); put() fills it
+ * itself) and stick: every later call returns the first.
+ * tdat_zpipe_free() drops chunks not handed back.
+ */
+struct tdat_zpipe;
+typedef int (*tdat_zpipe_out)(void *arg, const unsigned char *c, size_t clen,
+    size_t len);
+int tdat_zpipe_new(const char *codec, int workers, tdat_zpipe_out put,
+    void *arg, struct tdat_zpipe **out, struct tdat_err *e);
+unsigned char *tdat_zpipe_buf(struct tdat_zpipe *, size_t cap, int *rc);
+int tdat_zpipe_put(struct tdat_zpipe *, size_t len);
+int tdat_zpipe_flush(struct tdat_zpipe *);
+int tdat_zpipe_workers(const struct tdat_zpipe *);	/* threads started */
+/* Where later errors go (the thread putting chunks changes hands). */
+void tdat_zpipe_err(struct tdat_zpipe *, struct tdat_err *e);
+void tdat_zpipe_free(struct tdat_zpipe *);
+
 /* One compressed flyrecord chunk of a CPU. */
 struct tdat_chunk {
 	uint64_t off;		/* offset of the compressed bytes */

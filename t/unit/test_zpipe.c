@@ -1,0 +1,180 @@
+/*
+ * test_zpipe.c: the compression pipeline (lib/codec.c) hands back the
+ * chunks in the order they went in, each byte for byte what one codec on
+ * one thread makes of it, with no worker and with several, zstd and zlib,
+ * over many chunks of many sizes; a failing put() stops it with its
+ * error, which sticks; a pipeline freed with chunks in it frees them
+ * (check-asan's LeakSanitizer sees the rest).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat-int.h"
+#include "tap.h"
+
+#define NCHUNK	300
+#define MAXLEN	(40 << 10)
+
+/* What put() was given, chunk by chunk, or where it should fail. */
+struct got {
+	uint64_t h;		/* FNV-1a over (len, clen, bytes) of each */
+	int n;			/* chunks handed back */
+	int fail_at;		/* fail on this chunk (-1: never) */
+	int calls_after;	/* put() calls after failing */
+	struct tdat_err *e;
+};
+
+static uint64_t
+hash(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n-- > 0)
+		h = (h ^ *c++) * 0x100000001b3ULL;
+	return h;
+}
+
+static int
+put(void *arg, const unsigned char *c, size_t clen, size_t len)
+{
+	struct got *g = arg;
+
+	if (g->fail_at >= 0 && g->n >= g->fail_at) {
+		if (g->n > g->fail_at)
+			g->calls_after++;
+		g->n++;
+		return tdat_fail_nooff(g->e, TDAT_EIO, "write: test failure");
+	}
+	g->h = hash(g->h, &len, sizeof(len));
+	g->h = hash(g->h, &clen, sizeof(clen));
+	g->h = hash(g->h, c, clen);
+	g->n++;
+	return 0;
+}
+
+/* Chunk i: its length and bytes, something a trace page might hold
+ * (runs, small numbers, some noise), different for every i. */
+static size_t
+chunk(int i, unsigned char *p)
+{
+	size_t len = (size_t)(i * 7919) % MAXLEN + 1, j;
+	uint32_t x = 2463534242u + (uint32_t)i;
+
+	if (i % 5 == 0)
+		len = MAXLEN;
+	for (j = 0; j < len; j++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		p[j] = (j % 16 < 8) ? (unsigned char)(j / 64 + i) :
+		    (unsigned char)(x % 7);
+	}
+	return len;
+}
+
+/* The chunks compressed one by one on this thread, with a fresh codec. */
+static uint64_t
+reference(const char *name)
+{
+	struct tdat_codec *c = tdat_codec_new(name);
+	unsigned char *in = malloc(MAXLEN), *out;
+	size_t cap = tdat_codec_bound(c, MAXLEN), len, clen;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int i;
+
+	out = malloc(cap);
+	for (i = 0; i < NCHUNK; i++) {
+		len = chunk(i, in);
+		clen = tdat_codec_compress(c, in, len, out, cap);
+		h = hash(h, &len, sizeof(len));
+		h = hash(h, &clen, sizeof(clen));
+		h = hash(h, out, clen);
+	}
+	free(in);
+	free(out);
+	tdat_codec_free(c);
+	return h;
+}
+
+/* Put n chunks through a pipeline of w workers; flush when flush is set.
+ * Returns the first error, or 0. */
+static int
+run(const char *name, int w, int n, int flush, struct got *g, int *nw)
+{
+	struct tdat_zpipe *p;
+	struct tdat_err e = { 0 };
+	unsigned char *b;
+	int i, rc = 0;
+
+	g->h = 0xcbf29ce484222325ULL;
+	g->n = 0;
+	g->calls_after = 0;
+	g->e = &e;
+	if ((rc = tdat_zpipe_new(name, w, put, g, &p, &e)) < 0)
+		return rc;
+	*nw = tdat_zpipe_workers(p);
+	for (i = 0; i < n && rc == 0; i++) {
+		if ((b = tdat_zpipe_buf(p, MAXLEN, &rc)) == NULL)
+			break;
+		rc = tdat_zpipe_put(p, chunk(i, b));
+	}
+	if (rc == 0 && flush)
+		rc = tdat_zpipe_flush(p);
+	if (rc < 0) {
+		/* the error sticks */
+		ok(tdat_zpipe_flush(p) == rc && tdat_zpipe_buf(p, 16, &i) ==
+		    NULL && i == rc && tdat_zpipe_put(p, 1) == rc &&
+		    strcmp(e.msg, "write: test failure") == 0,
+		    "%s, %d workers: the error sticks (%s)", name, w, e.msg);
+	}
+	tdat_zpipe_free(p);
+	return rc;
+}
+
+int
+main(void)
+{
+	static const char *const names[] = { "zstd", "zlib" };
+	struct tdat_zpipe *p;
+	struct tdat_err e = { 0 };
+	struct got g;
+	uint64_t want;
+	int i, w, nw, rc;
+
+	for (i = 0; i < 2; i++) {
+		want = reference(names[i]);
+		for (w = 0; w <= 3; w++) {
+			g.fail_at = -1;
+			rc = run(names[i], w, NCHUNK, 1, &g, &nw);
+			ok(rc == 0 && g.n == NCHUNK && g.h == want && nw == w,
+			    "%s, %d workers (%d started): %d chunks as one "
+			    "thread compresses them", names[i], w, nw, g.n);
+		}
+	}
+
+	/* put() fails on chunk 20: every call after says so, put() is
+	 * not called again, and freeing takes the chunks still inside */
+	for (w = 0; w <= 2; w++) {
+		g.fail_at = 20;
+		rc = run("zstd", w, NCHUNK, 1, &g, &nw);
+		ok(rc == TDAT_EIO && g.n == 21 && g.calls_after == 0,
+		    "zstd, %d workers: put() failing on chunk 20 stops the "
+		    "pipeline after %d calls", w, g.n);
+	}
+
+	/* freed without a flush: chunks in flight are dropped */
+	g.fail_at = -1;
+	rc = run("zstd", 2, 13, 0, &g, &nw);
+	ok(rc == 0 && g.n <= 13, "freed unflushed: %d of 13 chunks handed "
+	    "back, the rest dropped", g.n);
+	/* an empty pipeline */
+	rc = run("zlib", 1, 0, 1, &g, &nw);
+	ok(rc == 0 && g.n == 0, "an empty pipeline hands back nothing");
+
+	ok(tdat_zpipe_new("lz4", 1, put, &g, &p, &e) == TDAT_EUSAGE &&
+	    p == NULL && strstr(e.msg, "lz4") != NULL,
+	    "an unknown codec: %s", e.msg);
+	return tap_done();
+}
