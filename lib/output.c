@@ -53,6 +53,7 @@ struct tdat_out {
 	char *tmp;		/* the temporary, or NULL */
 	int slot;		/* its registry entry, or -1 */
 	int fd;			/* -1 for a directory */
+	int dest;		/* where a spool is copied: 1, a device, -1 */
 	int binary, dir;
 	FILE *fp;		/* the text view */
 	char *buf;		/* its buffer */
@@ -245,6 +246,7 @@ out_new(const char *path, struct tdat_err *e)
 		return NULL;
 	}
 	o->fd = -1;
+	o->dest = -1;
 	o->slot = -1;
 	return o;
 }
@@ -294,14 +296,15 @@ open_beside(struct tdat_out *o, struct tdat_err *e)
 	return 0;
 }
 
-/* An unlinked spool in $TMPDIR for a binary output to standard output. */
+/* An unlinked spool in $TMPDIR for a binary output to o->dest (standard
+ * output, a device or a FIFO), copied there at the end. */
 static int
 open_spool(struct tdat_out *o, struct tdat_err *e)
 {
 	const char *dir = getenv("TMPDIR");
 	char path[4096];
 
-	if (isatty(1))
+	if (isatty(o->dest))
 		return tdat_fail_nooff(e, TDAT_EUSAGE, "refusing to write a "
 		    "trace to a terminal (use -o FILE or a redirection)");
 	snprintf(path, sizeof(path), "%s/tdat-out.XXXXXX",
@@ -333,6 +336,24 @@ view_write(void *arg, const char *p, size_t n)
 	return o->werr ? 0 : (ssize_t)n;
 }
 
+/* A target that exists and is not a regular file (/dev/full, a FIFO, a
+ * terminal) is written in place: renaming a temporary onto it would
+ * replace the device.  0 when path is not such a target, 1 when o->dest
+ * is open on it, or a negative code. */
+static int
+open_special(struct tdat_out *o, struct tdat_err *e)
+{
+	struct stat st;
+
+	if (stat(o->path, &st) < 0 || S_ISREG(st.st_mode) ||
+	    S_ISDIR(st.st_mode))
+		return 0;
+	if ((o->dest = open(o->path, O_WRONLY | O_CLOEXEC)) < 0)
+		return tdat_fail_nooff(e, TDAT_EIO, "cannot open: %s",
+		    strerror(errno));
+	return 1;
+}
+
 static int
 open_view(struct tdat_out *o, struct tdat_err *e)
 {
@@ -362,13 +383,19 @@ tdat_out_open(const char *path, int flags, struct tdat_file *const *in,
 	if ((o = out_new(path, e)) == NULL)
 		return TDAT_ENOMEM;
 	o->binary = (flags & TDAT_OUT_BINARY) != 0;
-	if (path)
+	rc = 0;
+	if (path == NULL)
+		o->dest = 1;
+	else if ((rc = open_special(o, e)) == 0)
 		rc = open_beside(o, e);
-	else if (o->binary)
-		rc = open_spool(o, e);
-	else {
-		o->fd = 1;
-		rc = 0;
+	if (rc >= 0 && o->dest >= 0) {
+		if (o->binary)
+			rc = open_spool(o, e);
+		else {		/* text goes straight to it */
+			o->fd = o->dest;
+			o->dest = -1;
+			rc = 0;
+		}
 	}
 	if (rc == 0 && !o->binary)
 		rc = open_view(o, e);
@@ -445,7 +472,7 @@ tdat_out_failed(const struct tdat_out *o)
 /* Ending. */
 
 static int
-copy_to_stdout(struct tdat_out *o, struct tdat_err *e)
+copy_spool(struct tdat_out *o, struct tdat_err *e)
 {
 	char buf[65536];
 	off_t off = 0;
@@ -461,7 +488,7 @@ copy_to_stdout(struct tdat_out *o, struct tdat_err *e)
 		if (n == 0)
 			return 0;
 		for (k = 0; k < n; k += w) {
-			w = write(1, buf + k, (size_t)(n - k));
+			w = write(o->dest, buf + k, (size_t)(n - k));
 			if (w < 0 && errno == EINTR) {
 				w = 0;
 				continue;
@@ -490,6 +517,9 @@ close_files(struct tdat_out *o)
 	if (o->fd > 1 && close(o->fd) < 0 && err == 0)
 		err = errno;
 	o->fd = -1;
+	if (o->dest > 1 && close(o->dest) < 0 && err == 0)
+		err = errno;
+	o->dest = -1;
 	return err;
 }
 
@@ -499,8 +529,8 @@ tdat_out_commit(struct tdat_out *o, struct tdat_err *e)
 	sigset_t old;
 	int rc = 0, err;
 
-	if (o->path == NULL && o->binary)
-		rc = copy_to_stdout(o, e);
+	if (o->binary && o->dest >= 0)
+		rc = copy_spool(o, e);
 	if ((err = close_files(o)) != 0 && rc == 0)
 		rc = tdat_fail_nooff(e, TDAT_EIO, "write error: %s",
 		    strerror(err));

@@ -216,6 +216,27 @@ full_fs() {
 	[ ! -s "$T/left" ]
 }
 
+@test "-o on a FIFO (or a device) writes into it, not a file renamed onto it" {
+	# Renaming a temporary onto -o /dev/full would replace the device
+	# (as root); a FIFO shows the same without harm: its reader gets the
+	# output, and it stays a FIFO.
+	mkfifo "$T/fifo"
+	timeout 20 cat "$T/fifo" >"$T/got.dat" &
+	pid=$!
+	run -0 "$B/tdat-cat" -o "$T/fifo" "$S"
+	wait "$pid"
+	[ -p "$T/fifo" ]
+	run -0 "$B/tdat-cat" -o "$T/want.dat" "$S"
+	cmp "$T/want.dat" "$T/got.dat"
+
+	timeout 20 cat "$T/fifo" >"$T/got.json" &
+	pid=$!
+	run -0 "$B/tdat-to-json" -o "$T/fifo" "$S"
+	wait "$pid"
+	[ -p "$T/fifo" ]
+	"$B/tdat-to-json" "$S" | cmp - "$T/got.json"
+}
+
 # ---- standard input without "-"
 
 @test "tdat-dump reads a pipe or a redirected file without -" {
