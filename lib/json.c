@@ -280,6 +280,18 @@ static const unsigned char cls[256] = {
 	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 };
 
+int
+tdat_json_plain(const void *s, size_t n)
+{
+	const unsigned char *p = s;
+	unsigned m = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		m |= cls[p[i]];
+	return m == 0;
+}
+
 /* Write a JSON string: plain ASCII directly, anything else through json-c's
  * escaping.  Bytes that are not UTF-8 are either repaired (each bad byte
  * becomes U+FFFD: keys and display names) or, when exact, written as
