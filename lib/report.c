@@ -24,6 +24,8 @@ struct look {
 	size_t curcap;
 };
 
+#define NAMES	64	/* events whose name and id are kept */
+
 /* One input. */
 struct rin {
 	struct tdat_file *f;
@@ -52,6 +54,16 @@ struct report {
 		size_t in;	/* the guest's input */
 	} *vcpu;		/* sorted by pid */
 	size_t nvcpu;
+	struct evname {
+		const struct tdat_event *ev;
+		char text[64];	/* " name: " padded to 20, then blanks */
+		size_t len;
+	} names[NAMES];		/* by the event's address */
+	struct evid {
+		const struct tdat_events *set;
+		int id;
+		const struct tdat_event *ev;
+	} ids[NAMES];		/* by id */
 };
 
 /*
@@ -248,7 +260,25 @@ static char *
 fmt_digits(char *p, unsigned long long v, int width, char fill)
 {
 	char *end = p;
+	uint32_t w;
 
+	if (v <= UINT32_MAX) {
+		/* the common case in 32 bits */
+		w = (uint32_t)v;
+		while (w >= 100) {
+			p -= 2;
+			memcpy(p, dig2 + 2 * (w % 100), 2);
+			w /= 100;
+		}
+		if (w >= 10) {
+			p -= 2;
+			memcpy(p, dig2 + 2 * w, 2);
+		} else
+			*--p = (char)('0' + w);
+		while (end - p < width)
+			*--p = fill;
+		return p;
+	}
 	while (v >= 100) {
 		p -= 2;
 		memcpy(p, dig2 + 2 * (v % 100), 2);
@@ -309,6 +339,42 @@ put_name(struct report *r, const char *name)
 	sb_add(&r->line, ": ", 2);
 	if (n < 20)
 		sb_add(&r->line, spaces, 20 - n);
+}
+
+/* put_name() of an event, made once for each of the last few events. */
+static void
+put_event_name(struct report *r, const struct tdat_event *ev)
+{
+	struct evname *c = &r->names[((uintptr_t)ev >> 4) % NAMES];
+	size_t n;
+
+	if (c->ev != ev) {
+		n = strlen(ev->name);
+		if (n + 3 > sizeof(c->text) - SB_SHORT) {
+			put_name(r, ev->name);
+			return;
+		}
+		memset(c->text, ' ', sizeof(c->text));
+		memcpy(c->text + 1, ev->name, n);
+		memcpy(c->text + 1 + n, ": ", 2);
+		c->len = n < 20 ? 23 : n + 3;
+		c->ev = ev;
+	}
+	sb_add_short(&r->line, c->text, c->len);
+}
+
+/* tdat_events_find() for the last few ids. */
+static const struct tdat_event *
+find_event(struct report *r, int id)
+{
+	struct evid *c = &r->ids[(unsigned)id % NAMES];
+
+	if (c->set != r->ev || c->id != id) {
+		c->ev = tdat_events_find(r->ev, id);
+		c->set = r->ev;
+		c->id = id;
+	}
+	return c->ev;
 }
 
 /* "%16s-%-5d [%03d]" */
@@ -386,7 +452,7 @@ report_record(struct report *r, const struct tdat_record *rec)
 	if (r->ev->nev && rec->size >= 2)
 		id = (int)tdat_read_num(r->ev, rec->data,
 		    r->ev->ev[0]->ncommon ? r->ev->ev[0]->common[0].size : 2);
-	ev = tdat_events_find(r->ev, id);
+	ev = find_event(r, id);
 	if (ev == NULL) {
 		/* trace-cmd: no task, no time, "(NULL)" for the name. */
 		tdat_sb_puts(l, "[UNKNOWN EVENT][UNKNOWN EVENT]");
@@ -397,7 +463,7 @@ report_record(struct report *r, const struct tdat_record *rec)
 	pid = (int)tdat_field_read(ev, ev->pid, rec->data, rec->size);
 	put_task(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
 	put_time(r, rec->ts);
-	put_name(r, ev->name);
+	put_event_name(r, ev);
 	print_info(r, ev, rec);
 done:
 	if (l->len > start && l->p[l->len - 1] == '\n')
