@@ -935,12 +935,19 @@ lost:
 static void
 usecs(struct tdat_jw *w, uint64_t ns)
 {
-	char s[32];
-	int n;
+	char s[2 * FAST_NUM + 4], *p = s;
+	unsigned ms = (unsigned)(ns % 1000);
 
-	n = snprintf(s, sizeof(s), "%llu.%03u", (unsigned long long)(ns / 1000),
-	    (unsigned)(ns % 1000));
-	tdat_jw_raw(w, s, (size_t)n);
+	/* "%llu.%03u" */
+	p = fast_int(p, ns / 1000, 0);
+	if (p[-1] == '"')	/* fast_int quotes beyond 2^53; not here */
+		p = s + snprintf(s, sizeof(s), "%llu",
+		    (unsigned long long)(ns / 1000));
+	*p++ = '.';
+	*p++ = (char)('0' + ms / 100);
+	*p++ = (char)('0' + ms / 10 % 10);
+	*p++ = (char)('0' + ms % 10);
+	tdat_jw_raw(w, s, (size_t)(p - s));
 }
 
 static int
@@ -1169,34 +1176,34 @@ instant(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
 	if (pid_add(j, pid) < 0)
 		return -1;
 	tdat_jw_obj(w);
-	tdat_jw_key(w, "name");
+	tdat_jw_qkey(w, "\"name\":", 7);
 	if (ev)
 		tdat_jw_name(w, ev->name, strlen(ev->name));
 	else
 		tdat_jw_cstr(w, "[UNKNOWN EVENT]");
-	tdat_jw_key(w, "cat");
+	tdat_jw_qkey(w, "\"cat\":", 6);
 	tdat_jw_name(w, ev ? ev->system : "", ev ? strlen(ev->system) : 0);
-	tdat_jw_key(w, "ph");
-	tdat_jw_cstr(w, "i");
-	tdat_jw_key(w, "s");
-	tdat_jw_cstr(w, "t");
-	tdat_jw_key(w, "ts");
+	tdat_jw_qkey(w, "\"ph\":", 5);
+	tdat_jw_raw(w, "\"i\"", 3);
+	tdat_jw_qkey(w, "\"s\":", 4);
+	tdat_jw_raw(w, "\"t\"", 3);
+	tdat_jw_qkey(w, "\"ts\":", 5);
 	usecs(w, r->ts);
-	tdat_jw_key(w, "pid");
+	tdat_jw_qkey(w, "\"pid\":", 6);
 	tdat_jw_i64(w, pid);
-	tdat_jw_key(w, "tid");
+	tdat_jw_qkey(w, "\"tid\":", 6);
 	tdat_jw_i64(w, pid);
-	tdat_jw_key(w, "args");
+	tdat_jw_qkey(w, "\"args\":", 7);
 	tdat_jw_obj(w);
 	/* common_ never starts an event's own field name.  ts in
 	 * microseconds is a double that holds nanoseconds exactly only up to
 	 * 2^41 us: common_ts is exact. */
-	tdat_jw_key(w, "common_ts");
+	tdat_jw_qkey(w, "\"common_ts\":", 12);
 	tdat_jw_u64(w, r->ts);
-	tdat_jw_key(w, "common_cpu");
+	tdat_jw_qkey(w, "\"common_cpu\":", 13);
 	tdat_jw_i64(w, r->cpu);
 	if (r->buffer > 0) {
-		tdat_jw_key(w, "common_buffer");
+		tdat_jw_qkey(w, "\"common_buffer\":", 16);
 		tdat_jw_cstr(w, j->f->buf[r->buffer].name);
 	}
 	if (c) {
@@ -1204,7 +1211,7 @@ instant(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
 		if (c->nsym)
 			symbols(j, c, r, "\"common_symbols\":");
 	} else {
-		tdat_jw_key(w, "common_type");
+		tdat_jw_qkey(w, "\"common_type\":", 14);
 		tdat_jw_i64(w, id);
 	}
 	tdat_jw_end(w, '}');
