@@ -64,6 +64,12 @@ struct report {
 		int id;
 		const struct tdat_event *ev;
 	} ids[NAMES];		/* by id */
+	struct task {
+		const char *comm;	/* as tdat_events_comm() gave it */
+		int pid, cpu;
+		char text[2 * SB_SHORT];	/* put_task()'s */
+		size_t len;
+	} tasks[NAMES];		/* by pid and CPU */
 };
 
 /*
@@ -422,6 +428,31 @@ put_task(struct report *r, const char *comm, int pid, int cpu)
 	sb_putc(l, ']');
 }
 
+/* put_task() for the last few tasks and CPUs: their comm strings stay
+ * where they are while the set lives. */
+static void
+put_task_kept(struct report *r, const char *comm, int pid, int cpu)
+{
+	struct task *c = &r->tasks[((unsigned)pid * 4 + (unsigned)cpu) %
+	    NAMES];
+	size_t start = r->line.len, n;
+
+	if (c->comm == comm && c->pid == pid && c->cpu == cpu) {
+		sb_add_short(&r->line, c->text, c->len);
+		return;
+	}
+	put_task(r, comm, pid, cpu);
+	n = r->line.len - start;
+	c->comm = NULL;
+	if (r->line.oom || n > SB_SHORT)
+		return;
+	memcpy(c->text, r->line.p + start, n);
+	c->len = n;
+	c->comm = comm;
+	c->pid = pid;
+	c->cpu = cpu;
+}
+
 static int
 report_record(struct report *r, const struct tdat_record *rec)
 {
@@ -461,7 +492,7 @@ report_record(struct report *r, const struct tdat_record *rec)
 		goto done;
 	}
 	pid = (int)tdat_field_read(ev, ev->pid, rec->data, rec->size);
-	put_task(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
+	put_task_kept(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
 	put_time(r, rec->ts);
 	put_event_name(r, ev);
 	print_info(r, ev, rec);
