@@ -308,6 +308,20 @@ put_digits(struct tdat_sbuf *l, unsigned long long v, int width, char fill)
 	sb_add(l, p, (size_t)(buf + sizeof(buf) - p));
 }
 
+/* "%09u" of v < 10^9, written backwards to end at p: the start. */
+static char *
+nine_digits(char *p, uint32_t v)
+{
+	uint32_t lo = v % 10000, hi = v / 10000 % 10000;
+
+	memcpy(p - 2, dig2 + 2 * (lo % 100), 2);
+	memcpy(p - 4, dig2 + 2 * (lo / 100), 2);
+	memcpy(p - 6, dig2 + 2 * (hi % 100), 2);
+	memcpy(p - 8, dig2 + 2 * (hi / 100), 2);
+	p[-9] = (char)('0' + v / 100000000);
+	return p - 9;
+}
+
 /* " %5llu.%09llu:" (nanoseconds) or " %5llu.%06llu:" (microseconds),
  * or "%12llu:" for a clock that counts cycles. */
 static void
@@ -320,7 +334,7 @@ put_time(struct report *r, uint64_t ts)
 		p = fmt_digits(p, ts, 12, ' ');
 	} else {
 		if (r->o->ns) {
-			p = fmt_digits(p, ts % 1000000000, 9, '0');
+			p = nine_digits(p, (uint32_t)(ts % 1000000000));
 			*--p = '.';
 			p = fmt_digits(p, ts / 1000000000, 5, ' ');
 		} else {
