@@ -96,6 +96,11 @@ struct jev {
 		size_t len;
 		int plain;	/* tdat_json_plain() */
 	} names[NAMEC];		/* line_fast(): names seen, by address */
+	struct evid {
+		const struct tdat_events *set;
+		int id;
+		const struct tdat_event *ev;
+	} ids[NAMEC];		/* tdat_events_find() of the last ids */
 	/* --chrome */
 	const struct tdat_event *sw;	/* sched:sched_switch */
 	const struct tdat_field *sw_prev_pid, *sw_next_pid, *sw_next_comm,
@@ -1365,6 +1370,20 @@ jev_begin(void *arg, struct tdat_file *const *files, size_t n,
 	    TDAT_RUN_RECORDS;
 }
 
+/* tdat_events_find() for the last few ids. */
+static const struct tdat_event *
+find_event(struct jev *j, int id)
+{
+	struct evid *c = &j->ids[(unsigned)id % NAMEC];
+
+	if (c->set != j->ev || c->id != id) {
+		c->ev = tdat_events_find(j->ev, id);
+		c->set = j->ev;
+		c->id = id;
+	}
+	return c->ev;
+}
+
 static int
 jev_record(void *arg, size_t k, const struct tdat_record *rec,
     struct tdat_err *e)
@@ -1381,7 +1400,7 @@ jev_record(void *arg, size_t k, const struct tdat_record *rec,
 	}
 	id = rec->size >= (uint32_t)j->type_size ?
 	    (int)getn(j, rec->data, j->type_size) : -1;
-	ev = tdat_events_find(j->ev, id);
+	ev = find_event(j, id);
 	if (!j->chrome) {
 		rc = line(j, ev, rec, id);
 	} else {
