@@ -57,10 +57,15 @@ struct pitem {
 	size_t pext;		/* PP_POINTER: the extension after the 'p' */
 };
 
+struct pop;			/* a step of a compiled print format */
+
 struct tdat_print {
 	int n, cap;
 	struct pitem *it;
 	struct parg *args;	/* the argument list (owned) */
+	struct pop *ops;	/* the items as steps, made on first use by
+				 * lib/print-eval.c; NULL: not yet */
+	int nops;		/* -1: the items are walked instead */
 };
 
 /* 12 bytes a kernel symbol: names are appended to one arena in the order
@@ -168,6 +173,10 @@ void tdat_print_fields(const struct tdat_event *, const unsigned char *data,
     uint32_t size, int use_fmt, struct tdat_sbuf *out);
 void tdat_print_pretty(const struct tdat_event *, const unsigned char *data,
     uint32_t size, struct tdat_sbuf *out);
+/* The same walking the print format's items, never its compiled steps
+ * (t/unit/test_print_ops.c compares the two). */
+void tdat_print_walk(const struct tdat_event *, const unsigned char *data,
+    uint32_t size, struct tdat_sbuf *out);
 unsigned long long tdat_read_num(const struct tdat_events *, const void *p,
     int n);
 
@@ -197,6 +206,21 @@ sb_putc(struct tdat_sbuf *b, int c)
 		b->p[b->len] = '\0';
 	} else
 		tdat_sb_putc(b, c);
+}
+
+/* Appending n <= SB_SHORT bytes from s, which has SB_SHORT readable
+ * bytes: one fixed-size copy when the buffer has room. */
+#define SB_SHORT	32
+
+static inline void
+sb_add_short(struct tdat_sbuf *b, const char *s, size_t n)
+{
+	if (b->cap - b->len > SB_SHORT) {
+		memcpy(b->p + b->len, s, SB_SHORT);
+		b->len += n;
+		b->p[b->len] = '\0';
+	} else
+		tdat_sb_add(b, s, n);
 }
 
 /* Fast number formatting (lib/print-eval.c). */

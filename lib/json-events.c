@@ -62,6 +62,8 @@ struct evc {
 	int nother;
 	unsigned char *kind;	/* K_* of each field */
 	int nsym;		/* fields of kind K_SYM */
+	size_t fastlen;		/* line_fast(): the most a line takes but
+				 * its comm and symbol names; 0: not fast */
 };
 
 /* One input. */
@@ -70,6 +72,8 @@ struct jin {
 	struct tdat_events *ev;
 	int type_size;		/* bytes of common_type */
 };
+
+#define NAMEC	256
 
 struct jev {
 	struct tdat_file *f;	/* the input of the record being written */
@@ -87,6 +91,16 @@ struct jev {
 	int comm_pid;		/* JSON Lines: the last pid's comm */
 	size_t comm_in;		/* (of that input) */
 	const char *comm;
+	struct namec {
+		const char *s;
+		size_t len;
+		int plain;	/* tdat_json_plain() */
+	} names[NAMEC];		/* line_fast(): names seen, by address */
+	struct evid {
+		const struct tdat_events *set;
+		int id;
+		const struct tdat_event *ev;
+	} ids[NAMEC];		/* tdat_events_find() of the last ids */
 	/* --chrome */
 	const struct tdat_event *sw;	/* sched:sched_switch */
 	const struct tdat_field *sw_prev_pid, *sw_next_pid, *sw_next_comm,
@@ -124,7 +138,12 @@ getn(const struct jev *j, const unsigned char *p, int n)
 		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
 		    (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
 	case 8:
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		memcpy(&v, p, 8);
+		return v;
+#else
 		return getn(j, p, 4) | getn(j, p + 4, 4) << 32;
+#endif
 	}
 	for (i = n - 1; i >= 0; i--)
 		v = v << 8 | p[i];
@@ -399,6 +418,40 @@ evc_kinds(struct evc *c, const struct tdat_event *ev)
 		c->nsym += c->kind[i] == K_SYM;
 }
 
+#define FAST_NUM	24	/* room for a number: 20 digits and a sign or
+				 * quotes, and a fixed-size copy */
+#define FAST_SYMS	8	/* symbol fields line_fast() takes */
+#define FAST_KEY	32	/* keys up to this long: one fixed-size copy */
+
+/* A field line_fast() writes: one integer of 1, 2, 4 or 8 bytes. */
+static int
+fast_field(const struct tdat_field *f)
+{
+	return f == NULL || (!(f->flags & (TDAT_FLD_ARRAY |
+	    TDAT_FLD_DYNAMIC)) && (f->size == 1 || f->size == 2 ||
+	    f->size == 4 || f->size == 8));
+}
+
+/* The most bytes line_fast() writes for an event type, without its comm
+ * and symbol names; 0 when it cannot write the type's lines. */
+static size_t
+fast_len(const struct evc *c)
+{
+	const struct tdat_event *ev = c->ev;
+	size_t n = 256 + c->headlen;
+	int i;
+
+	if (c->nother || c->nsym > FAST_SYMS || !fast_field(c->pid) ||
+	    !fast_field(c->flags) || !fast_field(c->preempt))
+		return 0;
+	for (i = 0; i < ev->nfields; i++) {
+		if (ev->fields[i].name == NULL || !fast_field(&ev->fields[i]))
+			return 0;
+		n += 2 * c->klen[i] + FAST_KEY + FAST_NUM + 4;
+	}
+	return n;
+}
+
 static struct evc *
 evc_new(const struct tdat_event *ev)
 {
@@ -440,9 +493,15 @@ evc_new(const struct tdat_event *ev)
 			goto fail;
 		c->other[c->nother++] = &ev->common[i];
 	}
+	/* line_fast() copies a key of up to FAST_KEY bytes in one piece */
+	tdat_sb_add(&c->text, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+	    "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", FAST_KEY);
+	if (c->text.oom)
+		goto fail;
 	c->pid = tdat_event_field(ev, "common_pid");
 	c->flags = tdat_event_field(ev, "common_flags");
 	c->preempt = tdat_event_field(ev, "common_preempt_count");
+	c->fastlen = fast_len(c);
 	return c;
 fail:
 	evc_free(c);
@@ -575,6 +634,232 @@ symbols(struct jev *j, const struct evc *c, const struct tdat_record *r,
 /* ------------------------------------------------------------------ */
 /* JSON Lines. */
 
+static const char dig2[201] =
+    "00010203040506070809101112131415161718192021222324"
+    "25262728293031323334353637383940414243444546474849"
+    "50515253545556575859606162636465666768697071727374"
+    "75767778798081828384858687888990919293949596979899";
+
+/* The digits of a magnitude m (negative: with a minus), quoted beyond
+ * TDAT_JSON_SAFE, as tdat_jw_u64() and tdat_jw_i64() write them, at p
+ * (FAST_NUM bytes of room); returns the end. */
+static inline char *
+fast_int(char *p, uint64_t m, int neg)
+{
+	char d[2 * FAST_NUM], *end = d + FAST_NUM, *q = end;
+	int quote = m > TDAT_JSON_SAFE;
+
+	if (m < 10 && !neg) {
+		*p = (char)('0' + m);
+		return p + 1;
+	}
+	*end = '"';
+	while (m >= 100) {
+		q -= 2;
+		memcpy(q, dig2 + 2 * (m % 100), 2);
+		m /= 100;
+	}
+	if (m >= 10) {
+		q -= 2;
+		memcpy(q, dig2 + 2 * m, 2);
+	} else
+		*--q = (char)('0' + m);
+	if (neg)
+		*--q = '-';
+	if (quote)
+		*--q = '"';
+	memcpy(p, q, FAST_NUM);
+	return p + (end + quote - q);
+}
+
+static inline char *
+fast_i64(char *p, int64_t v)
+{
+	return fast_int(p, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
+}
+
+static const char hex2[513] =
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+/* An address as tdat_jw_hex() writes it. */
+static inline char *
+fast_hex(char *p, uint64_t v)
+{
+	char d[2 * FAST_NUM], *end = d + FAST_NUM, *q = end;
+
+	*end = '"';
+	while (v >= 16) {
+		q -= 2;
+		memcpy(q, hex2 + 2 * (v & 255), 2);
+		v >>= 8;
+	}
+	if (v || q == end)
+		*--q = hex2[2 * v + 1];
+	*--q = 'x';
+	*--q = '0';
+	*--q = '"';
+	memcpy(p, q, FAST_NUM);
+	return p + (end + 1 - q);
+}
+
+static inline char *
+fast_put(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* A key of an event type's text (padded with FAST_KEY bytes). */
+static inline char *
+fast_key(char *p, const struct evc *c, int i)
+{
+	if (c->klen[i] <= FAST_KEY)
+		memcpy(p, c->text.p + c->koff[i], FAST_KEY);
+	else
+		memcpy(p, c->text.p + c->koff[i], c->klen[i]);
+	return p + c->klen[i];
+}
+
+/* A name's length and whether it needs escaping, kept by its address
+ * (symbol names stay where they are while the set lives). */
+static const struct namec *
+name_info(struct jev *j, const char *s)
+{
+	struct namec *n = &j->names[((uintptr_t)s >> 3) % NAMEC];
+
+	if (n->s != s) {
+		n->s = s;
+		n->len = strlen(s);
+		n->plain = tdat_json_plain(s, n->len);
+	}
+	return n;
+}
+
+#define FAST_LIT(p, s)	fast_put((p), (s), sizeof(s) - 1)
+
+/* A scalar field (fast_field()), as value() writes it. */
+static inline uint64_t
+fast_get(const struct jev *j, const struct tdat_field *f,
+    const struct tdat_record *r)
+{
+	if (f == NULL || (uint32_t)f->offset + f->size > r->size)
+		return 0;
+	return getn(j, r->data + f->offset, f->size);
+}
+
+/* The comm of a pid, the last one kept. */
+static const char *
+comm_of(struct jev *j, int pid)
+{
+	if (j->comm == NULL || j->comm_pid != pid || j->comm_in != j->cur) {
+		/* No comm is added while writing JSON Lines: it stays. */
+		j->comm = tdat_events_comm(j->ev, pid);
+		j->comm_pid = pid;
+		j->comm_in = j->cur;
+	}
+	return j->comm;
+}
+
+/*
+ * The line of a record laid out straight in the writer's buffer, the
+ * bytes line() writes, for the common case: one input, the top buffer, no
+ * events lost, an event type of integer fields only (fast_len()), and a
+ * comm and symbol names that need no escaping.  Returns 1, having written
+ * nothing, for any other case.
+ */
+static int
+line_fast(struct jev *j, const struct evc *c, const struct tdat_record *r)
+{
+	const struct tdat_event *ev = c->ev;
+	const struct tdat_field *f;
+	struct tdat_jw *w = &j->w;
+	struct namec comm, name[FAST_SYMS];
+	const char *s;
+	size_t need;
+	uint64_t v;
+	int64_t sv;
+	int i, k, open, pid;
+	char *p;
+
+	if (c->fastlen == 0 || j->nin > 1 || r->buffer > 0 || r->missed ||
+	    w->depth != 0 || !w->first[0] || w->after_key || w->err ||
+	    (j->ev->big != 0) != (j->f->big != 0))
+		return 1;
+	pid = (int)fast_get(j, c->pid, r);
+	comm = *name_info(j, comm_of(j, pid));
+	if (!comm.plain)
+		return 1;
+	need = c->fastlen + comm.len;
+	for (i = k = 0; i < ev->nfields && k < c->nsym; i++) {
+		if (c->kind[i] != K_SYM)
+			continue;
+		if ((s = sym(j, fast_get(j, &ev->fields[i], r))) == NULL) {
+			name[k++].s = NULL;
+			continue;
+		}
+		name[k] = *name_info(j, s);
+		if (!name[k].plain)
+			return 1;
+		need += name[k++].len;
+	}
+	if (w->cap - w->len < need && (tdat_jw_flush(w) != 0 ||
+	    w->cap - w->len < need))
+		return 1;
+	p = w->buf + w->len;
+	p = FAST_LIT(p, "{\"ts\":");
+	p = fast_int(p, r->ts, 0);
+	p = FAST_LIT(p, ",\"cpu\":");
+	p = fast_i64(p, r->cpu);
+	*p++ = ',';
+	p = fast_put(p, c->text.p + c->head, c->headlen);
+	p = FAST_LIT(p, ",\"pid\":");
+	p = fast_i64(p, pid);
+	p = FAST_LIT(p, ",\"comm\":\"");
+	p = fast_put(p, comm.s, comm.len);
+	p = FAST_LIT(p, "\",\"flags\":");
+	p = fast_int(p, fast_get(j, c->flags, r), 0);
+	p = FAST_LIT(p, ",\"preempt_count\":");
+	p = fast_int(p, fast_get(j, c->preempt, r), 0);
+	p = FAST_LIT(p, ",\"fields\":{");
+	for (i = 0; i < ev->nfields; i++) {
+		f = &ev->fields[i];
+		if (i > 0)
+			*p++ = ',';
+		p = fast_key(p, c, i);
+		v = fast_get(j, f, r);
+		if (c->kind[i] != K_INT) {
+			p = fast_hex(p, v);
+		} else if (f->flags & TDAT_FLD_SIGNED) {
+			sv = sext(v, f->size);
+			p = fast_i64(p, sv);
+		} else
+			p = fast_int(p, v, 0);
+	}
+	*p++ = '}';
+	for (i = k = open = 0; i < ev->nfields && k < c->nsym; i++) {
+		if (c->kind[i] != K_SYM || name[k++].s == NULL)
+			continue;
+		p = open++ ? FAST_LIT(p, ",") : FAST_LIT(p, ",\"symbols\":{");
+		p = fast_key(p, c, i);
+		*p++ = '"';
+		p = fast_put(p, name[k - 1].s, name[k - 1].len);
+		*p++ = '"';
+	}
+	if (open)
+		*p++ = '}';
+	*p++ = '}';
+	*p++ = '\n';
+	w->len = (size_t)(p - w->buf);
+	return 0;
+}
+
 static int
 line(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
     int id)
@@ -585,6 +870,8 @@ line(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
 
 	if (ev && (c = evc_get(j, ev)) == NULL)
 		return -1;
+	if (c && line_fast(j, c, r) == 0)
+		return 0;
 	tdat_jw_obj(w);
 	tdat_jw_qkey(w, "\"ts\":", 5);
 	tdat_jw_u64(w, r->ts);
@@ -612,13 +899,7 @@ line(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
 	tdat_jw_qkey(w, "\"pid\":", 6);
 	tdat_jw_i64(w, pid);
 	tdat_jw_qkey(w, "\"comm\":", 7);
-	if (j->comm == NULL || j->comm_pid != pid || j->comm_in != j->cur) {
-		/* No comm is added while writing JSON Lines: it stays. */
-		j->comm = tdat_events_comm(j->ev, pid);
-		j->comm_pid = pid;
-		j->comm_in = j->cur;
-	}
-	tdat_jw_cstr(w, j->comm);
+	tdat_jw_cstr(w, comm_of(j, pid));
 	tdat_jw_qkey(w, "\"flags\":", 8);
 	tdat_jw_u64(w, field_u64(ev, c->flags, r));
 	tdat_jw_qkey(w, "\"preempt_count\":", 16);
@@ -659,12 +940,19 @@ lost:
 static void
 usecs(struct tdat_jw *w, uint64_t ns)
 {
-	char s[32];
-	int n;
+	char s[2 * FAST_NUM + 4], *p = s;
+	unsigned ms = (unsigned)(ns % 1000);
 
-	n = snprintf(s, sizeof(s), "%llu.%03u", (unsigned long long)(ns / 1000),
-	    (unsigned)(ns % 1000));
-	tdat_jw_raw(w, s, (size_t)n);
+	/* "%llu.%03u" */
+	p = fast_int(p, ns / 1000, 0);
+	if (p[-1] == '"')	/* fast_int quotes beyond 2^53; not here */
+		p = s + snprintf(s, sizeof(s), "%llu",
+		    (unsigned long long)(ns / 1000));
+	*p++ = '.';
+	*p++ = (char)('0' + ms / 100);
+	*p++ = (char)('0' + ms / 10 % 10);
+	*p++ = (char)('0' + ms % 10);
+	tdat_jw_raw(w, s, (size_t)(p - s));
 }
 
 static int
@@ -893,34 +1181,34 @@ instant(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
 	if (pid_add(j, pid) < 0)
 		return -1;
 	tdat_jw_obj(w);
-	tdat_jw_key(w, "name");
+	tdat_jw_qkey(w, "\"name\":", 7);
 	if (ev)
 		tdat_jw_name(w, ev->name, strlen(ev->name));
 	else
 		tdat_jw_cstr(w, "[UNKNOWN EVENT]");
-	tdat_jw_key(w, "cat");
+	tdat_jw_qkey(w, "\"cat\":", 6);
 	tdat_jw_name(w, ev ? ev->system : "", ev ? strlen(ev->system) : 0);
-	tdat_jw_key(w, "ph");
-	tdat_jw_cstr(w, "i");
-	tdat_jw_key(w, "s");
-	tdat_jw_cstr(w, "t");
-	tdat_jw_key(w, "ts");
+	tdat_jw_qkey(w, "\"ph\":", 5);
+	tdat_jw_raw(w, "\"i\"", 3);
+	tdat_jw_qkey(w, "\"s\":", 4);
+	tdat_jw_raw(w, "\"t\"", 3);
+	tdat_jw_qkey(w, "\"ts\":", 5);
 	usecs(w, r->ts);
-	tdat_jw_key(w, "pid");
+	tdat_jw_qkey(w, "\"pid\":", 6);
 	tdat_jw_i64(w, pid);
-	tdat_jw_key(w, "tid");
+	tdat_jw_qkey(w, "\"tid\":", 6);
 	tdat_jw_i64(w, pid);
-	tdat_jw_key(w, "args");
+	tdat_jw_qkey(w, "\"args\":", 7);
 	tdat_jw_obj(w);
 	/* common_ never starts an event's own field name.  ts in
 	 * microseconds is a double that holds nanoseconds exactly only up to
 	 * 2^41 us: common_ts is exact. */
-	tdat_jw_key(w, "common_ts");
+	tdat_jw_qkey(w, "\"common_ts\":", 12);
 	tdat_jw_u64(w, r->ts);
-	tdat_jw_key(w, "common_cpu");
+	tdat_jw_qkey(w, "\"common_cpu\":", 13);
 	tdat_jw_i64(w, r->cpu);
 	if (r->buffer > 0) {
-		tdat_jw_key(w, "common_buffer");
+		tdat_jw_qkey(w, "\"common_buffer\":", 16);
 		tdat_jw_cstr(w, j->f->buf[r->buffer].name);
 	}
 	if (c) {
@@ -928,7 +1216,7 @@ instant(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
 		if (c->nsym)
 			symbols(j, c, r, "\"common_symbols\":");
 	} else {
-		tdat_jw_key(w, "common_type");
+		tdat_jw_qkey(w, "\"common_type\":", 14);
 		tdat_jw_i64(w, id);
 	}
 	tdat_jw_end(w, '}');
@@ -1082,6 +1370,20 @@ jev_begin(void *arg, struct tdat_file *const *files, size_t n,
 	    TDAT_RUN_RECORDS;
 }
 
+/* tdat_events_find() for the last few ids. */
+static const struct tdat_event *
+find_event(struct jev *j, int id)
+{
+	struct evid *c = &j->ids[(unsigned)id % NAMEC];
+
+	if (c->set != j->ev || c->id != id) {
+		c->ev = tdat_events_find(j->ev, id);
+		c->set = j->ev;
+		c->id = id;
+	}
+	return c->ev;
+}
+
 static int
 jev_record(void *arg, size_t k, const struct tdat_record *rec,
     struct tdat_err *e)
@@ -1098,7 +1400,7 @@ jev_record(void *arg, size_t k, const struct tdat_record *rec,
 	}
 	id = rec->size >= (uint32_t)j->type_size ?
 	    (int)getn(j, rec->data, j->type_size) : -1;
-	ev = tdat_events_find(j->ev, id);
+	ev = find_event(j, id);
 	if (!j->chrome) {
 		rc = line(j, ev, rec, id);
 	} else {

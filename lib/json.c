@@ -280,6 +280,18 @@ static const unsigned char cls[256] = {
 	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 };
 
+int
+tdat_json_plain(const void *s, size_t n)
+{
+	const unsigned char *p = s;
+	unsigned m = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		m |= cls[p[i]];
+	return m == 0;
+}
+
 /* Write a JSON string: plain ASCII directly, anything else through json-c's
  * escaping.  Bytes that are not UTF-8 are either repaired (each bad byte
  * becomes U+FFFD: keys and display names) or, when exact, written as
@@ -409,19 +421,31 @@ static char *
 fmt_u64(char *end, uint64_t v)
 {
 	char *p = end;
+	uint32_t w;
 
-	while (v >= 100) {
-		unsigned d = (unsigned)(v % 100) * 2;
-
-		v /= 100;
-		*--p = digits2[d + 1];
-		*--p = digits2[d];
+	while (v > UINT32_MAX) {
+		/* eight digits at a time in 32 bits */
+		w = (uint32_t)(v % 100000000);
+		v /= 100000000;
+		memcpy(p - 2, digits2 + 2 * (w % 100), 2);
+		w /= 100;
+		memcpy(p - 4, digits2 + 2 * (w % 100), 2);
+		w /= 100;
+		memcpy(p - 6, digits2 + 2 * (w % 100), 2);
+		memcpy(p - 8, digits2 + 2 * (w / 100), 2);
+		p -= 8;
 	}
-	if (v >= 10) {
-		*--p = digits2[v * 2 + 1];
-		*--p = digits2[v * 2];
+	w = (uint32_t)v;
+	while (w >= 100) {
+		p -= 2;
+		memcpy(p, digits2 + 2 * (w % 100), 2);
+		w /= 100;
+	}
+	if (w >= 10) {
+		p -= 2;
+		memcpy(p, digits2 + 2 * w, 2);
 	} else {
-		*--p = (char)('0' + v);
+		*--p = (char)('0' + w);
 	}
 	return p;
 }

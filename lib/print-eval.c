@@ -703,10 +703,10 @@ print_str_arg(const struct rec *r, struct tdat_sbuf *out, const char *fmt,
 }
 
 static void
-print_function(const struct rec *r, struct tdat_sbuf *out, char conv,
-    struct parg *a)
+function_at(const struct rec *r, struct tdat_sbuf *out, char conv,
+    unsigned long long v)
 {
-	unsigned long long v = eval_num(r, a), start = 0;
+	unsigned long long start = 0;
 	const char *name = r->set ? tdat_events_sym(r->set, v, &start) : NULL;
 
 	if (name) {
@@ -719,6 +719,13 @@ print_function(const struct rec *r, struct tdat_sbuf *out, char conv,
 		tdat_sb_printf(out, "0x%lx", (long)v);
 	else
 		tdat_sb_printf(out, "0x%llx", v);
+}
+
+static void
+print_function(const struct rec *r, struct tdat_sbuf *out, char conv,
+    struct parg *a)
+{
+	function_at(r, out, conv, eval_num(r, a));
 }
 
 /* libtraceevent's numbers for argument kinds, shown in its messages. */
@@ -1056,26 +1063,50 @@ static const char hex2[] =
     "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
     "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 
+/* The digits of v ending at end (24 bytes of room before it). */
+static inline char *
+udec_digits(char *end, unsigned long long v)
+{
+	char *p = end;
+	uint32_t w;
+
+	while (v >= 100000000) {
+		/* eight digits at a time in 32 bits */
+		w = (uint32_t)(v % 100000000);
+		v /= 100000000;
+		memcpy(p - 2, dec2 + 2 * (w % 100), 2);
+		w /= 100;
+		memcpy(p - 4, dec2 + 2 * (w % 100), 2);
+		w /= 100;
+		memcpy(p - 6, dec2 + 2 * (w % 100), 2);
+		memcpy(p - 8, dec2 + 2 * (w / 100), 2);
+		p -= 8;
+	}
+	w = (uint32_t)v;
+	while (w >= 100) {
+		p -= 2;
+		memcpy(p, dec2 + 2 * (w % 100), 2);
+		w /= 100;
+	}
+	if (w >= 10) {
+		p -= 2;
+		memcpy(p, dec2 + 2 * w, 2);
+	} else
+		*--p = (char)('0' + w);
+	return p;
+}
+
 void
 tdat_put_udec(struct tdat_sbuf *out, unsigned long long v)
 {
-	char buf[24], *p = buf + sizeof(buf);
+	char buf[24 + SB_SHORT], *end = buf + 24, *p;
 
 	if (v < 10) {
 		sb_putc(out, (int)('0' + v));
 		return;
 	}
-	while (v >= 100) {
-		p -= 2;
-		memcpy(p, dec2 + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10) {
-		p -= 2;
-		memcpy(p, dec2 + 2 * v, 2);
-	} else
-		*--p = (char)('0' + v);
-	sb_add(out, p, (size_t)(buf + sizeof(buf) - p));
+	p = udec_digits(end, v);
+	sb_add_short(out, p, (size_t)(end - p));
 }
 
 void
@@ -1091,16 +1122,16 @@ tdat_put_dec(struct tdat_sbuf *out, long long v)
 static void
 put_hex(struct tdat_sbuf *out, unsigned long long v)
 {
-	char buf[24], *p = buf + sizeof(buf);
+	char buf[24 + SB_SHORT], *end = buf + 24, *p = end;
 
 	while (v >= 16) {
 		p -= 2;
 		memcpy(p, hex2 + 2 * (v & 255), 2);
 		v >>= 8;
 	}
-	if (v || p == buf + sizeof(buf))
+	if (v || p == end)
 		*--p = hex2[2 * v + 1];
-	sb_add(out, p, (size_t)(buf + sizeof(buf) - p));
+	sb_add_short(out, p, (size_t)(end - p));
 }
 
 /* s (n bytes) right- or left-justified in width columns. */
@@ -1225,6 +1256,154 @@ print_items(const struct rec *r, const struct tdat_print *p,
 			sb_add(out, p->it[i].format, p->it[i].flen);
 		else
 			print_item(r, out, &p->it[i]);
+}
+
+/* ------------------------------------------------------------------ */
+/*
+ * A print format as steps, made once per event type on its first record:
+ * literal text, a plain number or a kernel symbol read straight from a
+ * field (under any casts), or an item walked as above.  What each step
+ * prints is what print_item() prints for its item.
+ */
+
+enum { OP_TEXT, OP_SHORT, OP_NUM, OP_SYM, OP_ITEM };
+
+struct pop {
+	unsigned char op;	/* OP_* */
+	unsigned char size;	/* OP_NUM, OP_SYM: the field's bytes */
+	char conv;		/* OP_NUM: 'd', 'u' or 'x'; OP_SYM: F f S s */
+	signed char ls;		/* OP_NUM: length modifier */
+	uint32_t off;		/* the field's offset */
+	unsigned long long mask;	/* what the casts keep */
+	const struct pitem *it;
+	char text[SB_SHORT];	/* OP_SHORT: the text, padded */
+};
+
+/* The field an argument reads under its casts, and what they keep;
+ * NULL for anything else. */
+static const struct tdat_field *
+field_under_casts(struct parg *a, unsigned long long *mask)
+{
+	*mask = ~0ULL;
+	while (a != NULL && a->type == PA_TYPE) {
+		if (!a->cast_done) {
+			a->cast_mask = eval_type_str(~0ULL, a->str, 0);
+			a->cast_done = 1;
+		}
+		*mask &= a->cast_mask;
+		a = a->left;
+	}
+	if (a == NULL || a->type != PA_FIELD || a->field == NULL ||
+	    a->field->offset < 0 || (a->field->size != 1 &&
+	    a->field->size != 2 && a->field->size != 4 &&
+	    a->field->size != 8))
+		return NULL;
+	return a->field;
+}
+
+static void
+compile_item(struct pop *o, const struct pitem *it)
+{
+	const struct tdat_field *f = NULL;
+	const char *ext;
+
+	o->op = OP_ITEM;
+	o->it = it;
+	if (it->type == PP_STRING) {
+		o->op = OP_TEXT;
+		if (it->flen <= SB_SHORT) {
+			o->op = OP_SHORT;
+			memcpy(o->text, it->format, it->flen);
+		}
+		return;
+	}
+	if (it->len_arg)
+		return;
+	if (it->type == PP_DIGIT && it->fast) {
+		if ((f = field_under_casts(it->arg, &o->mask)) == NULL)
+			return;
+		o->op = OP_NUM;
+		o->conv = (char)it->fast;
+		o->ls = (signed char)it->ls;
+	} else if (it->type == PP_POINTER && it->arg != NULL &&
+	    it->arg->type != PA_BSTRING) {
+		ext = it->format + it->pext;
+		if (strchr("FfSs", *ext) == NULL || *ext == '\0' ||
+		    (f = field_under_casts(it->arg, &o->mask)) == NULL)
+			return;
+		o->op = OP_SYM;
+		o->conv = *ext;
+	} else
+		return;
+	o->size = (unsigned char)f->size;
+	o->off = (uint32_t)f->offset;
+}
+
+/* The steps of p; NULL when there is no memory for them. */
+static const struct pop *
+print_ops(struct tdat_print *p)
+{
+	int i;
+
+	if (p->ops != NULL || p->nops < 0)
+		return p->ops;
+	if (p->n == 0 || (p->ops = calloc((size_t)p->n, sizeof(*p->ops))) ==
+	    NULL) {
+		p->nops = -1;
+		return NULL;
+	}
+	for (i = 0; i < p->n; i++)
+		compile_item(&p->ops[i], &p->it[i]);
+	p->nops = p->n;
+	return p->ops;
+}
+
+static inline unsigned long long
+op_value(const struct rec *r, const struct pop *o)
+{
+	if (o->off + o->size > r->size)
+		return 0;
+	return read_num(r->set, r->data + o->off, o->size) & o->mask;
+}
+
+static void
+run_ops(const struct rec *r, const struct pop *o, int n,
+    struct tdat_sbuf *out)
+{
+	const struct pop *end = o + n;
+
+	for (; o < end; o++) {
+		switch (o->op) {
+		case OP_SHORT:
+			sb_add_short(out, o->text, o->it->flen);
+			break;
+		case OP_TEXT:
+			sb_add(out, o->it->format, o->it->flen);
+			break;
+		case OP_NUM:
+			print_fast(out, o->conv, o->ls, op_value(r, o));
+			break;
+		case OP_SYM:
+			function_at(r, out, o->conv, op_value(r, o));
+			break;
+		default:
+			print_item(r, out, o->it);
+			break;
+		}
+	}
+}
+
+/* The items of an event's own print format: as steps once made. */
+static void
+print_event_items(const struct rec *r, struct tdat_print *p,
+    struct tdat_sbuf *out)
+{
+	const struct pop *o = print_ops(p);
+
+	if (o == NULL)
+		print_items(r, p, out);
+	else
+		run_ops(r, o, p->nops, out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1512,8 +1691,8 @@ print_bprint(const struct rec *r, struct tdat_sbuf *out)
 }
 
 static void
-print_pretty(const struct tdat_event *ev, const unsigned char *data,
-    uint32_t size, uint32_t avail, struct tdat_sbuf *out)
+print_pretty_how(const struct tdat_event *ev, const unsigned char *data,
+    uint32_t size, uint32_t avail, int walk, struct tdat_sbuf *out)
 {
 	struct rec r = { ev, ev->set, data, size, avail };
 
@@ -1530,8 +1709,24 @@ print_pretty(const struct tdat_event *ev, const unsigned char *data,
 		tdat_simple_print(ev, data, size, out);
 		return;
 	}
-	if (ev->print)
+	if (ev->print && walk)
 		print_items(&r, ev->print, out);
+	else if (ev->print)
+		print_event_items(&r, ev->print, out);
+}
+
+static void
+print_pretty(const struct tdat_event *ev, const unsigned char *data,
+    uint32_t size, uint32_t avail, struct tdat_sbuf *out)
+{
+	print_pretty_how(ev, data, size, avail, 0, out);
+}
+
+void
+tdat_print_walk(const struct tdat_event *ev, const unsigned char *data,
+    uint32_t size, struct tdat_sbuf *out)
+{
+	print_pretty_how(ev, data, size, size, 1, out);
 }
 
 void

@@ -1420,6 +1420,7 @@ tdat_print_free(struct tdat_print *p)
 	for (i = 0; i < p->n; i++)
 		free(p->it[i].format);
 	free(p->it);
+	free(p->ops);
 	tdat_parg_free_list(p->args);
 	free(p);
 }

@@ -24,6 +24,8 @@ struct look {
 	size_t curcap;
 };
 
+#define NAMES	64	/* events whose name and id are kept */
+
 /* One input. */
 struct rin {
 	struct tdat_file *f;
@@ -52,6 +54,22 @@ struct report {
 		size_t in;	/* the guest's input */
 	} *vcpu;		/* sorted by pid */
 	size_t nvcpu;
+	struct evname {
+		const struct tdat_event *ev;
+		char text[64];	/* " name: " padded to 20, then blanks */
+		size_t len;
+	} names[NAMES];		/* by the event's address */
+	struct evid {
+		const struct tdat_events *set;
+		int id;
+		const struct tdat_event *ev;
+	} ids[NAMES];		/* by id */
+	struct task {
+		const char *comm;	/* as tdat_events_comm() gave it */
+		int pid, cpu;
+		char text[2 * SB_SHORT];	/* put_task()'s */
+		size_t len;
+	} tasks[NAMES];		/* by pid and CPU */
 };
 
 /*
@@ -248,7 +266,25 @@ static char *
 fmt_digits(char *p, unsigned long long v, int width, char fill)
 {
 	char *end = p;
+	uint32_t w;
 
+	if (v <= UINT32_MAX) {
+		/* the common case in 32 bits */
+		w = (uint32_t)v;
+		while (w >= 100) {
+			p -= 2;
+			memcpy(p, dig2 + 2 * (w % 100), 2);
+			w /= 100;
+		}
+		if (w >= 10) {
+			p -= 2;
+			memcpy(p, dig2 + 2 * w, 2);
+		} else
+			*--p = (char)('0' + w);
+		while (end - p < width)
+			*--p = fill;
+		return p;
+	}
 	while (v >= 100) {
 		p -= 2;
 		memcpy(p, dig2 + 2 * (v % 100), 2);
@@ -272,6 +308,20 @@ put_digits(struct tdat_sbuf *l, unsigned long long v, int width, char fill)
 	sb_add(l, p, (size_t)(buf + sizeof(buf) - p));
 }
 
+/* "%09u" of v < 10^9, written backwards to end at p: the start. */
+static char *
+nine_digits(char *p, uint32_t v)
+{
+	uint32_t lo = v % 10000, hi = v / 10000 % 10000;
+
+	memcpy(p - 2, dig2 + 2 * (lo % 100), 2);
+	memcpy(p - 4, dig2 + 2 * (lo / 100), 2);
+	memcpy(p - 6, dig2 + 2 * (hi % 100), 2);
+	memcpy(p - 8, dig2 + 2 * (hi / 100), 2);
+	p[-9] = (char)('0' + v / 100000000);
+	return p - 9;
+}
+
 /* " %5llu.%09llu:" (nanoseconds) or " %5llu.%06llu:" (microseconds),
  * or "%12llu:" for a clock that counts cycles. */
 static void
@@ -284,7 +334,7 @@ put_time(struct report *r, uint64_t ts)
 		p = fmt_digits(p, ts, 12, ' ');
 	} else {
 		if (r->o->ns) {
-			p = fmt_digits(p, ts % 1000000000, 9, '0');
+			p = nine_digits(p, (uint32_t)(ts % 1000000000));
 			*--p = '.';
 			p = fmt_digits(p, ts / 1000000000, 5, ' ');
 		} else {
@@ -309,6 +359,42 @@ put_name(struct report *r, const char *name)
 	sb_add(&r->line, ": ", 2);
 	if (n < 20)
 		sb_add(&r->line, spaces, 20 - n);
+}
+
+/* put_name() of an event, made once for each of the last few events. */
+static void
+put_event_name(struct report *r, const struct tdat_event *ev)
+{
+	struct evname *c = &r->names[((uintptr_t)ev >> 4) % NAMES];
+	size_t n;
+
+	if (c->ev != ev) {
+		n = strlen(ev->name);
+		if (n + 3 > sizeof(c->text) - SB_SHORT) {
+			put_name(r, ev->name);
+			return;
+		}
+		memset(c->text, ' ', sizeof(c->text));
+		memcpy(c->text + 1, ev->name, n);
+		memcpy(c->text + 1 + n, ": ", 2);
+		c->len = n < 20 ? 23 : n + 3;
+		c->ev = ev;
+	}
+	sb_add_short(&r->line, c->text, c->len);
+}
+
+/* tdat_events_find() for the last few ids. */
+static const struct tdat_event *
+find_event(struct report *r, int id)
+{
+	struct evid *c = &r->ids[(unsigned)id % NAMES];
+
+	if (c->set != r->ev || c->id != id) {
+		c->ev = tdat_events_find(r->ev, id);
+		c->set = r->ev;
+		c->id = id;
+	}
+	return c->ev;
 }
 
 /* "%16s-%-5d [%03d]" */
@@ -356,6 +442,31 @@ put_task(struct report *r, const char *comm, int pid, int cpu)
 	sb_putc(l, ']');
 }
 
+/* put_task() for the last few tasks and CPUs: their comm strings stay
+ * where they are while the set lives. */
+static void
+put_task_kept(struct report *r, const char *comm, int pid, int cpu)
+{
+	struct task *c = &r->tasks[((unsigned)pid * 4 + (unsigned)cpu) %
+	    NAMES];
+	size_t start = r->line.len, n;
+
+	if (c->comm == comm && c->pid == pid && c->cpu == cpu) {
+		sb_add_short(&r->line, c->text, c->len);
+		return;
+	}
+	put_task(r, comm, pid, cpu);
+	n = r->line.len - start;
+	c->comm = NULL;
+	if (r->line.oom || n > SB_SHORT)
+		return;
+	memcpy(c->text, r->line.p + start, n);
+	c->len = n;
+	c->comm = comm;
+	c->pid = pid;
+	c->cpu = cpu;
+}
+
 static int
 report_record(struct report *r, const struct tdat_record *rec)
 {
@@ -386,7 +497,7 @@ report_record(struct report *r, const struct tdat_record *rec)
 	if (r->ev->nev && rec->size >= 2)
 		id = (int)tdat_read_num(r->ev, rec->data,
 		    r->ev->ev[0]->ncommon ? r->ev->ev[0]->common[0].size : 2);
-	ev = tdat_events_find(r->ev, id);
+	ev = find_event(r, id);
 	if (ev == NULL) {
 		/* trace-cmd: no task, no time, "(NULL)" for the name. */
 		tdat_sb_puts(l, "[UNKNOWN EVENT][UNKNOWN EVENT]");
@@ -395,9 +506,9 @@ report_record(struct report *r, const struct tdat_record *rec)
 		goto done;
 	}
 	pid = (int)tdat_field_read(ev, ev->pid, rec->data, rec->size);
-	put_task(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
+	put_task_kept(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
 	put_time(r, rec->ts);
-	put_name(r, ev->name);
+	put_event_name(r, ev);
 	print_info(r, ev, rec);
 done:
 	if (l->len > start && l->p[l->len - 1] == '\n')

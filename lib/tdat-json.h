@@ -97,6 +97,9 @@ void tdat_jw_raw(struct tdat_jw *, const char *s, size_t n);	/* a value */
 void tdat_jw_null(struct tdat_jw *);
 void tdat_jw_bool(struct tdat_jw *, int v);
 void tdat_jw_nl(struct tdat_jw *);		/* end a JSON Lines line */
+/* Whether the n bytes at s go between quotes as they are: printable
+ * ASCII without '"' and '\\' (what tdat_jw_str writes unchanged). */
+int tdat_json_plain(const void *s, size_t n);
 
 /* A latency tracer's text of buffer bi as JSON Lines, one object a line:
  * {"latency":"LINE"}, and "newline":false where no newline follows (the

@@ -178,6 +178,32 @@ main(void)
 	    "writer: strings above the buffer size");
 	free(m.p);
 
+	/* Integers near powers of ten and 2^32 against printf. */
+	{
+		static const unsigned long long v[] = { 99999999ULL,
+		    100000000ULL, 100000001ULL, 4294967295ULL, 4294967296ULL,
+		    4294967297ULL, 9999999999ULL, 10000000000ULL,
+		    999999999999ULL, 1000000000000ULL, 121464058217ULL,
+		    1000000000000000ULL, 9007199254740991ULL };
+		char want[1024], *p = want;
+		size_t i;
+
+		mem_open(&m);
+		tdat_jw_arr(&m.w);
+		for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+			tdat_jw_u64(&m.w, v[i]);
+			tdat_jw_i64(&m.w, -(long long)v[i]);
+			p += sprintf(p, "%s%llu,-%llu", i ? "," : "[", v[i],
+			    v[i]);
+		}
+		tdat_jw_end(&m.w, ']');
+		strcpy(p, "]");
+		s = mem_close(&m);
+		ok(strcmp(s, want) == 0, "writer: integers near 10^8k and "
+		    "2^32 as printf's");
+		free(m.p);
+	}
+
 	printf("1..%d\n", ntest);
 	return nfail != 0;
 }
