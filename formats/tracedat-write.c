@@ -399,16 +399,19 @@ check_window(struct w *w, const struct tdat_window *win, uint32_t page_size,
 /*
  * Copy the pages (or latency text) of ci in buffer bi into an output
  * stream, window by window, checking pages of page_size bytes (0: the
- * latency text, not checked).  Progress counts the bytes as stored:
- * size, spread over the windows.
+ * latency text, not checked; *last its last byte, '\n' if none).
+ * Progress counts the bytes as stored: size, spread over the windows.
  */
 static int
 copy_pages(struct w *w, struct tdat_pages *ps, struct sink *k, uint64_t size,
-    uint32_t page_size)
+    uint32_t page_size, int *last)
 {
 	struct tdat_window win;
 	uint64_t total = tdat_pages_total(ps), got = 0, told = 0, now;
 	int rc, first = 1;
+
+	if (last != NULL)
+		*last = '\n';
 
 	for (;;) {
 		if ((rc = tdat_pages_window(ps, &win, w->e)) < 0)
@@ -419,6 +422,8 @@ copy_pages(struct w *w, struct tdat_pages *ps, struct sink *k, uint64_t size,
 		    &first)) < 0) || (rc = sink_put(w, k, win.p, win.len)) < 0)
 			return rc;
 		got += win.len;
+		if (last != NULL && win.len)
+			*last = win.p[win.len - 1];
 		now = total && got < total ?
 		    (uint64_t)((unsigned __int128)size * got / total) : size;
 		progress(w, now - told);
@@ -502,7 +507,8 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 	w_align(w, b->page_size);
 	*off = w->pos;
 	if ((rc = sink_begin(w, &k, compress, PAGES_IN_CHUNK * b->page_size))
-	    < 0 || (rc = copy_pages(w, pg, &k, c->size, b->page_size)) < 0)
+	    < 0 || (rc = copy_pages(w, pg, &k, c->size, b->page_size,
+	    NULL)) < 0)
 		goto out;
 	rc = sink_end(w, &k, size);
 out:
@@ -750,17 +756,24 @@ v6_flyrecord(struct w *w, int bi, uint64_t *at)
 	return rc;
 }
 
-/* Stream the latency text of buffer bi (or of a v6 file) through k. */
+/*
+ * Stream the latency text of buffer bi (or of a v6 file) through k.  In
+ * a v6 file (v6 set) the text runs to the end of the file, so one that
+ * ends inside a line is a file cut short (tdat-verify): refused.
+ */
 static int
-latency_text(struct w *w, int bi, struct sink *k)
+latency_text(struct w *w, int bi, struct sink *k, int v6)
 {
 	struct tdat_pages *pg;
-	int rc;
+	int rc, last;
 
 	if ((rc = tdat_pages_open(w->f, bi, 0, &pg, w->e)) < 0)
 		return rc;
-	rc = copy_pages(w, pg, k, tdat_pages_total(pg), 0);
+	rc = copy_pages(w, pg, k, tdat_pages_total(pg), 0, &last);
 	tdat_pages_close(pg);
+	if (rc == 0 && v6 && last != '\n')
+		return tdat_fail_nooff(w->e, TDAT_ECORRUPT, "latency text ends "
+		    "inside a line: the input is cut short");
 	return rc;
 }
 
@@ -836,7 +849,7 @@ write_v6(struct w *w)
 		goto out;
 	if (lat >= 0) {
 		if ((rc = sink_begin(w, &k, 0, 0)) == 0)
-			rc = latency_text(w, lat, &k);
+			rc = latency_text(w, lat, &k, 1);
 		goto out;
 	}
 	/* The top buffer comes first (an empty one if the input has none);
@@ -1103,7 +1116,7 @@ v7_latency_text(struct w *w, int bi, uint32_t name, uint64_t patch)
 	if ((rc = sect_header(w, TDAT_OPT_BUFFER_TEXT, w->codec ?
 	    TDAT_SEC_COMPRESSED : 0, name, &at)) < 0 ||
 	    (rc = sink_begin(w, &k, 1, LATENCY_CHUNK)) < 0 ||
-	    (rc = latency_text(w, bi, &k)) < 0 ||
+	    (rc = latency_text(w, bi, &k, 0)) < 0 ||
 	    (rc = sink_end(w, &k, &size)) < 0 ||
 	    (rc = sect_end(w, at)) < 0)
 		return rc;
