@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,12 +72,51 @@ xml_error(void *arg, xmlErrorPtr err)
 	find(v, v->file, -1, -1, "line %d: %s", err ? err->line : 0, msg);
 }
 
+/*
+ * The built-in schema xsd, parsed on first use and kept: parsing it cost
+ * more than validating a file with it, and a directory has a file for
+ * each event system.  NULL if it does not load.
+ */
+static xmlSchemaPtr
+schema(const char *xsd)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct {
+		const char *xsd;
+		xmlSchemaPtr s;
+	} kept[8];
+	xmlSchemaParserCtxtPtr pc;
+	xmlSchemaPtr s = NULL;
+	size_t i, n = sizeof(kept) / sizeof(kept[0]);
+
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < n && kept[i].xsd != NULL; i++) {
+		if (kept[i].xsd == xsd) {
+			s = kept[i].s;
+			goto out;
+		}
+	}
+	pc = xmlSchemaNewMemParserCtxt(xsd, (int)strlen(xsd));
+	s = pc ? xmlSchemaParse(pc) : NULL;
+	xmlSchemaFreeParserCtxt(pc);
+	if (s != NULL && i < n) {
+		kept[i].xsd = xsd;
+		kept[i].s = s;
+	} else if (s != NULL) {
+		/* More schemas than slots: not one of the built-in four. */
+		xmlSchemaFree(s);
+		s = NULL;
+	}
+out:
+	pthread_mutex_unlock(&lock);
+	return s;
+}
+
 /* Parse rel and validate it against xsd; a finding for each error. */
 static void
 check_xml(struct vf *v, const char *rel, const char *xsd)
 {
 	char path[PATH_MAX];
-	xmlSchemaParserCtxtPtr pc;
 	xmlSchemaValidCtxtPtr vc;
 	xmlSchemaPtr s;
 	xmlDocPtr doc;
@@ -101,8 +141,7 @@ check_xml(struct vf *v, const char *rel, const char *xsd)
 		    err ? err->line : 0, msg);
 		return;
 	}
-	pc = xmlSchemaNewMemParserCtxt(xsd, (int)strlen(xsd));
-	s = pc ? xmlSchemaParse(pc) : NULL;
+	s = schema(xsd);
 	vc = s ? xmlSchemaNewValidCtxt(s) : NULL;
 	if (vc) {
 		xmlSchemaSetValidStructuredErrors(vc, xml_error, v);
@@ -110,8 +149,6 @@ check_xml(struct vf *v, const char *rel, const char *xsd)
 		xmlSchemaFreeValidCtxt(vc);
 	} else
 		find(v, rel, -1, -1, "the built-in schema does not load");
-	xmlSchemaFree(s);
-	xmlSchemaFreeParserCtxt(pc);
 	xmlFreeDoc(doc);
 }
 

@@ -399,8 +399,8 @@ check_window(struct w *w, const struct tdat_window *win, uint32_t page_size,
 /*
  * The pages (or latency text) of one CPU being copied into an output
  * stream, window by window, checking pages of page_size bytes (0: the
- * latency text, not checked).  Progress counts the bytes as stored:
- * size, spread over the windows.
+ * latency text, not checked; *last its last byte, '\n' if none).
+ * Progress counts the bytes as stored: size, spread over the windows.
  */
 struct copy {
 	struct tdat_pages *pg;
@@ -410,6 +410,7 @@ struct copy {
 	uint32_t page_size;
 	int first;			/* the next page is the CPU's first */
 	int end;			/* every window is copied */
+	int *last;			/* the last byte copied, or NULL */
 };
 
 /* Copy the next window: 1, 0 at the end, < 0 on error (in w->se). */
@@ -426,6 +427,8 @@ copy_window(struct w *w, struct copy *cp)
 	if ((cp->page_size && (rc = check_window(w, &win, cp->page_size,
 	    &cp->first)) < 0) || (rc = sink_put(w, cp->k, win.p, win.len)) < 0)
 		return rc;
+	if (cp->last != NULL && win.len)
+		*cp->last = win.p[win.len - 1];
 	cp->got += win.len;
 	return 1;
 }
@@ -460,7 +463,7 @@ copy_rest(struct w *w, struct copy *cp)
 
 static int
 copy_pages(struct w *w, struct tdat_pages *ps, struct sink *k, uint64_t size,
-    uint32_t page_size)
+    uint32_t page_size, int *last)
 {
 	struct copy cp;
 
@@ -471,6 +474,9 @@ copy_pages(struct w *w, struct tdat_pages *ps, struct sink *k, uint64_t size,
 	cp.total = tdat_pages_total(ps);
 	cp.page_size = page_size;
 	cp.first = 1;
+	cp.last = last;
+	if (last != NULL)
+		*last = '\n';
 	return copy_rest(w, &cp);
 }
 
@@ -750,7 +756,8 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 	w_align(w, b->page_size);
 	*off = w->pos;
 	if ((rc = sink_begin(w, &k, compress, PAGES_IN_CHUNK * b->page_size))
-	    < 0 || (rc = copy_pages(w, pg, &k, c->size, b->page_size)) < 0)
+	    < 0 || (rc = copy_pages(w, pg, &k, c->size, b->page_size,
+	    NULL)) < 0)
 		goto out;
 	rc = sink_end(w, &k, size);
 out:
@@ -998,17 +1005,24 @@ v6_flyrecord(struct w *w, int bi, uint64_t *at)
 	return rc;
 }
 
-/* Stream the latency text of buffer bi (or of a v6 file) through k. */
+/*
+ * Stream the latency text of buffer bi (or of a v6 file) through k.  In
+ * a v6 file (v6 set) the text runs to the end of the file, so one that
+ * ends inside a line is a file cut short (tdat-verify): refused.
+ */
 static int
-latency_text(struct w *w, int bi, struct sink *k)
+latency_text(struct w *w, int bi, struct sink *k, int v6)
 {
 	struct tdat_pages *pg;
-	int rc;
+	int rc, last;
 
 	if ((rc = tdat_pages_open(w->f, bi, 0, &pg, w->e)) < 0)
 		return rc;
-	rc = copy_pages(w, pg, k, tdat_pages_total(pg), 0);
+	rc = copy_pages(w, pg, k, tdat_pages_total(pg), 0, &last);
 	tdat_pages_close(pg);
+	if (rc == 0 && v6 && last != '\n')
+		return tdat_fail_nooff(w->e, TDAT_ECORRUPT, "latency text ends "
+		    "inside a line: the input is cut short");
 	return rc;
 }
 
@@ -1093,7 +1107,7 @@ write_v6(struct w *w)
 		goto out;
 	if (lat >= 0) {
 		if ((rc = sink_begin(w, &k, 0, 0)) == 0)
-			rc = latency_text(w, lat, &k);
+			rc = latency_text(w, lat, &k, 1);
 		goto out;
 	}
 	/* The top buffer comes first (an empty one if the input has none);
@@ -1443,7 +1457,7 @@ v7_latency_text(struct w *w, int bi, uint32_t name, uint64_t patch)
 	if ((rc = sect_header(w, TDAT_OPT_BUFFER_TEXT, w->codec ?
 	    TDAT_SEC_COMPRESSED : 0, name, &at)) < 0 ||
 	    (rc = sink_begin(w, &k, 1, LATENCY_CHUNK)) < 0 ||
-	    (rc = latency_text(w, bi, &k)) < 0 ||
+	    (rc = latency_text(w, bi, &k, 0)) < 0 ||
 	    (rc = sink_end(w, &k, &size)) < 0 ||
 	    (rc = sect_end(w, at)) < 0)
 		return rc;

@@ -641,8 +641,12 @@ note_option(struct tdat_file *f, const struct tdat_optval *v,
 		return set_clock(f, v->u.text.clock, v->u.text.clock_len, e);
 	}
 	if (v->id == TDAT_OPT_CPUCOUNT && v->u.num.width == 4 &&
-	    f->version >= 7)
+	    f->version >= 7) {
+		if (v->u.num.value > MAX_COUNT)
+			return tdat_fail_nooff(e, TDAT_ECORRUPT, "CPU count %llu "
+			    "is not sane", (unsigned long long)v->u.num.value);
 		f->ncpus = (uint32_t)v->u.num.value;
+	}
 	return 0;
 }
 

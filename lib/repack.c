@@ -191,6 +191,26 @@ buffer_index(const struct tdat_file *f, const char *name)
 	return -1;
 }
 
+/* Whether an input has CPU cpu in its buffer called name. */
+static int
+has_cpu(const struct tdat_repack *s, const char *name, uint32_t cpu)
+{
+	const struct tdat_file *f;
+	size_t i;
+	uint32_t j;
+	int bi;
+
+	for (i = 0; i < s->nin; i++) {
+		f = s->in[i].f;
+		if ((bi = buffer_index(f, name)) < 0)
+			continue;
+		for (j = 0; j < f->buf[bi].ncpu; j++)
+			if (f->buf[bi].cpu[j].id == cpu)
+				return 1;
+	}
+	return 0;
+}
+
 static int
 src_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
     struct tdat_err *e)
@@ -207,7 +227,11 @@ src_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
 	*total = 0;
 	s->open = 0;
 	s->done = 0;
-	if (s->sel && !tdat_select_stream(s->sel, 0, buf, cpu))
+	/* (The writer asks for every CPU number up to the highest: a
+	 * damaged input's CPU 327680 is no reason to open readers and a
+	 * map of cpu + 1 bytes for each of the numbers below it.) */
+	if ((s->sel && !tdat_select_stream(s->sel, 0, buf, cpu)) ||
+	    !has_cpu(s, name, cpu))
 		return 0;
 	if ((map = calloc(cpu + 1, 1)) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");

@@ -2,7 +2,8 @@
  * fuzz-select: libFuzzer harness for the selection (lib/select.c,
  * lib/filter.c) on real event formats: the input is a list of options,
  * one a line, applied to a fixture of t/data (TDAT_DATA, else t/data
- * from the current directory) through the record stream:
+ * from the current directory; t/fuzz/run points TDAT_DATA at small
+ * copies made by t/fuzz/mkseeds) through the record stream:
  *
  *	f:N	the fixture (N mod the number of them)
  *	e:GLOB	-e		F:EXPR	-F
@@ -22,6 +23,7 @@
 static const char *fixtures[] = {
 	"hebel23-driver-trace.dat", "labsisop-qemu-trace.dat",
 	"kinmax-listen-trace.192.168.1.10_53616.dat",
+	"x86_64-default-sched.dat", "s390x-v7-zstd-sched.dat",
 };
 #define NFIX	(sizeof(fixtures) / sizeof(fixtures[0]))
 
