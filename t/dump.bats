@@ -357,7 +357,7 @@ multi() {
 	shift
 	for f in "$@"; do ti+=(-i "$f"); done
 	command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
-	(cd "$D" && trace-cmd report "${args[@]}" "${ti[@]}") \
+	(cd "$D" && tc_report "${args[@]}" "${ti[@]}") \
 	    >"$BATS_TEST_TMPDIR/x" 2>/dev/null
 	(cd "$D" && "$DUMP" --records "${args[@]}" "$@") >"$BATS_TEST_TMPDIR/a"
 	same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a"

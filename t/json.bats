@@ -104,7 +104,7 @@ some_meta() {
 	open(sys.argv[2] + "/count.dat", "wb").write(d)
 	EOF
 	for n in lost count; do
-		trace-cmd report -R -t "$BATS_TEST_TMPDIR/$n.dat" \
+		tc_report -R -t "$BATS_TEST_TMPDIR/$n.dat" \
 		    >"$BATS_TEST_TMPDIR/$n.txt" 2>/dev/null
 	done
 	grep -q '^CPU:0 \[EVENTS DROPPED\]$' "$BATS_TEST_TMPDIR/lost.txt"

@@ -9,6 +9,8 @@
 
 bats_require_minimum_version 1.5.0
 
+load helpers
+
 setup() {
 	D=${TDAT_DATA:-$BATS_TEST_DIRNAME/data}
 	B=${TDAT_BIN:-$BATS_TEST_DIRNAME/../build/bin}
@@ -213,7 +215,7 @@ open(sys.argv[2], 'wb').write(d)
 print(d[at + 4:at + 4 + n].hex())
 PY
 	r=$(cat "$T/rec")
-	trace-cmd report -N -t "$T/bp.dat" >"$T/want"
+	tc_report -N -t "$T/bp.dat" >"$T/want"
 	grep -q ' bprint: ' "$T/want"
 	for v in 2005 2003; do
 		o=$T/bp$v
@@ -229,7 +231,7 @@ PY
 		    { hex "$o/cpu/0" 26 71; echo; echo "$r"; return 1; }
 		"$B/tdat-verify" "$o"
 		"$B/tdat-cat" -o "$T/bp$v.dat" "$o"
-		trace-cmd report -N -t "$T/bp$v.dat" >"$T/got"
+		tc_report -N -t "$T/bp$v.dat" >"$T/got"
 		cmp "$T/want" "$T/got"
 	done
 }
@@ -271,7 +273,7 @@ c = struct.unpack('<I', d[at:at + 4])[0]
 d[at:at + 4] = struct.pack('<I', c | 1 << 31)
 open(sys.argv[2], 'wb').write(d)
 PY
-	trace-cmd report -N -t "$T/lost.dat" >"$T/want"
+	tc_report -N -t "$T/lost.dat" >"$T/want"
 	[ "$(grep -c '^CPU:0 \[EVENTS DROPPED\]$' "$T/want")" = 1 ]
 	for v in "" --lttv=2005 --lttv=2003; do
 		rm -rf "$T/l" "$T/l.dat"
@@ -289,7 +291,7 @@ assert d[i + 14:i + 16] == b'\x29\x00', d[i + 14:i + 16]
 assert d[i + 2:i + 6] == d[i + 16:i + 20]
 PY
 		"$B/tdat-cat" -o "$T/l.dat" "$T/l"
-		trace-cmd report -N -t "$T/l.dat" >"$T/got"
+		tc_report -N -t "$T/l.dat" >"$T/got"
 		cmp "$T/want" "$T/got"
 	done
 }
