@@ -634,12 +634,6 @@ symbols(struct jev *j, const struct evc *c, const struct tdat_record *r,
 /* ------------------------------------------------------------------ */
 /* JSON Lines. */
 
-static const char dig2[201] =
-    "00010203040506070809101112131415161718192021222324"
-    "25262728293031323334353637383940414243444546474849"
-    "50515253545556575859606162636465666768697071727374"
-    "75767778798081828384858687888990919293949596979899";
-
 /* The digits of a magnitude m (negative: with a minus), quoted beyond
  * TDAT_JSON_SAFE, as tdat_jw_u64() and tdat_jw_i64() write them, at p
  * (FAST_NUM bytes of room); returns the end. */
@@ -654,16 +648,7 @@ fast_int(char *p, uint64_t m, int neg)
 		return p + 1;
 	}
 	*end = '"';
-	while (m >= 100) {
-		q -= 2;
-		memcpy(q, dig2 + 2 * (m % 100), 2);
-		m /= 100;
-	}
-	if (m >= 10) {
-		q -= 2;
-		memcpy(q, dig2 + 2 * m, 2);
-	} else
-		*--q = (char)('0' + m);
+	q = tdat_udec_digits(end, m);
 	if (neg)
 		*--q = '-';
 	if (quote)
@@ -678,16 +663,6 @@ fast_i64(char *p, int64_t v)
 	return fast_int(p, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
 }
 
-static const char hex2[513] =
-    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
-
 /* An address as tdat_jw_hex() writes it. */
 static inline char *
 fast_hex(char *p, uint64_t v)
@@ -695,13 +670,7 @@ fast_hex(char *p, uint64_t v)
 	char d[2 * FAST_NUM], *end = d + FAST_NUM, *q = end;
 
 	*end = '"';
-	while (v >= 16) {
-		q -= 2;
-		memcpy(q, hex2 + 2 * (v & 255), 2);
-		v >>= 8;
-	}
-	if (v || q == end)
-		*--q = hex2[2 * v + 1];
+	q = tdat_hex_digits(end, v);
 	*--q = 'x';
 	*--q = '0';
 	*--q = '"';

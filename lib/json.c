@@ -411,44 +411,6 @@ tdat_jw_cstr(struct tdat_jw *w, const char *s)
 	tdat_jw_str(w, s, strlen(s));
 }
 
-static const char digits2[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233"
-    "34353637383940414243444546474849505152535455565758596061626364656667"
-    "6869707172737475767778798081828384858687888990919293949596979899";
-
-/* Decimal digits of v, ending at end; returns where they start. */
-static char *
-fmt_u64(char *end, uint64_t v)
-{
-	char *p = end;
-	uint32_t w;
-
-	while (v > UINT32_MAX) {
-		/* eight digits at a time in 32 bits */
-		w = (uint32_t)(v % 100000000);
-		v /= 100000000;
-		memcpy(p - 2, digits2 + 2 * (w % 100), 2);
-		w /= 100;
-		memcpy(p - 4, digits2 + 2 * (w % 100), 2);
-		w /= 100;
-		memcpy(p - 6, digits2 + 2 * (w % 100), 2);
-		memcpy(p - 8, digits2 + 2 * (w / 100), 2);
-		p -= 8;
-	}
-	w = (uint32_t)v;
-	while (w >= 100) {
-		p -= 2;
-		memcpy(p, digits2 + 2 * (w % 100), 2);
-		w /= 100;
-	}
-	if (w >= 10) {
-		p -= 2;
-		memcpy(p, digits2 + 2 * w, 2);
-	} else {
-		*--p = (char)('0' + w);
-	}
-	return p;
-}
 
 /* Put the n bytes at p, which lie in a buffer with at least PUTMAX
  * readable bytes from p: one fixed-size copy when the output has room. */
@@ -479,7 +441,7 @@ integer(struct tdat_jw *w, uint64_t m, int neg)
 		return;
 	}
 	*end = '"';
-	p = fmt_u64(end, m);
+	p = tdat_udec_digits(end, m);
 	if (neg)
 		*--p = '-';
 	if (q)

@@ -1047,55 +1047,6 @@ print_pointer(const struct rec *r, struct tdat_sbuf *out, const char *p,
 	}
 }
 
-static const char dec2[] =
-    "00010203040506070809101112131415161718192021222324"
-    "25262728293031323334353637383940414243444546474849"
-    "50515253545556575859606162636465666768697071727374"
-    "75767778798081828384858687888990919293949596979899";
-
-static const char hex2[] =
-    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
-
-/* The digits of v ending at end (24 bytes of room before it). */
-static inline char *
-udec_digits(char *end, unsigned long long v)
-{
-	char *p = end;
-	uint32_t w;
-
-	while (v >= 100000000) {
-		/* eight digits at a time in 32 bits */
-		w = (uint32_t)(v % 100000000);
-		v /= 100000000;
-		memcpy(p - 2, dec2 + 2 * (w % 100), 2);
-		w /= 100;
-		memcpy(p - 4, dec2 + 2 * (w % 100), 2);
-		w /= 100;
-		memcpy(p - 6, dec2 + 2 * (w % 100), 2);
-		memcpy(p - 8, dec2 + 2 * (w / 100), 2);
-		p -= 8;
-	}
-	w = (uint32_t)v;
-	while (w >= 100) {
-		p -= 2;
-		memcpy(p, dec2 + 2 * (w % 100), 2);
-		w /= 100;
-	}
-	if (w >= 10) {
-		p -= 2;
-		memcpy(p, dec2 + 2 * w, 2);
-	} else
-		*--p = (char)('0' + w);
-	return p;
-}
-
 void
 tdat_put_udec(struct tdat_sbuf *out, unsigned long long v)
 {
@@ -1105,7 +1056,7 @@ tdat_put_udec(struct tdat_sbuf *out, unsigned long long v)
 		sb_putc(out, (int)('0' + v));
 		return;
 	}
-	p = udec_digits(end, v);
+	p = tdat_udec_digits(end, v);
 	sb_add_short(out, p, (size_t)(end - p));
 }
 
@@ -1122,15 +1073,9 @@ tdat_put_dec(struct tdat_sbuf *out, long long v)
 static void
 put_hex(struct tdat_sbuf *out, unsigned long long v)
 {
-	char buf[24 + SB_SHORT], *end = buf + 24, *p = end;
+	char buf[24 + SB_SHORT], *end = buf + 24, *p;
 
-	while (v >= 16) {
-		p -= 2;
-		memcpy(p, hex2 + 2 * (v & 255), 2);
-		v >>= 8;
-	}
-	if (v || p == end)
-		*--p = hex2[2 * v + 1];
+	p = tdat_hex_digits(end, v);
 	sb_add_short(out, p, (size_t)(end - p));
 }
 

@@ -254,47 +254,14 @@ print_info(struct report *r, const struct tdat_event *ev,
 	tdat_event_print_avail(ev, &x, need, r->o->mode, &r->line);
 }
 
-static const char dig2[] =
-    "00010203040506070809101112131415161718192021222324"
-    "25262728293031323334353637383940414243444546474849"
-    "50515253545556575859606162636465666768697071727374"
-    "75767778798081828384858687888990919293949596979899";
-
 /* v in decimal, at least width characters with fill before it, written
  * backwards to end at p: the start. */
 static char *
 fmt_digits(char *p, unsigned long long v, int width, char fill)
 {
 	char *end = p;
-	uint32_t w;
 
-	if (v <= UINT32_MAX) {
-		/* the common case in 32 bits */
-		w = (uint32_t)v;
-		while (w >= 100) {
-			p -= 2;
-			memcpy(p, dig2 + 2 * (w % 100), 2);
-			w /= 100;
-		}
-		if (w >= 10) {
-			p -= 2;
-			memcpy(p, dig2 + 2 * w, 2);
-		} else
-			*--p = (char)('0' + w);
-		while (end - p < width)
-			*--p = fill;
-		return p;
-	}
-	while (v >= 100) {
-		p -= 2;
-		memcpy(p, dig2 + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10) {
-		p -= 2;
-		memcpy(p, dig2 + 2 * v, 2);
-	} else
-		*--p = (char)('0' + v);
+	p = tdat_udec_digits(p, v);
 	while (end - p < width)
 		*--p = fill;
 	return p;
@@ -314,10 +281,10 @@ nine_digits(char *p, uint32_t v)
 {
 	uint32_t lo = v % 10000, hi = v / 10000 % 10000;
 
-	memcpy(p - 2, dig2 + 2 * (lo % 100), 2);
-	memcpy(p - 4, dig2 + 2 * (lo / 100), 2);
-	memcpy(p - 6, dig2 + 2 * (hi % 100), 2);
-	memcpy(p - 8, dig2 + 2 * (hi / 100), 2);
+	memcpy(p - 2, tdat_dec2 + 2 * (lo % 100), 2);
+	memcpy(p - 4, tdat_dec2 + 2 * (lo / 100), 2);
+	memcpy(p - 6, tdat_dec2 + 2 * (hi % 100), 2);
+	memcpy(p - 8, tdat_dec2 + 2 * (hi / 100), 2);
 	p[-9] = (char)('0' + v / 100000000);
 	return p - 9;
 }

@@ -88,6 +88,61 @@ tdat_rd32(const unsigned char *p, int big)
 	return v;
 }
 
+/* Numbers as text, two digits at a time: "00".."99" and "00".."ff"
+ * (lib/common.c), for the printers' hot paths. */
+extern const char tdat_dec2[201], tdat_hex2[513];
+
+/* The decimal digits of v ending at end (20 bytes of room before it);
+ * returns their start. */
+static inline char *
+tdat_udec_digits(char *end, uint64_t v)
+{
+	char *p = end;
+	uint32_t w;
+
+	while (v >= 100000000) {
+		/* eight digits at a time in 32 bits */
+		w = (uint32_t)(v % 100000000);
+		v /= 100000000;
+		memcpy(p - 2, tdat_dec2 + 2 * (w % 100), 2);
+		w /= 100;
+		memcpy(p - 4, tdat_dec2 + 2 * (w % 100), 2);
+		w /= 100;
+		memcpy(p - 6, tdat_dec2 + 2 * (w % 100), 2);
+		memcpy(p - 8, tdat_dec2 + 2 * (w / 100), 2);
+		p -= 8;
+	}
+	w = (uint32_t)v;
+	while (w >= 100) {
+		p -= 2;
+		memcpy(p, tdat_dec2 + 2 * (w % 100), 2);
+		w /= 100;
+	}
+	if (w >= 10) {
+		p -= 2;
+		memcpy(p, tdat_dec2 + 2 * w, 2);
+	} else
+		*--p = (char)('0' + w);
+	return p;
+}
+
+/* The lowercase hex digits of v (no prefix) ending at end (16 bytes of
+ * room before it); returns their start. */
+static inline char *
+tdat_hex_digits(char *end, uint64_t v)
+{
+	char *p = end;
+
+	while (v >= 16) {
+		p -= 2;
+		memcpy(p, tdat_hex2 + 2 * (v & 255), 2);
+		v >>= 8;
+	}
+	if (v || p == end)
+		*--p = tdat_hex2[2 * v + 1];
+	return p;
+}
+
 /* ---------------------------------------------------------------------
  * Container: trace.dat v6 and v7 (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)).
  */
