@@ -1524,12 +1524,46 @@ tdat_close(struct tdat_file *f)
  * compressed bytes), bounded by end.  pre names the stream in messages;
  * page_size > 0 requires whole pages in each chunk.
  */
+/* The chunk headers are read through a window of this many bytes: one
+ * read covers the headers of the dozens of chunks in it. */
+#define HEAD_WINDOW	(64 * 1024)
+
+struct head_win {
+	unsigned char *p;
+	uint64_t off;		/* the file offset of p[0] */
+	size_t len;
+};
+
+/* The 8 bytes at off (off + 8 <= end), through w. */
+static const unsigned char *
+chunk_head(struct tdat_file *f, struct head_win *w, uint64_t off,
+    uint64_t end, struct tdat_err *e)
+{
+	uint64_t want = end - off;
+
+	if (off >= w->off && off - w->off + 8 <= w->len)
+		return w->p + (off - w->off);
+	if (want > HEAD_WINDOW)
+		want = HEAD_WINDOW;
+	if (off < f->fsize && want > f->fsize - off)
+		want = f->fsize - off;
+	if (want < 8)
+		want = 8;	/* past the end: the read says so */
+	if (tdat_pread(f, w->p, off, (size_t)want, e) < 0)
+		return NULL;
+	w->off = off;
+	w->len = (size_t)want;
+	return w->p;
+}
+
 static int
 read_chunks(struct tdat_file *f, uint64_t off, uint64_t end, const char *pre,
     uint32_t page_size, struct tdat_chunk **out, uint32_t *n,
     struct tdat_err *e)
 {
 	unsigned char h[8];
+	const unsigned char *hp;
+	struct head_win w = { NULL, 0, 0 };
 	struct tdat_chunk *ch;
 	uint64_t start = off;
 	uint32_t i, count;
@@ -1549,18 +1583,23 @@ read_chunks(struct tdat_file *f, uint64_t off, uint64_t end, const char *pre,
 			return rc;
 		count = (uint32_t)((end - off) / 8);	/* the loop stops */
 	}
-	if ((ch = calloc(count ? count : 1, sizeof(*ch))) == NULL)
+	if ((ch = calloc(count ? count : 1, sizeof(*ch))) == NULL ||
+	    (w.p = malloc(HEAD_WINDOW)) == NULL) {
+		free(ch);
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
 	for (i = 0; i < count; i++) {
 		if (end - off < 8) {
 			rc = tdat_fail(e, TDAT_ECORRUPT, off,
 			    "%s: chunk %u header runs past the data", pre, i);
 			goto fail;
 		}
-		if ((rc = tdat_pread(f, h, off, 8, e)) < 0)
+		if ((hp = chunk_head(f, &w, off, end, e)) == NULL) {
+			rc = e->code;
 			goto fail;
-		ch[i].csize = tdat_get32(h, f->big);
-		ch[i].usize = tdat_get32(h + 4, f->big);
+		}
+		ch[i].csize = tdat_get32(hp, f->big);
+		ch[i].usize = tdat_get32(hp + 4, f->big);
 		ch[i].off = off + 8;
 		if (ch[i].csize > end - off - 8) {
 			rc = tdat_fail(e, TDAT_ECORRUPT, off,
@@ -1577,10 +1616,12 @@ read_chunks(struct tdat_file *f, uint64_t off, uint64_t end, const char *pre,
 		}
 		off += 8 + ch[i].csize;
 	}
+	free(w.p);
 	*out = ch;
 	*n = count;
 	return 0;
 fail:
+	free(w.p);
 	if (f->salvage && rc == TDAT_ECORRUPT) {
 		/* Salvage: keep the chunks before the damage. */
 		*out = ch;
