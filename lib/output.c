@@ -354,6 +354,23 @@ open_special(struct tdat_out *o, struct tdat_err *e)
 	return 1;
 }
 
+/* A target that is a symbolic link (-o /dev/stdout, a link to a file) is
+ * replaced at the file it names: renaming onto the link itself would
+ * replace the link. */
+static int
+follow_link(struct tdat_out *o, struct tdat_err *e)
+{
+	struct stat st;
+	char *real;
+
+	if (lstat(o->path, &st) < 0 || !S_ISLNK(st.st_mode) ||
+	    (real = realpath(o->path, NULL)) == NULL)
+		return 0;
+	free(o->path);
+	o->path = real;
+	return 0;
+}
+
 static int
 open_view(struct tdat_out *o, struct tdat_err *e)
 {
@@ -386,7 +403,8 @@ tdat_out_open(const char *path, int flags, struct tdat_file *const *in,
 	rc = 0;
 	if (path == NULL)
 		o->dest = 1;
-	else if ((rc = open_special(o, e)) == 0)
+	else if ((rc = open_special(o, e)) == 0 &&
+	    (rc = follow_link(o, e)) == 0)
 		rc = open_beside(o, e);
 	if (rc >= 0 && o->dest >= 0) {
 		if (o->binary)

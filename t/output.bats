@@ -237,6 +237,20 @@ full_fs() {
 	"$B/tdat-to-json" "$S" | cmp - "$T/got.json"
 }
 
+@test "-o on a symbolic link writes the file it names and keeps the link" {
+	# As for -o /dev/stdout with stdout on a file: renaming onto the link
+	# would replace the link itself.
+	: >"$T/real.dat"
+	ln -s real.dat "$T/link.dat"
+	run -0 "$B/tdat-cat" -o "$T/link.dat" "$S"
+	[ -L "$T/link.dat" ]
+	run -0 "$B/tdat-cat" -o "$T/want.dat" "$S"
+	cmp "$T/want.dat" "$T/real.dat"
+	run -0 "$B/tdat-to-json" -o "$T/link.dat" "$S"
+	[ -L "$T/link.dat" ]
+	"$B/tdat-to-json" "$S" | cmp - "$T/real.dat"
+}
+
 # ---- standard input without "-"
 
 @test "tdat-dump reads a pipe or a redirected file without -" {
