@@ -356,16 +356,18 @@ open_special(struct tdat_out *o, struct tdat_err *e)
 
 /* A target that is a symbolic link (-o /dev/stdout, a link to a file) is
  * replaced at the file it names: renaming onto the link itself would
- * replace the link. */
+ * replace the link.  A link naming nothing yet is replaced like a file. */
 static int
 follow_link(struct tdat_out *o, struct tdat_err *e)
 {
 	struct stat st;
 	char *real;
 
-	if (lstat(o->path, &st) < 0 || !S_ISLNK(st.st_mode) ||
-	    (real = realpath(o->path, NULL)) == NULL)
+	if (lstat(o->path, &st) < 0 || !S_ISLNK(st.st_mode))
 		return 0;
+	if ((real = realpath(o->path, NULL)) == NULL)
+		return errno == ENOMEM ? tdat_fail_nooff(e, TDAT_ENOMEM,
+		    "out of memory") : 0;
 	free(o->path);
 	o->path = real;
 	return 0;
