@@ -1661,6 +1661,7 @@ tdat_cpu_chunks(struct tdat_file *f, const struct tdat_buffer *b,
 
 #define PAGES_WINDOW	(256 * 1024)	/* bytes of raw pages read at once */
 #define PAGES_TAIL	4096		/* file bytes after a raw window */
+#define MAP_WINDOW	(1024 * 1024)	/* bytes of raw pages mapped at once */
 
 struct tdpages {
 	struct tdat_file *f;
@@ -1857,16 +1858,20 @@ tdp_raw(struct tdpages *s, struct tdat_window *w, struct tdat_err *e)
 {
 	struct tdat_file *f = s->f;
 	uint64_t want, at = s->off, tail = 0;
-	size_t room;
+	size_t room, most;
 	int rc;
 
 	if (s->off >= s->end)
 		return 0;
 	room = PAGES_WINDOW < s->unit ? s->unit :
 	    PAGES_WINDOW - PAGES_WINDOW % s->unit;
+	/* Mapped windows are larger: each mmap and munmap costs more than
+	 * the copy of a read would (cut6: CPU time 110 -> 98 ms). */
+	most = !s->map ? room : MAP_WINDOW < s->unit ? s->unit :
+	    MAP_WINDOW - MAP_WINDOW % s->unit;
 	want = s->end - s->off;
-	if (want > room)
-		want = room;
+	if (want > most)
+		want = most;
 	if (s->one)
 		want = s->unit;
 	want -= want % s->unit;
@@ -1889,6 +1894,13 @@ tdp_raw(struct tdpages *s, struct tdat_window *w, struct tdat_err *e)
 		w->tail = PAGES_TAIL;
 		w->index = s->index++;
 		return 1;
+	}
+	if (want > room) {
+		/* not mapped after all: read a window (mapped, not text) */
+		want = room;
+		tail = f->fsize - (at + want);
+		if (tail > PAGES_TAIL)
+			tail = PAGES_TAIL;
 	}
 	if ((rc = tdp_room(&s->buf, &s->cap, room + (s->text ? 0 :
 	    PAGES_TAIL), e)) < 0)

@@ -475,6 +475,205 @@ field_elemsize(struct tdat_field *f, int lsize, int sized)
 		f->elemsize = f->size;
 }
 
+/*
+ * The common form of a field line after its "field" word, read without
+ * the tokenizer (a format's field lines are most of what reading it
+ * costs): ":TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;\n", the type items
+ * and '*', the name maybe with "[N]" or "[]" (or "TYPE [] NAME"), blanks
+ * and tabs between tokens, plain decimal numbers.  1 with *f and t->pos
+ * as field_line() leaves them; 0 with both untouched for any other text,
+ * which field_line() then reads.
+ */
+#define FAST_TOKS	16
+
+struct span {
+	size_t at, n;
+};
+
+static size_t
+fast_blank(const struct ptok *t, size_t p)
+{
+	while (p < t->len && (t->buf[p] == ' ' || t->buf[p] == '\t'))
+		p++;
+	return p;
+}
+
+/* The item token at p, not one of the mac80211 names the tokenizer
+ * replaces; its length, 0 when there is none. */
+static size_t
+fast_item(const struct ptok *t, size_t p)
+{
+	const char *s = t->buf + p;
+	size_t n = 0;
+
+	while (p + n < t->len && ((unsigned)((s[n] | 0x20) - 'a') < 26 ||
+	    (unsigned)(s[n] - '0') < 10 || s[n] == '_'))
+		n++;
+	if ((n == 12 && memcmp(s, "LOCAL_PR_FMT", 12) == 0) ||
+	    (n == 10 && (memcmp(s, "STA_PR_FMT", 10) == 0 ||
+	    memcmp(s, "VIF_PR_FMT", 10) == 0)))
+		return 0;
+	return n;
+}
+
+/* A decimal number strtoul(s, NULL, 0) reads whole, in an int. */
+static int
+fast_num(const char *s, size_t n, int *v)
+{
+	size_t i;
+
+	if (n == 0 || n > 9 || (n > 1 && s[0] == '0'))
+		return 0;
+	for (*v = 0, i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return 1;
+}
+
+/* The character c at *p (after blanks); *p steps past it. */
+static int
+fast_char(const struct ptok *t, size_t *p, char c)
+{
+	*p = fast_blank(t, *p);
+	if (*p >= t->len || t->buf[*p] != c)
+		return 0;
+	(*p)++;
+	return 1;
+}
+
+/* "KEY:N;" at *p (blanks between). */
+static int
+fast_key(const struct ptok *t, size_t *p, const char *key, int *v)
+{
+	size_t n, k = strlen(key);
+
+	*p = fast_blank(t, *p);
+	if ((n = fast_item(t, *p)) != k || memcmp(t->buf + *p, key, k) != 0)
+		return 0;
+	*p += n;
+	if (!fast_char(t, p, ':'))
+		return 0;
+	*p = fast_blank(t, *p);
+	n = fast_item(t, *p);
+	if (!fast_num(t->buf + *p, n, v))
+		return 0;
+	*p += n;
+	return fast_char(t, p, ';');
+}
+
+/* The spans joined by blanks, then "[" N "]" when br (N: span num). */
+static char *
+fast_join(const struct ptok *t, const struct span *s, int n, int br,
+    struct span num)
+{
+	size_t len = br ? num.n + 2 : 0;
+	char *out, *q;
+	int i;
+
+	for (i = 0; i < n; i++)
+		len += s[i].n + 1;
+	if ((out = q = malloc(len + 1)) == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			*q++ = ' ';
+		memcpy(q, t->buf + s[i].at, s[i].n);
+		q += s[i].n;
+	}
+	if (br) {
+		*q++ = '[';
+		memcpy(q, t->buf + num.at, num.n);
+		q += num.n;
+		*q++ = ']';
+	}
+	*q = '\0';
+	return out;
+}
+
+static int
+field_fast(struct ptok *t, int lsize, struct tdat_field *f)
+{
+	struct span tok[FAST_TOKS], name, num = { 0, 0 };
+	struct tdat_field nf;
+	size_t p = t->pos, n;
+	int nt = 0, br = 0, sized = 0, sgn;
+	char word[8];
+
+	memset(&nf, 0, sizeof(nf));
+	if (!fast_char(t, &p, ':'))
+		return 0;
+	/* TYPE NAME: an item, then items or '*' */
+	for (;;) {
+		p = fast_blank(t, p);
+		if (nt == FAST_TOKS || p >= t->len)
+			return 0;
+		if ((n = fast_item(t, p)) == 0 && (nt == 0 || t->buf[p] != '*'))
+			break;
+		if (n == 0) {
+			n = 1;
+			nf.flags |= TDAT_FLD_POINTER;
+		}
+		tok[nt].at = p;
+		tok[nt++].n = n;
+		p += n;
+	}
+	if (nt < 2)
+		return 0;
+	name = tok[--nt];
+	if (t->buf[p] == '[') {
+		/* "[N]" or "[]", then maybe the NAME of "TYPE [] NAME" */
+		br = 1;
+		nf.flags |= TDAT_FLD_ARRAY;
+		p = fast_blank(t, p + 1);
+		num.at = p;
+		if ((num.n = fast_item(t, p)) > 0 &&
+		    !fast_num(t->buf + p, num.n, &nf.arraylen))
+			return 0;
+		p += num.n;
+		if (!fast_char(t, &p, ']'))
+			return 0;
+		p = fast_blank(t, p);
+		if ((n = fast_item(t, p)) > 0) {
+			tok[nt++] = name;
+			if (name.n < sizeof(word)) {
+				memcpy(word, t->buf + name.at, name.n);
+				word[name.n] = '\0';
+				sized = type_size(word);
+			}
+			name.at = p;
+			name.n = n;
+			p += n;
+		}
+	}
+	if (!fast_char(t, &p, ';') || !fast_key(t, &p, "offset", &nf.offset) ||
+	    !fast_key(t, &p, "size", &nf.size))
+		return 0;
+	p = fast_blank(t, p);
+	if (p < t->len && t->buf[p] != '\n') {
+		if (!fast_key(t, &p, "signed", &sgn))
+			return 0;
+		if (sgn)
+			nf.flags |= TDAT_FLD_SIGNED;
+		p = fast_blank(t, p);
+	}
+	if (p >= t->len || t->buf[p] != '\n')
+		return 0;
+	if ((nf.type = fast_join(t, tok, nt, br, num)) == NULL ||
+	    (nf.name = strndup(t->buf + name.at, name.n)) == NULL) {
+		free(nf.type);
+		return 0;
+	}
+	field_flags(&nf);
+	if ((nf.flags & TDAT_FLD_DYNAMIC) && nf.size == 2)
+		nf.flags |= TDAT_FLD_STRING | TDAT_FLD_ARRAY;
+	field_elemsize(&nf, lsize, sized);
+	*f = nf;
+	t->pos = p + 1;
+	return 1;
+}
+
 /* One "field:...;offset:N;size:N;[signed:N;]" line. */
 static int
 field_line(struct ptok *t, int ftrace, int lsize, struct tdat_field *f)
@@ -482,6 +681,8 @@ field_line(struct ptok *t, int ftrace, int lsize, struct tdat_field *f)
 	char *tk;
 	int type, sized = 0, sgn;
 
+	if (field_fast(t, lsize, f))
+		return 0;
 	type = tdat_tok_read(t, &tk);
 	if (ftrace && type == T_ITEM && strcmp(tk, "special") == 0) {
 		free(tk);
@@ -1279,6 +1480,23 @@ field_sane(const struct tdat_field *f)
 	    f->size <= 0xffff;
 }
 
+/* Does the line at t begin with the word "field"?  Then t steps past it,
+ * as the tokenizer would (and the line is no "print fmt:"). */
+static int
+field_word(struct ptok *t)
+{
+	size_t p = t->pos;
+
+	while (p < t->len && ctype_of((unsigned char)t->buf[p]) == T_SPACE)
+		p++;
+	if (t->len - p < 5 || memcmp(t->buf + p, "field", 5) != 0 ||
+	    (p + 5 < t->len && ctype_of((unsigned char)t->buf[p + 5]) ==
+	    T_ITEM))
+		return 0;
+	t->pos = p + 5;
+	return 1;
+}
+
 /*
  * Field lines up to a blank line (or "print fmt:"), appended to *v (*n
  * of them); a line that does not parse is noted and passed over.  -1
@@ -1294,13 +1512,18 @@ scan_fields(struct ptok *t, const struct scan *sc, int ftrace, int lsize,
 	char *tk;
 	int ty, bad;
 
-	while ((start = t->pos) < t->len && !line_starts(t, print)) {
+	while ((start = t->pos) < t->len) {
 		end = line_end(t, start);
-		ty = tdat_tok_read(t, &tk);
-		bad = ty != T_ITEM || strcmp(tk, "field") != 0;
-		free(tk);
-		if (ty == T_NEWLINE)
-			break;
+		if (!field_word(t)) {
+			if (line_starts(t, print))
+				break;
+			ty = tdat_tok_read(t, &tk);
+			bad = ty != T_ITEM || strcmp(tk, "field") != 0;
+			free(tk);
+			if (ty == T_NEWLINE)
+				break;
+		} else
+			bad = 0;
 		if ((nv = realloc(*v, (*n + 1) * sizeof(*nv))) == NULL)
 			return -1;
 		*v = nv;

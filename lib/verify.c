@@ -42,6 +42,12 @@ struct vloc {
 	char name[32];
 };
 
+/* What a record of an event must hold, packed for walk_fast(). */
+struct vquick {
+	uint32_t min_size, nloc;
+	const struct vloc *loc;
+};
+
 struct vevent {
 	char name[64];
 	uint32_t min_size;	/* end of the last fixed field */
@@ -76,6 +82,7 @@ struct vctx {
 	struct vevent *ev;
 	size_t nev;
 	unsigned char *seen;	/* seen[i]: a record of ev[i] is in the pages */
+	struct vquick *quick;	/* quick[i]: of ev[i] */
 	struct tdat_codec *codec;	/* for the pages; NULL: the file's */
 	/* regions */
 	struct region *reg;
@@ -1029,6 +1036,104 @@ check_record(struct vctx *v, struct cpuwalk *w, const struct tdat_page *pg,
 	return 0;
 }
 
+/*
+ * What check_record() finds nothing in, told without a finding: a record
+ * of a little-endian page (walk_fast()).
+ */
+static inline int
+record_ok(const uint32_t *idx, const struct vquick *quick, unsigned char *seen,
+    const unsigned char *d, uint32_t size)
+{
+	const struct vquick *q;
+	const struct vloc *l;
+	uint32_t ix, i, loc, off, len;
+
+	if (size < 2 || (ix = idx[tdat_rd16(d, 0)]) == 0)
+		return 0;
+	q = &quick[ix - 1];
+	if (size < q->min_size)
+		return 0;
+	for (i = 0; i < q->nloc; i++) {
+		l = &q->loc[i];
+		loc = tdat_rd32(d + l->off, 0);
+		off = loc & 0xffff;
+		len = loc >> 16;
+		if (l->rel)
+			off += l->off + 4;
+		if (off > size || len > size - off || (l->str && len != 0 &&
+		    memchr(d + off, '\0', len) == NULL))
+			return 0;
+	}
+	seen[ix - 1] = 1;
+	return 1;
+}
+
+/*
+ * The items of a page from pg->pos on, for as long as they are what most
+ * items are and sound: records check_record() finds nothing in, time
+ * extends and stamps, of a little-endian page with the usual item types.
+ * It stops at any other item (a padding, damage, a finding to make) with
+ * pg->pos, pg->ts, *extend and the CPU's clock as check_page() would have
+ * them there, and check_page() reads that item; so the findings are its.
+ */
+static void
+walk_fast(struct vctx *v, struct cpuwalk *w, struct tdat_page *pg,
+    int *extend)
+{
+	const unsigned char *d = pg->p + v->pl.data_off;
+	uint32_t pos = pg->pos, end = pg->commit, word, type, len, hdr;
+	uint64_t ts = pg->ts, nts, last = w->have_ts ? w->last_ts : 0, x;
+	uint64_t nrec = 0;
+	int ext = *extend;
+	const uint32_t *idx = v->idx;
+	const struct vquick *quick = v->quick;
+	unsigned char *seen = v->seen;
+
+	/* pos stays at or below end; with no record yet, last is 0 */
+	while (end - pos >= 8) {
+		word = tdat_rd32(d + pos, 0);
+		type = word & 0x1f;
+		if (type - 1 < 28) {
+			len = type * 4;
+			hdr = 4;
+		} else if (type == 0) {
+			if ((len = tdat_rd32(d + pos + 4, 0)) < 4)
+				break;
+			len = ((len - 4) + 3) & ~3u;
+			hdr = 8;
+		} else if ((type == 30 || type == 31) && !ext) {
+			x = ((uint64_t)tdat_rd32(d + pos + 4, 0) << 27) +
+			    (word >> 5);
+			if (type == 31)
+				ts = x | (ts & (0xf8ULL << 56));
+			else if (ts + x < ts)
+				break;
+			else
+				ts += x;
+			ext = 1;
+			pos += 8;
+			continue;
+		} else
+			break;
+		nts = ts + (word >> 5);
+		if (len > end - pos - hdr || nts < ts || nts < last ||
+		    !record_ok(idx, quick, seen, d + pos + hdr, len))
+			break;
+		ts = last = nts;
+		ext = 0;
+		nrec++;
+		pos += hdr + len;
+	}
+	pg->pos = pos;
+	pg->ts = ts;
+	*extend = ext;
+	if (nrec > 0) {
+		w->last_ts = last;
+		w->have_ts = 1;
+		v->st->records += nrec;
+	}
+}
+
 /* One page; nonzero when the CPU's check should stop. */
 static int
 check_page(struct vctx *v, struct cpuwalk *w, struct tdat_page *pg)
@@ -1036,7 +1141,7 @@ check_page(struct vctx *v, struct cpuwalk *w, struct tdat_page *pg)
 	struct tdat_page_item it;
 	struct tdat_err e = { 0 };
 	uint64_t before, high;
-	int rc, extend = 0;
+	int rc, extend = 0, fast;
 
 	v->st->pages++;
 	if (tdat_page_init(&v->pl, pg, &e) < 0)
@@ -1059,7 +1164,11 @@ check_page(struct vctx *v, struct cpuwalk *w, struct tdat_page *pg)
 		    "%llu is before the CPU's last record (%llu)",
 		    (unsigned long long)pg->stamp,
 		    (unsigned long long)w->last_ts);
+	fast = v->quick && !v->pl.big && v->pl.padding_type == 29 &&
+	    v->pl.extend_type == 30 && v->pl.stamp_type == 31;
 	for (;;) {
+		if (fast)
+			walk_fast(v, w, pg, &extend);
 		before = pg->ts;
 		if ((rc = tdat_page_next(&v->pl, pg, &it, &e)) < 0)
 			return PERR(v, w, "record", e.off, "%s", e.msg);
@@ -1559,6 +1668,13 @@ tdat_verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 		check_formats(&v);
 	if (!v.fatal && !v.stop && (v.seen = calloc(v.nev + 1, 1)) == NULL)
 		nomem(&v);
+	if (!v.fatal && !v.stop && (v.quick = calloc(v.nev + 1,
+	    sizeof(*v.quick))) != NULL)
+		for (i = 0; i < v.nev; i++) {
+			v.quick[i].min_size = v.ev[i].min_size;
+			v.quick[i].nloc = v.ev[i].nloc;
+			v.quick[i].loc = v.ev[i].loc;
+		}
 	if (!v.fatal && !v.stop && !o->no_pages)
 		check_pages(&v);
 	if (!v.fatal && !v.stop)
@@ -1567,6 +1683,7 @@ tdat_verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 		free(v.ev[i].loc);
 	free(v.ev);
 	free(v.seen);
+	free(v.quick);
 	free(v.idx);
 	free(v.reg);
 	free(v.win);
