@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -35,6 +36,10 @@
  * each chunk, as each BUFSIZ piece of uncompressed text, up to a NUL. */
 #define LATENCY_CHUNK	8192
 #define WINDOW		(1u << 20)	/* bytes of page data read at once */
+/* Mapped input windows compressed in place: chunks of a window each, and
+ * mappings held (their chunks in the pipeline) at most. */
+#define MAP_CHUNKS	25
+#define HELD		8
 
 struct bytes {
 	unsigned char *p;
@@ -69,6 +74,15 @@ struct w {
 	 * from pos on) and go out in large writes.
 	 */
 	struct tdat_zpipe *zp;		/* made by the first chunked stream */
+	uint64_t nput, nback;		/* chunks into it, handed back */
+	/* Mapped input windows whose chunks the pipeline compresses in
+	 * place, oldest first: unmapped once chunk `until` is back. */
+	struct held {
+		void *p;
+		size_t len;
+		uint64_t until;
+	} held[HELD];
+	int nheld;
 	unsigned char *cur;		/* the chunk being filled, or NULL */
 	struct sink *k;			/* the stream being compressed */
 	struct bytes stage;
@@ -243,6 +257,22 @@ stage_flush(struct w *w)
 	return rc;
 }
 
+/* Unmap the held windows whose chunks are all back (all: every one, the
+ * pipeline stopped). */
+static void
+release(struct w *w, int all)
+{
+	int i, n = 0;
+
+	while (n < w->nheld && (all || w->held[n].until <= w->nback)) {
+		munmap(w->held[n].p, w->held[n].len);
+		n++;
+	}
+	for (i = n; i < w->nheld; i++)
+		w->held[i - n] = w->held[i];
+	w->nheld -= n;
+}
+
 /* A chunk back from the pipeline, in order: (csize, usize, data). */
 static int
 chunk_out(void *arg, const unsigned char *c, size_t clen, size_t len)
@@ -257,6 +287,8 @@ chunk_out(void *arg, const unsigned char *c, size_t clen, size_t len)
 	b_num(&w->stage, len, 4, w->big);
 	b_add(&w->stage, c, clen);
 	w->k->nchunks++;
+	w->nback++;
+	release(w, 0);
 	return w->stage.oom ? tdat_fail_nooff(w->se, TDAT_ENOMEM,
 	    "out of memory") : 0;
 }
@@ -322,6 +354,7 @@ sink_flush(struct w *w, struct sink *k)
 	if (k->fill == 0)
 		return 0;
 	rc = tdat_zpipe_put(w->zp, k->fill);
+	w->nput++;
 	k->fill = 0;
 	w->cur = NULL;
 	return rc;
@@ -413,19 +446,65 @@ struct copy {
 	int *last;			/* the last byte copied, or NULL */
 };
 
+/*
+ * The chunks of a mapped window go into the pipeline where they lie, not
+ * copied (the stream's last, short one excepted); the mapping is held
+ * until they are back.  Windows are whole chunks, so each starts one.
+ */
+static int
+put_mapped(struct w *w, struct sink *k, const struct tdat_window *win,
+    void *base, size_t mlen)
+{
+	size_t at = 0, cs = k->chunk_size;
+	uint64_t until = w->nput;
+	int rc = 0;
+
+	if (w->nheld == HELD && (rc = tdat_zpipe_flush(w->zp)) < 0) {
+		munmap(base, mlen);
+		return rc;
+	}
+	while (k->fill == 0 && win->len - at >= cs) {
+		k->bytes += cs;
+		rc = tdat_zpipe_put_at(w->zp, win->p + at, cs);
+		until = ++w->nput;
+		at += cs;
+		if (rc < 0)
+			break;
+	}
+	if (rc == 0 && at < win->len)	/* copied */
+		rc = sink_put(w, k, win->p + at, win->len - at);
+	if (at == 0)
+		munmap(base, mlen);
+	else {
+		w->held[w->nheld].p = base;
+		w->held[w->nheld].len = mlen;
+		w->held[w->nheld].until = until;
+		w->nheld++;
+	}
+	return rc;
+}
+
 /* Copy the next window: 1, 0 at the end, < 0 on error (in w->se). */
 static int
 copy_window(struct w *w, struct copy *cp)
 {
 	struct tdat_window win;
+	void *base;
+	size_t mlen;
 	int rc;
 
 	if ((rc = tdat_pages_window(cp->pg, &win, w->se)) <= 0) {
 		cp->end = rc == 0;
 		return rc;
 	}
-	if ((cp->page_size && (rc = check_window(w, &win, cp->page_size,
-	    &cp->first)) < 0) || (rc = sink_put(w, cp->k, win.p, win.len)) < 0)
+	if (cp->page_size && (rc = check_window(w, &win, cp->page_size,
+	    &cp->first)) < 0)
+		return rc;
+	if (cp->k->compress && tdat_pages_take_map(cp->pg, &base, &mlen))
+		rc = put_mapped(w, cp->k, &win, base, mlen);
+	else
+		rc = sink_put(w, cp->k, win.p, win.len);
+	if (rc < 0)
 		return rc;
 	if (cp->last != NULL && win.len)
 		*cp->last = win.p[win.len - 1];
@@ -478,6 +557,24 @@ copy_pages(struct w *w, struct tdat_pages *ps, struct sink *k, uint64_t size,
 	if (last != NULL)
 		*last = '\n';
 	return copy_rest(w, &cp);
+}
+
+/*
+ * Map the raw pages of pg rather than read them, when the caller handles
+ * SIGBUS: into the pipeline in windows of whole chunks, kept until the
+ * chunks are back (compress), or written out window by window.
+ */
+static void
+map_pages(struct w *w, struct tdat_pages *pg, int compress,
+    uint32_t page_size)
+{
+	if (!w->o->map)
+		return;
+	if (compress && w->codec != NULL)
+		tdat_pages_map_keep(pg, (size_t)MAP_CHUNKS * PAGES_IN_CHUNK *
+		    page_size);
+	else
+		tdat_pages_map(pg);
 }
 
 /* ------------------------------------------------------------------ */
@@ -534,6 +631,7 @@ pre_main(void *arg)
 		goto out;
 	if ((p->cp.total = tdat_pages_total(p->cp.pg)) == 0)
 		goto out;
+	map_pages(w, p->cp.pg, 1, w->f->buf[p->bi].page_size);
 	if ((rc = sink_open(w, &p->k, 1, PAGES_IN_CHUNK *
 	    w->f->buf[p->bi].page_size)) < 0)
 		goto out;
@@ -598,8 +696,10 @@ pre_start(struct w *w)
 	w->pre = p;
 	w->se = &p->e;
 	w->holding = 1;
-	/* Signals go to this thread (lib/output.c's handler). */
+	/* Signals go to this thread (lib/output.c's handler); but for
+	 * SIGBUS, which a mapped input cut short raises where it is read. */
 	sigfillset(&all);
+	sigdelset(&all, SIGBUS);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	rc = pthread_create(&p->t, NULL, pre_main, w);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -753,6 +853,7 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 	if (tdat_pages_total(pg) == 0)
 		goto out;
 	read_ahead(w, pg);
+	map_pages(w, pg, compress, b->page_size);
 	w_align(w, b->page_size);
 	*off = w->pos;
 	if ((rc = sink_begin(w, &k, compress, PAGES_IN_CHUNK * b->page_size))
@@ -1563,6 +1664,7 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 	tdat_salvage_close(w.check);
 	tdat_pages_worker_free(w.pwk);
 	tdat_zpipe_free(w.zp);
+	release(&w, 1);
 	tdat_codec_free(w.codec);
 	b_free(&w.strings);
 	b_free(&w.stage);

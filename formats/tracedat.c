@@ -1682,6 +1682,7 @@ struct tdpages {
 	int map;		/* raw windows mapped, not read (tdat_tracedat_map) */
 	unsigned char *mp;	/* the mapped window, mlen bytes */
 	size_t mlen;
+	size_t room;		/* raw window bytes (0: PAGES_WINDOW) */
 };
 
 static void
@@ -1863,11 +1864,12 @@ tdp_raw(struct tdpages *s, struct tdat_window *w, struct tdat_err *e)
 
 	if (s->off >= s->end)
 		return 0;
-	room = PAGES_WINDOW < s->unit ? s->unit :
-	    PAGES_WINDOW - PAGES_WINDOW % s->unit;
-	/* Mapped windows are larger: each mmap and munmap costs more than
-	 * the copy of a read would (cut6: CPU time 110 -> 98 ms). */
-	most = !s->map ? room : MAP_WINDOW < s->unit ? s->unit :
+	room = s->room ? s->room : PAGES_WINDOW;
+	room = room < s->unit ? s->unit : room - room % s->unit;
+	/* Mapped windows are larger unless the caller chose a size: each
+	 * mmap and munmap costs more than the copy of a read would (cut6:
+	 * CPU time 110 -> 98 ms). */
+	most = !s->map || s->room ? room : MAP_WINDOW < s->unit ? s->unit :
 	    MAP_WINDOW - MAP_WINDOW % s->unit;
 	want = s->end - s->off;
 	if (want > most)
@@ -1894,6 +1896,10 @@ tdp_raw(struct tdpages *s, struct tdat_window *w, struct tdat_err *e)
 		w->tail = PAGES_TAIL;
 		w->index = s->index++;
 		return 1;
+	}
+	if (s->mp) {		/* the last window's: no longer needed */
+		munmap(s->mp, s->mlen);
+		s->mp = NULL;
 	}
 	if (want > room) {
 		/* not mapped after all: read a window (mapped, not text) */
@@ -2008,6 +2014,27 @@ tdat_tracedat_map(void *arg)
 	struct tdpages *s = arg;
 
 	s->map = !s->text;
+}
+
+void
+tdat_tracedat_room(void *arg, size_t room)
+{
+	struct tdpages *s = arg;
+
+	s->room = room;
+}
+
+int
+tdat_tracedat_take(void *arg, void **base, size_t *len)
+{
+	struct tdpages *s = arg;
+
+	if (s->mp == NULL)
+		return 0;
+	*base = s->mp;
+	*len = s->mlen;
+	s->mp = NULL;
+	return 1;
 }
 
 /* Pages of raw data, chunks of compressed data; the text cannot seek. */

@@ -311,17 +311,22 @@ tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
  * not handed back yet), cq (the next chunk to compress) and in (the next
  * slot to fill), out <= cq <= in <= out + ZP_SLOTS.  Chunks [out, cq)
  * are being compressed or done, [cq, in) wait.  Workers take the chunk at
- * cq; the caller takes it too when the ring is full, rather than wait.
- * Every chunk is compressed alone, with the same codec parameters, so
- * which thread compresses it changes no byte.
+ * cq.  The caller takes one too when ZP_HELP of them wait, so that a
+ * worker still finds one when it is done with its own: the caller reads
+ * and checks the chunks besides, and a worker left without work while
+ * the caller compresses is a core idle.  Every chunk is compressed alone,
+ * with the same codec parameters, so which thread compresses it changes
+ * no byte.
  */
-#define ZP_SLOTS	8
+#define ZP_SLOTS	24
 #define ZP_WORKERS	4
+#define ZP_HELP		8
 
 struct zslot {
 	unsigned char *in, *out;
+	const unsigned char *src;	/* the bytes: in, or the caller's */
 	size_t incap, outcap;
-	size_t len;		/* bytes in in */
+	size_t len;		/* bytes at src */
 	size_t clen;		/* bytes in out; 0: compression failed */
 	int done;
 };
@@ -351,7 +356,7 @@ zp_compress(struct tdat_zpipe *p, struct tdat_codec *c, uint64_t s)
 	size_t clen;
 
 	pthread_mutex_unlock(&p->mu);
-	clen = tdat_codec_compress(c, z->in, z->len, z->out, z->outcap);
+	clen = tdat_codec_compress(c, z->src, z->len, z->out, z->outcap);
 	pthread_mutex_lock(&p->mu);
 	z->clen = clen;
 	z->done = 1;
@@ -398,8 +403,11 @@ zp_start(struct tdat_zpipe *p, int i)
 	}
 	zw->p = p;
 	zw->i = i;
-	/* Signals go to the caller's thread (lib/output.c's handler). */
+	/* Signals go to the caller's thread (lib/output.c's handler), but
+	 * SIGBUS: chunks may lie in a mapped file, which raises it here
+	 * when cut short (blocked, it would kill the process). */
 	sigfillset(&all);
+	sigdelset(&all, SIGBUS);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	rc = pthread_create(&p->t[i], NULL, zp_worker, zw);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -496,7 +504,11 @@ zp_drain(struct tdat_zpipe *p)
 	return p->err;
 }
 
-/* Make room for one more chunk (room 1) or hand every chunk back (0). */
+/*
+ * Make room for one more chunk (room 1) or hand every chunk back (0).
+ * A full ring waits for a worker rather than take its last waiting chunk
+ * from it; a flush compresses what waits.
+ */
 static int
 zp_wait(struct tdat_zpipe *p, int room)
 {
@@ -508,7 +520,7 @@ zp_wait(struct tdat_zpipe *p, int room)
 			break;
 		if (room ? p->in < p->out + ZP_SLOTS : p->out == p->in)
 			break;
-		if (p->cq < p->in)
+		if (p->cq < p->in && (!room || p->nw == 0 || p->in - p->cq > 1))
 			zp_compress(p, p->codec, p->cq++);
 		else
 			pthread_cond_wait(&p->done, &p->mu);
@@ -532,25 +544,40 @@ zp_grow(unsigned char **p, size_t *cap, size_t n)
 	return 0;
 }
 
-unsigned char *
-tdat_zpipe_buf(struct tdat_zpipe *p, size_t cap, int *rc)
+/* The slot of the next chunk, with room for a compressed chunk of cap
+ * bytes (and for cap bytes in its buffer: in set), or NULL and *rc. */
+static struct zslot *
+zp_slot(struct tdat_zpipe *p, size_t cap, int in, int *rc)
 {
 	struct zslot *z;
 
 	if ((*rc = zp_wait(p, 1)) < 0)
 		return NULL;
 	z = &p->slot[p->in % ZP_SLOTS];
-	if (zp_grow(&z->in, &z->incap, cap) < 0 ||
+	if ((in && zp_grow(&z->in, &z->incap, cap) < 0) ||
 	    zp_grow(&z->out, &z->outcap, tdat_codec_bound(p->codec, cap)) < 0) {
 		*rc = p->err = tdat_fail_nooff(p->e, TDAT_ENOMEM,
 		    "out of memory");
 		return NULL;
 	}
+	return z;
+}
+
+unsigned char *
+tdat_zpipe_buf(struct tdat_zpipe *p, size_t cap, int *rc)
+{
+	struct zslot *z;
+
+	if ((z = zp_slot(p, cap, 1, rc)) == NULL)
+		return NULL;
 	return z->in;
 }
 
-int
-tdat_zpipe_put(struct tdat_zpipe *p, size_t len)
+/* Queue the next chunk, of len bytes at src (NULL: in its slot's
+ * buffer); compress one here when enough wait (every one, with no
+ * worker). */
+static int
+zp_queue(struct tdat_zpipe *p, const unsigned char *src, size_t len)
 {
 	struct zslot *z;
 	int rc;
@@ -558,14 +585,34 @@ tdat_zpipe_put(struct tdat_zpipe *p, size_t len)
 	pthread_mutex_lock(&p->mu);
 	if ((rc = p->err) == 0) {
 		z = &p->slot[p->in % ZP_SLOTS];
+		z->src = src ? src : z->in;
 		z->len = len;
 		z->done = 0;
 		p->in++;
-		pthread_cond_signal(&p->work);
+		if (p->nw > 0)
+			pthread_cond_signal(&p->work);
+		if (p->in - p->cq >= (p->nw > 0 ? ZP_HELP : 1))
+			zp_compress(p, p->codec, p->cq++);
 		rc = zp_drain(p);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return rc;
+}
+
+int
+tdat_zpipe_put(struct tdat_zpipe *p, size_t len)
+{
+	return zp_queue(p, NULL, len);
+}
+
+int
+tdat_zpipe_put_at(struct tdat_zpipe *p, const void *src, size_t len)
+{
+	int rc;
+
+	if (zp_slot(p, len, 0, &rc) == NULL)
+		return rc;
+	return zp_queue(p, src, len);
 }
 
 int

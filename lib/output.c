@@ -118,11 +118,9 @@ remove_tmp(const char *path, int dir)
 		unlink(path);
 }
 
-static void
-on_signal(int sig)
+void
+tdat_out_remove_live(void)
 {
-	struct sigaction sa;
-	sigset_t set;
 	size_t i;
 
 	for (i = 0; i < MAX_LIVE; i++)
@@ -130,6 +128,15 @@ on_signal(int sig)
 			remove_tmp(live[i].path, live[i].dir);
 			live[i].path = NULL;
 		}
+}
+
+static void
+on_signal(int sig)
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	tdat_out_remove_live();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);

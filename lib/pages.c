@@ -478,6 +478,24 @@ tdat_pages_map(struct tdat_pages *ps)
 		tdat_tracedat_map(ps->st);
 }
 
+void
+tdat_pages_map_keep(struct tdat_pages *ps, size_t room)
+{
+	if (ps->ops == &tdat_tracedat_pages && ps->wk == NULL &&
+	    ps->loads == 0) {
+		tdat_tracedat_map(ps->st);
+		tdat_tracedat_room(ps->st, room);
+	}
+}
+
+int
+tdat_pages_take_map(struct tdat_pages *ps, void **base, size_t *len)
+{
+	if (ps->ops != &tdat_tracedat_pages || ps->wk != NULL)
+		return 0;
+	return tdat_tracedat_take(ps->st, base, len);
+}
+
 /* Take ps out of its worker's queue, after the slot it fills. */
 static void
 detach(struct tdat_pages *ps)

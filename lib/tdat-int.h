@@ -305,15 +305,17 @@ int tdat_codec_compress_to(struct tdat_codec *, const void *src,
 
 /*
  * A compression pipeline: chunks compressed on up to `workers` threads
- * of its own (and on the caller's when it would wait), handed back to
+ * of its own (and on the caller's when several wait), handed back to
  * put() on the caller's thread in the order they went in, each as the
  * codec compresses it alone: the bytes are those of one thread.  At most
- * eight chunks are held.  Fill the buffer tdat_zpipe_buf() gives (room
- * for cap bytes), then tdat_zpipe_put() its first len bytes; put() may
- * run in either call and in tdat_zpipe_flush(), which hands back every
- * chunk.  Errors fill e (given to tdat_zpipe_new(); put() fills it
- * itself) and stick: every later call returns the first.
- * tdat_zpipe_free() drops chunks not handed back.
+ * sixteen chunks are held.  Fill the buffer tdat_zpipe_buf() gives (room
+ * for cap bytes), then tdat_zpipe_put() its first len bytes; or give
+ * tdat_zpipe_put_at() len bytes of the caller's, which must stay as they
+ * are until the chunk is handed back.  put() may run in any of these
+ * calls and in tdat_zpipe_flush(), which hands back every chunk.  Errors
+ * fill e (given to tdat_zpipe_new(); put() fills it itself) and stick:
+ * every later call returns the first.  tdat_zpipe_free() drops chunks
+ * not handed back.
  */
 struct tdat_zpipe;
 typedef int (*tdat_zpipe_out)(void *arg, const unsigned char *c, size_t clen,
@@ -322,6 +324,7 @@ int tdat_zpipe_new(const char *codec, int workers, tdat_zpipe_out put,
     void *arg, struct tdat_zpipe **out, struct tdat_err *e);
 unsigned char *tdat_zpipe_buf(struct tdat_zpipe *, size_t cap, int *rc);
 int tdat_zpipe_put(struct tdat_zpipe *, size_t len);
+int tdat_zpipe_put_at(struct tdat_zpipe *, const void *src, size_t len);
 int tdat_zpipe_flush(struct tdat_zpipe *);
 int tdat_zpipe_workers(const struct tdat_zpipe *);	/* threads started */
 /* Where later errors go (the thread putting chunks changes hands). */
@@ -410,6 +413,11 @@ void tdat_tracedat_swap(void *st, unsigned char **buf, size_t *cap);
 void tdat_tracedat_codec(void *st, struct tdat_codec *c);
 /* Map a trace.dat stream's raw windows instead of reading them. */
 void tdat_tracedat_map(void *st);
+/* Raw windows of room bytes (whole pages), not the usual 256 KiB. */
+void tdat_tracedat_room(void *st, size_t room);
+/* The mapping the last window lies in (1 and *base, *len), now the
+ * caller's to munmap(); 0 if that window was read, not mapped. */
+int tdat_tracedat_take(void *st, void **base, size_t *len);
 
 /* Pages of one CPU of one buffer, from whatever format (lib/pages.c). */
 struct tdat_pages;
@@ -440,6 +448,16 @@ void tdat_pages_codec(struct tdat_pages *, struct tdat_codec *c);
  * mapped until the next one, as a read one stays in its buffer; at most
  * one window of the file is mapped at a time. */
 void tdat_pages_map(struct tdat_pages *);
+/*
+ * Map them in windows of room bytes (whole pages; before the first
+ * window) that the caller may keep: after tdat_pages_window(),
+ * tdat_pages_take_map() hands it the mapping the window lies in (1, and
+ * munmap(*base, *len) is then the caller's, whenever it likes), or says
+ * the window was read instead (0: it lasts until the next call, as
+ * usual).  Several windows can then be mapped at once.
+ */
+void tdat_pages_map_keep(struct tdat_pages *, size_t room);
+int tdat_pages_take_map(struct tdat_pages *, void **base, size_t *len);
 /*
  * Skip the pages whose records all come before ts: bisect the stream's
  * units (pages, or chunks: O(log n) reads or decompressions) by the time

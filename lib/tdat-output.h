@@ -64,5 +64,8 @@ int tdat_out_commit(struct tdat_out *o, struct tdat_err *e);
 /* Remove the temporary (standard output: flush what was written); frees
  * o.  NULL is allowed. */
 void tdat_out_abort(struct tdat_out *o);
+/* Remove every temporary not committed yet, making only system calls:
+ * for the handler of a fatal signal (SIGBUS) that exits after it. */
+void tdat_out_remove_live(void);
 
 #endif

@@ -237,6 +237,10 @@ struct tdat_write_opts {
 	/* Called as page data is written; total may grow. */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	void *progress_arg;
+	/* Map the input's raw pages rather than read them (no copy): the
+	 * caller handles SIGBUS, which an input cut short under the writer
+	 * raises; on any thread, so none may block it. */
+	int map;
 };
 
 /* Write f as a new trace.dat on fd, which must be seekable and empty. */

@@ -124,6 +124,33 @@ interrupt() {
 	done
 }
 
+@test "tdat-cat -o: SIGBUS (its mapped input cut short) leaves no temporary, one line, exit 2" {
+	local pid cpid st=0
+
+	# tdat-cat maps the input's raw pages; an input truncated while it
+	# copies them raises SIGBUS, on whichever thread touches the pages.
+	# Stand-in: the signal sent while it is stalled on its progress line.
+	stalled_stderr
+	env --default-signal "$B/tdat-cat" --progress --compression zlib \
+	    -o "$T/out.dat" "$BIG" 2>&9 &
+	pid=$!
+	wait_for "$T/.out.dat.*" "$pid" || { echo "no temporary"; return 1; }
+	sleep 0.1
+	kill -BUS "$pid"
+	cat <&9 >"$T/err" 2>/dev/null &
+	cpid=$!
+	wait "$pid" || st=$?
+	sleep 0.2
+	kill "$cpid"
+	exec 9>&-
+	echo "status $st"
+	[ "$st" -eq 2 ]
+	grep -q "tdat-cat: $BIG: file changed while being read\$" "$T/err"
+	[ "$(grep -c 'tdat-cat:' "$T/err")" -eq 1 ]
+	no_temporary
+	[ ! -e "$T/out.dat" ]
+}
+
 @test "an ignored SIGHUP (nohup) stays ignored: the output is complete" {
 	local pid cpid st=0
 

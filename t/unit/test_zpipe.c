@@ -2,7 +2,7 @@
  * test_zpipe.c: the compression pipeline (lib/codec.c) hands back the
  * chunks in the order they went in, each byte for byte what one codec on
  * one thread makes of it, with no worker and with several, zstd and zlib,
- * over many chunks of many sizes; a failing put() stops it with its
+ * over many chunks of many sizes, in its buffers or in the caller's; a failing put() stops it with its
  * error, which sticks; a pipeline freed with chunks in it frees them
  * (check-asan's LeakSanitizer sees the rest).
  */
@@ -98,14 +98,16 @@ reference(const char *name)
 	return h;
 }
 
-/* Put n chunks through a pipeline of w workers; flush when flush is set.
- * Returns the first error, or 0. */
+/* Put n chunks through a pipeline of w workers; flush when flush is set;
+ * with at set, every other chunk from the caller's memory (put_at), kept
+ * until flushed.  Returns the first error, or 0. */
 static int
-run(const char *name, int w, int n, int flush, struct got *g, int *nw)
+run_at(const char *name, int w, int n, int flush, int at, struct got *g,
+    int *nw)
 {
 	struct tdat_zpipe *p;
 	struct tdat_err e = { 0 };
-	unsigned char *b;
+	unsigned char *b, *mine = NULL;
 	int i, rc = 0;
 
 	g->h = 0xcbf29ce484222325ULL;
@@ -115,7 +117,14 @@ run(const char *name, int w, int n, int flush, struct got *g, int *nw)
 	if ((rc = tdat_zpipe_new(name, w, put, g, &p, &e)) < 0)
 		return rc;
 	*nw = tdat_zpipe_workers(p);
+	if (at && (mine = malloc((size_t)n * MAXLEN + 1)) == NULL)
+		rc = TDAT_ENOMEM;
 	for (i = 0; i < n && rc == 0; i++) {
+		if (at && i % 2) {
+			b = mine + (size_t)i * MAXLEN;
+			rc = tdat_zpipe_put_at(p, b, chunk(i, b));
+			continue;
+		}
 		if ((b = tdat_zpipe_buf(p, MAXLEN, &rc)) == NULL)
 			break;
 		rc = tdat_zpipe_put(p, chunk(i, b));
@@ -130,7 +139,14 @@ run(const char *name, int w, int n, int flush, struct got *g, int *nw)
 		    "%s, %d workers: the error sticks (%s)", name, w, e.msg);
 	}
 	tdat_zpipe_free(p);
+	free(mine);
 	return rc;
+}
+
+static int
+run(const char *name, int w, int n, int flush, struct got *g, int *nw)
+{
+	return run_at(name, w, n, flush, 0, g, nw);
 }
 
 int
@@ -152,6 +168,17 @@ main(void)
 			    "%s, %d workers (%d started): %d chunks as one "
 			    "thread compresses them", names[i], w, nw, g.n);
 		}
+	}
+
+	/* chunks in the caller's memory (tdat_zpipe_put_at) among the
+	 * pipeline's own: the same bytes */
+	want = reference("zstd");
+	for (w = 0; w <= 2; w++) {
+		g.fail_at = -1;
+		rc = run_at("zstd", w, NCHUNK, 1, 1, &g, &nw);
+		ok(rc == 0 && g.n == NCHUNK && g.h == want,
+		    "zstd, %d workers, every other chunk put in place: %d "
+		    "chunks as one thread compresses them", w, g.n);
 	}
 
 	/* put() fails on chunk 20: every call after says so, put() is
