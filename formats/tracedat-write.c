@@ -1264,7 +1264,15 @@ sect_kallsyms(struct w *w, uint32_t name, uint64_t *at)
 	 */
 	if (k->p == NULL)
 		r = tdat_codec_compress_to(w->codec, len, 4, &o);
-	else {
+	else if (k->map) {
+		/* A mapped text cannot grow: the run is copied. */
+		if ((p = malloc(n + 4)) == NULL)
+			return w_oom(w);
+		memcpy(p, len, 4);
+		memcpy(p + 4, k->p, n);
+		r = tdat_codec_compress_to(w->codec, p, n + 4, &o);
+		free(p);
+	} else {
 		if ((p = realloc(k->p, n + 5)) == NULL)
 			return w_oom(w);
 		k->p = p;

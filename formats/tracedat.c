@@ -137,6 +137,40 @@ rd_str(struct rd *r, char **out, const char *what)
 	    "%s is not terminated", what);
 }
 
+/*
+ * A blob of this size or more in the file (a v6 kallsyms: megabytes) is
+ * mapped, not read: no copy, no fresh memory to clear, and its pages
+ * are read only if it is (a cut that prints no symbol reads none).
+ */
+#define BLOB_MAP	(1024 * 1024)
+
+/* Map the n bytes at r->pos into b, privately, the byte after them
+ * made a NUL; 0 when they cannot be (the caller reads them). */
+static int
+rd_map(struct rd *r, uint64_t n, struct tdat_blob *b)
+{
+	uint64_t end = r->pos + n + 1, base;
+	struct stat st;
+	void *p;
+
+	if (r->mem || n < BLOB_MAP || end > r->f->fsize)
+		return 0;
+	base = r->pos - r->pos % (uint64_t)sysconf(_SC_PAGESIZE);
+	if ((uint64_t)(size_t)(end - base) != end - base ||
+	    fstat(r->f->fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size < end || (p = mmap(NULL, (size_t)(end - base),
+	    PROT_READ | PROT_WRITE, MAP_PRIVATE, r->f->fd, (off_t)base)) ==
+	    MAP_FAILED)
+		return 0;
+	b->map = p;
+	b->mlen = (size_t)(end - base);
+	b->p = (unsigned char *)p + (r->pos - base);
+	b->len = n;
+	b->p[n] = '\0';
+	r->pos += n;
+	return 1;
+}
+
 /* Read n bytes into a new blob (NUL-terminated for convenience). */
 static int
 rd_blob(struct rd *r, uint64_t n, struct tdat_blob *b, const char *what)
@@ -144,6 +178,8 @@ rd_blob(struct rd *r, uint64_t n, struct tdat_blob *b, const char *what)
 	b->off = rd_where(r);
 	if (n > r->len || r->pos > r->len - n)
 		return rd_short(r, what);
+	if (rd_map(r, n, b))
+		return 0;
 	if ((b->p = malloc(n + 1)) == NULL)
 		return tdat_fail_nooff(r->e, TDAT_ENOMEM, "out of memory");
 	b->len = n;
@@ -1449,10 +1485,22 @@ fail:
 	return rc;
 }
 
+void
+tdat_blob_free(struct tdat_blob *b)
+{
+	if (b->map)
+		munmap(b->map, b->mlen);
+	else
+		free(b->p);
+	b->p = NULL;
+	b->map = NULL;
+	b->mlen = 0;
+}
+
 static void
 free_blob(struct tdat_blob *b)
 {
-	free(b->p);
+	tdat_blob_free(b);
 }
 
 const char *

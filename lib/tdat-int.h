@@ -167,7 +167,12 @@ struct tdat_blob {
 	unsigned char *p;
 	uint64_t len;
 	uint64_t off;	/* file offset of its size field (v6) or section */
+	void *map;	/* p lies in this private mapping of the file, of */
+	size_t mlen;	/* mlen bytes, not in malloc()ed memory */
 };
+
+/* Free a blob's bytes, malloc()ed or mapped; p becomes NULL. */
+void tdat_blob_free(struct tdat_blob *);
 
 struct tdat_system {
 	char *name;
