@@ -1089,10 +1089,17 @@ v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 		rc = read_systems(&r, f);
 		break;
 	case TDAT_OPT_KALLSYMS:
-		if (f->kallsyms.p == NULL)
+		f->ksec_csize = 0;
+		if (f->kallsyms.p == NULL) {
 			rc = take_sized_blob(&r, 4, &f->kallsyms, "kallsyms",
 			    &p);
-		else
+			if (rc == 0 && (s->flags & TDAT_SEC_COMPRESSED) &&
+			    len == f->kallsyms.len + 4) {
+				f->ksec_data = s->off + 16 + 8;
+				f->ksec_csize = s->csize;
+				f->ksec_usize = s->usize;
+			}
+		} else
 			rc = rd_sized_blob(&r, 4, &f->kallsyms, "kallsyms");
 		break;
 	case TDAT_OPT_PRINTK:
