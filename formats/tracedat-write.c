@@ -1325,6 +1325,33 @@ put_append(void *arg, const void *p, size_t n)
 }
 
 /*
+ * The input's kallsyms section compressed with the output's codec: its
+ * compressed bytes as they are (they decompressed to the text when the
+ * input was opened), rather than compressed again: that took most of a
+ * time cut of a large v7 zstd trace (4 MB of symbols).
+ */
+static int
+kallsyms_copy(struct w *w, uint64_t at)
+{
+	const struct tdat_file *f = w->f;
+	unsigned char h[8], *p;
+	int rc;
+
+	tdat_put(h, f->ksec_csize, 4, w->big);
+	tdat_put(h + 4, f->ksec_usize, 4, w->big);
+	if ((p = malloc(f->ksec_csize ? f->ksec_csize : 1)) == NULL)
+		return w_oom(w);
+	if ((rc = tdat_pread(w->f, p, f->ksec_data, f->ksec_csize,
+	    w->e)) < 0 || (rc = w_append(w, h, 8)) < 0 ||
+	    (rc = w_append(w, p, f->ksec_csize)) < 0) {
+		free(p);
+		return rc;
+	}
+	free(p);
+	return sect_end(w, at);
+}
+
+/*
  * The kallsyms section, written from the input's text without a copy (it
  * may be tens of MB), compressed in windows when the file is, to the
  * bytes sect_blob() would write.
@@ -1354,6 +1381,10 @@ sect_kallsyms(struct w *w, uint32_t name, uint64_t *at)
 		return tdat_fail_nooff(w->e, TDAT_EUNSUP,
 		    "section of %llu bytes too large to compress",
 		    (unsigned long long)k->len + 4);
+	if (w->f->ksec_csize && w->f->comp && k->p &&
+	    strcmp(w->f->comp, tdat_codec_name(w->codec)) == 0 &&
+	    w->f->big == w->big && w->f->ksec_usize == k->len + 4)
+		return kallsyms_copy(w, *at);
 	hat = w->pos;
 	memset(h, 0, sizeof(h));
 	if ((rc = w_append(w, h, 8)) < 0)
@@ -1365,7 +1396,15 @@ sect_kallsyms(struct w *w, uint32_t name, uint64_t *at)
 	 */
 	if (k->p == NULL)
 		r = tdat_codec_compress_to(w->codec, len, 4, &o);
-	else {
+	else if (k->map) {
+		/* A mapped text cannot grow: the run is copied. */
+		if ((p = malloc(n + 4)) == NULL)
+			return w_oom(w);
+		memcpy(p, len, 4);
+		memcpy(p + 4, k->p, n);
+		r = tdat_codec_compress_to(w->codec, p, n + 4, &o);
+		free(p);
+	} else {
 		if ((p = realloc(k->p, n + 5)) == NULL)
 			return w_oom(w);
 		k->p = p;

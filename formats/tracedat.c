@@ -137,6 +137,40 @@ rd_str(struct rd *r, char **out, const char *what)
 	    "%s is not terminated", what);
 }
 
+/*
+ * A blob of this size or more in the file (a v6 kallsyms: megabytes) is
+ * mapped, not read: no copy, no fresh memory to clear, and its pages
+ * are read only if it is (a cut that prints no symbol reads none).
+ */
+#define BLOB_MAP	(1024 * 1024)
+
+/* Map the n bytes at r->pos into b, privately, the byte after them
+ * made a NUL; 0 when they cannot be (the caller reads them). */
+static int
+rd_map(struct rd *r, uint64_t n, struct tdat_blob *b)
+{
+	uint64_t end = r->pos + n + 1, base;
+	struct stat st;
+	void *p;
+
+	if (r->mem || n < BLOB_MAP || end > r->f->fsize)
+		return 0;
+	base = r->pos - r->pos % (uint64_t)sysconf(_SC_PAGESIZE);
+	if ((uint64_t)(size_t)(end - base) != end - base ||
+	    fstat(r->f->fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size < end || (p = mmap(NULL, (size_t)(end - base),
+	    PROT_READ | PROT_WRITE, MAP_PRIVATE, r->f->fd, (off_t)base)) ==
+	    MAP_FAILED)
+		return 0;
+	b->map = p;
+	b->mlen = (size_t)(end - base);
+	b->p = (unsigned char *)p + (r->pos - base);
+	b->len = n;
+	b->p[n] = '\0';
+	r->pos += n;
+	return 1;
+}
+
 /* Read n bytes into a new blob (NUL-terminated for convenience). */
 static int
 rd_blob(struct rd *r, uint64_t n, struct tdat_blob *b, const char *what)
@@ -144,6 +178,8 @@ rd_blob(struct rd *r, uint64_t n, struct tdat_blob *b, const char *what)
 	b->off = rd_where(r);
 	if (n > r->len || r->pos > r->len - n)
 		return rd_short(r, what);
+	if (rd_map(r, n, b))
+		return 0;
 	if ((b->p = malloc(n + 1)) == NULL)
 		return tdat_fail_nooff(r->e, TDAT_ENOMEM, "out of memory");
 	b->len = n;
@@ -1053,10 +1089,17 @@ v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 		rc = read_systems(&r, f);
 		break;
 	case TDAT_OPT_KALLSYMS:
-		if (f->kallsyms.p == NULL)
+		f->ksec_csize = 0;
+		if (f->kallsyms.p == NULL) {
 			rc = take_sized_blob(&r, 4, &f->kallsyms, "kallsyms",
 			    &p);
-		else
+			if (rc == 0 && (s->flags & TDAT_SEC_COMPRESSED) &&
+			    len == f->kallsyms.len + 4) {
+				f->ksec_data = s->off + 16 + 8;
+				f->ksec_csize = s->csize;
+				f->ksec_usize = s->usize;
+			}
+		} else
 			rc = rd_sized_blob(&r, 4, &f->kallsyms, "kallsyms");
 		break;
 	case TDAT_OPT_PRINTK:
@@ -1449,10 +1492,22 @@ fail:
 	return rc;
 }
 
+void
+tdat_blob_free(struct tdat_blob *b)
+{
+	if (b->map)
+		munmap(b->map, b->mlen);
+	else
+		free(b->p);
+	b->p = NULL;
+	b->map = NULL;
+	b->mlen = 0;
+}
+
 static void
 free_blob(struct tdat_blob *b)
 {
-	free(b->p);
+	tdat_blob_free(b);
 }
 
 const char *
@@ -1532,7 +1587,38 @@ struct head_win {
 	unsigned char *p;
 	uint64_t off;		/* the file offset of p[0] */
 	size_t len;
+	void *map;		/* p is a mapping of the file, of mlen bytes */
+	size_t mlen;
 };
+
+/*
+ * Map the file from off to end for the walk, when it is a regular file
+ * that still holds them: the headers are then read in place, without
+ * copying the compressed bytes between them (all of them, as chunks are
+ * smaller than a window).  0 if not mapped: the window reads them.
+ */
+static int
+head_map(struct tdat_file *f, struct head_win *w, uint64_t off, uint64_t end)
+{
+	uint64_t base = off - off % (uint64_t)sysconf(_SC_PAGESIZE);
+	struct stat st;
+	void *p;
+
+	if (end > f->fsize)
+		end = f->fsize;
+	if (end <= off || end - off < HEAD_WINDOW || (uint64_t)(size_t)(end -
+	    base) != end - base || fstat(f->fd, &st) < 0 ||
+	    !S_ISREG(st.st_mode) || (uint64_t)st.st_size < end ||
+	    (p = mmap(NULL, (size_t)(end - base), PROT_READ, MAP_SHARED,
+	    f->fd, (off_t)base)) == MAP_FAILED)
+		return 0;
+	w->map = p;
+	w->mlen = (size_t)(end - base);
+	w->p = p;
+	w->off = base;
+	w->len = w->mlen;
+	return 1;
+}
 
 /* The 8 bytes at off (off + 8 <= end), through w. */
 static const unsigned char *
@@ -1543,6 +1629,16 @@ chunk_head(struct tdat_file *f, struct head_win *w, uint64_t off,
 
 	if (off >= w->off && off - w->off + 8 <= w->len)
 		return w->p + (off - w->off);
+	if (w->map) {
+		/* Past the mapping: the window from here on. */
+		munmap(w->map, w->mlen);
+		w->map = NULL;
+		w->len = 0;
+		if ((w->p = malloc(HEAD_WINDOW)) == NULL) {
+			tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+			return NULL;
+		}
+	}
 	if (want > HEAD_WINDOW)
 		want = HEAD_WINDOW;
 	if (off < f->fsize && want > f->fsize - off)
@@ -1556,6 +1652,15 @@ chunk_head(struct tdat_file *f, struct head_win *w, uint64_t off,
 	return w->p;
 }
 
+static void
+head_free(struct head_win *w)
+{
+	if (w->map)
+		munmap(w->map, w->mlen);
+	else
+		free(w->p);
+}
+
 static int
 read_chunks(struct tdat_file *f, uint64_t off, uint64_t end, const char *pre,
     uint32_t page_size, struct tdat_chunk **out, uint32_t *n,
@@ -1563,7 +1668,7 @@ read_chunks(struct tdat_file *f, uint64_t off, uint64_t end, const char *pre,
 {
 	unsigned char h[8];
 	const unsigned char *hp;
-	struct head_win w = { NULL, 0, 0 };
+	struct head_win w = { NULL, 0, 0, NULL, 0 };
 	struct tdat_chunk *ch;
 	uint64_t start = off;
 	uint32_t i, count;
@@ -1584,7 +1689,8 @@ read_chunks(struct tdat_file *f, uint64_t off, uint64_t end, const char *pre,
 		count = (uint32_t)((end - off) / 8);	/* the loop stops */
 	}
 	if ((ch = calloc(count ? count : 1, sizeof(*ch))) == NULL ||
-	    (w.p = malloc(HEAD_WINDOW)) == NULL) {
+	    (!head_map(f, &w, off, end) && (w.p = malloc(HEAD_WINDOW)) ==
+	    NULL)) {
 		free(ch);
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	}
@@ -1616,12 +1722,12 @@ read_chunks(struct tdat_file *f, uint64_t off, uint64_t end, const char *pre,
 		}
 		off += 8 + ch[i].csize;
 	}
-	free(w.p);
+	head_free(&w);
 	*out = ch;
 	*n = count;
 	return 0;
 fail:
-	free(w.p);
+	head_free(&w);
 	if (f->salvage && rc == TDAT_ECORRUPT) {
 		/* Salvage: keep the chunks before the damage. */
 		*out = ch;

@@ -167,7 +167,12 @@ struct tdat_blob {
 	unsigned char *p;
 	uint64_t len;
 	uint64_t off;	/* file offset of its size field (v6) or section */
+	void *map;	/* p lies in this private mapping of the file, of */
+	size_t mlen;	/* mlen bytes, not in malloc()ed memory */
 };
+
+/* Free a blob's bytes, malloc()ed or mapped; p becomes NULL. */
+void tdat_blob_free(struct tdat_blob *);
 
 struct tdat_system {
 	char *name;
@@ -229,6 +234,11 @@ struct tdat_file {
 	uint64_t first_opt;	/* v7 offset of the first options section */
 
 	struct tdat_blob hpage, hevent, kallsyms, printk, cmdlines;
+	/* v7: where the compressed bytes of the kallsyms section lie, and
+	 * their sizes, when it holds just the size and the text (a writer
+	 * of the same codec copies them); csize 0 if not */
+	uint64_t ksec_data;
+	uint32_t ksec_csize, ksec_usize;
 	uint32_t nftrace;
 	struct tdat_blob *ftrace;
 	uint32_t nsys;

@@ -1721,8 +1721,7 @@ tdat_tracedat_verify(const char *path, const struct tdat_verify_opts *o,
 	}
 	/* The checks read no symbols: a large kallsyms need not stay while
 	 * the sections are decompressed again (hip24-host: 36 MiB peak). */
-	free(f->kallsyms.p);
-	f->kallsyms.p = NULL;
+	tdat_blob_free(&f->kallsyms);
 	rc = tdat_verify_file(f, o, st, e);
 	tdat_close(f);
 	return rc;
