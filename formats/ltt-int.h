@@ -176,6 +176,7 @@ struct ltt_dir {
 	int lsize;		/* from arch_size */
 	struct lt_defs defs;	/* builtin first, then listing order */
 	int32_t *id_fac, *id_ev;	/* LTT id -> facility, event */
+	uint32_t nid;		/* ids past the last mapped one: -1 */
 };
 
 struct ltt_tf {

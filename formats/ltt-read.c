@@ -243,8 +243,10 @@ tdat_ltt_dir_map(struct ltt_dir *d)
 {
 	int i, k;
 
-	for (i = 0; i < 65536; i++)
-		d->id_fac[i] = -1;
+	/* Every byte 0xff: every id -1 (a loop over 65536 ids cost more
+	 * than reading a small directory). */
+	memset(d->id_fac, 0xff, 65536 * sizeof(*d->id_fac));
+	d->nid = 0;
 	for (i = 0; i < d->defs.nfac; i++) {
 		const struct lt_facility *f = &d->defs.fac[i];
 
@@ -254,6 +256,8 @@ tdat_ltt_dir_map(struct ltt_dir *d)
 			if (id < 65536 && d->id_fac[id] < 0) {
 				d->id_fac[id] = i;
 				d->id_ev[id] = k;
+				if (id >= d->nid)
+					d->nid = id + 1;
 			}
 		}
 	}

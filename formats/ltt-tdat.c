@@ -522,11 +522,12 @@ map_ids(struct tdat_ltt *l, struct tdat_err *e)
 	    (l->endpad = calloc(65536, 1)) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	l->lost_id = -1;
-	for (id = 0; id < 65536; id++) {
+	/* -1 for every id, then the mapped ones (below nid). */
+	memset(l->ltt2fmt, 0xff, 65536 * sizeof(*l->ltt2fmt));
+	for (id = 0; id < l->d.nid; id++) {
 		const struct lt_facility *fa;
 		const char *en, *colon;
 
-		l->ltt2fmt[id] = -1;
 		if (l->d.id_fac[id] < 0)
 			continue;
 		fa = &l->d.defs.fac[l->d.id_fac[id]];

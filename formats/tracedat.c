@@ -2014,7 +2014,9 @@ tdp_raw(struct tdpages *s, struct tdat_window *w, struct tdat_err *e)
 		if (tail > PAGES_TAIL)
 			tail = PAGES_TAIL;
 	}
-	if ((rc = tdp_room(&s->buf, &s->cap, room + (s->text ? 0 :
+	/* As much as this window reads, not a whole window: a small
+	 * file's CPU needs a few pages. */
+	if ((rc = tdp_room(&s->buf, &s->cap, (size_t)want + (s->text ? 0 :
 	    PAGES_TAIL), e)) < 0)
 		return rc;
 	s->off += want;		/* a damaged window is skipped */

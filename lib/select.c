@@ -33,16 +33,27 @@ struct event {
 	unsigned char *all;	/* per -F: it names the event, no expression */
 };
 
+/* A -e or -F pattern compiled as a regular expression, kept for the
+ * other events it is matched against. */
+struct rxent {
+	char *pat;
+	regex_t rx;
+	int ok;			/* it compiled */
+};
+
 struct input {
 	struct tdat_file *f;
 	struct tdat_events *set;
 	struct event *ev;
 	size_t nev;
-	struct event **byid;
+	struct event **byid;	/* by event id, ids below nbyid */
+	uint32_t nbyid;
 	/* Per buffer and CPU: an event passed the -F filters there.  A
 	 * stack trace that no -F keeps is kept then, as trace-cmd does. */
 	unsigned char *shown;
 	uint32_t ncpu;		/* CPUs per buffer in shown */
+	struct rxent *rx;	/* the patterns compiled so far */
+	size_t nrx;
 };
 
 struct tdat_select {
@@ -109,7 +120,14 @@ load_events(struct input *in, struct tdat_err *e)
 	tdat_events_finish(in->set, 0);
 	/* Selections name events: every format is read. */
 	tdat_events_resolve(in->set);
-	if ((in->byid = calloc(NIDS, sizeof(*in->byid))) == NULL ||
+	/* By id up to the largest id of the set, not every possible one:
+	 * a table of 65536 made and zeroed costs more than a small file. */
+	for (i = 0; i < in->set->nev; i++)
+		if ((id = in->set->ev[i]->id) >= 0 && id < NIDS &&
+		    (uint32_t)id >= in->nbyid)
+			in->nbyid = (uint32_t)id + 1;
+	if ((in->byid = calloc(in->nbyid ? in->nbyid : 1,
+	    sizeof(*in->byid))) == NULL ||
 	    (in->ev = calloc(in->set->nev ? in->set->nev : 1,
 	    sizeof(*in->ev))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
@@ -242,30 +260,49 @@ get(void *arg, int id, struct tdat_fval *v)
 /* ------------------------------------------------------------------ */
 /* Which events: -e globs and -F filters, resolved per event. */
 
+/* pat compiled as "^pat$", case-blind, from in's list (compiled once:
+ * the same pattern is matched against every event); NULL if it does not
+ * compile or memory ran out. */
+static const regex_t *
+name_rx(struct input *in, const char *pat)
+{
+	struct rxent *x;
+	char re[300];
+	size_t i;
+
+	for (i = 0; i < in->nrx; i++)
+		if (strcmp(in->rx[i].pat, pat) == 0)
+			return in->rx[i].ok ? &in->rx[i].rx : NULL;
+	if ((size_t)snprintf(re, sizeof(re), "^%s$", pat) >= sizeof(re) ||
+	    (x = realloc(in->rx, (in->nrx + 1) * sizeof(*x))) == NULL)
+		return NULL;
+	in->rx = x;
+	x = &in->rx[in->nrx];
+	if ((x->pat = strdup(pat)) == NULL)
+		return NULL;
+	x->ok = regcomp(&x->rx, re, REG_ICASE | REG_NOSUB) == 0;
+	in->nrx++;
+	return x->ok ? &x->rx : NULL;
+}
+
 /* Does pat match the whole of name, as a glob or (as trace-cmd takes
  * it) as a case-blind basic regular expression? */
 static int
-name_match(const char *pat, const char *name)
+name_match(struct input *in, const char *pat, const char *name)
 {
-	char re[300];
-	regex_t rx;
-	int hit;
+	const regex_t *rx;
 
 	if (fnmatch(pat, name, 0) == 0)
 		return 1;
-	if ((size_t)snprintf(re, sizeof(re), "^%s$", pat) >= sizeof(re) ||
-	    regcomp(&rx, re, REG_ICASE | REG_NOSUB) != 0)
-		return 0;
-	hit = regexec(&rx, name, 0, NULL, 0) == 0;
-	regfree(&rx);
-	return hit;
+	return (rx = name_rx(in, pat)) != NULL &&
+	    regexec(rx, name, 0, NULL, 0) == 0;
 }
 
 /* Does "[SYSTEM:]EVENT" (globs or regular expressions) name ev?  Without
  * a system, a pattern matching the system's name takes the whole
  * system. */
 static int
-names_event(const char *pat, const struct event *ev)
+names_event(struct input *in, const char *pat, const struct event *ev)
 {
 	const char *c = strchr(pat, ':');
 	char sys[256];
@@ -273,19 +310,19 @@ names_event(const char *pat, const struct event *ev)
 	if (c == NULL)
 		c = strchr(pat, '/');
 	if (c == NULL)
-		return name_match(pat, ev->te->name) ||
-		    name_match(pat, ev->te->system);
+		return name_match(in, pat, ev->te->name) ||
+		    name_match(in, pat, ev->te->system);
 	if ((size_t)(c - pat) >= sizeof(sys))
 		return 0;
 	memcpy(sys, pat, (size_t)(c - pat));
 	sys[c - pat] = '\0';
-	return name_match(sys, ev->te->system) &&
-	    name_match(c + 1, ev->te->name);
+	return name_match(in, sys, ev->te->system) &&
+	    name_match(in, c + 1, ev->te->name);
 }
 
 /* Does a comma-separated list of patterns name ev? */
 static int
-list_names(const char *list, const struct event *ev)
+list_names(struct input *in, const char *list, const struct event *ev)
 {
 	char buf[512], *tok, *save;
 
@@ -296,7 +333,7 @@ list_names(const char *list, const struct event *ev)
 	    &save)) {
 		while (isspace((unsigned char)*tok))
 			tok++;
-		if (*tok && names_event(tok, ev))
+		if (*tok && names_event(in, tok, ev))
 			return 1;
 	}
 	return 0;
@@ -305,7 +342,7 @@ list_names(const char *list, const struct event *ev)
 /* Where in a list the first pattern that names no event is; -1 if every
  * one names some (trace-cmd refuses a filter with such a name). */
 static long
-first_unnamed(const struct input *in, const char *list)
+first_unnamed(struct input *in, const char *list)
 {
 	const char *p = list, *q;
 	char tok[256];
@@ -320,7 +357,7 @@ first_unnamed(const struct input *in, const char *list)
 		memcpy(tok, q, (size_t)(p + n - q));
 		tok[p + n - q] = '\0';
 		for (i = 0; i < in->nev; i++)
-			if (names_event(tok, &in->ev[i]))
+			if (names_event(in, tok, &in->ev[i]))
 				break;
 		if (i == in->nev)
 			return q - list;
@@ -345,7 +382,7 @@ lookup_any(void *arg, const char *name, int *kind)
 	size_t i;
 
 	for (i = 0; i < r->in->nev; i++)
-		if (list_names(r->events, &r->in->ev[i]) &&
+		if (list_names(r->in, r->events, &r->in->ev[i]) &&
 		    lookup(&r->in->ev[i], name, kind) >= 0)
 			return 0;
 	return -1;
@@ -382,7 +419,7 @@ compile_filter(struct tdat_select *s, size_t k, int *bad, struct tdat_err *e)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	r.events = events;
 	for (i = 0; i < r.in->nev; i++)
-		named += list_names(events, &r.in->ev[i]);
+		named += list_names(r.in, events, &r.in->ev[i]);
 	if (named == 0 || (events && (un = first_unnamed(r.in, events)) >= 0)) {
 		free(events);
 		*bad = (int)k;
@@ -391,8 +428,8 @@ compile_filter(struct tdat_select *s, size_t k, int *bad, struct tdat_err *e)
 	}
 	if (at == 0 && events != NULL) {
 		for (i = 0; i < r.in->nev; i++)
-			r.in->ev[i].all[k] = (unsigned char)list_names(events,
-			    &r.in->ev[i]);
+			r.in->ev[i].all[k] = (unsigned char)list_names(r.in,
+			    events, &r.in->ev[i]);
 		free(events);
 		return 0;
 	}
@@ -401,7 +438,7 @@ compile_filter(struct tdat_select *s, size_t k, int *bad, struct tdat_err *e)
 	tdat_filter_free(check);
 	for (i = 0; i < r.in->nev; i++) {
 		r.ev = &r.in->ev[i];
-		if (!list_names(events, r.ev))
+		if (!list_names(r.in, events, r.ev))
 			continue;
 		if ((rc = tdat_filter_parse(arg + at, lookup_event, &r,
 		    &r.ev->flt[k], e)) < 0)
@@ -429,7 +466,7 @@ choose_events(struct tdat_select *s, int *bad, struct tdat_err *e)
 		struct event *ev = &in->ev[i];
 
 		for (k = 0; k < o->nevents && !ev->sel_e; k++)
-			ev->sel_e = names_event(o->events[k], ev);
+			ev->sel_e = names_event(in, o->events[k], ev);
 		if (o->nfilters && ((ev->flt = calloc(o->nfilters,
 		    sizeof(*ev->flt))) == NULL || (ev->all = calloc(o->nfilters,
 		    1)) == NULL))
@@ -437,7 +474,7 @@ choose_events(struct tdat_select *s, int *bad, struct tdat_err *e)
 	}
 	for (k = 0; k < o->nevents; k++) {
 		for (i = 0; i < in->nev; i++)
-			if (names_event(o->events[k], &in->ev[i]))
+			if (names_event(in, o->events[k], &in->ev[i]))
 				break;
 		if (i == in->nev)
 			return tdat_fail_nooff(e, TDAT_EUSAGE,
@@ -471,9 +508,11 @@ chosen(struct tdat_select *s, struct input *in,
 	struct match m;
 	size_t k;
 	int any, pid = 0;
+	uint32_t id;
 
-	if (r->size >= 2 && s->in[0].byid)
-		ev = s->in[0].byid[tdat_get16(r->data, in->f->big)];
+	if (r->size >= 2 && s->in[0].byid && (id = tdat_get16(r->data,
+	    in->f->big)) < s->in[0].nbyid)
+		ev = s->in[0].byid[id];
 	if (ev == NULL)
 		return o->nevents == 0 && o->nfilters == 0 && o->npids == 0 &&
 		    o->ncomms == 0;
@@ -612,7 +651,8 @@ check_merge(struct tdat_select *s, size_t k, struct tdat_err *e)
 		    name, a->f->path);
 	for (i = 0; i < b->nev; i++) {
 		const struct tdat_event *y = b->ev[i].te;
-		const struct event *x = a->byid[y->id];
+		const struct event *x = y->id >= 0 && (uint32_t)y->id <
+		    a->nbyid ? a->byid[y->id] : NULL;
 
 		if (x == NULL)
 			return tdat_fail_nooff(e, TDAT_EUSAGE, "%s: event %s:%s "
@@ -858,6 +898,12 @@ free_input(struct input *in, size_t nfilters)
 		free(in->ev[i].flt);
 		free(in->ev[i].all);
 	}
+	for (i = 0; i < in->nrx; i++) {
+		if (in->rx[i].ok)
+			regfree(&in->rx[i].rx);
+		free(in->rx[i].pat);
+	}
+	free(in->rx);
 	free(in->ev);
 	free(in->byid);
 	free(in->shown);

@@ -79,6 +79,7 @@ struct vctx {
 	int have_pl;
 	/* event formats: idx[id] is 1 + the index in ev, or 0 */
 	uint32_t *idx;
+	uint32_t nidx;		/* ids below it; the largest format's id + 1 */
 	struct vevent *ev;
 	size_t nev;
 	unsigned char *seen;	/* seen[i]: a record of ev[i] is in the pages */
@@ -426,7 +427,7 @@ take_format(struct vctx *v, struct fmtjob *j)
 		WARN(v, "event-format", j->bl->off, "%s", j->note[i]);
 	if (j->rc < 0)
 		return nomem(v);
-	if (j->rc > 0)
+	if (j->rc > 0 || j->id >= v->nidx)
 		return 0;
 	if ((ev = realloc(v->ev, (v->nev + 1) * sizeof(*ev))) == NULL)
 		return nomem(v);
@@ -549,10 +550,6 @@ check_formats(struct vctx *v)
 	int two;
 
 	section(v);
-	if ((v->idx = calloc(NIDS, sizeof(*v->idx))) == NULL) {
-		nomem(v);
-		return;
-	}
 	n = f->nftrace;
 	for (si = 0; si < f->nsys; si++)
 		n += f->sys[si].nev;
@@ -583,7 +580,14 @@ check_formats(struct vctx *v)
 		pthread_join(t, NULL);
 	else
 		scan_formats(&b);
-	for (i = 0; i < n && !v->fatal; i++)
+	/* The id table up to the largest id, not NIDS: made for each file,
+	 * a 256 KiB table costs more than a small file's checks. */
+	for (i = 0; i < n; i++)
+		if (jobs[i].rc == 0 && jobs[i].id < NIDS && jobs[i].id >= v->nidx)
+			v->nidx = jobs[i].id + 1;
+	if ((v->idx = calloc(v->nidx ? v->nidx : 1, sizeof(*v->idx))) == NULL)
+		nomem(v);
+	for (i = 0; i < n && !v->fatal && v->idx; i++)
 		if (take_format(v, &jobs[i]))
 			break;
 	for (i = 0; i < n; i++) {
@@ -1003,7 +1007,7 @@ check_record(struct vctx *v, struct cpuwalk *w, const struct tdat_page *pg,
 		return PERR(v, w, "record-size", WHERE, "record of %u bytes holds "
 		    "no event id", size);
 	id = tdat_rd16(it->data, v->pl.big);
-	if (v->idx[id] == 0)
+	if (id >= v->nidx || v->idx[id] == 0)
 		return PERR(v, w, "event-id", WHERE, "event id %u has no format",
 		    id);
 	ev = &v->ev[v->idx[id] - 1];
