@@ -1045,14 +1045,14 @@ check_record(struct vctx *v, struct cpuwalk *w, const struct tdat_page *pg,
  * of a little-endian page (walk_fast()).
  */
 static inline int
-record_ok(const uint32_t *idx, const struct vquick *quick, unsigned char *seen,
-    const unsigned char *d, uint32_t size)
+record_ok(const uint32_t *idx, uint32_t nidx, const struct vquick *quick,
+    unsigned char *seen, const unsigned char *d, uint32_t size)
 {
 	const struct vquick *q;
 	const struct vloc *l;
-	uint32_t ix, i, loc, off, len;
+	uint32_t id, ix, i, loc, off, len;
 
-	if (size < 2 || (ix = idx[tdat_rd16(d, 0)]) == 0)
+	if (size < 2 || (id = tdat_rd16(d, 0)) >= nidx || (ix = idx[id]) == 0)
 		return 0;
 	q = &quick[ix - 1];
 	if (size < q->min_size)
@@ -1121,7 +1121,7 @@ walk_fast(struct vctx *v, struct cpuwalk *w, struct tdat_page *pg,
 			break;
 		nts = ts + (word >> 5);
 		if (len > end - pos - hdr || nts < ts || nts < last ||
-		    !record_ok(idx, quick, seen, d + pos + hdr, len))
+		    !record_ok(idx, v->nidx, quick, seen, d + pos + hdr, len))
 			break;
 		ts = last = nts;
 		ext = 0;
