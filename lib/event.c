@@ -724,6 +724,14 @@ field_line(struct ptok *t, int ftrace, int lsize, struct tdat_field *f)
 	return 0;
 }
 
+/* A field line is sane when its offset and size fit a record. */
+static int
+field_sane(const struct tdat_field *f)
+{
+	return f->offset >= 0 && f->size >= 0 && f->offset <= 0xffff &&
+	    f->size <= 0xffff;
+}
+
 /* Fields up to a blank line; returns the count or -1. */
 static int
 read_fields(struct ptok *t, int ftrace, int lsize, struct tdat_field **out)
@@ -750,7 +758,10 @@ read_fields(struct ptok *t, int ftrace, int lsize, struct tdat_field **out)
 			v = nv;
 		}
 		memset(&v[n], 0, sizeof(v[n]));
-		if (field_line(t, ftrace, lsize, &v[n]) < 0) {
+		/* (an offset or size past any record: no format, as no
+		 * record could be read with it) */
+		if (field_line(t, ftrace, lsize, &v[n]) < 0 ||
+		    !field_sane(&v[n])) {
 			field_clear(&v[n]);
 			goto fail;
 		}
@@ -1470,14 +1481,6 @@ scan_header(struct ptok *t, const struct scan *sc, int *have_id)
 		t->pos = line_end(t, start);
 	}
 	return 0;
-}
-
-/* A field line is sane when its offset and size fit a record. */
-static int
-field_sane(const struct tdat_field *f)
-{
-	return f->offset >= 0 && f->size >= 0 && f->offset <= 0xffff &&
-	    f->size <= 0xffff;
 }
 
 /* Does the line at t begin with the word "field"?  Then t steps past it,
