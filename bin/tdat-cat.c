@@ -4,7 +4,6 @@
  * time order; keep only some events (dropped ones are removed and the
  * pages rebuilt).
  */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,44 +45,6 @@ static struct {
 	struct tdat_select_args sel;
 } opt = { .version = 7 };
 
-/* The input, for the SIGBUS message. */
-static const char *volatile reading;
-
-static void
-put(const char *s)
-{
-	ssize_t n = write(2, s, strlen(s));
-
-	(void)n;
-}
-
-/* The input's raw pages are mapped (tdat_write_opts.map): a file cut
- * short under a mapped window raises SIGBUS on the next touch, on any
- * thread.  The temporary goes; one line, exit 2, as for a read error. */
-static void
-on_sigbus(int sig)
-{
-	(void)sig;
-	tdat_out_remove_live();
-	put(tdat_prog());
-	put(": ");
-	put(reading ? reading : "input");
-	put(": file changed while being read\n");
-	_exit(2);
-}
-
-static void
-catch_sigbus(const char *path)
-{
-	struct sigaction sa;
-
-	reading = strcmp(path, "-") == 0 ? "stdin" : path;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigbus;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, NULL);
-}
-
 static int
 write_out(struct tdat_file **f, size_t n, const struct tdat_page_src *ps,
     const char *path)
@@ -100,7 +61,7 @@ write_out(struct tdat_file **f, size_t n, const struct tdat_page_src *ps,
 	    opt.version >= 7 ? "zstd" : "none";
 	wo.pages = ps;
 	if (ps == NULL) {	/* the input's pages copied: mapped */
-		catch_sigbus(path);
+		tdat_cli_catch_sigbus(path);
 		wo.map = 1;
 	}
 	for (i = 0; i < n; i++)

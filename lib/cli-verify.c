@@ -4,10 +4,8 @@
  * summary per file, and after damage what tdat-cat --salvage would keep.
  */
 #include <malloc.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <json.h>
 
@@ -208,42 +206,6 @@ salvage_hint(const char *path, const struct job *j)
 	tdat_check_stdout();
 }
 
-/* The file being read, for the SIGBUS message. */
-static const char *volatile reading;
-
-static void
-put(const char *s)
-{
-	ssize_t n = write(2, s, strlen(s));
-
-	(void)n;
-}
-
-/* Raw page windows are mapped (lib/pages.c): a file cut short under a
- * mapped window raises SIGBUS on the next touch.  One line, exit 2, as
- * for any other read error. */
-static void
-on_sigbus(int sig)
-{
-	(void)sig;
-	put(tdat_prog());
-	put(": ");
-	put(reading ? reading : "input");
-	put(": file changed while being read\n");
-	_exit(2);
-}
-
-static void
-catch_sigbus(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigbus;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, NULL);
-}
-
 static int
 verify_one(const char *path, struct job *j)
 {
@@ -252,7 +214,7 @@ verify_one(const char *path, struct job *j)
 	int status;
 
 	j->file = strcmp(path, "-") == 0 ? "stdin" : path;
-	reading = j->file;
+	tdat_cli_catch_sigbus(path);
 	if (tdat_verify(path, &j->vo, &st, &e) < 0)
 		return unreadable(j, path, &e);
 	/* Many files in one run: give back what the last one held. */
@@ -281,7 +243,6 @@ tdat_cli_verify(char **paths, size_t n, const struct tdat_cli_verify *o)
 	j.vo.no_pages = o->no_pages;
 	j.vo.found = found;
 	j.vo.arg = &j;
-	catch_sigbus();
 	if (n == 0)
 		return verify_one("-", &j);
 	for (i = 0; i < n; i++)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
+#include "tdat-output.h"
 
 #ifndef TDAT_VERSION
 #define TDAT_VERSION "unknown"
@@ -435,4 +437,43 @@ tdat_cli_close_all(struct tdat_file **f, size_t n)
 	while (f != NULL && n > 0)
 		tdat_close(f[--n]);
 	free(f);
+}
+
+/* The file being read, for the SIGBUS message. */
+static const char *volatile reading;
+
+static void
+put(const char *s)
+{
+	ssize_t n = write(2, s, strlen(s));
+
+	(void)n;
+}
+
+/* Raw pages are mapped (lib/pages.c, tdat-cat's copy): a file cut short
+ * under a mapped window raises SIGBUS on the next touch, on any thread.
+ * Any temporary output goes; one line, exit 2, as for a read error. */
+static void
+on_sigbus(int sig)
+{
+	(void)sig;
+	tdat_out_remove_live();
+	put(tdat_prog());
+	put(": ");
+	put(reading ? reading : "input");
+	put(": file changed while being read\n");
+	_exit(2);
+}
+
+void
+tdat_cli_catch_sigbus(const char *path)
+{
+	struct sigaction sa;
+
+	reading = path == NULL ? NULL : strcmp(path, "-") == 0 ? "stdin" :
+	    path;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigbus;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
 }

@@ -116,6 +116,9 @@ unsigned char *tdat_cli_cpus(const char *opt, const char *s, int *n);
 
 /* Exit 2 with a message if writing to stdout has failed (EPIPE: silent). */
 void tdat_check_stdout(void);
+/* SIGBUS (a mapped input cut short) ends the tool with one line naming
+ * PATH ("-": stdin), temporaries removed, exit 2. */
+void tdat_cli_catch_sigbus(const char *path);
 /* Flush and close stdout; a write error prints a message and gives 2,
  * EPIPE stays silent; otherwise returns status.  Use as
  * "return tdat_close_stdout(st);" at the end of main. */
