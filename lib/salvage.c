@@ -228,36 +228,21 @@ walk_fast(struct tdat_salvage *s, struct tdat_page *pg, uint64_t *nrec)
 {
 	const unsigned char *d = pg->p + s->pl.data_off;
 	const struct ev_check *c;
-	uint32_t pos = pg->pos, end = pg->commit, word, type, len, hdr;
-	uint64_t ts = pg->ts, nts, last = s->have_ts ? s->last_ts : 0, x;
+	uint32_t pos = pg->pos, end = pg->commit, len, hdr, delta;
+	uint64_t ts = pg->ts, nts, last = s->have_ts ? s->last_ts : 0;
 	uint64_t n = 0;
+	int k;
 
 	/* pos stays at or below end; with no record yet, last is 0 */
 	while (end - pos >= 8) {
-		word = tdat_rd32(d + pos, 0);
-		type = word & 0x1f;
-		if (type - 1 < 28) {
-			len = type * 4;
-			hdr = 4;
-		} else if (type == 0) {
-			if ((len = tdat_rd32(d + pos + 4, 0)) < 4)
-				break;
-			len = ((len - 4) + 3) & ~3u;
-			hdr = 8;
-		} else if (type == 30 || type == 31) {
-			x = ((uint64_t)tdat_rd32(d + pos + 4, 0) << 27) +
-			    (word >> 5);
-			if (type == 31)
-				ts = x | (ts & (0xf8ULL << 56));
-			else if (ts + x < ts)
-				break;
-			else
-				ts += x;
+		if ((k = tdat_fast_item(d + pos, 1, &len, &hdr, &delta,
+		    &ts)) == 0)
+			break;
+		if (k == 2) {
 			pos += 8;
 			continue;
-		} else
-			break;
-		nts = ts + (word >> 5);
+		}
+		nts = ts + delta;
 		if (len > end - pos - hdr || nts < ts || nts < last || len < 2 ||
 		    (c = lookup(s, tdat_rd16(d + pos + hdr, 0))) == NULL ||
 		    check_fields(c, d + pos + hdr, len, 0) != NULL)

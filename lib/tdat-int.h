@@ -88,6 +88,45 @@ tdat_rd32(const unsigned char *p, int big)
 	return v;
 }
 
+/*
+ * The item at d in the fast walk of a little-endian page (tdat-verify's
+ * and salvage's; at least 8 bytes readable): 1 a record of *len bytes
+ * after a *hdr-byte header, *delta its time delta; 2 a time extend or
+ * stamp (when ext_ok), *ts moved and 8 bytes long; 0 anything else,
+ * for the general walk.
+ */
+static inline int
+tdat_fast_item(const unsigned char *d, int ext_ok, uint32_t *len,
+    uint32_t *hdr, uint32_t *delta, uint64_t *ts)
+{
+	uint32_t word = tdat_rd32(d, 0), type = word & 0x1f;
+	uint64_t x;
+
+	*delta = word >> 5;
+	if (type - 1 < 28) {
+		*len = type * 4;
+		*hdr = 4;
+		return 1;
+	}
+	if (type == 0) {
+		if ((*len = tdat_rd32(d + 4, 0)) < 4)
+			return 0;
+		*len = ((*len - 4) + 3) & ~3u;
+		*hdr = 8;
+		return 1;
+	}
+	if ((type != 30 && type != 31) || !ext_ok)
+		return 0;
+	x = ((uint64_t)tdat_rd32(d + 4, 0) << 27) + *delta;
+	if (type == 31)
+		*ts = x | (*ts & (0xf8ULL << 56));
+	else if (*ts + x < *ts)
+		return 0;
+	else
+		*ts += x;
+	return 2;
+}
+
 /* Numbers as text, two digits at a time: "00".."99" and "00".."ff"
  * (lib/common.c), for the printers' hot paths. */
 extern const char tdat_dec2[201], tdat_hex2[513];
