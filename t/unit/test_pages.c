@@ -14,6 +14,7 @@
 
 #include "tdat-int.h"
 #include "tap.h"
+#include "fixture.h"
 
 #define ZSTD	"t/data/s390x-v7-zstd-sched.dat"	/* v7, zstd chunks */
 
@@ -21,21 +22,11 @@
 static int
 make_raw(char *path)
 {
-	struct tdat_write_opts o = { .version = 6, .compression = "none" };
-	struct tdat_file *f;
-	struct tdat_err e;
-	int fd, rc;
+	int fd;
 
 	if ((fd = mkstemp(path)) < 0)
 		return -1;
-	if (tdat_open(ZSTD, &f, &e) < 0) {
-		close(fd);
-		return -1;
-	}
-	rc = tdat_write(f, fd, &o, &e);
-	tdat_close(f);
-	close(fd);
-	return rc;
+	return write_v6(ZSTD, fd);
 }
 
 /* FNV-1a of n bytes, on from h. */

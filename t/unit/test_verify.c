@@ -16,6 +16,7 @@
 
 #include "tdat-int.h"
 #include "tap.h"
+#include "fixture.h"
 
 #define ZSTD	"t/data/s390x-v7-zstd-sched.dat"	/* v7, zstd, 4 CPUs */
 
@@ -126,28 +127,17 @@ same(const char *path, const char *what, int damaged, size_t step)
 static int
 copy(const char *src, char *path, int raw)
 {
-	struct tdat_write_opts o = { .version = 6, .compression = "none" };
-	struct tdat_file *f;
-	struct tdat_err e;
 	size_t n;
 	char *p;
 	int fd, rc;
 
 	if ((fd = mkstemp(path)) < 0)
 		return -1;
-	if (!raw) {
-		p = slurp(src, &n);
-		rc = p && write(fd, p, n) == (ssize_t)n ? 0 : -1;
-		free(p);
-		close(fd);
-		return rc;
-	}
-	if (tdat_open(src, &f, &e) < 0) {
-		close(fd);
-		return -1;
-	}
-	rc = tdat_write(f, fd, &o, &e);
-	tdat_close(f);
+	if (raw)
+		return write_v6(src, fd);
+	p = slurp(src, &n);
+	rc = p && write(fd, p, n) == (ssize_t)n ? 0 : -1;
+	free(p);
 	close(fd);
 	return rc;
 }
