@@ -1582,6 +1582,7 @@ tdat_close(struct tdat_file *f)
 /* The chunk headers are read through a window of this many bytes: one
  * read covers the headers of the dozens of chunks in it. */
 #define HEAD_WINDOW	(64 * 1024)
+#define HEAD_MAP	(4 * 1024 * 1024)	/* mapped for the walk at once */
 
 struct head_win {
 	unsigned char *p;
@@ -1592,10 +1593,11 @@ struct head_win {
 };
 
 /*
- * Map the file from off to end for the walk, when it is a regular file
- * that still holds them: the headers are then read in place, without
- * copying the compressed bytes between them (all of them, as chunks are
- * smaller than a window).  0 if not mapped: the window reads them.
+ * Map the file from off toward end (HEAD_MAP bytes at most) for the walk,
+ * when it is a regular file that still holds them: the headers are then
+ * read in place, without copying the compressed bytes between them (all
+ * of them, as chunks are smaller than a window).  0 if not mapped: the
+ * window reads them.
  */
 static int
 head_map(struct tdat_file *f, struct head_win *w, uint64_t off, uint64_t end)
@@ -1606,6 +1608,8 @@ head_map(struct tdat_file *f, struct head_win *w, uint64_t off, uint64_t end)
 
 	if (end > f->fsize)
 		end = f->fsize;
+	if (end > off && end - off > HEAD_MAP)
+		end = off + HEAD_MAP;	/* memory stays bounded */
 	if (end <= off || end - off < HEAD_WINDOW || (uint64_t)(size_t)(end -
 	    base) != end - base || fstat(f->fd, &st) < 0 ||
 	    !S_ISREG(st.st_mode) || (uint64_t)st.st_size < end ||
@@ -1630,10 +1634,17 @@ chunk_head(struct tdat_file *f, struct head_win *w, uint64_t off,
 	if (off >= w->off && off - w->off + 8 <= w->len)
 		return w->p + (off - w->off);
 	if (w->map) {
-		/* Past the mapping: the window from here on. */
+		/* Past the mapping: the next one, or a window from here on. */
 		munmap(w->map, w->mlen);
 		w->map = NULL;
 		w->len = 0;
+		if (head_map(f, w, off, end) && off - w->off + 8 <= w->len)
+			return w->p + (off - w->off);
+		if (w->map) {
+			munmap(w->map, w->mlen);
+			w->map = NULL;
+			w->len = 0;
+		}
 		if ((w->p = malloc(HEAD_WINDOW)) == NULL) {
 			tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 			return NULL;
