@@ -1324,28 +1324,39 @@ put_append(void *arg, const void *p, size_t n)
 	return o->rc = w_append(o->w, p, n);
 }
 
+/* Bytes of a section copied as they are at once. */
+#define COPY_WIN	(256u * 1024)
+
 /*
  * The input's kallsyms section compressed with the output's codec: its
  * compressed bytes as they are (they decompressed to the text when the
  * input was opened), rather than compressed again: that took most of a
- * time cut of a large v7 zstd trace (4 MB of symbols).
+ * time cut of a large v7 zstd trace (4 MB of symbols).  They go through
+ * a window of COPY_WIN bytes, however large the section.
  */
 static int
 kallsyms_copy(struct w *w, uint64_t at)
 {
 	const struct tdat_file *f = w->f;
 	unsigned char h[8], *p;
+	uint64_t done, n;
 	int rc;
 
 	tdat_put(h, f->ksec_csize, 4, w->big);
 	tdat_put(h + 4, f->ksec_usize, 4, w->big);
-	if ((p = malloc(f->ksec_csize ? f->ksec_csize : 1)) == NULL)
-		return w_oom(w);
-	if ((rc = tdat_pread(w->f, p, f->ksec_data, f->ksec_csize,
-	    w->e)) < 0 || (rc = w_append(w, h, 8)) < 0 ||
-	    (rc = w_append(w, p, f->ksec_csize)) < 0) {
-		free(p);
+	if ((rc = w_append(w, h, 8)) < 0)
 		return rc;
+	if ((p = malloc(COPY_WIN)) == NULL)
+		return w_oom(w);
+	for (done = 0; done < f->ksec_csize; done += n) {
+		n = f->ksec_csize - done;
+		if (n > COPY_WIN)
+			n = COPY_WIN;
+		if ((rc = tdat_pread(w->f, p, f->ksec_data + done, n,
+		    w->e)) < 0 || (rc = w_append(w, p, (size_t)n)) < 0) {
+			free(p);
+			return rc;
+		}
 	}
 	free(p);
 	return sect_end(w, at);
@@ -1391,13 +1402,28 @@ sect_kallsyms(struct w *w, uint32_t name, uint64_t *at)
 		return rc;
 	/*
 	 * The size and the text go through the compressor as one run, as
-	 * sect_blob() gives them: the text moves up 4 bytes in its own
-	 * block (a large block grows in place) and back afterwards.
+	 * sect_blob() gives them: a text in its own block moves up 4 bytes
+	 * (a large block grows in place) and back afterwards; a mapped one
+	 * stays.  Two inputs of one stream would not do: past its window,
+	 * zstd's buffered streaming makes other bytes than one run's.
 	 */
 	if (k->p == NULL)
 		r = tdat_codec_compress_to(w->codec, len, 4, &o);
-	else if (k->map) {
-		/* A mapped text cannot grow: the run is copied. */
+	else if (k->map && k->p - 4 >= (unsigned char *)k->map) {
+		/*
+		 * A mapped text (private, writable) has the 4 bytes before
+		 * it mapped too (formats/tracedat.c rd_map): the size goes
+		 * there for the run, and they are put back.
+		 */
+		unsigned char keep[4];
+
+		p = k->p - 4;
+		memcpy(keep, p, 4);
+		memcpy(p, len, 4);
+		r = tdat_codec_compress_to(w->codec, p, n + 4, &o);
+		memcpy(p, keep, 4);
+	} else if (k->map) {
+		/* Mapped from a page's first bytes: the run is copied. */
 		if ((p = malloc(n + 4)) == NULL)
 			return w_oom(w);
 		memcpy(p, len, 4);

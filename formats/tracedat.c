@@ -145,7 +145,8 @@ rd_str(struct rd *r, char **out, const char *what)
 #define BLOB_MAP	(1024 * 1024)
 
 /* Map the n bytes at r->pos into b, privately, the byte after them
- * made a NUL; 0 when they cannot be (the caller reads them). */
+ * made a NUL, and the 4 before them mapped too (the writer puts a size
+ * there); 0 when they cannot be (the caller reads them). */
 static int
 rd_map(struct rd *r, uint64_t n, struct tdat_blob *b)
 {
@@ -153,9 +154,9 @@ rd_map(struct rd *r, uint64_t n, struct tdat_blob *b)
 	struct stat st;
 	void *p;
 
-	if (r->mem || n < BLOB_MAP || end > r->f->fsize)
+	if (r->mem || n < BLOB_MAP || end > r->f->fsize || r->pos < 4)
 		return 0;
-	base = r->pos - r->pos % (uint64_t)sysconf(_SC_PAGESIZE);
+	base = (r->pos - 4) - (r->pos - 4) % (uint64_t)sysconf(_SC_PAGESIZE);
 	if ((uint64_t)(size_t)(end - base) != end - base ||
 	    fstat(r->f->fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    (uint64_t)st.st_size < end || (p = mmap(NULL, (size_t)(end - base),

@@ -237,6 +237,77 @@ convert() {
 	convert x86_64-v7-none-instances 7-zstd
 }
 
+# ---- a compressed kallsyms copied as it is
+
+# ksec FILE: the kallsyms section's compressed bytes (its payload after
+# the two sizes), as tdat-dump --sections places them.
+ksec() {
+	local at n
+	set -- "$1" $("$DUMP" --sections "$1" | sed -n \
+	    's/.*Section *[0-9]* @ \([0-9]*\) .*"kallsyms", .*, \([0-9]*\) compressed.*/\1 \2/p')
+	[ -n "$3" ] || return 1
+	at=$2
+	n=$3
+	tail -c +$((at + 16 + 8 + 1)) "$1" | head -c "$n"
+}
+
+# A v7 input whose kallsyms the output's codec compressed is written with
+# those bytes (tdat-cat does not compress them again).  The fixture's own
+# zstd bytes are what tdat-cat would make too, so they are replaced by a
+# level-6 frame padded with a skippable frame to the same length: only a
+# copy keeps them, and only a right copy reads back.
+@test "a v7 kallsyms compressed alike is copied as it is, and reads back" {
+	local f=$D/x86_64-default-sched.dat n pad at
+	command -v zstd >/dev/null 2>&1 || skip "zstd is not installed"
+	ksec "$f" >"$T/k.zst"
+	zstd -dcq "$T/k.zst" >"$T/k.txt"
+	zstd -q -6 -c "$T/k.txt" >"$T/k6.zst"
+	n=$(wc -c <"$T/k.zst")
+	pad=$((n - $(wc -c <"$T/k6.zst") - 8))
+	[ "$pad" -ge 0 ]
+	{
+		cat "$T/k6.zst"
+		# skippable frame: magic 0x184d2a50, its size, zeros
+		printf 'P*M\030'
+		printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $((pad & 255)) \
+		    $((pad >> 8 & 255)) $((pad >> 16 & 255)) $((pad >> 24 & 255)))"
+		head -c "$pad" /dev/zero
+	} >"$T/kalt.zst"
+	cp "$f" "$T/in.dat"
+	ksec "$f" | cmp -s - "$T/kalt.zst" && false
+	at=$("$DUMP" --sections "$f" | sed -n 's/.*Section *[0-9]* @ \([0-9]*\) .*"kallsyms".*/\1/p')
+	dd if="$T/kalt.zst" of="$T/in.dat" bs=65536 oflag=seek_bytes \
+	    seek=$((at + 16 + 8)) conv=notrunc status=none
+	run "$CAT" --compression zstd -o "$T/out.dat" "$T/in.dat"
+	[ "$status" -eq 0 ]
+	ksec "$T/out.dat" | cmp - "$T/kalt.zst"
+	"$B/tdat-verify" -q "$T/out.dat"
+	"$DUMP" --kallsyms "$T/out.dat" | sed -n '/Kallsyms, /,$p' >"$T/k.out"
+	"$DUMP" --kallsyms "$f" | sed -n '/Kallsyms, /,$p' | cmp - "$T/k.out"
+	# timer events print their functions through the kallsyms
+	expected x86_64-default-sched report-N >"$T/expected"
+	grep -q 'function=[a-z_]' "$T/expected"
+	records "$T/out.dat" >"$T/records"
+	same "$T/expected" "$T/records"
+	need_trace_cmd
+	tc "$T/out.dat" >"$T/actual"
+	same "$T/expected" "$T/actual"
+}
+
+# The same for zlib, 2.4 MB of compressed kallsyms: copied in windows.
+@test "a v7 zlib kallsyms of 15 MB is copied as it is" {
+	local f=$D/hip24-host-trace.dat
+	run "$CAT" --compression zlib -o "$T/out.dat" "$f"
+	[ "$status" -eq 0 ]
+	ksec "$f" >"$T/k.in"
+	[ "$(wc -c <"$T/k.in")" -gt 2000000 ]
+	ksec "$T/out.dat" | cmp - "$T/k.in"
+	"$B/tdat-verify" -q "$T/out.dat"
+	expected hip24-host-trace report-N >"$T/expected"
+	records "$T/out.dat" >"$T/records"
+	same "$T/expected" "$T/records"
+}
+
 # ---- command line
 
 @test "--help prints usage and every option, exits 0" {
