@@ -172,35 +172,6 @@ kallsyms_parse(const char *p, const char *end, struct symline *l)
 	return 1;
 }
 
-/*
- * The symbols of a kallsyms text.  A first pass sizes the array and the
- * string arena exactly, so that a large kallsyms (tens of MB on some
- * kernels) costs no more than its names and 16 bytes a symbol.  Module
- * names are not kept: nothing trace-cmd prints shows them.
- */
-/* The next symbol line after *pp; 0 at the end or at an unreadable line. */
-static int
-next_symline(const char **pp, const char *end, struct symline *l)
-{
-	const char *p = *pp, *nl;
-	int r;
-
-	while (p < end) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			nl = end;
-		r = kallsyms_parse(p, nl, l);
-		p = nl < end ? nl + 1 : end;
-		if (r < 0)
-			break;
-		if (r > 0) {
-			*pp = p;
-			return 1;
-		}
-	}
-	*pp = end;
-	return 0;
-}
-
 /* Grow the name arena of s to hold need bytes. */
 static int
 arena_grow(struct tdat_events *s, size_t *cap, size_t need)
@@ -219,24 +190,132 @@ arena_grow(struct tdat_events *s, size_t *cap, size_t need)
 	return 0;
 }
 
+/* Grow the symbols of s to hold need (and the sentinel). */
+static int
+syms_grow(struct tdat_events *s, size_t need)
+{
+	size_t n = s->capsym + s->capsym / 2;
+	struct symbol *v;
+
+	if (n < need + 1)
+		n = need + 1;
+	if (n >= UINT32_MAX || (v = realloc(s->sym, n * sizeof(*v))) == NULL)
+		return -1;
+	s->sym = v;
+	s->capsym = n;
+	return 0;
+}
+
 /*
- * One pass over the text: the lines bound the symbols, and the names
- * take about half the text, the arena growing if they take more; both
- * are cut to size at the end.
+ * The usual line, "<16 hex digits> T name\n" or "... name\t[mod]\n",
+ * read at once: 1 with *l filled and *pp past the line, 0 for a symbol
+ * line kallsyms_parse() skips, -1 for any other line (kallsyms_parse()
+ * reads it then).  Names end at the first byte up to ' ', tested eight
+ * at a time; one that is not a newline or the tab before a module is
+ * left to kallsyms_parse().
+ */
+static inline int
+fast_symline(const char **pp, const char *end, struct symline *l)
+{
+	const char *p = *pp, *q, *nl;
+	unsigned long long a, b;
+	uint64_t x;
+
+	if (end - p < 21 || p[16] != ' ' || p[18] != ' ' ||
+	    (unsigned char)p[17] <= ' ' || (unsigned char)p[19] <= ' ' ||
+	    !hex8(p, &a) || !hex8(p + 8, &b))
+		return -1;
+	q = p + 19;
+	while (end - q >= 8) {
+		memcpy(&x, q, 8);
+		x = (x - 0x2121212121212121ull) & ~x & 0x8080808080808080ull;
+		if (x) {
+			/* the lowest flag is exact (hex8 said little-endian) */
+			q += __builtin_ctzll(x) >> 3;
+			break;
+		}
+		q += 8;
+	}
+	while (q < end && (unsigned char)*q > ' ')
+		q++;
+	if (q == end || *q == '\n')
+		nl = q;
+	else if (*q == '\t' && end - q >= 2 && q[1] == '[') {
+		if ((nl = memchr(q, '\n', (size_t)(end - q))) == NULL)
+			nl = end;
+	} else
+		return -1;
+	*pp = nl < end ? nl + 1 : end;
+	if (p[19] == '$' || p[17] == 'A' || p[17] == 'a')
+		return 0;
+	l->addr = a << 32 | b;
+	l->name = p + 19;
+	l->nlen = (size_t)(q - l->name);
+	return 1;
+}
+
+/* The next symbol line after *pp; 0 at the end or at an unreadable line. */
+static int
+next_symline(const char **pp, const char *end, struct symline *l)
+{
+	const char *p = *pp, *nl;
+	int r;
+
+	while (p < end) {
+		if ((r = fast_symline(&p, end, l)) > 0) {
+			*pp = p;
+			return 1;
+		}
+		if (r == 0)
+			continue;
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		r = kallsyms_parse(p, nl, l);
+		p = nl < end ? nl + 1 : end;
+		if (r < 0)
+			break;
+		if (r > 0) {
+			*pp = p;
+			return 1;
+		}
+	}
+	*pp = end;
+	return 0;
+}
+
+/* Copy a name of n bytes at src to dst, with its NUL; 8 bytes at a
+ * time when both have room (the text past the name, the arena past n). */
+static inline void
+name_copy(char *dst, const char *src, size_t n, const char *send)
+{
+	size_t i;
+
+	if ((size_t)(send - src) >= n + 8) {
+		for (i = 0; i < n; i += 8)
+			memcpy(dst + i, src + i, 8);
+	} else
+		memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/*
+ * The symbols of a kallsyms text, in one pass: the table starts at one
+ * symbol per 40 bytes, the names at half the text, both grow if there
+ * are more and are cut to size at the end, so that a large kallsyms
+ * (tens of MB on some kernels) costs no more than its names and 12 bytes
+ * a symbol.  Module names are not kept: nothing trace-cmd prints shows
+ * them.
  */
 int
 tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
 {
 	const char *p, *end = text + len;
 	struct symline l;
-	size_t lines = 1, used, cap, n;
+	size_t used, cap, n;
 	char **arenas;
 	struct symbol *v;
 	int rc = 0;
 
-	for (p = text; p < end && (p = memchr(p, '\n', (size_t)(end - p)));
-	    p++)
-		lines++;
 	if (s->narenas == 0) {
 		if ((arenas = malloc(sizeof(*arenas))) == NULL)
 			return -1;
@@ -245,27 +324,23 @@ tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
 		s->narenas = 1;
 		s->arena_len = 0;
 	}
-	/* names are offsets of 32 bits, and a set gets one arena */
-	if (s->nsym + lines >= UINT32_MAX)
+	if (syms_grow(s, s->nsym + len / 40 + 16) < 0)
 		return -1;
-	if ((v = realloc(s->sym, (s->nsym + lines + 1) * sizeof(*v))) == NULL)
-		return -1;
-	s->sym = v;
 	used = cap = s->arena_len;
 	if (arena_grow(s, &cap, used + len / 2 + 64) < 0)
 		return -1;
-	for (p = text, n = s->nsym; n - s->nsym < lines &&
-	    next_symline(&p, end, &l); n++) {
-		if (cap - used < l.nlen + 1 &&
-		    arena_grow(s, &cap, used + l.nlen + 1) < 0) {
+	for (p = text, n = s->nsym; next_symline(&p, end, &l); n++) {
+		/* names are offsets of 32 bits, and a set gets one arena */
+		if ((n + 1 >= s->capsym && syms_grow(s, n + 1) < 0) ||
+		    (cap - used < l.nlen + 8 &&
+		    arena_grow(s, &cap, used + l.nlen + 8) < 0)) {
 			rc = -1;
 			break;
 		}
 		v = &s->sym[n];
 		v->addr = l.addr;
 		v->name = (uint32_t)used;
-		memcpy(s->arenas[0] + used, l.name, l.nlen);
-		s->arenas[0][used + l.nlen] = '\0';
+		name_copy(s->arenas[0] + used, l.name, l.nlen, end);
 		used += l.nlen + 1;
 	}
 	if (rc == 0 && n > s->nsym) {
@@ -276,9 +351,10 @@ tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
 			memset(s->symcache, 0, SYMCACHE * sizeof(*s->symcache));
 	}
 	/* Cut to size (a failure keeps the larger block). */
-	if ((v = realloc(s->sym, (s->nsym + 1) * sizeof(*v))) != NULL)
+	if ((v = realloc(s->sym, (s->nsym + 1) * sizeof(*v))) != NULL) {
 		s->sym = v;
-	s->capsym = s->nsym + 1;
+		s->capsym = s->nsym + 1;
+	}
 	if (s->arena_len == 0) {
 		free(s->arenas[0]);
 		s->arenas[0] = NULL;
