@@ -1273,6 +1273,52 @@ sect_end(struct w *w, uint64_t at)
 }
 
 /* A section holding b, compressed as one block when the file is. */
+/*
+ * The input's v7 section id, compressed with the output's codec, when it
+ * decompresses to the n bytes at p: its compressed bytes into *out (*on
+ * of them), to be written rather than p compressed again (a time cut
+ * spent a tenth of its time compressing the event formats once more).
+ * 1 if so, 0 if not (p is compressed then), -1 out of memory.
+ */
+static int
+sect_same(struct w *w, uint16_t id, const unsigned char *p, size_t n,
+    unsigned char **out, size_t *on)
+{
+	struct tdat_file *f = w->f;
+	const struct tdat_section *s = NULL;
+	struct tdat_err e;
+	unsigned char *c, *u;
+	size_t i;
+	int same;
+
+	for (i = 0; i < f->nsect; i++)
+		if (f->sect[i].id == id) {
+			if (s != NULL)
+				return 0;	/* which one is it? */
+			s = &f->sect[i];
+		}
+	if (s == NULL || !(s->flags & TDAT_SEC_COMPRESSED) || n == 0 ||
+	    s->usize != n || f->codec == NULL || f->comp == NULL ||
+	    f->big != w->big || strcmp(f->comp, tdat_codec_name(w->codec)) ||
+	    (uint64_t)s->csize + 8 > s->size || s->csize == 0)
+		return 0;
+	if ((c = malloc(s->csize)) == NULL || (u = malloc(n)) == NULL) {
+		free(c);
+		return -1;
+	}
+	same = tdat_pread(f, c, s->off + 16 + 8, s->csize, &e) == 0 &&
+	    tdat_codec_decompress(f->codec, c, s->csize, u, n) == 0 &&
+	    memcmp(u, p, n) == 0;
+	free(u);
+	if (!same) {
+		free(c);
+		return 0;
+	}
+	*out = c;
+	*on = s->csize;
+	return 1;
+}
+
 static int
 sect_blob(struct w *w, uint16_t id, uint32_t name, struct bytes *b,
     uint64_t *at)
@@ -1294,11 +1340,16 @@ sect_blob(struct w *w, uint16_t id, uint32_t name, struct bytes *b,
 	if (b->len > 0xffffffffu)
 		return tdat_fail_nooff(w->e, TDAT_EUNSUP,
 		    "section of %zu bytes too large to compress", b->len);
-	cap = tdat_codec_bound(w->codec, b->len);
-	if ((c = malloc(cap ? cap : 1)) == NULL)
+	if ((rc = sect_same(w, id, b->p, b->len, &c, &n)) < 0)
 		return w_oom(w);
-	n = tdat_codec_compress(w->codec, b->p ? b->p : (unsigned char *)"",
-	    b->len, c, cap);
+	if (rc == 0) {
+		cap = tdat_codec_bound(w->codec, b->len);
+		if ((c = malloc(cap ? cap : 1)) == NULL)
+			return w_oom(w);
+		n = tdat_codec_compress(w->codec, b->p ? b->p :
+		    (unsigned char *)"", b->len, c, cap);
+	}
+	rc = 0;
 	if (n == 0)
 		rc = tdat_fail_nooff(w->e, TDAT_EIO, "%s compression failed",
 		    tdat_codec_name(w->codec));

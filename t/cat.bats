@@ -237,53 +237,68 @@ convert() {
 	convert x86_64-v7-none-instances 7-zstd
 }
 
-# ---- a compressed kallsyms copied as it is
+# ---- compressed metadata copied as it is
 
-# ksec FILE: the kallsyms section's compressed bytes (its payload after
+# sec FILE NAME: the compressed bytes of section NAME (its payload after
 # the two sizes), as tdat-dump --sections places them.
-ksec() {
-	local at n
+sec() {
 	set -- "$1" $("$DUMP" --sections "$1" | sed -n \
-	    's/.*Section *[0-9]* @ \([0-9]*\) .*"kallsyms", .*, \([0-9]*\) compressed.*/\1 \2/p')
+	    "s/.*Section *[0-9]* @ \([0-9]*\) .*\"$2\", .*, \([0-9]*\) compressed.*/\1 \2/p")
 	[ -n "$3" ] || return 1
-	at=$2
-	n=$3
-	tail -c +$((at + 16 + 8 + 1)) "$1" | head -c "$n"
+	tail -c +$(($2 + 16 + 8 + 1)) "$1" | head -c "$3"
 }
 
-# A v7 input whose kallsyms the output's codec compressed is written with
-# those bytes (tdat-cat does not compress them again).  The fixture's own
-# zstd bytes are what tdat-cat would make too, so they are replaced by a
-# level-6 frame padded with a skippable frame to the same length: only a
-# copy keeps them, and only a right copy reads back.
-@test "a v7 kallsyms compressed alike is copied as it is, and reads back" {
-	local f=$D/x86_64-default-sched.dat n pad at
-	command -v zstd >/dev/null 2>&1 || skip "zstd is not installed"
-	ksec "$f" >"$T/k.zst"
-	zstd -dcq "$T/k.zst" >"$T/k.txt"
-	zstd -q -6 -c "$T/k.txt" >"$T/k6.zst"
-	n=$(wc -c <"$T/k.zst")
-	pad=$((n - $(wc -c <"$T/k6.zst") - 8))
-	[ "$pad" -ge 0 ]
+# ksec FILE: the kallsyms section's compressed bytes.
+ksec() {
+	sec "$1" kallsyms
+}
+
+# alter FILE NAME: section NAME of FILE (zstd) made of other bytes that
+# decompress to the same: a level-6 frame padded with a skippable frame
+# to the same length; they are left in $T/alt.zst.
+alter() {
+	local at n pad
+	sec "$1" "$2" >"$T/sec.zst"
+	zstd -dcq "$T/sec.zst" >"$T/sec.txt"
+	zstd -q -6 -c "$T/sec.txt" >"$T/sec6.zst"
+	n=$(wc -c <"$T/sec.zst")
+	pad=$((n - $(wc -c <"$T/sec6.zst") - 8))
+	[ "$pad" -ge 0 ] || return 1
 	{
-		cat "$T/k6.zst"
+		cat "$T/sec6.zst"
 		# skippable frame: magic 0x184d2a50, its size, zeros
 		printf 'P*M\030'
 		printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $((pad & 255)) \
 		    $((pad >> 8 & 255)) $((pad >> 16 & 255)) $((pad >> 24 & 255)))"
 		head -c "$pad" /dev/zero
-	} >"$T/kalt.zst"
-	cp "$f" "$T/in.dat"
-	ksec "$f" | cmp -s - "$T/kalt.zst" && false
-	at=$("$DUMP" --sections "$f" | sed -n 's/.*Section *[0-9]* @ \([0-9]*\) .*"kallsyms".*/\1/p')
-	dd if="$T/kalt.zst" of="$T/in.dat" bs=65536 oflag=seek_bytes \
+	} >"$T/alt.zst"
+	cmp -s "$T/sec.zst" "$T/alt.zst" && return 1
+	at=$("$DUMP" --sections "$1" |
+	    sed -n "s/.*Section *[0-9]* @ \([0-9]*\) .*\"$2\".*/\1/p")
+	dd if="$T/alt.zst" of="$1" bs=65536 oflag=seek_bytes \
 	    seek=$((at + 16 + 8)) conv=notrunc status=none
+}
+
+# A v7 input whose kallsyms or event formats the output's codec
+# compressed is written with those bytes (tdat-cat does not compress them
+# again).  The fixture's own zstd bytes are what tdat-cat would make too,
+# so they are replaced by other bytes that decompress alike: only a copy
+# keeps them, and only a right copy reads back.
+@test "v7 kallsyms and formats compressed alike are copied as they are" {
+	local f=$D/x86_64-default-sched.dat
+	command -v zstd >/dev/null 2>&1 || skip "zstd is not installed"
+	cp "$f" "$T/in.dat"
+	alter "$T/in.dat" kallsyms
+	mv "$T/alt.zst" "$T/kalt.zst"
+	alter "$T/in.dat" "events format"
 	run "$CAT" --compression zstd -o "$T/out.dat" "$T/in.dat"
 	[ "$status" -eq 0 ]
 	ksec "$T/out.dat" | cmp - "$T/kalt.zst"
+	sec "$T/out.dat" "events format" | cmp - "$T/alt.zst"
 	"$B/tdat-verify" -q "$T/out.dat"
-	"$DUMP" --kallsyms "$T/out.dat" | sed -n '/Kallsyms, /,$p' >"$T/k.out"
-	"$DUMP" --kallsyms "$f" | sed -n '/Kallsyms, /,$p' | cmp - "$T/k.out"
+	metadata "$f" >"$T/meta.in"
+	metadata "$T/out.dat" >"$T/meta.out"
+	same "$T/meta.in" "$T/meta.out"
 	# timer events print their functions through the kallsyms
 	expected x86_64-default-sched report-N >"$T/expected"
 	grep -q 'function=[a-z_]' "$T/expected"
