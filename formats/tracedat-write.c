@@ -670,6 +670,10 @@ pre_main(void *arg)
 	if ((rc = sink_open(w, &p->k, 1, PAGES_IN_CHUNK *
 	    w->f->buf[p->bi].page_size)) < 0)
 		goto out;
+	/* The writer's thread compresses the metadata meanwhile: this one
+	 * leaves the chunks to the pipeline's workers, so that the
+	 * metadata has a core of its own rather than a share of one. */
+	tdat_zpipe_help(w->zp, 0);
 	while (!atomic_load(&p->stop) && w->stage.len < HOLD &&
 	    (rc = copy_window(w, &p->cp)) > 0)
 		;
@@ -756,8 +760,10 @@ pre_join(struct w *w)
 	pthread_join(p->t, NULL);
 	p->joined = 1;
 	w->se = w->e;
-	if (w->zp)
+	if (w->zp) {
 		tdat_zpipe_err(w->zp, w->e);
+		tdat_zpipe_help(w->zp, 1);
+	}
 }
 
 /* End the early copy: whatever it holds is dropped. */
