@@ -314,7 +314,8 @@ tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
  * cq.  The caller takes one too when ZP_HELP of them wait, so that a
  * worker still finds one when it is done with its own: the caller reads
  * and checks the chunks besides, and a worker left without work while
- * the caller compresses is a core idle.  Every chunk is compressed alone,
+ * the caller compresses is a core idle; a caller with other work for its
+ * core turns that off (tdat_zpipe_help).  Every chunk is compressed alone,
  * with the same codec parameters, so which thread compresses it changes
  * no byte.
  */
