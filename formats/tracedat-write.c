@@ -404,18 +404,20 @@ sink_end(struct w *w, struct sink *k, uint64_t *size)
 }
 
 /*
- * Check the pages of a window as tdat-verify does, so that a copy never
- * writes a damaged page (tdat-cat --salvage drops them instead).
+ * Check the pages of a window that begin in [from, to) as tdat-verify
+ * does, so that a copy never writes a damaged page (tdat-cat --salvage
+ * drops them instead).
  */
 static int
 check_window(struct w *w, const struct tdat_window *win, uint32_t page_size,
-    int *first)
+    size_t from, size_t to, int *first)
 {
 	struct tdat_page pg;
 	size_t at;
 	int rc;
 
-	for (at = 0; page_size && win->len - at >= page_size; at += page_size) {
+	for (at = from; page_size && at < to && win->len - at >= page_size;
+	    at += page_size) {
 		memset(&pg, 0, sizeof(pg));
 		pg.p = win->p + at;
 		pg.page_size = page_size;
@@ -446,15 +448,27 @@ struct copy {
 	int *last;			/* the last byte copied, or NULL */
 };
 
+/* Check the pages of window bytes [from, to) for cp. */
+static int
+check_part(struct w *w, struct copy *cp, const struct tdat_window *win,
+    size_t from, size_t to)
+{
+	return check_window(w, win, cp->page_size, from, to, &cp->first);
+}
+
 /*
  * The chunks of a mapped window go into the pipeline where they lie, not
  * copied (the stream's last, short one excepted); the mapping is held
  * until they are back.  Windows are whole chunks, so each starts one.
+ * Each chunk is checked just before it goes in, so that the pipeline's
+ * threads compress the first while this one checks the next: a damaged
+ * page still stops the copy before its chunk goes in.
  */
 static int
-put_mapped(struct w *w, struct sink *k, const struct tdat_window *win,
+put_mapped(struct w *w, struct copy *cp, const struct tdat_window *win,
     void *base, size_t mlen)
 {
+	struct sink *k = cp->k;
 	size_t at = 0, cs = k->chunk_size;
 	uint64_t until = w->nput;
 	int rc = 0;
@@ -464,6 +478,8 @@ put_mapped(struct w *w, struct sink *k, const struct tdat_window *win,
 		return rc;
 	}
 	while (k->fill == 0 && win->len - at >= cs) {
+		if ((rc = check_part(w, cp, win, at, at + cs)) < 0)
+			break;
 		k->bytes += cs;
 		rc = tdat_zpipe_put_at(w->zp, win->p + at, cs);
 		until = ++w->nput;
@@ -471,7 +487,8 @@ put_mapped(struct w *w, struct sink *k, const struct tdat_window *win,
 		if (rc < 0)
 			break;
 	}
-	if (rc == 0 && at < win->len)	/* copied */
+	if (rc == 0 && at < win->len &&
+	    (rc = check_part(w, cp, win, at, win->len)) == 0)	/* copied */
 		rc = sink_put(w, k, win->p + at, win->len - at);
 	if (at == 0)
 		munmap(base, mlen);
@@ -482,6 +499,27 @@ put_mapped(struct w *w, struct sink *k, const struct tdat_window *win,
 		w->nheld++;
 	}
 	return rc;
+}
+
+/*
+ * A window read into memory: checked and copied a chunk's worth at a
+ * time when the stream is compressed (so that chunks go into the
+ * pipeline as early as they can), else at once.
+ */
+static int
+put_window(struct w *w, struct copy *cp, const struct tdat_window *win)
+{
+	size_t at, n, step;
+	int rc;
+
+	step = cp->k->compress ? cp->k->chunk_size : win->len;
+	for (at = 0; at < win->len; at += n) {
+		n = win->len - at < step ? win->len - at : step;
+		if ((rc = check_part(w, cp, win, at, at + n)) < 0 ||
+		    (rc = sink_put(w, cp->k, win->p + at, n)) < 0)
+			return rc;
+	}
+	return 0;
 }
 
 /* Copy the next window: 1, 0 at the end, < 0 on error (in w->se). */
@@ -497,13 +535,10 @@ copy_window(struct w *w, struct copy *cp)
 		cp->end = rc == 0;
 		return rc;
 	}
-	if (cp->page_size && (rc = check_window(w, &win, cp->page_size,
-	    &cp->first)) < 0)
-		return rc;
 	if (cp->k->compress && tdat_pages_take_map(cp->pg, &base, &mlen))
-		rc = put_mapped(w, cp->k, &win, base, mlen);
+		rc = put_mapped(w, cp, &win, base, mlen);
 	else
-		rc = sink_put(w, cp->k, win.p, win.len);
+		rc = put_window(w, cp, &win);
 	if (rc < 0)
 		return rc;
 	if (cp->last != NULL && win.len)
@@ -635,6 +670,10 @@ pre_main(void *arg)
 	if ((rc = sink_open(w, &p->k, 1, PAGES_IN_CHUNK *
 	    w->f->buf[p->bi].page_size)) < 0)
 		goto out;
+	/* The writer's thread compresses the metadata meanwhile: this one
+	 * leaves the chunks to the pipeline's workers, so that the
+	 * metadata has a core of its own rather than a share of one. */
+	tdat_zpipe_help(w->zp, 0);
 	while (!atomic_load(&p->stop) && w->stage.len < HOLD &&
 	    (rc = copy_window(w, &p->cp)) > 0)
 		;
@@ -721,8 +760,10 @@ pre_join(struct w *w)
 	pthread_join(p->t, NULL);
 	p->joined = 1;
 	w->se = w->e;
-	if (w->zp)
+	if (w->zp) {
 		tdat_zpipe_err(w->zp, w->e);
+		tdat_zpipe_help(w->zp, 1);
+	}
 }
 
 /* End the early copy: whatever it holds is dropped. */

@@ -314,7 +314,8 @@ tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
  * cq.  The caller takes one too when ZP_HELP of them wait, so that a
  * worker still finds one when it is done with its own: the caller reads
  * and checks the chunks besides, and a worker left without work while
- * the caller compresses is a core idle.  Every chunk is compressed alone,
+ * the caller compresses is a core idle; a caller with other work for its
+ * core turns that off (tdat_zpipe_help).  Every chunk is compressed alone,
  * with the same codec parameters, so which thread compresses it changes
  * no byte.
  */
@@ -344,6 +345,8 @@ struct tdat_zpipe {
 	pthread_cond_t work, done;
 	int quit;
 	int nw;
+	int help;			/* the caller compresses too */
+	uint64_t own;			/* chunks it compressed */
 	pthread_t t[ZP_WORKERS];
 	struct tdat_codec *wc[ZP_WORKERS];
 };
@@ -355,6 +358,8 @@ zp_compress(struct tdat_zpipe *p, struct tdat_codec *c, uint64_t s)
 	struct zslot *z = &p->slot[s % ZP_SLOTS];
 	size_t clen;
 
+	if (c == p->codec)
+		p->own++;
 	pthread_mutex_unlock(&p->mu);
 	clen = tdat_codec_compress(c, z->src, z->len, z->out, z->outcap);
 	pthread_mutex_lock(&p->mu);
@@ -436,6 +441,7 @@ tdat_zpipe_new(const char *codec, int workers, tdat_zpipe_out put, void *arg,
 		    "unknown compression \"%s\"", codec);
 	}
 	strcpy(p->name, codec);
+	p->help = 1;
 	p->put = put;
 	p->arg = arg;
 	p->e = e;
@@ -520,7 +526,8 @@ zp_wait(struct tdat_zpipe *p, int room)
 			break;
 		if (room ? p->in < p->out + ZP_SLOTS : p->out == p->in)
 			break;
-		if (p->cq < p->in && (!room || p->nw == 0 || p->in - p->cq > 1))
+		if (p->cq < p->in && (!room || p->nw == 0 ||
+		    (p->help && p->in - p->cq > 1)))
 			zp_compress(p, p->codec, p->cq++);
 		else
 			pthread_cond_wait(&p->done, &p->mu);
@@ -591,7 +598,7 @@ zp_queue(struct tdat_zpipe *p, const unsigned char *src, size_t len)
 		p->in++;
 		if (p->nw > 0)
 			pthread_cond_signal(&p->work);
-		if (p->in - p->cq >= (p->nw > 0 ? ZP_HELP : 1))
+		if (p->nw == 0 || (p->help && p->in - p->cq >= ZP_HELP))
 			zp_compress(p, p->codec, p->cq++);
 		rc = zp_drain(p);
 	}
@@ -625,6 +632,25 @@ int
 tdat_zpipe_workers(const struct tdat_zpipe *p)
 {
 	return p->nw;
+}
+
+void
+tdat_zpipe_help(struct tdat_zpipe *p, int on)
+{
+	pthread_mutex_lock(&p->mu);
+	p->help = on;
+	pthread_mutex_unlock(&p->mu);
+}
+
+uint64_t
+tdat_zpipe_own(struct tdat_zpipe *p)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&p->mu);
+	n = p->own;
+	pthread_mutex_unlock(&p->mu);
+	return n;
 }
 
 void

@@ -376,6 +376,13 @@ int tdat_zpipe_put(struct tdat_zpipe *, size_t len);
 int tdat_zpipe_put_at(struct tdat_zpipe *, const void *src, size_t len);
 int tdat_zpipe_flush(struct tdat_zpipe *);
 int tdat_zpipe_workers(const struct tdat_zpipe *);	/* threads started */
+/* Whether the caller's thread compresses chunks too when enough wait (on,
+ * the default) or leaves them to the workers while it has one (0: it has
+ * other work for its core, or another thread has). */
+void tdat_zpipe_help(struct tdat_zpipe *, int on);
+/* Chunks the callers' threads compressed so far (the workers did the
+ * rest). */
+uint64_t tdat_zpipe_own(struct tdat_zpipe *);
 /* Where later errors go (the thread putting chunks changes hands). */
 void tdat_zpipe_err(struct tdat_zpipe *, struct tdat_err *e);
 void tdat_zpipe_free(struct tdat_zpipe *);

@@ -430,6 +430,28 @@ alter() {
 	"$B/tdat-verify" "$T/out.dat"
 }
 
+@test "a damaged page after whole chunks of its CPU stops the copy the same way (exit 1)" {
+	# Chunks go into the compressor as soon as their pages are checked:
+	# a damaged page later in the window still stops the copy with its
+	# error and no output.  x86_64-v7-none-instances.dat, buffer "": CPU
+	# 0 (copied early, beside the metadata) at 0x3ea000, page 12; CPU 1
+	# at 0x402000, pages 15 and 23 (the last, short chunk); each page's
+	# first event made id 65520.
+	for p in 0x3f6000 0x411000 0x419000; do
+		cp "$D/x86_64-v7-none-instances.dat" "$T/bad.dat"
+		printf '\360\377' | dd of="$T/bad.dat" bs=1 \
+		    seek=$((p + 20)) conv=notrunc 2>/dev/null
+		for a in "" "--compression zlib" "--compression none"; do
+			echo old >"$T/out.dat"
+			run --separate-stderr "$CAT" $a -o "$T/out.dat" "$T/bad.dat"
+			[ "$status" -eq 1 ]
+			[ "$stderr" = "tdat-cat: $T/bad.dat: offset $(printf '%#x' $((p + 16))): event id has no format" ]
+			[ "$(cat "$T/out.dat")" = old ]
+			[ "$(ls -A "$T" | grep -c '^\.out\.dat\.')" -eq 0 ]
+		done
+	done
+}
+
 @test "an output that is the input is refused (exit 2)" {
 	cp "$D/labsisop-qemu-trace.dat" "$T/in.dat"
 	run --separate-stderr "$CAT" -o "$T/in.dat" "$T/in.dat"

@@ -3,7 +3,8 @@
  * chunks in the order they went in, each byte for byte what one codec on
  * one thread makes of it, with no worker and with several, zstd and zlib,
  * over many chunks of many sizes, in its buffers or in the caller's; a failing put() stops it with its
- * error, which sticks; a pipeline freed with chunks in it frees them
+ * error, which sticks; a caller that does not help leaves every chunk to
+ * the workers until it flushes; a pipeline freed with chunks in it frees them
  * (check-asan's LeakSanitizer sees the rest).
  */
 #include <stdint.h>
@@ -189,6 +190,34 @@ main(void)
 		ok(rc == TDAT_EIO && g.n == 21 && g.calls_after == 0,
 		    "zstd, %d workers: put() failing on chunk 20 stops the "
 		    "pipeline after %d calls", w, g.n);
+	}
+
+	/* a caller that does not help (tdat_zpipe_help) compresses nothing
+	 * while it puts, however many chunks wait; its flush does */
+	want = reference("zstd");
+	for (w = 1; w <= 2; w++) {
+		unsigned char *b;
+		uint64_t own = 1;
+
+		g.fail_at = -1;
+		g.h = 0xcbf29ce484222325ULL;
+		g.n = 0;
+		g.e = &e;
+		rc = tdat_zpipe_new("zstd", w, put, &g, &p, &e);
+		if (rc == 0)
+			tdat_zpipe_help(p, 0);
+		for (i = 0; i < NCHUNK && rc == 0; i++)
+			if ((b = tdat_zpipe_buf(p, MAXLEN, &rc)) != NULL)
+				rc = tdat_zpipe_put(p, chunk(i, b));
+		if (rc == 0) {
+			own = tdat_zpipe_own(p);
+			rc = tdat_zpipe_flush(p);
+		}
+		tdat_zpipe_free(p);
+		ok(rc == 0 && own == 0 && g.n == NCHUNK && g.h == want,
+		    "zstd, %d workers, the caller not helping: it compressed "
+		    "%llu of %d chunks before its flush, the same bytes", w,
+		    (unsigned long long)own, NCHUNK);
 	}
 
 	/* freed without a flush: chunks in flight are dropped */
