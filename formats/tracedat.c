@@ -144,27 +144,45 @@ rd_str(struct rd *r, char **out, const char *what)
  */
 #define BLOB_MAP	(1024 * 1024)
 
+/*
+ * Map the bytes of f from off to end (off < end) with prot and flags,
+ * from the page boundary at or before off, when f is a regular file that
+ * still holds them: one that shrank since it was opened would raise
+ * SIGBUS where it no longer does.  Returns the byte at off, the mapping
+ * in *map and *mlen; NULL when they cannot be mapped (the caller reads
+ * them instead).
+ */
+static unsigned char *
+map_range(struct tdat_file *f, uint64_t off, uint64_t end, int prot,
+    int flags, void **map, size_t *mlen)
+{
+	uint64_t base = off - off % (uint64_t)sysconf(_SC_PAGESIZE);
+	struct stat st;
+	void *p;
+
+	if (end <= off || (uint64_t)(size_t)(end - base) != end - base ||
+	    fstat(f->fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size < end || (p = mmap(NULL, (size_t)(end - base),
+	    prot, flags, f->fd, (off_t)base)) == MAP_FAILED)
+		return NULL;
+	*map = p;
+	*mlen = (size_t)(end - base);
+	return (unsigned char *)p + (off - base);
+}
+
 /* Map the n bytes at r->pos into b, privately, the byte after them
  * made a NUL; 0 when they cannot be (the caller reads them). */
 static int
 rd_map(struct rd *r, uint64_t n, struct tdat_blob *b)
 {
-	uint64_t end = r->pos + n + 1, base;
-	struct stat st;
-	void *p;
+	uint64_t end = r->pos + n + 1;
+	unsigned char *p;
 
-	if (r->mem || n < BLOB_MAP || end > r->f->fsize)
+	if (r->mem || n < BLOB_MAP || end > r->f->fsize ||
+	    (p = map_range(r->f, r->pos, end, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE, &b->map, &b->mlen)) == NULL)
 		return 0;
-	base = r->pos - r->pos % (uint64_t)sysconf(_SC_PAGESIZE);
-	if ((uint64_t)(size_t)(end - base) != end - base ||
-	    fstat(r->f->fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (uint64_t)st.st_size < end || (p = mmap(NULL, (size_t)(end - base),
-	    PROT_READ | PROT_WRITE, MAP_PRIVATE, r->f->fd, (off_t)base)) ==
-	    MAP_FAILED)
-		return 0;
-	b->map = p;
-	b->mlen = (size_t)(end - base);
-	b->p = (unsigned char *)p + (r->pos - base);
+	b->p = p;
 	b->len = n;
 	b->p[n] = '\0';
 	r->pos += n;
@@ -1602,24 +1620,17 @@ struct head_win {
 static int
 head_map(struct tdat_file *f, struct head_win *w, uint64_t off, uint64_t end)
 {
-	uint64_t base = off - off % (uint64_t)sysconf(_SC_PAGESIZE);
-	struct stat st;
-	void *p;
+	unsigned char *p;
 
 	if (end > f->fsize)
 		end = f->fsize;
 	if (end > off && end - off > HEAD_MAP)
 		end = off + HEAD_MAP;	/* memory stays bounded */
-	if (end <= off || end - off < HEAD_WINDOW || (uint64_t)(size_t)(end -
-	    base) != end - base || fstat(f->fd, &st) < 0 ||
-	    !S_ISREG(st.st_mode) || (uint64_t)st.st_size < end ||
-	    (p = mmap(NULL, (size_t)(end - base), PROT_READ, MAP_SHARED,
-	    f->fd, (off_t)base)) == MAP_FAILED)
+	if (end <= off || end - off < HEAD_WINDOW || (p = map_range(f, off,
+	    end, PROT_READ, MAP_SHARED, &w->map, &w->mlen)) == NULL)
 		return 0;
-	w->map = p;
-	w->mlen = (size_t)(end - base);
-	w->p = p;
-	w->off = base;
+	w->p = w->map;
+	w->off = off - (uint64_t)(p - w->p);
 	w->len = w->mlen;
 	return 1;
 }
@@ -1949,24 +1960,20 @@ fail:
 static const unsigned char *
 tdp_map(struct tdpages *s, uint64_t off, size_t len)
 {
-	uint64_t base = off - off % (uint64_t)sysconf(_SC_PAGESIZE);
-	struct stat st;
-	void *p;
+	const unsigned char *p;
+	void *map;
 
 	if (s->mp) {
 		munmap(s->mp, s->mlen);
 		s->mp = NULL;
 	}
-	if (fstat(s->f->fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (uint64_t)st.st_size < off + len || (p = mmap(NULL, (size_t)(off +
-	    len - base), PROT_READ, MAP_SHARED | MAP_POPULATE, s->f->fd,
-	    (off_t)base)) == MAP_FAILED) {
+	if ((p = map_range(s->f, off, off + len, PROT_READ, MAP_SHARED |
+	    MAP_POPULATE, &map, &s->mlen)) == NULL) {
 		s->map = 0;
 		return NULL;
 	}
-	s->mp = p;
-	s->mlen = (size_t)(off + len - base);
-	return s->mp + (off - base);
+	s->mp = map;
+	return p;
 }
 
 /* The next raw window: whole units, then PAGES_TAIL bytes of the file
