@@ -1809,7 +1809,7 @@ tdat_cpu_chunks(struct tdat_file *f, const struct tdat_buffer *b,
  * chunks decompressed one at a time into a buffer the stream owns.
  */
 
-#define PAGES_WINDOW	(256 * 1024)	/* bytes of raw pages read at once */
+#define PAGES_WINDOW	TDAT_PAGES_WINDOW	/* bytes of raw pages read at once */
 #define PAGES_TAIL	4096		/* file bytes after a raw window */
 #define MAP_WINDOW	(1024 * 1024)	/* bytes of raw pages mapped at once */
 

@@ -5,8 +5,9 @@
  * each, compressed chunks, a damaged chunk followed by a good one, the
  * same through a page worker and with windows mapped, a fake format
  * whose three pages the record reader decodes, and the memory a walk of
- * a long chunk table holds.
+ * a long chunk table and a reader of 64 CPUs hold.
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -625,6 +626,101 @@ test_walk_memory(void)
 	unlink(path);
 }
 
+/* v as n bytes at p, in the file's byte order. */
+static void
+put_n(unsigned char *p, uint64_t v, int n, int big)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[big ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The records of every CPU of the file at path, read by one reader; the
+ * growth of the peak resident size meanwhile in *kb (-1 unknown). */
+static long
+count_records(const char *path, long *kb)
+{
+	struct tdat_file *f;
+	struct tdat_reader *rd;
+	struct tdat_record rec;
+	struct tdat_err e;
+	long n = 0, rss;
+	int rc;
+
+	*kb = -1;
+	if (tdat_open(path, &f, &e) < 0)
+		return -1;
+	rss = reset_peak() == 0 ? vm_kb("VmRSS") : -1;
+	if (tdat_reader_open(f, NULL, &rd, &e) < 0) {
+		tdat_close(f);
+		return -1;
+	}
+	while ((rc = tdat_reader_next(rd, &rec, &e)) == 1)
+		n++;
+	if (rss >= 0 && rc == 0)
+		*kb = vm_kb("VmHWM") - rss;
+	tdat_reader_close(rd);
+	tdat_close(f);
+	return rc == 0 ? n : -1;
+}
+
+#define MANY_CPUS	64
+
+/*
+ * A v6 copy of ZSTD (four CPUs of 300 to 450 kB) whose flyrecord table
+ * names each of them 16 times over, as 64 CPUs: one reader holds every
+ * stream's windows at once, and they are smaller the more streams there
+ * are (64 MiB at the most with 256 KiB windows, 8 MiB now).
+ */
+static void
+test_many_cpus(void)
+{
+	char path[] = "/tmp/test_pages_many.XXXXXX";
+	unsigned char *p = NULL, *opt, *fly;
+	struct tdat_file *f = NULL;
+	struct tdat_err e;
+	size_t n = 0;
+	long four, many, kb;
+	uint32_t i, ncpu = 0;
+	int fd, good = 0;
+
+	if (make_raw(path) == 0 && tdat_open(path, &f, &e) == 0 &&
+	    (p = (unsigned char *)slurp(path, &n)) != NULL && (ncpu = f->buf[0].ncpu) == 4 &&
+	    (opt = memmem(p, n, "options  ", 10)) != NULL && opt - p >= 4 &&
+	    (fly = memmem(opt, n - (size_t)(opt - p), "flyrecord", 10)) !=
+	    NULL && (size_t)(fly - p) + 10 + 16 * MANY_CPUS <=
+	    f->buf[0].cpu[0].off) {
+		put_n(opt - 4, MANY_CPUS, 4, f->big);
+		for (i = 0; i < MANY_CPUS; i++) {
+			put_n(fly + 10 + 16 * i, f->buf[0].cpu[i % 4].off, 8,
+			    f->big);
+			put_n(fly + 18 + 16 * i, f->buf[0].cpu[i % 4].size, 8,
+			    f->big);
+		}
+		good = 1;
+	}
+	four = good ? count_records(path, &kb) : -1;
+	if (f)
+		tdat_close(f);
+	if (good && (fd = open(path, O_WRONLY | O_TRUNC)) >= 0) {
+		good = write(fd, p, n) == (ssize_t)n;
+		close(fd);
+	} else
+		good = 0;
+	free(p);
+	ok(good && four > 0, "a copy of %s with %d CPUs", ZSTD, MANY_CPUS);
+	many = good ? count_records(path, &kb) : -1;
+	ok(many == four * (MANY_CPUS / 4), "%d CPUs: %ld records (4: %ld)",
+	    MANY_CPUS, many, four);
+	if (kb < 0)
+		ok(1, "# SKIP no peak resident size to reset");
+	else
+		ok(kb < 16 * 1024, "%d CPUs read at once grew the peak resident "
+		    "size by %ld kB", MANY_CPUS, kb);
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -643,5 +739,6 @@ main(void)
 	test_damaged();
 	test_fake();
 	test_walk_memory();
+	test_many_cpus();
 	return tap_done();
 }
