@@ -144,28 +144,46 @@ rd_str(struct rd *r, char **out, const char *what)
  */
 #define BLOB_MAP	(1024 * 1024)
 
+/*
+ * Map the bytes of f from off to end (off < end) with prot and flags,
+ * from the page boundary at or before off, when f is a regular file that
+ * still holds them: one that shrank since it was opened would raise
+ * SIGBUS where it no longer does.  Returns the byte at off, the mapping
+ * in *map and *mlen; NULL when they cannot be mapped (the caller reads
+ * them instead).
+ */
+static unsigned char *
+map_range(struct tdat_file *f, uint64_t off, uint64_t end, int prot,
+    int flags, void **map, size_t *mlen)
+{
+	uint64_t base = off - off % (uint64_t)sysconf(_SC_PAGESIZE);
+	struct stat st;
+	void *p;
+
+	if (end <= off || (uint64_t)(size_t)(end - base) != end - base ||
+	    fstat(f->fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size < end || (p = mmap(NULL, (size_t)(end - base),
+	    prot, flags, f->fd, (off_t)base)) == MAP_FAILED)
+		return NULL;
+	*map = p;
+	*mlen = (size_t)(end - base);
+	return (unsigned char *)p + (off - base);
+}
+
 /* Map the n bytes at r->pos into b, privately, the byte after them
  * made a NUL, and the 4 before them mapped too (the writer puts a size
  * there); 0 when they cannot be (the caller reads them). */
 static int
 rd_map(struct rd *r, uint64_t n, struct tdat_blob *b)
 {
-	uint64_t end = r->pos + n + 1, base;
-	struct stat st;
-	void *p;
+	uint64_t end = r->pos + n + 1;
+	unsigned char *p;
 
-	if (r->mem || n < BLOB_MAP || end > r->f->fsize || r->pos < 4)
+	if (r->mem || n < BLOB_MAP || end > r->f->fsize || r->pos < 4 ||
+	    (p = map_range(r->f, r->pos - 4, end, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE, &b->map, &b->mlen)) == NULL)
 		return 0;
-	base = (r->pos - 4) - (r->pos - 4) % (uint64_t)sysconf(_SC_PAGESIZE);
-	if ((uint64_t)(size_t)(end - base) != end - base ||
-	    fstat(r->f->fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (uint64_t)st.st_size < end || (p = mmap(NULL, (size_t)(end - base),
-	    PROT_READ | PROT_WRITE, MAP_PRIVATE, r->f->fd, (off_t)base)) ==
-	    MAP_FAILED)
-		return 0;
-	b->map = p;
-	b->mlen = (size_t)(end - base);
-	b->p = (unsigned char *)p + (r->pos - base);
+	b->p = p + 4;
 	b->len = n;
 	b->p[n] = '\0';
 	r->pos += n;
@@ -1584,6 +1602,10 @@ tdat_close(struct tdat_file *f)
  * read covers the headers of the dozens of chunks in it. */
 #define HEAD_WINDOW	(64 * 1024)
 #define HEAD_MAP	(4 * 1024 * 1024)	/* mapped for the walk at once */
+/* Each time the walk has passed this many bytes of a mapping, their
+ * pages are given back: mapped pages count as the process's memory as
+ * much as allocated ones (cut7.dat: 4 MiB for each thread walking). */
+#define HEAD_DROP	(256 * 1024)
 
 struct head_win {
 	unsigned char *p;
@@ -1591,6 +1613,7 @@ struct head_win {
 	size_t len;
 	void *map;		/* p is a mapping of the file, of mlen bytes */
 	size_t mlen;
+	uint64_t drop;		/* the mapping's pages before it are given back */
 };
 
 /*
@@ -1603,26 +1626,33 @@ struct head_win {
 static int
 head_map(struct tdat_file *f, struct head_win *w, uint64_t off, uint64_t end)
 {
-	uint64_t base = off - off % (uint64_t)sysconf(_SC_PAGESIZE);
-	struct stat st;
-	void *p;
+	unsigned char *p;
 
 	if (end > f->fsize)
 		end = f->fsize;
 	if (end > off && end - off > HEAD_MAP)
 		end = off + HEAD_MAP;	/* memory stays bounded */
-	if (end <= off || end - off < HEAD_WINDOW || (uint64_t)(size_t)(end -
-	    base) != end - base || fstat(f->fd, &st) < 0 ||
-	    !S_ISREG(st.st_mode) || (uint64_t)st.st_size < end ||
-	    (p = mmap(NULL, (size_t)(end - base), PROT_READ, MAP_SHARED,
-	    f->fd, (off_t)base)) == MAP_FAILED)
+	if (end <= off || end - off < HEAD_WINDOW || (p = map_range(f, off,
+	    end, PROT_READ, MAP_SHARED, &w->map, &w->mlen)) == NULL)
 		return 0;
-	w->map = p;
-	w->mlen = (size_t)(end - base);
-	w->p = p;
-	w->off = base;
+	w->p = w->map;
+	w->off = off - (uint64_t)(p - w->p);
 	w->len = w->mlen;
+	w->drop = w->off;
 	return 1;
+}
+
+/* Give back the pages of the mapping that lie wholly before off (they
+ * are read again from the file if they are needed after all). */
+static void
+head_drop(struct head_win *w, uint64_t off)
+{
+	uint64_t to = off - (off - w->off) % (uint64_t)sysconf(_SC_PAGESIZE);
+
+	if (to > w->drop)
+		madvise(w->p + (w->drop - w->off), (size_t)(to - w->drop),
+		    MADV_DONTNEED);
+	w->drop = to;
 }
 
 /* The 8 bytes at off (off + 8 <= end), through w. */
@@ -1632,8 +1662,11 @@ chunk_head(struct tdat_file *f, struct head_win *w, uint64_t off,
 {
 	uint64_t want = end - off;
 
-	if (off >= w->off && off - w->off + 8 <= w->len)
+	if (off >= w->off && off - w->off + 8 <= w->len) {
+		if (w->map && off >= w->drop + HEAD_DROP)
+			head_drop(w, off);
 		return w->p + (off - w->off);
+	}
 	if (w->map) {
 		/* Past the mapping: the next one, or a window from here on. */
 		munmap(w->map, w->mlen);
@@ -1680,7 +1713,7 @@ read_chunks(struct tdat_file *f, uint64_t off, uint64_t end, const char *pre,
 {
 	unsigned char h[8];
 	const unsigned char *hp;
-	struct head_win w = { NULL, 0, 0, NULL, 0 };
+	struct head_win w = { NULL, 0, 0, NULL, 0, 0 };
 	struct tdat_chunk *ch;
 	uint64_t start = off;
 	uint32_t i, count;
@@ -1777,7 +1810,7 @@ tdat_cpu_chunks(struct tdat_file *f, const struct tdat_buffer *b,
  * chunks decompressed one at a time into a buffer the stream owns.
  */
 
-#define PAGES_WINDOW	(256 * 1024)	/* bytes of raw pages read at once */
+#define PAGES_WINDOW	TDAT_PAGES_WINDOW	/* bytes of raw pages read at once */
 #define PAGES_TAIL	4096		/* file bytes after a raw window */
 #define MAP_WINDOW	(1024 * 1024)	/* bytes of raw pages mapped at once */
 
@@ -1950,24 +1983,20 @@ fail:
 static const unsigned char *
 tdp_map(struct tdpages *s, uint64_t off, size_t len)
 {
-	uint64_t base = off - off % (uint64_t)sysconf(_SC_PAGESIZE);
-	struct stat st;
-	void *p;
+	const unsigned char *p;
+	void *map;
 
 	if (s->mp) {
 		munmap(s->mp, s->mlen);
 		s->mp = NULL;
 	}
-	if (fstat(s->f->fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (uint64_t)st.st_size < off + len || (p = mmap(NULL, (size_t)(off +
-	    len - base), PROT_READ, MAP_SHARED | MAP_POPULATE, s->f->fd,
-	    (off_t)base)) == MAP_FAILED) {
+	if ((p = map_range(s->f, off, off + len, PROT_READ, MAP_SHARED |
+	    MAP_POPULATE, &map, &s->mlen)) == NULL) {
 		s->map = 0;
 		return NULL;
 	}
-	s->mp = p;
-	s->mlen = (size_t)(off + len - base);
-	return s->mp + (off - base);
+	s->mp = map;
+	return p;
 }
 
 /* The next raw window: whole units, then PAGES_TAIL bytes of the file

@@ -479,6 +479,14 @@ tdat_pages_map(struct tdat_pages *ps)
 }
 
 void
+tdat_pages_room(struct tdat_pages *ps, size_t room)
+{
+	if (ps->ops == &tdat_tracedat_pages && ps->wk == NULL &&
+	    ps->loads == 0)
+		tdat_tracedat_room(ps->st, room);
+}
+
+void
 tdat_pages_map_keep(struct tdat_pages *ps, size_t room)
 {
 	if (ps->ops == &tdat_tracedat_pages && ps->wk == NULL &&

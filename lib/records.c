@@ -70,7 +70,16 @@ struct tdat_reader {
 	struct tdat_pages_worker *wk;	/* reads the streams ahead */
 	int cut;		/* the selection's time range may be sought */
 	uint64_t since, until;
+	size_t room;		/* each stream's raw windows (0: the default) */
 };
+
+/*
+ * The raw windows of all the streams of a reader together: each stream
+ * holds three (the one decoded, two read ahead by the worker), so a
+ * trace of many CPUs reads smaller windows rather than taking more
+ * memory (64 CPUs: 64 MiB at the most with 256 KiB windows).
+ */
+#define WINDOWS_BYTES	(8u << 20)
 
 /* ------------------------------------------------------------------ */
 
@@ -535,6 +544,8 @@ add_stream(struct tdat_reader *r, int bi, uint32_t ci, struct tdat_err *e)
 	s->cpu = r->f->buf[bi].cpu[ci];
 	if ((rc = tdat_pages_open(r->f, bi, ci, &s->ps, e)) < 0)
 		return rc;
+	if (r->room)
+		tdat_pages_room(s->ps, r->room);
 	if (r->cut && r->since > 0 && (rc = tdat_pages_seek_ts(s->ps, &r->pl,
 	    stream_ts, s, r->since, e)) < 0)
 		return rc;
@@ -550,7 +561,7 @@ tdat_reader_open(struct tdat_file *f, const struct tdat_reader_opts *o,
     struct tdat_reader **out, struct tdat_err *e)
 {
 	struct tdat_reader *r;
-	size_t bi, total = 0;
+	size_t bi, total = 0, busy = 0;
 	uint32_t ci;
 	int rc;
 
@@ -569,8 +580,13 @@ tdat_reader_open(struct tdat_file *f, const struct tdat_reader_opts *o,
 		goto fail;
 	if (!r->raw && (rc = read_time_options(r, e)) < 0)
 		goto fail;
-	for (bi = 0; bi < f->nbuf; bi++)
+	for (bi = 0; bi < f->nbuf; bi++) {
 		total += f->buf[bi].ncpu;
+		for (ci = 0; ci < f->buf[bi].ncpu; ci++)
+			busy += f->buf[bi].cpu[ci].size > 0;
+	}
+	if (busy > 0 && WINDOWS_BYTES / 3 / busy < TDAT_PAGES_WINDOW)
+		r->room = WINDOWS_BYTES / 3 / busy;
 	if ((r->s = calloc(total ? total : 1, sizeof(*r->s))) == NULL) {
 		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 		goto fail;

@@ -498,6 +498,12 @@ const char *tdat_pages_fault(const struct tdat_pages *);
  * this thread alone uses: tdat-verify's second thread), not the file's
  * own, whose decompression state one thread at a time may use. */
 void tdat_pages_codec(struct tdat_pages *, struct tdat_codec *c);
+/* The bytes of raw pages a stream reads at once unless told otherwise. */
+#define TDAT_PAGES_WINDOW	(256 * 1024)
+/* Read the stream's raw pages in windows of room bytes (whole pages;
+ * before the first window), mapped or not: a reader of many streams
+ * keeps their windows' memory bounded this way. */
+void tdat_pages_room(struct tdat_pages *, size_t room);
 /* Map the stream's raw windows from the file rather than read them into
  * a buffer, where the format can (a trace.dat of uncompressed pages, a
  * regular file): no copy of a file in the page cache.  A window stays

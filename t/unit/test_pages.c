@@ -3,9 +3,11 @@
  * operations (formats/tracedat.c) and over a page_ops backend of the
  * test's own: raw windows split into pages with the bytes readable after
  * each, compressed chunks, a damaged chunk followed by a good one, the
- * same through a page worker and with windows mapped, and a fake format
- * whose three pages the record reader decodes.
+ * same through a page worker and with windows mapped, a fake format
+ * whose three pages the record reader decodes, and the memory a walk of
+ * a long chunk table and a reader of 64 CPUs hold.
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -525,6 +527,200 @@ test_fake(void)
 	ok(fake_released == 1, "tdat_close() releases the format's state");
 }
 
+/* The kB of /proc/self/status line name (VmRSS, VmHWM), or -1. */
+static long
+vm_kb(const char *name)
+{
+	char line[256];
+	size_t n = strlen(name);
+	long kb = -1;
+	FILE *fp;
+
+	if ((fp = fopen("/proc/self/status", "r")) == NULL)
+		return -1;
+	while (kb < 0 && fgets(line, sizeof(line), fp) != NULL)
+		if (strncmp(line, name, n) == 0 && line[n] == ':')
+			kb = strtol(line + n + 1, NULL, 10);
+	fclose(fp);
+	return kb;
+}
+
+/* Set the peak resident size to the present one; 0 if done. */
+static int
+reset_peak(void)
+{
+	FILE *fp;
+	int rc;
+
+	if ((fp = fopen("/proc/self/clear_refs", "w")) == NULL)
+		return -1;
+	rc = fputs("5", fp) < 0;
+	return fclose(fp) != 0 || rc ? -1 : 0;
+}
+
+/* v as 4 little-endian bytes at p. */
+static void
+put_le32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+#define WALK_CHUNKS	2500
+#define WALK_CSIZE	2000
+
+/*
+ * The chunk-header walk of a CPU with 5 MB of small chunks gives back
+ * the pages of the file it has passed: the peak resident size grows by
+ * far less than the mapped bytes it walked (a whole 4 MiB mapping
+ * before).  The chunks' bytes are never decompressed here.
+ */
+static void
+test_walk_memory(void)
+{
+	char path[] = "/tmp/test_pages_walk.XXXXXX";
+	unsigned char buf[8 + WALK_CSIZE];
+	struct tdat_file f;
+	struct tdat_buffer b;
+	struct tdat_cpu c;
+	struct tdat_chunk *ch = NULL;
+	struct tdat_err e;
+	uint32_t i, n = 0;
+	long rss, hwm;
+	int fd, good;
+
+	if ((fd = mkstemp(path)) < 0) {
+		ok(0, "a temporary file");
+		return;
+	}
+	memset(buf, 0xa5, sizeof(buf));
+	put_le32(buf, WALK_CHUNKS);
+	good = write(fd, buf, 4) == 4;
+	put_le32(buf, WALK_CSIZE);
+	put_le32(buf + 4, 4096);
+	for (i = 0; good && i < WALK_CHUNKS; i++)
+		good = write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf);
+	memset(&f, 0, sizeof(f));
+	memset(&b, 0, sizeof(b));
+	memset(&c, 0, sizeof(c));
+	f.fd = fd;
+	f.path = path;
+	f.fsize = 4 + (uint64_t)WALK_CHUNKS * sizeof(buf);
+	b.compressed = 1;
+	b.page_size = 4096;
+	c.size = f.fsize;
+	if (!good || reset_peak() < 0 || (rss = vm_kb("VmRSS")) < 0)
+		ok(1, "# SKIP no peak resident size to reset");
+	else {
+		good = tdat_cpu_chunks(&f, &b, &c, &ch, &n, &e) == 0 &&
+		    n == WALK_CHUNKS && ch[n - 1].csize == WALK_CSIZE;
+		hwm = vm_kb("VmHWM");
+		ok(good && hwm - rss < 1024, "the walk of %u chunks (%llu "
+		    "bytes) grew the peak resident size by %ld kB", n,
+		    (unsigned long long)f.fsize, hwm - rss);
+	}
+	free(ch);
+	close(fd);
+	unlink(path);
+}
+
+/* v as n bytes at p, in the file's byte order. */
+static void
+put_n(unsigned char *p, uint64_t v, int n, int big)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[big ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The records of every CPU of the file at path, read by one reader; the
+ * growth of the peak resident size meanwhile in *kb (-1 unknown). */
+static long
+count_records(const char *path, long *kb)
+{
+	struct tdat_file *f;
+	struct tdat_reader *rd;
+	struct tdat_record rec;
+	struct tdat_err e;
+	long n = 0, rss;
+	int rc;
+
+	*kb = -1;
+	if (tdat_open(path, &f, &e) < 0)
+		return -1;
+	rss = reset_peak() == 0 ? vm_kb("VmRSS") : -1;
+	if (tdat_reader_open(f, NULL, &rd, &e) < 0) {
+		tdat_close(f);
+		return -1;
+	}
+	while ((rc = tdat_reader_next(rd, &rec, &e)) == 1)
+		n++;
+	if (rss >= 0 && rc == 0)
+		*kb = vm_kb("VmHWM") - rss;
+	tdat_reader_close(rd);
+	tdat_close(f);
+	return rc == 0 ? n : -1;
+}
+
+#define MANY_CPUS	64
+
+/*
+ * A v6 copy of ZSTD (four CPUs of 300 to 450 kB) whose flyrecord table
+ * names each of them 16 times over, as 64 CPUs: one reader holds every
+ * stream's windows at once, and they are smaller the more streams there
+ * are (64 MiB at the most with 256 KiB windows, 8 MiB now).
+ */
+static void
+test_many_cpus(void)
+{
+	char path[] = "/tmp/test_pages_many.XXXXXX";
+	unsigned char *p = NULL, *opt, *fly;
+	struct tdat_file *f = NULL;
+	struct tdat_err e;
+	size_t n = 0;
+	long four, many, kb;
+	uint32_t i, ncpu = 0;
+	int fd, good = 0;
+
+	if (make_raw(path) == 0 && tdat_open(path, &f, &e) == 0 &&
+	    (p = (unsigned char *)slurp(path, &n)) != NULL && (ncpu = f->buf[0].ncpu) == 4 &&
+	    (opt = memmem(p, n, "options  ", 10)) != NULL && opt - p >= 4 &&
+	    (fly = memmem(opt, n - (size_t)(opt - p), "flyrecord", 10)) !=
+	    NULL && (size_t)(fly - p) + 10 + 16 * MANY_CPUS <=
+	    f->buf[0].cpu[0].off) {
+		put_n(opt - 4, MANY_CPUS, 4, f->big);
+		for (i = 0; i < MANY_CPUS; i++) {
+			put_n(fly + 10 + 16 * i, f->buf[0].cpu[i % 4].off, 8,
+			    f->big);
+			put_n(fly + 18 + 16 * i, f->buf[0].cpu[i % 4].size, 8,
+			    f->big);
+		}
+		good = 1;
+	}
+	four = good ? count_records(path, &kb) : -1;
+	if (f)
+		tdat_close(f);
+	if (good && (fd = open(path, O_WRONLY | O_TRUNC)) >= 0) {
+		good = write(fd, p, n) == (ssize_t)n;
+		close(fd);
+	} else
+		good = 0;
+	free(p);
+	ok(good && four > 0, "a copy of %s with %d CPUs", ZSTD, MANY_CPUS);
+	many = good ? count_records(path, &kb) : -1;
+	ok(many == four * (MANY_CPUS / 4), "%d CPUs: %ld records (4: %ld)",
+	    MANY_CPUS, many, four);
+	if (kb < 0)
+		ok(1, "# SKIP no peak resident size to reset");
+	else
+		ok(kb < 16 * 1024, "%d CPUs read at once grew the peak resident "
+		    "size by %ld kB", MANY_CPUS, kb);
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -542,5 +738,7 @@ main(void)
 	test_chunks();
 	test_damaged();
 	test_fake();
+	test_walk_memory();
+	test_many_cpus();
 	return tap_done();
 }
