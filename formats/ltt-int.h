@@ -176,7 +176,7 @@ struct ltt_dir {
 	int lsize;		/* from arch_size */
 	struct lt_defs defs;	/* builtin first, then listing order */
 	int32_t *id_fac, *id_ev;	/* LTT id -> facility, event */
-	uint32_t nid;		/* ids past the last mapped one: -1 */
+	uint32_t nid;		/* their size: ids from nid on are -1 */
 };
 
 struct ltt_tf {
@@ -215,7 +215,10 @@ long long tdat_ltt_xattr_num(struct _xmlNode *n, const char *name,
 int tdat_ltt_list(const char *path, char ***out, size_t *n);
 void tdat_ltt_list_free(char **v, size_t n);
 int tdat_ltt_dir_open(const char *dir, struct ltt_dir *d, struct tdat_err *e);
-void tdat_ltt_dir_map(struct ltt_dir *d);
+int tdat_ltt_dir_map(struct ltt_dir *d);
+struct _xmlDoc;
+struct _xmlDoc *tdat_ltt_read_doc(const char *path, int xml_opts,
+    int html_opts, int *html);
 void tdat_ltt_dir_close(struct ltt_dir *d);
 int tdat_ltt_tf_open(struct ltt_dir *d, struct ltt_tf *t, const char *rel,
     struct tdat_err *e);

@@ -984,19 +984,15 @@ tdat_lt_read_eventdefs(const char *path, struct lt_defs *d, int *lttv,
 	xmlDocPtr doc;
 	int rc = 0;
 
-	doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-	    XML_PARSE_NOWARNING | XML_PARSE_NOBLANKS);
-	*lttv = 0;
-	if (doc == NULL) {
-		doc = htmlReadFile(path, NULL, HTML_PARSE_RECOVER |
-		    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-		    HTML_PARSE_NONET | HTML_PARSE_NOBLANKS);
-		if (doc == NULL)
-			return tdat_fail_nooff(e, TDAT_ECORRUPT,
-			    "%s: neither XML nor LTTV eventdefs", path);
+	doc = tdat_ltt_read_doc(path, XML_PARSE_NONET | XML_PARSE_NOERROR |
+	    XML_PARSE_NOWARNING | XML_PARSE_NOBLANKS, HTML_PARSE_RECOVER |
+	    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
+	    HTML_PARSE_NOBLANKS, lttv);
+	if (doc == NULL)
+		return tdat_fail_nooff(e, TDAT_ECORRUPT,
+		    "%s: neither XML nor LTTV eventdefs", path);
+	if (*lttv)
 		fix_html((xmlNodePtr)doc);
-		*lttv = 1;
-	}
 	collect(xmlDocGetRootElement(doc), d, path, e, &rc);
 	xmlFreeDoc(doc);
 	return rc;

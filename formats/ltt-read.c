@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
@@ -65,6 +66,75 @@ tdat_ltt_slurp(const char *path, unsigned char **out, uint64_t *len,
 	*out = p;
 	*len = got;
 	return 0;
+}
+
+/*
+ * 1 if libxml2 might take p[0..n) for compressed input, which it inflates
+ * when it reads a file itself: gzip or xz magic, or a head that passes
+ * (a superset of) its test for LZMA alone data.
+ */
+static int
+compressed(const unsigned char *p, size_t n)
+{
+	uint32_t d, x;
+
+	if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+		return 1;
+	if (n >= 6 && memcmp(p, "\xfd" "7zXZ", 6) == 0)
+		return 1;
+	if (n < 13 || p[0] > 224)
+		return 0;
+	d = (uint32_t)p[1] | (uint32_t)p[2] << 8 | (uint32_t)p[3] << 16 |
+	    (uint32_t)p[4] << 24;
+	if (d == UINT32_MAX)
+		return 1;
+	x = d - 1;
+	x |= x >> 2;
+	x |= x >> 3;
+	x |= x >> 4;
+	x |= x >> 8;
+	x |= x >> 16;
+	return x + 1 == d;
+}
+
+/*
+ * The document in path, read as XML with xml_opts or, if that fails and
+ * html_opts is not -1, as HTML with html_opts (*html set to 1).  The file
+ * is read once and parsed from memory: libxml2's file input (its probe
+ * for compressed data, an inflate stream) cost more than parsing a small
+ * file.  A file that is empty, cannot be read whole or may be compressed
+ * is left to libxml2 to read, as before.
+ */
+xmlDocPtr
+tdat_ltt_read_doc(const char *path, int xml_opts, int html_opts, int *html)
+{
+	struct tdat_err e;
+	unsigned char *p;
+	uint64_t n;
+	xmlDocPtr doc;
+
+	*html = 0;
+	if (tdat_ltt_slurp(path, &p, &n, &e) < 0 || n == 0 || n > INT_MAX ||
+	    compressed(p, (size_t)n)) {
+		if (p != NULL)
+			free(p);
+		doc = xmlReadFile(path, NULL, xml_opts);
+		if (doc == NULL && html_opts != -1 && (doc = htmlReadFile(path,
+		    NULL, html_opts)) != NULL)
+			*html = 1;
+		return doc;
+	}
+	doc = xmlReadMemory((const char *)p, (int)n, path, NULL, xml_opts);
+	if (doc == NULL && html_opts != -1) {
+		htmlParserCtxtPtr c = htmlNewParserCtxt();
+
+		if (c != NULL && (doc = htmlCtxtReadMemory(c, (const char *)p,
+		    (int)n, path, NULL, html_opts)) != NULL)
+			*html = 1;
+		htmlFreeParserCtxt(c);
+	}
+	free(p);
+	return doc;
 }
 
 char *
@@ -152,13 +222,14 @@ read_system(struct ltt_dir *d, struct tdat_err *e)
 {
 	char path[PATH_MAX];
 	xmlDocPtr doc;
+	int html;
 	xmlNodePtr root;
 	char *endian;
 	long long bs;
 
 	snprintf(path, sizeof(path), "%s/info/system.xml", d->dir);
-	doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-	    XML_PARSE_NOWARNING);
+	doc = tdat_ltt_read_doc(path, XML_PARSE_NONET | XML_PARSE_NOERROR |
+	    XML_PARSE_NOWARNING, -1, &html);
 	if (doc == NULL)
 		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: not well-formed "
 		    "XML", path);
@@ -238,29 +309,44 @@ read_defs(struct ltt_dir *d, struct tdat_err *e)
 	return 0;
 }
 
-void
+int
 tdat_ltt_dir_map(struct ltt_dir *d)
 {
+	uint32_t n = 0, id;
+	int32_t *t;
 	int i, k;
 
-	/* Every byte 0xff: every id -1 (a loop over 65536 ids cost more
-	 * than reading a small directory). */
-	memset(d->id_fac, 0xff, 65536 * sizeof(*d->id_fac));
+	/* The tables hold the ids up to the largest one mapped, not all
+	 * 65536: a fresh 512 KiB for each directory opened cost more than
+	 * reading a small one. */
+	for (i = 0; i < d->defs.nfac; i++)
+		for (k = 0; k < d->defs.fac[i].nev; k++) {
+			id = d->defs.fac[i].base + (uint32_t)k;
+			if (id < 65536 && id >= n)
+				n = id + 1;
+		}
 	d->nid = 0;
+	if ((t = realloc(d->id_fac, (n ? n : 1) * sizeof(*t))) == NULL)
+		return -1;
+	d->id_fac = t;
+	if ((t = realloc(d->id_ev, (n ? n : 1) * sizeof(*t))) == NULL)
+		return -1;
+	d->id_ev = t;
+	/* Every byte 0xff: every id -1. */
+	memset(d->id_fac, 0xff, n * sizeof(*d->id_fac));
+	d->nid = n;
 	for (i = 0; i < d->defs.nfac; i++) {
 		const struct lt_facility *f = &d->defs.fac[i];
 
 		for (k = 0; k < f->nev; k++) {
-			uint32_t id = f->base + (uint32_t)k;
-
-			if (id < 65536 && d->id_fac[id] < 0) {
+			id = f->base + (uint32_t)k;
+			if (id < n && d->id_fac[id] < 0) {
 				d->id_fac[id] = i;
 				d->id_ev[id] = k;
-				if (id >= d->nid)
-					d->nid = id + 1;
 			}
 		}
 	}
+	return 0;
 }
 
 /* facility_load: name, checksum, base code; or the encoding LTTV's reader
@@ -304,13 +390,10 @@ tdat_ltt_dir_open(const char *dir, struct ltt_dir *d, struct tdat_err *e)
 	memset(d, 0, sizeof(*d));
 	if ((d->dir = strdup(dir)) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	d->id_fac = malloc(65536 * sizeof(*d->id_fac));
-	d->id_ev = malloc(65536 * sizeof(*d->id_ev));
-	if (d->id_fac == NULL || d->id_ev == NULL)
-		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	if ((rc = read_system(d, e)) < 0 || (rc = read_defs(d, e)) < 0)
 		return rc;
-	tdat_ltt_dir_map(d);
+	if (tdat_ltt_dir_map(d) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	snprintf(path, sizeof(path), "%s/control/facilities", dir);
 	if (access(path, F_OK) != 0)
 		return 0;
@@ -325,7 +408,8 @@ tdat_ltt_dir_open(const char *dir, struct ltt_dir *d, struct tdat_err *e)
 			break;
 		}
 	tdat_ltt_tf_close(&t);
-	tdat_ltt_dir_map(d);
+	if (tdat_ltt_dir_map(d) < 0 && rc >= 0)
+		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	return rc;
 }
 
@@ -546,7 +630,7 @@ tdat_ltt_tf_next(struct ltt_dir *d, struct ltt_tf *t, struct ltt_ev *ev,
 			return tf_fail(t, e, at, "%s inside the block",
 			    id == LTT_ID_BLOCK_END ? "block_end" :
 			    "block_start");
-		if (d->id_fac[id] < 0)
+		if (id >= d->nid || d->id_fac[id] < 0)
 			return tf_fail(t, e, at, "event id %u is not defined",
 			    id);
 		fa = &d->defs.fac[d->id_fac[id]];

@@ -365,13 +365,14 @@ read_tracedat(struct tdat_ltt *l, struct tdat_err *e)
 	struct tdat_file *f = l->f;
 	char path[PATH_MAX], *s;
 	xmlDocPtr doc;
+	int html;
 	xmlNodePtr root, b, c;
 	int *remap = NULL, rc = 0;
 	size_t nold, i;
 
 	snprintf(path, sizeof(path), "%s/info/tracedat.xml", l->d.dir);
-	doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-	    XML_PARSE_NOWARNING | XML_PARSE_NOBLANKS);
+	doc = tdat_ltt_read_doc(path, XML_PARSE_NONET | XML_PARSE_NOERROR |
+	    XML_PARSE_NOWARNING | XML_PARSE_NOBLANKS, -1, &html);
 	if (doc == NULL || (root = xmlDocGetRootElement(doc)) == NULL ||
 	    xmlStrcmp(root->name, X("tracedat")) != 0) {
 		xmlFreeDoc(doc);
@@ -516,14 +517,15 @@ lttv_end(const struct lt_type *t)
 static int
 map_ids(struct tdat_ltt *l, struct tdat_err *e)
 {
-	uint32_t id;
+	uint32_t id, n = l->d.nid ? l->d.nid : 1;
 
-	if ((l->ltt2fmt = malloc(65536 * sizeof(*l->ltt2fmt))) == NULL ||
-	    (l->endpad = calloc(65536, 1)) == NULL)
+	/* The ids below nid: the reader passes on no other. */
+	if ((l->ltt2fmt = malloc(n * sizeof(*l->ltt2fmt))) == NULL ||
+	    (l->endpad = calloc(n, 1)) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	l->lost_id = -1;
-	/* -1 for every id, then the mapped ones (below nid). */
-	memset(l->ltt2fmt, 0xff, 65536 * sizeof(*l->ltt2fmt));
+	/* -1 for every id, then the mapped ones. */
+	memset(l->ltt2fmt, 0xff, n * sizeof(*l->ltt2fmt));
 	for (id = 0; id < l->d.nid; id++) {
 		const struct lt_facility *fa;
 		const char *en, *colon;
@@ -591,7 +593,8 @@ synthesize(struct tdat_ltt *l, struct tdat_err *e)
 	    "signed:1;\n", ls, 8 + ls, 4096 - 8 - ls);
 	if (text_blob(&f->hpage, hp) < 0 ||
 	    text_blob(&f->hevent, synth_hevent) < 0 ||
-	    (l->syn = calloc(65536, sizeof(*l->syn))) == NULL ||
+	    (l->syn = calloc(l->d.nid ? l->d.nid : 1, sizeof(*l->syn)))
+	    == NULL ||
 	    (f->sys = calloc((size_t)l->d.defs.nfac, sizeof(*f->sys))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	for (i = 0; i < l->d.defs.nfac; i++) {
@@ -614,7 +617,7 @@ synthesize(struct tdat_ltt *l, struct tdat_err *e)
 
 			/* Ids the builtin facility or an earlier one covers
 			 * are not this facility's. */
-			if (id < LTT_NBUILTIN || id > 65535 ||
+			if (id < LTT_NBUILTIN || id >= l->d.nid ||
 			    l->d.id_fac[id] != i || l->d.id_ev[id] != k)
 				continue;
 			if (strcmp(fa->name, "tdat") == 0 &&
@@ -1202,7 +1205,7 @@ tdat_ltt_close(struct tdat_ltt *l)
 	free(l->endpad);
 	tdat_sb_free(&l->swap);
 	if (l->syn) {
-		for (i = 0; i < 65536; i++)
+		for (i = 0; i < (int)l->d.nid; i++)
 			tdat_ltt_synth_free(l->syn[i]);
 		free(l->syn);
 	}

@@ -120,13 +120,14 @@ check_xml(struct vf *v, const char *rel, const char *xsd)
 	xmlSchemaValidCtxtPtr vc;
 	xmlSchemaPtr s;
 	xmlDocPtr doc;
+	int html;
 	xmlErrorPtr err;
 
 	v->file = rel;
 	if (mkpath(path, sizeof(path), v->dir, rel) < 0)
 		return;
-	doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-	    XML_PARSE_NOWARNING);
+	doc = tdat_ltt_read_doc(path, XML_PARSE_NONET | XML_PARSE_NOERROR |
+	    XML_PARSE_NOWARNING, -1, &html);
 	if (doc == NULL) {
 		char msg[256];
 		size_t n;
@@ -163,14 +164,15 @@ check_lttv_system(struct vf *v)
 	    "ltt_block_size", NULL };
 	char path[PATH_MAX];
 	xmlDocPtr doc;
+	int html;
 	xmlNodePtr r;
 	xmlAttrPtr a;
 	char *en;
 	int i;
 
 	snprintf(path, sizeof(path), "%s/info/system.xml", v->dir);
-	doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-	    XML_PARSE_NOWARNING);
+	doc = tdat_ltt_read_doc(path, XML_PARSE_NONET | XML_PARSE_NOERROR |
+	    XML_PARSE_NOWARNING, -1, &html);
 	if (doc == NULL || (r = xmlDocGetRootElement(doc)) == NULL) {
 		find(v, "info/system.xml", -1, -1, "not well-formed XML");
 		xmlFreeDoc(doc);
@@ -256,7 +258,8 @@ check_lttv_facilities(struct vf *v, const struct ltt_dir *d)
 	int i, k;
 
 	for (i = 0; i < 4; i++)
-		if (d->id_fac[b[i].id] < 0 || strcmp(d->defs.fac[
+		if ((uint32_t)b[i].id >= d->nid || d->id_fac[b[i].id] < 0 ||
+		    strcmp(d->defs.fac[
 		    d->id_fac[b[i].id]].ev[d->id_ev[b[i].id]].name,
 		    b[i].name) != 0)
 			find(v, "eventdefs", -1, -1, "id %d is not %s",

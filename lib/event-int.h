@@ -102,6 +102,8 @@ struct tdat_events {
 	size_t klen;
 	int syms_loaded;	/* ktext was read */
 	size_t nparsed;		/* formats parsed in full */
+	int fields_only;	/* formats read without their print format:
+				 * a selection's, which prints nothing */
 	size_t nprintk, capprintk;
 	struct printkfmt *printk;
 	int printk_sorted;

@@ -951,7 +951,7 @@ event_head(const char *text, size_t len, const char *system,
  * fields do not parse (a print format that does not is no error). */
 static int
 event_body(struct tdat_event *ev, const char *text, size_t len, size_t body,
-    int lsize)
+    int lsize, int fields_only)
 {
 	struct ptok t = { text, len, body };
 	int n, ftrace = (ev->flags & TDAT_EV_FTRACE) != 0;
@@ -965,6 +965,8 @@ event_body(struct tdat_event *ev, const char *text, size_t len, size_t body,
 	ev->nfields = n;
 	ev->pid = tdat_event_field(ev, "common_pid");
 	ev->span = span_of(ev);
+	if (fields_only)
+		return 0;
 	if (simple_start(&t, &at)) {
 		ev->flags |= TDAT_EV_SIMPLE;
 		if (tdat_simple_compile(ev, text + at, len - at) < 0)
@@ -986,7 +988,8 @@ event_parse(const char *text, size_t len, const char *system, int lsize,
 	*out = NULL;
 	if ((r = event_head(text, len, system, set, &ev, &body, e)) < 0)
 		return r;
-	if (event_body(ev, text, len, body, lsize) < 0) {
+	if (event_body(ev, text, len, body, lsize, set ? set->fields_only :
+	    0) < 0) {
 		tdat_event_free(ev);
 		return tdat_fail_nooff(e, TDAT_ECORRUPT,
 		    "%s: bad event format", system);
@@ -1127,7 +1130,7 @@ ev_resolve(struct tdat_events *s, size_t i)
 	if (ev->lazy == NULL)
 		return 0;
 	if (event_body(ev, ev->lazy, ev->lazy_len, ev->lazy_pos,
-	    s->lsize) == 0) {
+	    s->lsize, s->fields_only) == 0) {
 		ev->lazy = NULL;
 		s->nparsed++;
 		return 0;

@@ -117,6 +117,10 @@ load_events(struct input *in, struct tdat_err *e)
 
 	if ((rc = tdat_events_load(in->f, &in->set, e)) < 0)
 		return rc;
+	/* Names and fields only: whether a print format compiles does not
+	 * decide whether its event exists, and compiling them was most of
+	 * the work of opening a selection. */
+	in->set->fields_only = 1;
 	tdat_events_finish(in->set, 0);
 	/* Selections name events: every format is read. */
 	tdat_events_resolve(in->set);

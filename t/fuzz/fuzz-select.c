@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "tdat-int.h"
+#include "tdat-event.h"
 #include "fuzz.h"
 
 #define MAXOPT	16
@@ -33,12 +34,16 @@ static struct tdat_blob aside[NFIX][2];
  * Fixture n, opened once.  Its kallsyms and printk formats are set
  * aside (kept here, so still reachable): the selection does not read
  * them, and loading them for each input would be most of the work.
+ * Its formats are read once in full here, print formats too: a
+ * selection reads only their names and fields, and the print format
+ * code they reach is reached still.
  */
 static struct tdat_file *
 fixture(unsigned n)
 {
 	static struct tdat_file *open[NFIX];
 	const char *dir = getenv("TDAT_DATA");
+	struct tdat_events *set;
 	struct tdat_err e;
 	char path[4096];
 
@@ -49,6 +54,11 @@ fixture(unsigned n)
 		if (tdat_open(path, &open[n], &e) < 0) {
 			fprintf(stderr, "fuzz-select: %s: %s\n", path, e.msg);
 			abort();
+		}
+		if (tdat_events_load(open[n], &set, &e) == 0) {
+			tdat_events_finish(set, 0);
+			tdat_events_resolve(set);
+			tdat_events_free(set);
 		}
 		aside[n][0] = open[n]->kallsyms;
 		aside[n][1] = open[n]->printk;
