@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tdat-int.h"
+#include "event-int.h"
 #include "tap.h"
 
 
@@ -464,6 +465,38 @@ test_scan(void)
 	is(log, "0:x ", "scan: no ID is noted");
 }
 
+/*
+ * A selection's set (fields_only): names, ids and fields read, no print
+ * format compiled, and an event whose print format would not compile
+ * kept as the full reading keeps it.
+ */
+static void
+test_fields_only(void)
+{
+	struct tdat_events *s = tdat_events_new(8, 0);
+	const struct tdat_event *a, *b;
+	struct tdat_err e;
+
+	if (s == NULL)
+		return;
+	s->fields_only = 1;
+	ok(tdat_events_add_lazy(s, sched_switch, strlen(sched_switch),
+	    "sched", &e) == 0 && tdat_events_add_lazy(s, bad, strlen(bad),
+	    "test", &e) == 0, "fields only: formats added");
+	tdat_events_finish(s, 0);
+	tdat_events_resolve(s);
+	a = tdat_events_find(s, 316);
+	b = tdat_events_find(s, 23);
+	ok(s->nev == 2 && a != NULL && b != NULL, "fields only: both events "
+	    "kept");
+	ok(a && a->nfields == 7 && tdat_event_field(a, "next_pid") != NULL &&
+	    a->pid != NULL, "fields only: fields read");
+	ok(a && b && a->print == NULL && b->print == NULL && !a->failed &&
+	    !b->failed && !(a->flags & TDAT_EV_SIMPLE), "fields only: no "
+	    "print format compiled");
+	tdat_events_free(s);
+}
+
 int
 main(void)
 {
@@ -506,6 +539,7 @@ main(void)
 	test_plugins(fe, fx, km, &b);
 	test_failed(bad_ev, &b);
 	test_scan();
+	test_fields_only();
 	tdat_sb_free(&b);
 	tdat_events_free(s);
 	printf("1..%d\n", ntest);
