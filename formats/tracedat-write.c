@@ -1313,7 +1313,6 @@ sect_end(struct w *w, uint64_t at)
 	return w_patch(w, at + 8, w->pos - at - 16, 8);
 }
 
-/* A section holding b, compressed as one block when the file is. */
 /*
  * The input's v7 section id, compressed with the output's codec, when it
  * decompresses to the n bytes at p: its compressed bytes into *out (*on
@@ -1360,6 +1359,7 @@ sect_same(struct w *w, uint16_t id, const unsigned char *p, size_t n,
 	return 1;
 }
 
+/* A section holding b, compressed as one block when the file is. */
 static int
 sect_blob(struct w *w, uint16_t id, uint32_t name, struct bytes *b,
     uint64_t *at)
