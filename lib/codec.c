@@ -19,6 +19,7 @@ struct tdat_codec {
 	ZSTD_DCtx *dctx;
 	ZSTD_CCtx *cctx;
 	int level;
+	int set;		/* the level cctx has: 0 none yet */
 	z_stream zs;		/* zlib decompression, kept between calls */
 	int zinit;
 	/* the decompression state: a page worker (lib/pages.c) may use it
@@ -183,6 +184,15 @@ tdat_codec_decompress_why(struct tdat_codec *c, const void *src, size_t slen,
 	return decompress(c, src, slen, dst, dlen, dlen + 1, why, wn);
 }
 
+/* zstd's level from now on (the default: 3, as trace-cmd's); zlib's
+ * stays. */
+void
+tdat_codec_level(struct tdat_codec *c, int level)
+{
+	if (c->kind == 2)
+		c->level = level;
+}
+
 size_t
 tdat_codec_bound(struct tdat_codec *c, size_t slen)
 {
@@ -208,10 +218,14 @@ tdat_codec_compress(struct tdat_codec *c, const void *src, size_t slen,
 		/* Frames without the content size, as trace-cmd writes them:
 		 * the chunk header stores it already. */
 		if (ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx,
-		    ZSTD_c_compressionLevel, c->level)) ||
-		    ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx,
 		    ZSTD_c_contentSizeFlag, 0)))
 			return 0;
+	}
+	if (c->set != c->level) {
+		if (ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx,
+		    ZSTD_c_compressionLevel, c->level)))
+			return 0;
+		c->set = c->level;
 	}
 	r = ZSTD_compress2(c->cctx, dst, dcap, src, slen);
 	return ZSTD_isError(r) ? 0 : r;
@@ -316,20 +330,41 @@ tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
  * and checks the chunks besides, and a worker left without work while
  * the caller compresses is a core idle; a caller with other work for its
  * core turns that off (tdat_zpipe_help).  Every chunk is compressed alone,
- * with the same codec parameters, so which thread compresses it changes
- * no byte.
+ * and which thread compresses it changes no byte.
+ *
+ * zstd's level is chosen by measure, chunk by chunk: on trace pages
+ * neither of levels 1 and 3 makes the smaller output everywhere (function
+ * traces: level 1, about a tenth smaller and a quarter faster; scheduler
+ * events and repeated records: level 3).  Every 32nd chunk is a trial,
+ * compressed at both, the smaller kept; what level 1 saved there (a
+ * running score) picks the level of the chunks after it.  Once four
+ * trials in a row agree with the score, trials come every 128th chunk
+ * until one disagrees: a trial's second compression is a cost.  A trial
+ * counts from the chunk ZP_SLOTS after it (its slot's next chunk, put
+ * when the trial is surely handed back), so the choice depends on the
+ * bytes alone, never on which thread was quicker.  Level 3 is
+ * trace-cmd's: with no score yet (the first ZP_SLOTS chunks), and
+ * wherever it wins, the bytes are the ones trace-cmd writes.
  */
 #define ZP_SLOTS	24
 #define ZP_WORKERS	4
 #define ZP_HELP		8
+#define ZP_TRIAL	32	/* every 32nd chunk: both levels */
+#define ZP_TRIAL_SURE	128	/* when 4 trials in a row agreed */
+#define ZP_SLOW		3	/* zstd's levels: trace-cmd's */
+#define ZP_FAST		1
 
 struct zslot {
 	unsigned char *in, *out;
+	unsigned char *out2;		/* a trial's other output */
 	const unsigned char *src;	/* the bytes: in, or the caller's */
-	size_t incap, outcap;
+	size_t incap, outcap, out2cap;
 	size_t len;		/* bytes at src */
 	size_t clen;		/* bytes in out; 0: compression failed */
 	int done;
+	int level;		/* zstd's, when not a trial */
+	int trial;		/* compressed at both levels */
+	long gain;		/* a trial's: level 3's size less level 1's */
 };
 
 struct tdat_zpipe {
@@ -346,10 +381,44 @@ struct tdat_zpipe {
 	int quit;
 	int nw;
 	int help;			/* the caller compresses too */
+	int adapt;			/* zstd: levels by measure */
+	long score;			/* what level 1 saved, lately */
+	int agree;			/* trials in a row that agreed */
+	uint64_t next_trial;		/* the next trial chunk */
 	uint64_t own;			/* chunks it compressed */
 	pthread_t t[ZP_WORKERS];
 	struct tdat_codec *wc[ZP_WORKERS];
 };
+
+static size_t
+zp_level(struct tdat_codec *c, const struct zslot *z, int level,
+    unsigned char *out, size_t cap)
+{
+	if (level)
+		tdat_codec_level(c, level);
+	return tdat_codec_compress(c, z->src, z->len, out, cap);
+}
+
+/* A trial: the chunk at both levels, the smaller in z->out. */
+static size_t
+zp_trial(struct tdat_codec *c, struct zslot *z)
+{
+	size_t slow, fast, cap;
+	unsigned char *b;
+
+	slow = zp_level(c, z, ZP_SLOW, z->out, z->outcap);
+	fast = zp_level(c, z, ZP_FAST, z->out2, z->out2cap);
+	z->gain = slow && fast ? (long)slow - (long)fast : 0;
+	if (fast == 0 || (slow && slow <= fast))
+		return slow;
+	b = z->out;
+	z->out = z->out2;
+	z->out2 = b;
+	cap = z->outcap;
+	z->outcap = z->out2cap;
+	z->out2cap = cap;
+	return fast;
+}
 
 /* Compress chunk s (taken under the lock) with codec c, unlocked. */
 static void
@@ -361,7 +430,8 @@ zp_compress(struct tdat_zpipe *p, struct tdat_codec *c, uint64_t s)
 	if (c == p->codec)
 		p->own++;
 	pthread_mutex_unlock(&p->mu);
-	clen = tdat_codec_compress(c, z->src, z->len, z->out, z->outcap);
+	clen = z->trial ? zp_trial(c, z) : zp_level(c, z, z->level, z->out,
+	    z->outcap);
 	pthread_mutex_lock(&p->mu);
 	z->clen = clen;
 	z->done = 1;
@@ -442,6 +512,7 @@ tdat_zpipe_new(const char *codec, int workers, tdat_zpipe_out put, void *arg,
 	}
 	strcpy(p->name, codec);
 	p->help = 1;
+	p->adapt = strcmp(codec, "zstd") == 0;
 	p->put = put;
 	p->arg = arg;
 	p->e = e;
@@ -474,6 +545,7 @@ tdat_zpipe_free(struct tdat_zpipe *p)
 	for (i = 0; i < ZP_SLOTS; i++) {
 		free(p->slot[i].in);
 		free(p->slot[i].out);
+		free(p->slot[i].out2);
 	}
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->work);
@@ -562,7 +634,9 @@ zp_slot(struct tdat_zpipe *p, size_t cap, int in, int *rc)
 		return NULL;
 	z = &p->slot[p->in % ZP_SLOTS];
 	if ((in && zp_grow(&z->in, &z->incap, cap) < 0) ||
-	    zp_grow(&z->out, &z->outcap, tdat_codec_bound(p->codec, cap)) < 0) {
+	    zp_grow(&z->out, &z->outcap, tdat_codec_bound(p->codec, cap)) < 0 ||
+	    (p->adapt && zp_grow(&z->out2, &z->out2cap,
+	    tdat_codec_bound(p->codec, cap)) < 0)) {
 		*rc = p->err = tdat_fail_nooff(p->e, TDAT_ENOMEM,
 		    "out of memory");
 		return NULL;
@@ -580,6 +654,17 @@ tdat_zpipe_buf(struct tdat_zpipe *p, size_t cap, int *rc)
 	return z->in;
 }
 
+/* A trial's gain into the score; does it agree with the level chosen? */
+static void
+zp_score(struct tdat_zpipe *p, long gain)
+{
+	if ((gain > 0) == (p->score > 0))
+		p->agree++;
+	else
+		p->agree = 0;
+	p->score += gain - p->score / 4;
+}
+
 /* Queue the next chunk, of len bytes at src (NULL: in its slot's
  * buffer); compress one here when enough wait (every one, with no
  * worker). */
@@ -592,6 +677,14 @@ zp_queue(struct tdat_zpipe *p, const unsigned char *src, size_t len)
 	pthread_mutex_lock(&p->mu);
 	if ((rc = p->err) == 0) {
 		z = &p->slot[p->in % ZP_SLOTS];
+		/* the slot's last chunk, ZP_SLOTS ago, is handed back */
+		if (z->trial)
+			zp_score(p, z->gain);
+		z->trial = p->adapt && p->in == p->next_trial;
+		if (z->trial)
+			p->next_trial += p->agree >= 4 ? ZP_TRIAL_SURE :
+			    ZP_TRIAL;
+		z->level = !p->adapt ? 0 : p->score > 0 ? ZP_FAST : ZP_SLOW;
 		z->src = src ? src : z->in;
 		z->len = len;
 		z->done = 0;

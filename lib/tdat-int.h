@@ -339,6 +339,7 @@ int tdat_codec_decompress_why(struct tdat_codec *, const void *src,
 size_t tdat_codec_compress(struct tdat_codec *, const void *src, size_t slen,
     void *dst, size_t dcap);
 size_t tdat_codec_bound(struct tdat_codec *, size_t slen);
+void tdat_codec_level(struct tdat_codec *, int level);	/* zstd only */
 /*
  * The bytes tdat_codec_compress() makes of src, handed to o->put in
  * windows as they come, so that no buffer of the output's size is held;

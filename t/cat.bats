@@ -237,6 +237,50 @@ convert() {
 	convert x86_64-v7-none-instances 7-zstd
 }
 
+# ---- zstd's level, chosen by measure
+
+# t/data/zstd/function-cpu0.dat is what trace-cmd convert --compression
+# zstd made of 1148 pages of a function trace: tdat-cat makes the same
+# pages (back from a v6 copy) smaller, with the same events.
+@test "zstd: a function trace comes out smaller than trace-cmd convert makes it" {
+	local f=$D/zstd/function-cpu0.dat tc td
+	"$CAT" --file-version 6 -o "$T/v6.dat" "$f"
+	"$CAT" --file-version 7 --compression zstd -o "$T/out.dat" "$T/v6.dat"
+	tc=$(wc -c <"$f")
+	td=$(wc -c <"$T/out.dat")
+	echo "trace-cmd convert: $tc bytes, tdat-cat: $td bytes"
+	[ $((td * 100)) -le $((tc * 95)) ]
+	run "$B/tdat-verify" -q "$T/out.dat"
+	[ "$status" -eq 0 ]
+	[ "$("$DUMP" --records -N -t "$T/out.dat" | sha256sum | cut -d' ' -f1)" = \
+	    "$(cat "$D/zstd/function-cpu0.report-N.sha256")" ]
+}
+
+@test "zstd: trace-cmd reads that smaller function trace with the same events" {
+	need_trace_cmd
+	local f=$D/zstd/function-cpu0.dat
+	"$CAT" --file-version 6 -o "$T/v6.dat" "$f"
+	"$CAT" --file-version 7 --compression zstd -o "$T/out.dat" "$T/v6.dat"
+	[ "$(trace-cmd report -N -t "$T/out.dat" 2>/dev/null | sha256sum |
+	    cut -d' ' -f1)" = "$(cat "$D/zstd/function-cpu0.report-N.sha256")" ]
+}
+
+@test "zstd: scheduler events come out no larger than trace-cmd convert makes them" {
+	need_trace_cmd
+	local n tc td
+	for n in x86_64-v7-none-instances hebel23-driver-trace; do
+		trace-cmd convert --file-version 7 --compression zstd \
+		    -i "$D/$n.dat" -o "$T/tc.dat" >/dev/null 2>&1
+		"$CAT" --file-version 7 --compression zstd -o "$T/td.dat" \
+		    "$D/$n.dat"
+		tc=$(wc -c <"$T/tc.dat")
+		td=$(wc -c <"$T/td.dat")
+		echo "$n: trace-cmd convert $tc bytes, tdat-cat $td bytes"
+		[ "$td" -le "$tc" ]
+		rm -f "$T/tc.dat" "$T/td.dat"
+	done
+}
+
 # ---- compressed metadata copied as it is
 
 # sec FILE NAME: the compressed bytes of section NAME (its payload after

@@ -1,8 +1,13 @@
 /*
  * test_zpipe.c: the compression pipeline (lib/codec.c) hands back the
- * chunks in the order they went in, each byte for byte what one codec on
- * one thread makes of it, with no worker and with several, zstd and zlib,
- * over many chunks of many sizes, in its buffers or in the caller's; a failing put() stops it with its
+ * chunks in the order they went in, each one that decompresses to its
+ * input, the same bytes with no worker and with several (zlib: what one
+ * codec on one thread makes of it; zstd, whose level is chosen by
+ * measure: what the pipeline without a worker makes, fewer bytes than
+ * level 3 alone where level 1 makes fewer, no more where it makes more),
+ * zstd and
+ * zlib, over many chunks of many sizes, in its buffers or in the caller's;
+ * a failing put() stops it with its
  * error, which sticks; a caller that does not help leaves every chunk to
  * the workers until it flushes; a pipeline freed with chunks in it frees them
  * (check-asan's LeakSanitizer sees the rest).
@@ -24,8 +29,13 @@ struct got {
 	int n;			/* chunks handed back */
 	int fail_at;		/* fail on this chunk (-1: never) */
 	int calls_after;	/* put() calls after failing */
+	int bad;		/* chunks that did not decompress to theirs */
+	size_t bytes;		/* compressed bytes handed back */
+	struct tdat_codec *dc;	/* decompresses them, when set */
 	struct tdat_err *e;
 };
+
+static size_t chunk(int i, unsigned char *p);
 
 static uint64_t
 hash(uint64_t h, const void *p, size_t n)
@@ -51,8 +61,52 @@ put(void *arg, const unsigned char *c, size_t clen, size_t len)
 	g->h = hash(g->h, &len, sizeof(len));
 	g->h = hash(g->h, &clen, sizeof(clen));
 	g->h = hash(g->h, c, clen);
+	g->bytes += clen;
+	if (g->dc != NULL) {
+		static unsigned char want[MAXLEN], back[MAXLEN];
+
+		if (chunk(g->n, want) != len || tdat_codec_decompress(g->dc, c,
+		    clen, back, len) < 0 || memcmp(want, back, len) != 0)
+			g->bad++;
+	}
 	g->n++;
 	return 0;
+}
+
+/* Which chunks: 0 runs and noise (level 1 makes fewer bytes), 1 records
+ * of a few kinds (level 3 does). */
+static int kind;
+
+/* Chunk i of kind 1: 28-byte records, a header word with a small delta,
+ * a type, flags and pid, and two of 64 addresses. */
+static size_t
+records(int i, unsigned char *p)
+{
+	uint32_t x = 2463534242u + (uint32_t)i * 77u, k, word;
+	uint64_t a;
+	size_t n;
+
+	for (n = 0; n + 28 <= MAXLEN; n += 28) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		word = (x % 300) << 5 | 7;
+		memcpy(p + n, &word, 4);
+		p[n + 4] = 1;
+		p[n + 5] = 0;
+		p[n + 6] = 1;
+		p[n + 7] = (unsigned char)(x % 3);
+		word = 1000 + (uint32_t)(i & 3);
+		memcpy(p + n + 8, &word, 4);
+		k = (x >> 8) % 64;
+		a = 0xffffffff81000000ULL + k * 0x1234 + k * k * 97;
+		memcpy(p + n + 12, &a, 8);
+		k = (k * 7 + 1) % 64;
+		a = 0xffffffff81000000ULL + k * 0x1234 + k * k * 97 +
+		    (x >> 20) % 16;
+		memcpy(p + n + 20, &a, 8);
+	}
+	return n;
 }
 
 /* Chunk i: its length and bytes, something a trace page might hold
@@ -63,6 +117,8 @@ chunk(int i, unsigned char *p)
 	size_t len = (size_t)(i * 7919) % MAXLEN + 1, j;
 	uint32_t x = 2463534242u + (uint32_t)i;
 
+	if (kind == 1)
+		return records(i, p);
 	if (i % 5 == 0)
 		len = MAXLEN;
 	for (j = 0; j < len; j++) {
@@ -75,9 +131,10 @@ chunk(int i, unsigned char *p)
 	return len;
 }
 
-/* The chunks compressed one by one on this thread, with a fresh codec. */
+/* The chunks compressed one by one on this thread, with a fresh codec
+ * (zstd: at level 3); *bytes their size. */
 static uint64_t
-reference(const char *name)
+reference(const char *name, size_t *bytes)
 {
 	struct tdat_codec *c = tdat_codec_new(name);
 	unsigned char *in = malloc(MAXLEN), *out;
@@ -92,6 +149,7 @@ reference(const char *name)
 		h = hash(h, &len, sizeof(len));
 		h = hash(h, &clen, sizeof(clen));
 		h = hash(h, out, clen);
+		*bytes += clen;
 	}
 	free(in);
 	free(out);
@@ -114,6 +172,8 @@ run_at(const char *name, int w, int n, int flush, int at, struct got *g,
 	g->h = 0xcbf29ce484222325ULL;
 	g->n = 0;
 	g->calls_after = 0;
+	g->bad = 0;
+	g->bytes = 0;
 	g->e = &e;
 	if ((rc = tdat_zpipe_new(name, w, put, g, &p, &e)) < 0)
 		return rc;
@@ -160,26 +220,62 @@ main(void)
 	uint64_t want;
 	int i, w, nw, rc;
 
+	memset(&g, 0, sizeof(g));
 	for (i = 0; i < 2; i++) {
-		want = reference(names[i]);
+		size_t ref = 0;
+
+		want = reference(names[i], &ref);
+		g.dc = tdat_codec_new(names[i]);
 		for (w = 0; w <= 3; w++) {
 			g.fail_at = -1;
 			rc = run(names[i], w, NCHUNK, 1, &g, &nw);
-			ok(rc == 0 && g.n == NCHUNK && g.h == want && nw == w,
-			    "%s, %d workers (%d started): %d chunks as one "
-			    "thread compresses them", names[i], w, nw, g.n);
+			if (i == 0 && w == 0) {
+				/* zstd on chunks level 1 makes smaller */
+				ok(rc == 0 && g.bytes < ref * 97 / 100,
+				    "zstd, no worker: %zu bytes, level 3 alone "
+				    "%zu", g.bytes, ref);
+				want = g.h;
+			}
+			ok(rc == 0 && g.n == NCHUNK && g.h == want && nw == w &&
+			    g.bad == 0, "%s, %d workers (%d started): %d "
+			    "chunks as %s, each decompressing to its own",
+			    names[i], w, nw, g.n, i == 0 ? "without a worker" :
+			    "one thread compresses them");
 		}
+		if (i == 0) {
+			/* records, where level 3 makes fewer bytes */
+			size_t ref3 = 0;
+			uint64_t want3;
+
+			kind = 1;
+			reference("zstd", &ref3);
+			g.fail_at = -1;
+			rc = run("zstd", 0, NCHUNK, 1, &g, &nw);
+			want3 = g.h;
+			ok(rc == 0 && g.bad == 0 && g.bytes <= ref3,
+			    "zstd on records level 3 makes smaller: %zu "
+			    "bytes, level 3 alone %zu", g.bytes, ref3);
+			rc = run("zstd", 2, NCHUNK, 1, &g, &nw);
+			ok(rc == 0 && g.bad == 0 && g.h == want3,
+			    "zstd on records, 2 workers: as without");
+			kind = 0;
+		}
+		tdat_codec_free(g.dc);
+		g.dc = NULL;
 	}
+	/* zstd's chunks with no worker: the reference of what follows */
+	g.fail_at = -1;
+	run("zstd", 0, NCHUNK, 1, &g, &nw);
 
 	/* chunks in the caller's memory (tdat_zpipe_put_at) among the
 	 * pipeline's own: the same bytes */
-	want = reference("zstd");
+	want = g.h;
 	for (w = 0; w <= 2; w++) {
 		g.fail_at = -1;
 		rc = run_at("zstd", w, NCHUNK, 1, 1, &g, &nw);
 		ok(rc == 0 && g.n == NCHUNK && g.h == want,
 		    "zstd, %d workers, every other chunk put in place: %d "
-		    "chunks as one thread compresses them", w, g.n);
+		    "chunks as without a worker", w, g.n);
 	}
 
 	/* put() fails on chunk 20: every call after says so, put() is
@@ -193,8 +289,8 @@ main(void)
 	}
 
 	/* a caller that does not help (tdat_zpipe_help) compresses nothing
-	 * while it puts, however many chunks wait; its flush does */
-	want = reference("zstd");
+	 * while it puts, however many chunks wait; its flush does (want:
+	 * still the chunks without a worker) */
 	for (w = 1; w <= 2; w++) {
 		unsigned char *b;
 		uint64_t own = 1;
