@@ -343,8 +343,10 @@ tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
  * counts from the chunk ZP_SLOTS after it (its slot's next chunk, put
  * when the trial is surely handed back), so the choice depends on the
  * bytes alone, never on which thread was quicker.  Level 3 is
- * trace-cmd's: with no score yet (the first ZP_SLOTS chunks), and
- * wherever it wins, the bytes are the ones trace-cmd writes.
+ * trace-cmd's: with no score yet (chunks 1 to ZP_SLOTS - 1; chunk 0 is a
+ * trial) and wherever it wins, the bytes are the ones trace-cmd writes.
+ * zlib has no levels to choose from: its chunks are never trials, and
+ * tdat_codec_level() leaves its level alone.
  */
 #define ZP_SLOTS	24
 #define ZP_WORKERS	4
@@ -362,7 +364,7 @@ struct zslot {
 	size_t len;		/* bytes at src */
 	size_t clen;		/* bytes in out; 0: compression failed */
 	int done;
-	int level;		/* zstd's, when not a trial */
+	int level;		/* zstd's, when not a trial (zlib: ignored) */
 	int trial;		/* compressed at both levels */
 	long gain;		/* a trial's: level 3's size less level 1's */
 };
@@ -394,8 +396,7 @@ static size_t
 zp_level(struct tdat_codec *c, const struct zslot *z, int level,
     unsigned char *out, size_t cap)
 {
-	if (level)
-		tdat_codec_level(c, level);
+	tdat_codec_level(c, level);
 	return tdat_codec_compress(c, z->src, z->len, out, cap);
 }
 
@@ -684,7 +685,7 @@ zp_queue(struct tdat_zpipe *p, const unsigned char *src, size_t len)
 		if (z->trial)
 			p->next_trial += p->agree >= 4 ? ZP_TRIAL_SURE :
 			    ZP_TRIAL;
-		z->level = !p->adapt ? 0 : p->score > 0 ? ZP_FAST : ZP_SLOW;
+		z->level = p->score > 0 ? ZP_FAST : ZP_SLOW;
 		z->src = src ? src : z->in;
 		z->len = len;
 		z->done = 0;
