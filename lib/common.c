@@ -97,12 +97,25 @@ tdat_sb_free(struct tdat_sbuf *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/*
+ * Text past max bytes (with its NUL) is refused: the buffer is full, and
+ * oom until tdat_sb_reset(), which takes back a full one (not one that
+ * malloc failed).
+ */
+void
+tdat_sb_limit(struct tdat_sbuf *b, size_t max)
+{
+	b->max = max;
+}
+
 void
 tdat_sb_reset(struct tdat_sbuf *b)
 {
 	b->len = 0;
 	if (b->p)
 		b->p[0] = '\0';
+	if (b->full)
+		b->full = b->oom = 0;
 }
 
 static int
@@ -115,9 +128,15 @@ sb_grow(struct tdat_sbuf *b, size_t need)
 		return -1;
 	if (b->len + need + 1 <= b->cap)
 		return 0;
+	if (b->max && (need > b->max || b->len + need + 1 > b->max)) {
+		b->full = b->oom = 1;
+		return -1;
+	}
 	cap = b->cap ? b->cap : 256;
 	while (cap < b->len + need + 1)
 		cap *= 2;
+	if (b->max && cap > b->max)
+		cap = b->max;
 	if ((p = realloc(b->p, cap)) == NULL) {
 		b->oom = 1;
 		return -1;

@@ -55,7 +55,15 @@ struct pitem {
 	int ls;			/* length modifier: -2 hh .. 2 ll */
 	int fast;		/* plain %d %u %x: 'd', 'u' or 'x'; else 0 */
 	size_t pext;		/* PP_POINTER: the extension after the 'p' */
+	int star_prec;		/* the len_arg is the precision, not the width */
 };
+
+/*
+ * The widest a conversion pads (its width, or a number's precision, from
+ * the print format or a '*' argument): one of 2^31 took trace-cmd minutes
+ * a record and would take gigabytes here.  Real ones are a few columns.
+ */
+#define TDAT_WIDTH_MAX	4096
 
 struct pop;			/* a step of a compiled print format */
 

@@ -903,6 +903,8 @@ graph_indent(struct tdat_sbuf *out, unsigned long long depth)
 {
 	int n = (int)(depth * GRAPH_INDENT);
 
+	if (n > TDAT_WIDTH_MAX)	/* a damaged depth */
+		n = TDAT_WIDTH_MAX;
 	if (n > 0)
 		tdat_put_pad(out, "", 0, n, 0);
 }

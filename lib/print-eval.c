@@ -8,6 +8,7 @@
  * fallbacks ("ARG TYPE NOT FIELD BUT 11"), the same odd cases.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -386,6 +387,13 @@ call_func(const struct rec *r, struct parg *a, struct tdat_sbuf *out)
 	return 0;
 }
 
+/*
+ * A conversion's '*' argument, or NO_LEN when it has none: every value a
+ * record gives is an argument, a negative one too (a width of -5 pads on
+ * the left, as printf's), and star_arg() never makes NO_LEN of one.
+ */
+#define NO_LEN	INT_MIN
+
 /* printf of one conversion with an optional '*' length. */
 static void
 put_str(struct tdat_sbuf *out, const char *fmt, int len_arg, const char *s)
@@ -394,7 +402,7 @@ put_str(struct tdat_sbuf *out, const char *fmt, int len_arg, const char *s)
 		sb_add(out, s, strlen(s));
 		return;
 	}
-	if (len_arg >= 0)
+	if (len_arg != NO_LEN)
 		tdat_sb_printf(out, fmt, len_arg, s);
 	else
 		tdat_sb_printf(out, fmt, s);
@@ -1128,31 +1136,31 @@ print_number(const struct rec *r, struct tdat_sbuf *out, const char *fmt,
 
 	switch (ls) {
 	case -2:
-		if (plen >= 0)
+		if (plen != NO_LEN)
 			tdat_sb_printf(out, fmt, plen, (char)v);
 		else
 			tdat_sb_printf(out, fmt, (char)v);
 		break;
 	case -1:
-		if (plen >= 0)
+		if (plen != NO_LEN)
 			tdat_sb_printf(out, fmt, plen, (short)v);
 		else
 			tdat_sb_printf(out, fmt, (short)v);
 		break;
 	case 0:
-		if (plen >= 0)
+		if (plen != NO_LEN)
 			tdat_sb_printf(out, fmt, plen, (int)v);
 		else
 			tdat_sb_printf(out, fmt, (int)v);
 		break;
 	case 1:
-		if (plen >= 0)
+		if (plen != NO_LEN)
 			tdat_sb_printf(out, fmt, plen, (long)v);
 		else
 			tdat_sb_printf(out, fmt, (long)v);
 		break;
 	case 2:
-		if (plen >= 0)
+		if (plen != NO_LEN)
 			tdat_sb_printf(out, fmt, plen, (long long)v);
 		else
 			tdat_sb_printf(out, fmt, (long long)v);
@@ -1160,20 +1168,42 @@ print_number(const struct rec *r, struct tdat_sbuf *out, const char *fmt,
 	}
 }
 
+/*
+ * A '*' argument as it pads at most: TDAT_WIDTH_MAX columns, or (a
+ * negative width) left-justified in as many; a negative precision is as
+ * none (-1); a string's precision and a pointer's count are kept (they
+ * print no more than the record holds).
+ */
+static int
+star_arg(const struct pitem *it, int v)
+{
+	if (it->type == PP_POINTER)
+		return v;
+	if (it->star_prec && v < 0)
+		return -1;
+	if (it->star_prec && it->type == PP_STR)
+		return v;
+	if (v > TDAT_WIDTH_MAX)
+		return TDAT_WIDTH_MAX;
+	if (v < -TDAT_WIDTH_MAX)
+		return -TDAT_WIDTH_MAX;
+	return v;
+}
+
 static int
 print_item(const struct rec *r, struct tdat_sbuf *out, const struct pitem *it)
 {
-	int len_arg = -1;
+	int len_arg = NO_LEN;
 
 	if (it->len_arg)
-		len_arg = (int)eval_num(r, it->len_arg);
+		len_arg = star_arg(it, (int)eval_num(r, it->len_arg));
 	switch (it->type) {
 	case PP_DIGIT:
 		if (it->fast)
 			print_fast(out, it->fast, it->ls, eval_num(r, it->arg));
 		else
 			print_number(r, out, it->format,
-			    it->len_arg ? len_arg : -1, it->ls, it->arg);
+			    len_arg, it->ls, it->arg);
 		return 0;
 	case PP_POINTER:
 		print_pointer(r, out, it->format + it->pext,
@@ -1181,7 +1211,7 @@ print_item(const struct rec *r, struct tdat_sbuf *out, const struct pitem *it)
 		    it->arg);
 		return 0;
 	case PP_STR:
-		print_str_arg(r, out, it->format, it->len_arg ? len_arg : -1,
+		print_str_arg(r, out, it->format, len_arg,
 		    it->arg);
 		return 0;
 	default:
@@ -1384,7 +1414,7 @@ field_raw(const struct rec *r, struct tdat_sbuf *out, struct tdat_field *f)
 			len = r->avail - off;
 		if ((f->flags & TDAT_FLD_STRING) &&
 		    printable(r->data + off, len)) {
-			put_data_str(r, out, "%s", -1, off);
+			put_data_str(r, out, "%s", NO_LEN, off);
 			return;
 		}
 		tdat_sb_puts(out, "ARRAY[");

@@ -1187,6 +1187,45 @@ fast_kind(const char *f)
 	return 0;
 }
 
+/*
+ * The conversion f of type as printed: a width over TDAT_WIDTH_MAX made
+ * that, and so a precision but a string's (which only shortens it).  The
+ * digits of a larger number are never fewer than its, so f shrinks in
+ * place.  Returns 1 when a '*' is the precision.
+ */
+static int
+clamp_conv(char *f, int type)
+{
+	static const char max[] = "4096";	/* TDAT_WIDTH_MAX */
+	char *d, *z;
+	int prec = 0, star_prec = 0;
+	size_t n;
+
+	for (d = f + 1; *d != '\0' && strchr("#.-+ *0123456789", *d); ) {
+		if (*d == '.' || *d == '*') {
+			star_prec |= *d == '*' && prec;
+			prec |= *d++ == '.';
+			continue;
+		}
+		if (!isdigit((unsigned char)*d)) {
+			d++;
+			continue;
+		}
+		for (z = d; *z == '0'; z++)	/* a flag, or no value */
+			;
+		for (n = 0; isdigit((unsigned char)z[n]); n++)
+			;
+		d = z + n;
+		if ((prec && type == PP_STR) || n < sizeof(max) - 1 ||
+		    (n == sizeof(max) - 1 && strncmp(z, max, n) <= 0))
+			continue;
+		memcpy(z, max, sizeof(max) - 1);
+		memmove(z + sizeof(max) - 1, d, strlen(d) + 1);
+		d = z + sizeof(max) - 1;
+	}
+	return star_prec;
+}
+
 static int
 add_item(struct tdat_print *p, int type, const char *fmt, size_t n,
     struct parg *arg, struct parg *len_arg, int ls)
@@ -1204,6 +1243,7 @@ add_item(struct tdat_print *p, int type, const char *fmt, size_t n,
 	v = &p->it[p->n];
 	if ((v->format = strndup(fmt, n)) == NULL)
 		return -1;
+	v->star_prec = type != PP_STRING ? clamp_conv(v->format, type) : 0;
 	v->flen = strlen(v->format);
 	v->type = type;
 	v->arg = arg;

@@ -25,6 +25,7 @@ struct look {
 };
 
 #define NAMES	64	/* events whose name and id are kept */
+#define LINE_FLUSH	(4 * 65536)	/* lines held before they are written */
 
 /* One input. */
 struct rin {
@@ -485,11 +486,16 @@ done:
 	    start)) != NULL)
 		l->len = (size_t)(nul - l->p);
 	sb_putc(l, '\n');
+	if (l->full) {		/* the lines before this one, then the error */
+		fwrite(l->p, 1, start, r->out);
+		tdat_sb_reset(l);
+		return -2;
+	}
 	if (l->oom)
 		return -1;
 	/* Written in pieces of four times stdio's buffer (lib/output.c), of
 	 * which stdio copies only the first and the tail. */
-	if (l->len >= 4 * 65536) {
+	if (l->len >= LINE_FLUSH) {
 		fwrite(l->p, 1, l->len, r->out);
 		tdat_sb_reset(l);
 	}
@@ -714,12 +720,17 @@ report_rec(void *arg, size_t k, const struct tdat_record *rec,
     struct tdat_err *e)
 {
 	struct report *r = arg;
+	int rc;
 
 	r->look.k = k;
 	r->f = r->in[k].f;
 	r->ev = r->in[k].ev;
 	r->usecs = r->in[k].usecs;
-	if (report_record(r, rec) < 0)
+	if ((rc = report_record(r, rec)) == -2)
+		return tdat_fail(e, TDAT_ECORRUPT, rec->off, "CPU %d: the "
+		    "event's text runs past %zu MiB: its record or print "
+		    "format is damaged", rec->cpu, TDAT_TEXT_MAX >> 20);
+	if (rc < 0)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	return 0;
 }
@@ -767,6 +778,8 @@ tdat_report_n(struct tdat_file *const *files, size_t n, FILE *out,
 	r.out = out;
 	r.o = o;
 	tdat_sb_init(&r.line);
+	/* each record's text has TDAT_TEXT_MAX after the lines held */
+	tdat_sb_limit(&r.line, LINE_FLUSH + TDAT_TEXT_MAX);
 	return tdat_run(files, n, o->sel, &sink, NULL, NULL, e);
 }
 

@@ -42,8 +42,14 @@ struct tdat_sbuf {
 	char *p;
 	size_t len, cap;
 	int oom;
+	int full;		/* it would have passed max: refused, as oom */
+	size_t max;		/* 0: no bound (tdat_sb_limit) */
 };
+/* An event's text stops there: a record or print format that makes more
+ * is damaged (real ones make kilobytes), and memory stays bounded. */
+#define TDAT_TEXT_MAX	((size_t)4 << 20)
 void tdat_sb_init(struct tdat_sbuf *);
+void tdat_sb_limit(struct tdat_sbuf *, size_t max);
 void tdat_sb_free(struct tdat_sbuf *);
 void tdat_sb_reset(struct tdat_sbuf *);
 void tdat_sb_putc(struct tdat_sbuf *, int c);

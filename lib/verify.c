@@ -491,6 +491,7 @@ check_print_formats(struct vctx *v, int all)
 	}
 	tdat_events_finish(set, 0);
 	tdat_sb_init(&sb);
+	tdat_sb_limit(&sb, TDAT_TEXT_MAX);
 	memset(&rec, 0, sizeof(rec));
 	rec.data = zeros;
 	rec.size = sizeof(zeros);
@@ -507,6 +508,10 @@ check_print_formats(struct vctx *v, int all)
 		if (evs[i]->failed)
 			WARN(v, "print-format", v->ev[i].bl->off, "event %s: its "
 			    "print format does not render", v->ev[i].name);
+		else if (sb.full)
+			WARN(v, "print-format", v->ev[i].bl->off, "event %s: its "
+			    "print format makes more than %zu MiB of text",
+			    v->ev[i].name, TDAT_TEXT_MAX >> 20);
 	}
 	tdat_sb_free(&sb);
 	free(evs);

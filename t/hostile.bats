@@ -75,3 +75,22 @@ cat_bad() {
 @test "tdat-cat: damaged hip24-host (zlib) to v7 zstd" {
 	TDAT_MKBAD_N=8 cat_bad hip24-host-trace 12 --file-version 7
 }
+
+# A function_graph record of depth 825,897,007 (fuzz-report's find): the
+# plugin indents 2 * depth columns, at most 4096 here; the text before
+# the record that runs past its page is printed, then exit 1.  (trace-cmd
+# report ran 10 minutes on it without a line; tdat-dump made a line of
+# 1.6 GB.)
+@test "tdat-dump --records: a huge function_graph depth indents 4096 columns" {
+	local f=$BATS_TEST_DIRNAME/fuzz/regress/open/report-graph-depth-huge.dat
+	need tdat-dump
+	run bash -c "'$B/tdat-dump' --records '$f' 2>'$BATS_TEST_TMPDIR/err' |
+	    head -c 1000000 | awk '{ if (length > m) m = length }
+	    END { print NR, m }'; exit \${PIPESTATUS[0]}"
+	echo "$output"
+	cat "$BATS_TEST_TMPDIR/err"
+	[ "$status" -eq 1 ]
+	[ "${output% *}" -ge 9 ]
+	[ "${output#* }" -ge 4096 ] && [ "${output#* }" -le 4200 ]
+	grep -q 'runs past the page commit' "$BATS_TEST_TMPDIR/err"
+}

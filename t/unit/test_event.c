@@ -109,6 +109,17 @@ static const char fg_entry[] =
 	"\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"--> %ps (%d)\", (void *)REC->func, REC->depth\n";
 
+/* Widths and precisions past TDAT_WIDTH_MAX, in the format and from
+ * the record; a string's precision is kept. */
+static const char wide[] =
+	"name: wide\nID: 24\n" COMMON
+	"\tfield:int w;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:int n;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] s;\toffset:16;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"[%999999999d][%*d][%*d][%.*d][%07000x][%.*s][%4096d]"
+	"[%.00009999d]\", REC->w, REC->n, REC->w, -REC->n, REC->w, REC->n, "
+	"REC->w, REC->w, REC->n, __get_str(s), REC->w, REC->w\n";
+
 static const char fg_exit[] =
 	"name: funcgraph_exit\nID: 10\n" COMMON
 	"\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
@@ -382,11 +393,90 @@ test_plugins(struct tdat_event *ent, struct tdat_event *ex,
 	    "             |      do_work() {", "function_graph: nested entry");
 	is(show(b, ex, x, sizeof(x), TDAT_PRINT_PLUGINS),
 	    "+ 12.345 us  |      }", "function_graph: exit");
+	put32(d + 16, 0x3fffffff);
+	show(b, ent, d, sizeof(d), TDAT_PRINT_PLUGINS);
+	ok(b->len == 16 + 4096 + strlen("do_work() {") &&
+	    strspn(b->p + 14, " ") == 2 + 4096, "function_graph: a depth of "
+	    "2^30 - 1 indents 4096 columns");
 	memset(k, 0, sizeof(k));
 	put64(k + 8, 0xffffffff81001010ULL);
 	is(show(b, km, k, sizeof(k), TDAT_PRINT_PLUGINS),
 	    "(do_work+0x10) call_site=do_work+0x10 ptr=(nil)",
 	    "kmem: call site, then the print format");
+}
+
+/* "[" n - len(tail) times c, then tail "]" at *s; 1 if so, and *s after */
+static int
+padded(const char **s, size_t n, char c, const char *tail)
+{
+	size_t k = strlen(tail), i;
+
+	if (**s != '[' || n < k)
+		return 0;
+	for (i = 1; i <= n - k; i++)
+		if ((*s)[i] != c)
+			return 0;
+	if (strncmp(*s + i, tail, k) != 0 || (*s)[i + k] != ']')
+		return 0;
+	*s += i + k + 1;
+	return 1;
+}
+
+static void
+test_wide(struct tdat_event *ev, struct tdat_sbuf *b)
+{
+	static unsigned char d[24 + 5000];
+	const char *s;
+
+	if (ev == NULL) {
+		ok(0, "an event of wide conversions parsed");
+		return;
+	}
+	memset(d, 0, sizeof(d));
+	put32(d + 8, 7);
+	put32(d + 12, 1000000000);
+	put32(d + 16, 20 | 4200u << 16);
+	memset(d + 20, 'x', 4199);
+	s = show(b, ev, d, 24 + 4200, TDAT_PRINT_FMT);
+	ok(padded(&s, 4096, ' ', "7"), "a width of 999999999 in the format "
+	    "pads 4096 columns");
+	ok(padded(&s, 4096, ' ', "7"), "a '*' width of 10^9 from the record "
+	    "pads 4096");
+	ok(strncmp(s, "[7", 2) == 0 && strspn(s + 2, " ") == 4095 &&
+	    s[4097] == ']', "a '*' width of -10^9: 4096, left-justified");
+	if (strncmp(s, "[7", 2) != 0 || strspn(s + 2, " ") != 4095)
+		printf("# got '%.8s'... (%zu spaces)\n", s, strspn(s + 2, " "));
+	s += strcspn(s, "]") + 1;
+	ok(padded(&s, 4096, '0', "7"), "a '*' precision of 10^9 on a number "
+	    "gives 4096 digits");
+	ok(padded(&s, 4096, '0', "7"), "a zero flag and width 7000: 4096");
+	ok(padded(&s, 4199, 'x', ""), "a '*' precision of 10^9 on a string "
+	    "is kept: the whole 4199 bytes");
+	ok(padded(&s, 4096, ' ', "7"), "a width of 4096 is kept");
+	ok(padded(&s, 4096, '0', "7"), "a precision of 00009999: 4096");
+	ok(*s == '\0', "and nothing after");
+}
+
+/* A buffer bounded by tdat_sb_limit refuses text past it, until reset. */
+static void
+test_sb_limit(void)
+{
+	struct tdat_sbuf b;
+	char x[100];
+
+	memset(x, 'x', sizeof(x));
+	tdat_sb_init(&b);
+	tdat_sb_limit(&b, 100);
+	tdat_sb_add(&b, x, 99);
+	ok(b.len == 99 && !b.full && !b.oom, "text up to the bound");
+	tdat_sb_putc(&b, 'y');
+	tdat_sb_printf(&b, "%d", 5);
+	ok(b.len == 99 && b.full && b.oom && b.cap <= 100,
+	    "past it: refused, full, no more memory than the bound");
+	tdat_sb_reset(&b);
+	tdat_sb_add(&b, x, 10);
+	ok(b.len == 10 && !b.full && !b.oom, "reset takes the buffer back");
+	tdat_sb_free(&b);
 }
 
 static void
@@ -502,7 +592,7 @@ main(void)
 {
 	struct tdat_events *s = tdat_events_new(8, 0);
 	struct tdat_event *ss, *sirq, *hirq, *misc_ev, *bad_ev, *bp, *nt;
-	struct tdat_event *fe, *fx, *km;
+	struct tdat_event *fe, *fx, *km, *wd;
 	struct tdat_sbuf b;
 
 	tdat_sb_init(&b);
@@ -522,6 +612,7 @@ main(void)
 	fe = add(s, fg_entry, "ftrace");
 	fx = add(s, fg_exit, "ftrace");
 	km = add(s, kmalloc, "kmem");
+	wd = add(s, wide, "test");
 	tdat_events_finish(s, 1);
 	ok(tdat_events_find(s, 21) == hirq && tdat_events_find(s, 99) == NULL,
 	    "events found by id");
@@ -537,6 +628,8 @@ main(void)
 	}
 	test_net(nt, &b);
 	test_plugins(fe, fx, km, &b);
+	test_wide(wd, &b);
+	test_sb_limit();
 	test_failed(bad_ev, &b);
 	test_scan();
 	test_fields_only();
