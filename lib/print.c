@@ -1187,6 +1187,10 @@ fast_kind(const char *f)
 	return 0;
 }
 
+#define DIGITS(n)	#n
+#define WIDTH_DIGITS	DIGITS_OF(TDAT_WIDTH_MAX)
+#define DIGITS_OF(n)	DIGITS(n)
+
 /*
  * The conversion f of type as printed: a width over TDAT_WIDTH_MAX made
  * that, and so a precision but a string's (which only shortens it).  The
@@ -1196,7 +1200,7 @@ fast_kind(const char *f)
 static int
 clamp_conv(char *f, int type)
 {
-	static const char max[] = "4096";	/* TDAT_WIDTH_MAX */
+	static const char max[] = WIDTH_DIGITS;
 	char *d, *z;
 	int prec = 0, star_prec = 0;
 	size_t n;
