@@ -332,29 +332,33 @@ tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
  * core turns that off (tdat_zpipe_help).  Every chunk is compressed alone,
  * and which thread compresses it changes no byte.
  *
- * zstd's level is chosen by measure, chunk by chunk: on trace pages
- * neither of levels 1 and 3 makes the smaller output everywhere (function
- * traces: level 1, about a tenth smaller and a quarter faster; scheduler
- * events and repeated records: level 3).  Every 32nd chunk is a trial,
- * compressed at both, the smaller kept; what level 1 saved there (a
- * running score) picks the level of the chunks after it.  Once four
- * trials in a row agree with the score, trials come every 128th chunk
- * until one disagrees: a trial's second compression is a cost.  A trial
- * counts from the chunk ZP_SLOTS after it (its slot's next chunk, put
- * when the trial is surely handed back), so the choice depends on the
- * bytes alone, never on which thread was quicker.  Level 3 is
- * trace-cmd's: with no score yet (chunks 1 to ZP_SLOTS - 1; chunk 0 is a
- * trial) and wherever it wins, the bytes are the ones trace-cmd writes.
- * zlib has no levels to choose from: its chunks are never trials, and
- * tdat_codec_level() leaves its level alone.
+ * zstd's level is chosen by measure, chunk by chunk: the fastest of
+ * levels -1, 1 and 3 whose output is no larger than level 3's, trace-cmd's.
+ * On function traces level -1 makes a few per cent fewer bytes than level
+ * 3 in half its time and four fifths of level 1's (level 1 makes a tenth
+ * fewer); on scheduler events and repeated records level 3 makes the
+ * fewest.  Every 32nd chunk
+ * is a trial, compressed at all three, the smallest kept; what each
+ * faster level saved there against level 3 (a running score each) picks
+ * the level of the chunks after it.  Once four trials in a row agree with
+ * the scores, trials come every 128th chunk until one disagrees: a
+ * trial's other compressions are a cost.  A trial counts from the chunk
+ * ZP_SLOTS after it (its slot's next chunk, put when the trial is surely
+ * handed back), so the choice depends on the bytes alone, never on which
+ * thread was quicker.  With no score yet (chunks 1 to ZP_SLOTS - 1; chunk
+ * 0 is a trial) and wherever level 3 wins, the bytes are the ones
+ * trace-cmd writes.  zlib has no levels to choose from: its chunks are
+ * never trials, and tdat_codec_level() leaves its level alone.
  */
 #define ZP_SLOTS	24
 #define ZP_WORKERS	4
 #define ZP_HELP		8
-#define ZP_TRIAL	32	/* every 32nd chunk: both levels */
+#define ZP_TRIAL	32	/* every 32nd chunk: all levels */
 #define ZP_TRIAL_SURE	128	/* when 4 trials in a row agreed */
-#define ZP_SLOW		3	/* zstd's levels: trace-cmd's */
-#define ZP_FAST		1
+#define ZP_NLEVEL	3
+
+/* zstd's levels, slowest first: trace-cmd's, then the faster ones. */
+static const int zp_levels[ZP_NLEVEL] = { 3, 1, -1 };
 
 struct zslot {
 	unsigned char *in, *out;
@@ -365,8 +369,8 @@ struct zslot {
 	size_t clen;		/* bytes in out; 0: compression failed */
 	int done;
 	int level;		/* zstd's, when not a trial (zlib: ignored) */
-	int trial;		/* compressed at both levels */
-	long gain;		/* a trial's: level 3's size less level 1's */
+	int trial;		/* compressed at every level */
+	long gain[ZP_NLEVEL];	/* a trial's: level 3's size less each's */
 };
 
 struct tdat_zpipe {
@@ -384,7 +388,7 @@ struct tdat_zpipe {
 	int nw;
 	int help;			/* the caller compresses too */
 	int adapt;			/* zstd: levels by measure */
-	long score;			/* what level 1 saved, lately */
+	long score[ZP_NLEVEL];		/* what each level saved, lately */
 	int agree;			/* trials in a row that agreed */
 	uint64_t next_trial;		/* the next trial chunk */
 	uint64_t own;			/* chunks it compressed */
@@ -400,25 +404,29 @@ zp_level(struct tdat_codec *c, const struct zslot *z, int level,
 	return tdat_codec_compress(c, z->src, z->len, out, cap);
 }
 
-/* A trial: the chunk at both levels, the smaller in z->out. */
+/* A trial: the chunk at every level, the smallest in z->out. */
 static size_t
 zp_trial(struct tdat_codec *c, struct zslot *z)
 {
-	size_t slow, fast, cap;
+	size_t slow, best, n, cap;
 	unsigned char *b;
+	int k;
 
-	slow = zp_level(c, z, ZP_SLOW, z->out, z->outcap);
-	fast = zp_level(c, z, ZP_FAST, z->out2, z->out2cap);
-	z->gain = slow && fast ? (long)slow - (long)fast : 0;
-	if (fast == 0 || (slow && slow <= fast))
-		return slow;
-	b = z->out;
-	z->out = z->out2;
-	z->out2 = b;
-	cap = z->outcap;
-	z->outcap = z->out2cap;
-	z->out2cap = cap;
-	return fast;
+	best = slow = zp_level(c, z, zp_levels[0], z->out, z->outcap);
+	for (k = 1; k < ZP_NLEVEL; k++) {
+		n = zp_level(c, z, zp_levels[k], z->out2, z->out2cap);
+		z->gain[k] = slow && n ? (long)slow - (long)n : 0;
+		if (n == 0 || (best && best <= n))
+			continue;
+		b = z->out;
+		z->out = z->out2;
+		z->out2 = b;
+		cap = z->outcap;
+		z->outcap = z->out2cap;
+		z->out2cap = cap;
+		best = n;
+	}
+	return best;
 }
 
 /* Compress chunk s (taken under the lock) with codec c, unlocked. */
@@ -655,15 +663,31 @@ tdat_zpipe_buf(struct tdat_zpipe *p, size_t cap, int *rc)
 	return z->in;
 }
 
-/* A trial's gain into the score; does it agree with the level chosen? */
-static void
-zp_score(struct tdat_zpipe *p, long gain)
+/* The level that gains pick: the fastest that saved bytes against
+ * level 3 (index 0: level 3 itself). */
+static int
+zp_pick(const long *gain)
 {
-	if ((gain > 0) == (p->score > 0))
+	int k;
+
+	for (k = ZP_NLEVEL - 1; k > 0; k--)
+		if (gain[k] > 0)
+			return k;
+	return 0;
+}
+
+/* A trial's gains into the scores; do they pick the level chosen? */
+static void
+zp_score(struct tdat_zpipe *p, const long *gain)
+{
+	int k;
+
+	if (zp_pick(gain) == zp_pick(p->score))
 		p->agree++;
 	else
 		p->agree = 0;
-	p->score += gain - p->score / 4;
+	for (k = 1; k < ZP_NLEVEL; k++)
+		p->score[k] += gain[k] - p->score[k] / 4;
 }
 
 /* Queue the next chunk, of len bytes at src (NULL: in its slot's
@@ -685,7 +709,7 @@ zp_queue(struct tdat_zpipe *p, const unsigned char *src, size_t len)
 		if (z->trial)
 			p->next_trial += p->agree >= 4 ? ZP_TRIAL_SURE :
 			    ZP_TRIAL;
-		z->level = p->score > 0 ? ZP_FAST : ZP_SLOW;
+		z->level = zp_levels[zp_pick(p->score)];
 		z->src = src ? src : z->in;
 		z->len = len;
 		z->done = 0;

@@ -3,14 +3,15 @@
  * chunks in the order they went in, each one that decompresses to its
  * input, the same bytes with no worker and with several (zlib: what one
  * codec on one thread makes of it; zstd, whose level is chosen by
- * measure: what the pipeline without a worker makes, fewer bytes than
- * level 3 alone where level 1 makes fewer, no more where it makes more),
- * zstd and
- * zlib, over many chunks of many sizes, in its buffers or in the caller's;
- * a failing put() stops it with its
- * error, which sticks; a caller that does not help leaves every chunk to
- * the workers until it flushes; a pipeline freed with chunks in it frees them
- * (check-asan's LeakSanitizer sees the rest).
+ * measure: what the pipeline without a worker makes, each chunk as one of
+ * levels 3, 1 and -1 makes it alone, fewer bytes than level 3 alone where
+ * a faster level makes fewer, level -1 on a function trace's pages, level
+ * 3's own bytes where it makes the fewest), zstd and zlib, over many
+ * chunks of many sizes, in its buffers or in the caller's; a failing
+ * put() stops it with its error, which sticks; a caller that does not
+ * help leaves every chunk to the workers until it flushes; a pipeline
+ * freed with chunks in it frees them (check-asan's LeakSanitizer sees the
+ * rest).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -32,10 +33,36 @@ struct got {
 	int bad;		/* chunks that did not decompress to theirs */
 	size_t bytes;		/* compressed bytes handed back */
 	struct tdat_codec *dc;	/* decompresses them, when set */
+	int levels;		/* count lv[]: zstd chunks by level */
+	int lv[3];		/* the chunks levels 3, 1, -1 make alone */
 	struct tdat_err *e;
 };
 
 static size_t chunk(int i, unsigned char *p);
+
+/* Which of zstd's levels 3, 1 and -1 makes chunk g->n's bytes c, alone
+ * on a fresh codec: counted in g->lv[] (none: not counted). */
+static void
+level_of(struct got *g, const unsigned char *c, size_t clen)
+{
+	static const int level[3] = { 3, 1, -1 };
+	static unsigned char in[MAXLEN], out[MAXLEN * 2];
+	struct tdat_codec *z;
+	size_t len = chunk(g->n, in);
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		z = tdat_codec_new("zstd");
+		tdat_codec_level(z, level[k]);
+		if (tdat_codec_compress(z, in, len, out, sizeof(out)) == clen &&
+		    memcmp(out, c, clen) == 0) {
+			g->lv[k]++;
+			tdat_codec_free(z);
+			return;
+		}
+		tdat_codec_free(z);
+	}
+}
 
 static uint64_t
 hash(uint64_t h, const void *p, size_t n)
@@ -69,13 +96,45 @@ put(void *arg, const unsigned char *c, size_t clen, size_t len)
 		    clen, back, len) < 0 || memcmp(want, back, len) != 0)
 			g->bad++;
 	}
+	if (g->levels)
+		level_of(g, c, clen);
 	g->n++;
 	return 0;
 }
 
-/* Which chunks: 0 runs and noise (level 1 makes fewer bytes), 1 records
- * of a few kinds (level 3 does). */
+/* Which chunks: 0 runs and noise (level 1 makes fewer bytes than level
+ * 3, level -1 more), 1 records of a few kinds (level 3 makes the fewest),
+ * 2 a function trace's pages, ten a chunk (level -1 makes fewer than
+ * level 3). */
 static int kind;
+
+#define FUNCTION	"t/data/zstd/function-cpu0.dat"
+#define NFUNC		100	/* its chunks used: 1,000 of its pages */
+
+static unsigned char *func;	/* those pages */
+
+/* Read FUNCTION's first NFUNC * 10 pages into func; 0 or -1. */
+static int
+load_function(void)
+{
+	struct tdat_pages *ps;
+	struct tdat_page pg;
+	struct tdat_file *f;
+	struct tdat_err e;
+	size_t avail, n = 0;
+
+	if ((func = malloc((size_t)NFUNC * MAXLEN)) == NULL ||
+	    tdat_open(FUNCTION, &f, &e) < 0)
+		return -1;
+	if (tdat_pages_open(f, 0, 0, &ps, &e) == 0) {
+		while (n < NFUNC * 10 && tdat_pages_next(ps, &pg, &avail, &e) >
+		    0 && pg.page_size == 4096)
+			memcpy(func + 4096 * n++, pg.p, 4096);
+		tdat_pages_close(ps);
+	}
+	tdat_close(f);
+	return n == NFUNC * 10 ? 0 : -1;
+}
 
 /* Chunk i of kind 1: 28-byte records, a header word with a small delta,
  * a type, flags and pid, and two of 64 addresses. */
@@ -119,6 +178,10 @@ chunk(int i, unsigned char *p)
 
 	if (kind == 1)
 		return records(i, p);
+	if (kind == 2) {
+		memcpy(p, func + (size_t)i * MAXLEN, MAXLEN);
+		return MAXLEN;
+	}
 	if (i % 5 == 0)
 		len = MAXLEN;
 	for (j = 0; j < len; j++) {
@@ -134,7 +197,7 @@ chunk(int i, unsigned char *p)
 /* The chunks compressed one by one on this thread, with a fresh codec
  * (zstd: at level 3); *bytes their size. */
 static uint64_t
-reference(const char *name, size_t *bytes)
+reference(const char *name, int n, size_t *bytes)
 {
 	struct tdat_codec *c = tdat_codec_new(name);
 	unsigned char *in = malloc(MAXLEN), *out;
@@ -143,7 +206,7 @@ reference(const char *name, size_t *bytes)
 	int i;
 
 	out = malloc(cap);
-	for (i = 0; i < NCHUNK; i++) {
+	for (i = 0; i < n; i++) {
 		len = chunk(i, in);
 		clen = tdat_codec_compress(c, in, len, out, cap);
 		h = hash(h, &len, sizeof(len));
@@ -224,16 +287,24 @@ main(void)
 	for (i = 0; i < 2; i++) {
 		size_t ref = 0;
 
-		want = reference(names[i], &ref);
+		want = reference(names[i], NCHUNK, &ref);
 		g.dc = tdat_codec_new(names[i]);
 		for (w = 0; w <= 3; w++) {
 			g.fail_at = -1;
+			g.levels = i == 0 && w == 0;
+			memset(g.lv, 0, sizeof(g.lv));
 			rc = run(names[i], w, NCHUNK, 1, &g, &nw);
+			g.levels = 0;
 			if (i == 0 && w == 0) {
-				/* zstd on chunks level 1 makes smaller */
+				/* zstd on chunks levels 1 and -1 make smaller */
 				ok(rc == 0 && g.bytes < ref * 97 / 100,
 				    "zstd, no worker: %zu bytes, level 3 alone "
 				    "%zu", g.bytes, ref);
+				ok(g.lv[0] + g.lv[1] + g.lv[2] == NCHUNK &&
+				    g.lv[1] > NCHUNK / 2, "zstd, no worker: "
+				    "each chunk as one level makes it alone; "
+				    "level 3: %d, level 1: %d, level -1: %d",
+				    g.lv[0], g.lv[1], g.lv[2]);
 				want = g.h;
 			}
 			ok(rc == 0 && g.n == NCHUNK && g.h == want && nw == w &&
@@ -248,16 +319,45 @@ main(void)
 			uint64_t want3;
 
 			kind = 1;
-			reference("zstd", &ref3);
+			reference("zstd", NCHUNK, &ref3);
 			g.fail_at = -1;
+			g.levels = 1;
+			memset(g.lv, 0, sizeof(g.lv));
 			rc = run("zstd", 0, NCHUNK, 1, &g, &nw);
+			g.levels = 0;
 			want3 = g.h;
-			ok(rc == 0 && g.bad == 0 && g.bytes <= ref3,
+			ok(rc == 0 && g.bad == 0 && g.bytes <= ref3 &&
+			    g.lv[0] == NCHUNK,
 			    "zstd on records level 3 makes smaller: %zu "
-			    "bytes, level 3 alone %zu", g.bytes, ref3);
+			    "bytes, level 3 alone %zu; %d of %d chunks as "
+			    "level 3 makes them", g.bytes, ref3, g.lv[0],
+			    NCHUNK);
 			rc = run("zstd", 2, NCHUNK, 1, &g, &nw);
 			ok(rc == 0 && g.bad == 0 && g.h == want3,
 			    "zstd on records, 2 workers: as without");
+
+			/* a function trace: level -1 makes fewer bytes
+			 * than level 3, and is the fastest */
+			kind = 2;
+			ok(load_function() == 0, "read %d pages of %s",
+			    NFUNC * 10, FUNCTION);
+			ref3 = 0;
+			reference("zstd", NFUNC, &ref3);
+			g.levels = 1;
+			memset(g.lv, 0, sizeof(g.lv));
+			rc = run("zstd", 0, NFUNC, 1, &g, &nw);
+			g.levels = 0;
+			want3 = g.h;
+			ok(rc == 0 && g.bad == 0 && g.bytes <= ref3 &&
+			    g.lv[2] > 0 && g.lv[0] + g.lv[1] + g.lv[2] ==
+			    NFUNC, "zstd on a function trace: %zu bytes, "
+			    "level 3 alone %zu; level -1 made %d of %d chunks "
+			    "(level 1: %d, level 3: %d)", g.bytes, ref3,
+			    g.lv[2], NFUNC, g.lv[1], g.lv[0]);
+			rc = run("zstd", 2, NFUNC, 1, &g, &nw);
+			ok(rc == 0 && g.bad == 0 && g.h == want3,
+			    "zstd on a function trace, 2 workers: as without");
+			free(func);
 			kind = 0;
 		}
 		tdat_codec_free(g.dc);
