@@ -1025,6 +1025,25 @@ enc_option(struct w *w, struct bytes *b, uint16_t id, const void *d,
 	b_add(b, d, size);
 }
 
+/*
+ * A copied option.  TSC2NSEC is written as readers take it (trace-cmd's,
+ * and formats/tracedat-opts.c): its first 16 bytes; one of fewer bytes,
+ * or whose shift is over 63, converts no timestamp and is left out.  The
+ * copy's events keep their times, and tdat-verify finds no fault there.
+ */
+static void
+copy_option(struct w *w, struct bytes *b, const struct tdat_option *o)
+{
+	if (o->id == TDAT_OPT_TSC2NSEC) {
+		if (o->size < 16 || tdat_get32((const unsigned char *)o->data +
+		    4, w->big) > 63)
+			return;
+		enc_option(w, b, o->id, o->data, 16);
+		return;
+	}
+	enc_option(w, b, o->id, o->data, o->size);
+}
+
 /* Options that the writer makes itself rather than copies. */
 static int
 regenerated(uint16_t id)
@@ -1207,7 +1226,7 @@ v6_options(struct w *w, struct bytes *b, uint64_t *bufpos)
 			continue;
 		}
 		if (!regenerated(o->id))
-			enc_option(w, b, o->id, o->data, o->size);
+			copy_option(w, b, o);
 	}
 	b_num(b, 0, 2, w->big);
 }
@@ -1626,7 +1645,7 @@ v7_options(struct w *w)
 		if (o->id >= TDAT_OPT_HEADER_INFO && o->id <= TDAT_OPT_CMDLINES)
 			meta_option(w, &ob, o->id);
 		else if (!regenerated(o->id))
-			enc_option(w, &ob, o->id, o->data, o->size);
+			copy_option(w, &ob, o);
 	}
 	if (!seen)
 		meta_option(w, &ob, TDAT_OPT_CMDLINES);

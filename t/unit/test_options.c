@@ -2,10 +2,14 @@
  * test_options.c: option payloads decoded into typed values
  * (formats/tracedat-opts.c): hand-built TIME_SHIFT, GUEST, TSC2NSEC,
  * OFFSET, BUFFER and number payloads in both byte orders, cut short, and
- * with counts far larger than the payload.
+ * with counts far larger than the payload.  A TSC2NSEC option too long,
+ * too short or of a shift over 63 is copied by tdat_write() as readers
+ * take it, to a file tdat-verify accepts, its records' times unchanged.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tdat-int.h"
 #include "tap.h"
@@ -328,9 +332,110 @@ test_file(void)
 	tdat_close(f);
 }
 
+static int
+count_errors(void *arg, const struct tdat_finding *fd)
+{
+	if (fd->severity == TDAT_FIND_ERROR)
+		++*(int *)arg;
+	return 0;
+}
+
+/* A hash of path's first 2000 records' CPU and time, or 0. */
+static uint64_t
+times(const char *path)
+{
+	struct tdat_reader *r;
+	struct tdat_record rec;
+	struct tdat_file *f;
+	struct tdat_err e;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int n = 0;
+
+	if (tdat_open(path, &f, &e) < 0)
+		return 0;
+	if (tdat_reader_open(f, NULL, &r, &e) == 0) {
+		while (n++ < 2000 && tdat_reader_next(r, &rec, &e) > 0)
+			h = (h ^ (rec.ts + (uint64_t)rec.cpu)) *
+			    0x100000001b3ULL;
+		tdat_reader_close(r);
+	}
+	tdat_close(f);
+	return h;
+}
+
+/*
+ * hip24-host-trace.dat (TSC2NSEC: mult 735842807, shift 31, offset 0)
+ * written with its TSC2NSEC option of size bytes, shift shift, as
+ * version ver: what the copy holds.
+ */
+static void
+tsc_copy(const char *path, uint32_t size, uint32_t shift, int ver)
+{
+	struct tdat_write_opts wo = { .version = ver, .compression = ver == 7 ?
+	    "zstd" : "none" };
+	struct tdat_verify_opts vo = { .keep_going = 1, .found = count_errors };
+	struct tdat_verify_stats st;
+	const struct tdat_optval *ov;
+	unsigned char d[32];
+	char tmp[] = "/tmp/test_options.XXXXXX";
+	struct tdat_file *f;
+	struct tdat_err e = { 0 };
+	uint64_t want = times(path);
+	size_t i, k;
+	int fd, errors = 0, n = 0, same = 0;
+
+	if ((fd = mkstemp(tmp)) < 0 || tdat_open(path, &f, &e) < 0) {
+		ok(0, "open %s: %s", path, e.msg);
+		return;
+	}
+	for (k = 0; k < f->nopt && f->opt[k].id != TDAT_OPT_TSC2NSEC; k++)
+		;
+	if (k == f->nopt) {
+		ok(0, "%s has a TSC2NSEC option", path);
+		tdat_close(f);
+		return;
+	}
+	memset(d, 0x5a, sizeof(d));
+	memcpy(d, f->opt[k].data, 16);
+	tdat_put(d + 4, shift, 4, f->big);
+	f->opt[k].data = d;
+	f->opt[k].size = size;
+	if (tdat_write(f, fd, &wo, &e) < 0)
+		ok(0, "write: %s", e.msg);
+	tdat_close(f);
+	close(fd);
+	vo.arg = &errors;
+	tdat_verify(tmp, &vo, &st, &e);
+	if (tdat_open(tmp, &f, &e) == 0) {
+		if (tdat_options(f, &ov, &e) == 0)
+			for (i = 0; i < f->nopt; i++) {
+				if (ov[i].id != TDAT_OPT_TSC2NSEC)
+					continue;
+				n++;
+				same = f->opt[i].size == 16 &&
+				    ov[i].u.tsc.mult == 735842807 &&
+				    ov[i].u.tsc.shift == 31 &&
+				    ov[i].u.tsc.offset == 0;
+			}
+		tdat_close(f);
+	}
+	if (size >= 16 && shift <= 63)
+		ok(errors == 0 && n == 1 && same && times(tmp) == want,
+		    "v%d: a TSC2NSEC option of %u bytes is copied as its first "
+		    "16, the times kept; %d errors", ver, size, errors);
+	else
+		ok(errors == 0 && n == 0,
+		    "v%d: a TSC2NSEC option of %u bytes, shift %u, is left out; "
+		    "%d errors", ver, size, shift, errors);
+	unlink(tmp);
+}
+
 int
 main(void)
 {
+	const char *dir = getenv("TDAT_DATA");
+	char path[4096];
+
 	test_time_shift(0);
 	test_time_shift(1);
 	test_guest(0);
@@ -339,5 +444,13 @@ main(void)
 	test_small(1);
 	test_text();
 	test_file();
+	snprintf(path, sizeof(path), "%s/hip24-host-trace.dat",
+	    dir ? dir : "t/data");
+	tsc_copy(path, 16, 31, 6);
+	tsc_copy(path, 24, 31, 6);
+	tsc_copy(path, 24, 31, 7);
+	tsc_copy(path, 12, 31, 7);
+	tsc_copy(path, 16, 64, 6);
+	tsc_copy(path, 16, 64, 7);
 	return tap_done();
 }
