@@ -1614,22 +1614,32 @@ v7_meta_sections(struct w *w)
 	return rc;
 }
 
+/* The option naming metadata section id, unless *done says it is
+ * written already: an input may name a section twice, or not at all. */
 static void
-meta_option(struct w *w, struct bytes *ob, int id)
+meta_option(struct w *w, struct bytes *ob, int id, unsigned *done)
 {
 	unsigned char d[8];
+	unsigned bit = 1u << (id - TDAT_OPT_HEADER_INFO);
 
+	if (*done & bit)
+		return;
+	*done |= bit;
 	tdat_put(d, w->meta[id - TDAT_OPT_HEADER_INFO], 8, w->big);
 	enc_option(w, ob, (uint16_t)id, d, 8);
 }
 
-/* The first options section: everything but buffers, in input order. */
+/* The first options section: everything but buffers, in input order,
+ * each metadata section named once (a v6 input: the first five before
+ * the other options, the command lines after them, as trace-cmd writes
+ * them). */
 static int
 v7_options(struct w *w)
 {
 	const struct tdat_file *f = w->f;
 	struct bytes ob = { 0 };
 	unsigned char d[4];
+	unsigned done = 0;
 	int id, seen = 0, rc;
 	size_t i;
 
@@ -1638,17 +1648,17 @@ v7_options(struct w *w)
 			seen = 1;
 	if (!seen)
 		for (id = TDAT_OPT_HEADER_INFO; id < TDAT_OPT_CMDLINES; id++)
-			meta_option(w, &ob, id);
+			meta_option(w, &ob, id, &done);
 	for (i = 0; i < f->nopt; i++) {
 		const struct tdat_option *o = &f->opt[i];
 
 		if (o->id >= TDAT_OPT_HEADER_INFO && o->id <= TDAT_OPT_CMDLINES)
-			meta_option(w, &ob, o->id);
+			meta_option(w, &ob, o->id, &done);
 		else if (!regenerated(o->id))
 			copy_option(w, &ob, o);
 	}
-	if (!seen)
-		meta_option(w, &ob, TDAT_OPT_CMDLINES);
+	for (id = TDAT_OPT_HEADER_INFO; id <= TDAT_OPT_CMDLINES; id++)
+		meta_option(w, &ob, id, &done);
 	tdat_put(d, f->ncpus, 4, w->big);
 	enc_option(w, &ob, TDAT_OPT_CPUCOUNT, d, 4);
 	rc = options_section(w, &ob);

@@ -1216,12 +1216,15 @@ named(struct tdat_err *e, uint16_t id, int rc)
 	return rc;
 }
 
-/* Second pass over the options: metadata sections and buffers. */
+/* Second pass over the options: metadata sections and buffers.  An
+ * option naming a metadata section again is passed over: the first one
+ * counts (tdat-verify: option-twice). */
 static int
 v7_apply(struct tdat_file *f, struct tdat_err *e)
 {
 	const struct tdat_optval *ov;
 	size_t i, n = f->nopt;
+	unsigned meta = 0, bit;
 	int rc;
 
 	if ((rc = tdat_options(f, &ov, e)) < 0)
@@ -1233,6 +1236,10 @@ v7_apply(struct tdat_file *f, struct tdat_err *e)
 		case TDAT_OPT_HEADER_INFO: case TDAT_OPT_FTRACE_EVENTS:
 		case TDAT_OPT_EVENT_FORMATS: case TDAT_OPT_KALLSYMS:
 		case TDAT_OPT_PRINTK: case TDAT_OPT_CMDLINES:
+			bit = 1u << (o->id - TDAT_OPT_HEADER_INFO);
+			if (meta & bit)
+				break;
+			meta |= bit;
 			rc = v7_meta(f, o->id, &ov[i].u.ref, o->off, e);
 			if (rc < 0 && f->salvage && (o->id == TDAT_OPT_KALLSYMS ||
 			    o->id == TDAT_OPT_PRINTK || o->id == TDAT_OPT_CMDLINES))

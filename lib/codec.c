@@ -337,15 +337,14 @@ tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
  * On function traces level -1 makes a few per cent fewer bytes than level
  * 3 in half its time and four fifths of level 1's (level 1 makes a tenth
  * fewer); on scheduler events and repeated records level 3 makes the
- * fewest.  Every 32nd chunk
- * is a trial, compressed at all three, the smallest kept; what each
- * faster level saved there against level 3 (a running score each) picks
- * the level of the chunks after it.  Once four trials in a row agree with
- * the scores, trials come every 128th chunk until one disagrees: a
- * trial's other compressions are a cost.  A trial counts from the chunk
- * ZP_SLOTS after it (its slot's next chunk, put when the trial is surely
- * handed back), so the choice depends on the bytes alone, never on which
- * thread was quicker.  With no score yet (chunks 1 to ZP_SLOTS - 1; chunk
+ * fewest.  Every 32nd chunk is a trial, compressed at all three, the
+ * smallest kept; what each faster level saved there against level 3 (a
+ * running score each) picks the level of the chunks after it.  Once four
+ * trials in a row agree with the scores, trials come every 128th chunk
+ * until one disagrees: a trial's other compressions are a cost.  A trial
+ * counts from the chunk ZP_SLOTS after it (its slot's next chunk, put
+ * when the trial is surely handed back), so the choice depends on the
+ * bytes alone, never on which thread was quicker.  With no score yet (chunks 1 to ZP_SLOTS - 1; chunk
  * 0 is a trial) and wherever level 3 wins, the bytes are the ones
  * trace-cmd writes.  zlib has no levels to choose from: its chunks are
  * never trials, and tdat_codec_level() leaves its level alone.

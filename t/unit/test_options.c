@@ -4,7 +4,9 @@
  * OFFSET, BUFFER and number payloads in both byte orders, cut short, and
  * with counts far larger than the payload.  A TSC2NSEC option too long,
  * too short or of a shift over 63 is copied by tdat_write() as readers
- * take it, to a file tdat-verify accepts, its records' times unchanged.
+ * take it, to a file tdat-verify accepts, its records' times unchanged;
+ * an input naming a metadata section twice gets a v7 copy that names
+ * each once.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -430,6 +432,52 @@ tsc_copy(const char *path, uint32_t size, uint32_t shift, int ver)
 	unlink(tmp);
 }
 
+/*
+ * File name in dir with its first option of id from made one of id to (a
+ * metadata section's), written as v7: the copy names each of the six
+ * metadata sections once, and tdat-verify finds no error.
+ */
+static void
+meta_twice(const char *dir, const char *name, uint16_t from, uint16_t to)
+{
+	struct tdat_write_opts wo = { .version = 7, .compression = "none" };
+	struct tdat_verify_opts vo = { .keep_going = 1, .found = count_errors };
+	struct tdat_verify_stats st;
+	char path[4096], tmp[] = "/tmp/test_options.XXXXXX";
+	struct tdat_file *f;
+	struct tdat_err e = { 0 };
+	int fd, errors = 0, seen[TDAT_OPT_MAX] = { 0 }, once = 1, id;
+	size_t k;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((fd = mkstemp(tmp)) < 0 || tdat_open(path, &f, &e) < 0) {
+		ok(0, "open %s: %s", path, e.msg);
+		return;
+	}
+	for (k = 0; k < f->nopt && f->opt[k].id != from; k++)
+		;
+	if (k < f->nopt)
+		f->opt[k].id = to;
+	if (k == f->nopt || tdat_write(f, fd, &wo, &e) < 0)
+		ok(0, "%s: option %u, or write: %s", name, from, e.msg);
+	tdat_close(f);
+	close(fd);
+	vo.arg = &errors;
+	tdat_verify(tmp, &vo, &st, &e);
+	if (tdat_open(tmp, &f, &e) == 0) {
+		for (k = 0; k < f->nopt; k++)
+			if (f->opt[k].id < TDAT_OPT_MAX)
+				seen[f->opt[k].id]++;
+		tdat_close(f);
+	}
+	for (id = TDAT_OPT_HEADER_INFO; id <= TDAT_OPT_CMDLINES; id++)
+		once &= seen[id] == 1;
+	ok(errors == 0 && once, "%s with option %u made %s: the v7 copy names "
+	    "each metadata section once; %d errors", name, from,
+	    tdat_option_name(to), errors);
+	unlink(tmp);
+}
+
 int
 main(void)
 {
@@ -452,5 +500,11 @@ main(void)
 	tsc_copy(path, 12, 31, 7);
 	tsc_copy(path, 16, 64, 6);
 	tsc_copy(path, 16, 64, 7);
+	meta_twice(dir ? dir : "t/data", "labsisop-qemu-trace.dat",
+	    TDAT_OPT_CPUSTAT, TDAT_OPT_PRINTK);
+	meta_twice(dir ? dir : "t/data", "labsisop-qemu-trace.dat",
+	    TDAT_OPT_CPUSTAT, TDAT_OPT_CMDLINES);
+	meta_twice(dir ? dir : "t/data", "x86_64-v7-none-instances.dat",
+	    TDAT_OPT_UNAME, TDAT_OPT_FTRACE_EVENTS);
 	return tap_done();
 }
