@@ -92,7 +92,19 @@ struct w {
 	struct tdat_pages_worker *pwk;	/* decompresses input ahead */
 	uint64_t done, total;		/* progress */
 	struct tdat_salvage *check;	/* a copy's page checker, or NULL */
+	struct cpu_ix **cix;		/* each buffer's CPUs by id */
 };
+
+/* A CPU of a buffer by id: (id, its place in the buffer's table). */
+struct cpu_ix {
+	uint32_t id, i;
+};
+
+/* The CPU ids a file may be written with: below the readers' count
+ * bound (formats/tracedat.c MAX_COUNT).  A v6 file holds CPUs by place,
+ * every one below the largest id, and both versions' writers walk ids up
+ * to the largest: an id of 4e9 was hours of work, or a 64 GB v6 table. */
+#define CPU_IDS		(1u << 20)
 
 /* The output side of a stream: raw bytes or chunks. */
 struct sink {
@@ -615,15 +627,66 @@ map_pages(struct w *w, struct tdat_pages *pg, int compress,
 /* ------------------------------------------------------------------ */
 /* Where page data comes from: the input file, or a caller's source. */
 
-static const struct tdat_cpu *
-find_cpu(const struct tdat_buffer *b, uint32_t id)
+static int
+cpu_ix_cmp(const void *a, const void *b)
 {
+	const struct cpu_ix *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * Index every buffer's CPUs by id (w->cix), once, before any CPU is
+ * written; a CPU id of CPU_IDS or more is refused, at its table entry.
+ */
+static int
+index_cpus(struct w *w)
+{
+	const struct tdat_file *f = w->f;
+	const struct tdat_buffer *b;
+	struct cpu_ix *x;
+	size_t bi;
 	uint32_t i;
 
-	for (i = 0; i < b->ncpu; i++)
-		if (b->cpu[i].id == id)
-			return &b->cpu[i];
-	return NULL;
+	if ((w->cix = calloc(f->nbuf + 1, sizeof(*w->cix))) == NULL)
+		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
+	for (bi = 0; bi < f->nbuf; bi++) {
+		b = &f->buf[bi];
+		if ((x = w->cix[bi] = calloc(b->ncpu + 1, sizeof(*x))) == NULL)
+			return tdat_fail_nooff(w->e, TDAT_ENOMEM,
+			    "out of memory");
+		for (i = 0; i < b->ncpu; i++) {
+			if (b->cpu[i].id >= CPU_IDS)
+				return tdat_fail(w->e, TDAT_ECORRUPT,
+				    b->cpu[i].off, "buffer \"%s\": CPU %u: "
+				    "a CPU id past %u cannot be written",
+				    b->name, b->cpu[i].id, CPU_IDS - 1);
+			x[i].id = b->cpu[i].id;
+			x[i].i = i;
+		}
+		qsort(x, b->ncpu, sizeof(*x), cpu_ix_cmp);
+	}
+	return 0;
+}
+
+/* CPU id of buffer bi (the first, should the table name it twice). */
+static const struct tdat_cpu *
+find_cpu(const struct w *w, int bi, uint32_t id)
+{
+	const struct tdat_buffer *b = &w->f->buf[bi];
+	const struct cpu_ix *x = w->cix[bi];
+	uint32_t lo = 0, hi = b->ncpu, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (x[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < b->ncpu && x[lo].id == id ? &b->cpu[x[lo].i] : NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -684,8 +747,9 @@ out:
 
 /* The CPU write_cpu() copies first from the input file, if any. */
 static int
-first_cpu(const struct tdat_file *f, int *bi, uint32_t *id, uint32_t *ci)
+first_cpu(const struct w *w, int *bi, uint32_t *id, uint32_t *ci)
 {
+	const struct tdat_file *f = w->f;
 	const struct tdat_buffer *b;
 	const struct tdat_cpu *c;
 	uint32_t i, n;
@@ -704,7 +768,7 @@ first_cpu(const struct tdat_file *f, int *bi, uint32_t *id, uint32_t *ci)
 	b = &f->buf[*bi];
 	n = cpu_span(f, b);
 	for (i = 0; i < n; i++)
-		if ((c = find_cpu(b, i)) != NULL && c->size != 0) {
+		if ((c = find_cpu(w, *bi, i)) != NULL && c->size != 0) {
 			*id = i;
 			*ci = (uint32_t)(c - b->cpu);
 			return 0;
@@ -723,7 +787,7 @@ pre_start(struct w *w)
 	if (w->codec == NULL || w->o->pages || w->f->page_ops ||
 	    (p = calloc(1, sizeof(*p))) == NULL)
 		return;
-	if (first_cpu(w->f, &p->bi, &p->id, &p->ci) < 0) {
+	if (first_cpu(w, &p->bi, &p->id, &p->ci) < 0) {
 		free(p);
 		return;
 	}
@@ -880,7 +944,7 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 		}
 		return sink_end(w, &k, size);
 	}
-	if ((c = find_cpu(b, id)) == NULL || c->size == 0)
+	if ((c = find_cpu(w, bi, id)) == NULL || c->size == 0)
 		return 0;
 	if (w->pre && w->pre->bi == bi && w->pre->id == id)
 		return pre_write(w, off, size);
@@ -1816,6 +1880,7 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
     struct tdat_err *e)
 {
 	struct w w;
+	size_t i;
 	int rc;
 
 	memset(&w, 0, sizeof(w));
@@ -1837,7 +1902,9 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 			return tdat_fail_nooff(e, TDAT_EUSAGE,
 			    "unknown compression \"%s\"", o->compression);
 	}
-	if (o->version == 6)
+	if ((rc = index_cpus(&w)) < 0)
+		;
+	else if (o->version == 6)
 		rc = write_v6(&w);
 	else {
 		pre_start(&w);
@@ -1847,6 +1914,9 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 	if (rc == 0 && ftruncate(fd, (off_t)w.pos) < 0)
 		rc = tdat_fail_nooff(e, TDAT_EIO, "truncate: %s",
 		    strerror(errno));
+	for (i = 0; w.cix != NULL && i < f->nbuf; i++)
+		free(w.cix[i]);
+	free(w.cix);
 	tdat_salvage_close(w.check);
 	tdat_pages_worker_free(w.pwk);
 	tdat_zpipe_free(w.zp);

@@ -901,12 +901,57 @@ v6_regions(struct vctx *v)
 		    bufname(&f->buf[i], bn, sizeof(bn)));
 }
 
+/* A CPU of a buffer: its id, and its place in the buffer's table. */
+struct cpu_at {
+	uint32_t id, i;
+};
+
+static int
+cpu_at_cmp(const void *a, const void *b)
+{
+	const struct cpu_at *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * Which CPUs of b repeat an earlier one's id: a table of b->ncpu flags
+ * (free()), by sorting, not by comparing every pair (a hostile table has
+ * up to 2^20 CPUs); NULL when out of memory.
+ */
+static unsigned char *
+cpu_twice(const struct tdat_buffer *b)
+{
+	struct cpu_at *a;
+	unsigned char *twice;
+	uint32_t i;
+
+	if ((twice = calloc(b->ncpu ? b->ncpu : 1, 1)) == NULL ||
+	    (a = malloc((b->ncpu ? b->ncpu : 1) * sizeof(*a))) == NULL) {
+		free(twice);
+		return NULL;
+	}
+	for (i = 0; i < b->ncpu; i++) {
+		a[i].id = b->cpu[i].id;
+		a[i].i = i;
+	}
+	qsort(a, b->ncpu, sizeof(*a), cpu_at_cmp);
+	for (i = 1; i < b->ncpu; i++)
+		if (a[i].id == a[i - 1].id)
+			twice[a[i].i] = 1;
+	free(a);
+	return twice;
+}
+
 static void
 check_buffers(struct vctx *v)
 {
 	struct tdat_file *f = v->f;
+	unsigned char *twice;
 	size_t bi;
-	uint32_t ci, k;
+	uint32_t ci;
 	char bnb[64];
 
 	for (bi = 0; bi < f->nbuf && !v->sec_stop && !v->fatal; bi++) {
@@ -921,13 +966,14 @@ check_buffers(struct vctx *v)
 			    "no records", bn, b->page_size);
 			continue;
 		}
+		if ((twice = cpu_twice(b)) == NULL) {
+			nomem(v);
+			return;
+		}
 		for (ci = 0; ci < b->ncpu && !v->sec_stop; ci++) {
 			const struct tdat_cpu *c = &b->cpu[ci];
 
-			for (k = 0; k < ci; k++)
-				if (b->cpu[k].id == c->id)
-					break;
-			if (k < ci && ERR(v, "cpu-twice", c->off, "%s: CPU %u "
+			if (twice[ci] && ERR(v, "cpu-twice", c->off, "%s: CPU %u "
 			    "appears twice", bn, c->id))
 				break;
 			if (f->version >= 7 && f->ncpus && c->id >= f->ncpus)
@@ -949,6 +995,7 @@ check_buffers(struct vctx *v)
 				    "%llu is not a multiple of the page size %u", bn, c->id, (unsigned long long)c->size,
 				    b->page_size);
 		}
+		free(twice);
 	}
 }
 

@@ -94,3 +94,78 @@ cat_bad() {
 	[ "${output#* }" -ge 4096 ] && [ "${output#* }" -le 4200 ]
 	grep -q 'runs past the page commit' "$BATS_TEST_TMPDIR/err"
 }
+
+# tdat-verify compared every CPU of a buffer with each one before it for
+# a CPU named twice: a v6 copy of 65,536 CPUs (salvaged from a fuzz-salvage
+# input, t/fuzz/regress/salvage) took 25 s under ASan, and one of 2^20
+# CPUs (the most the readers take) minutes.  The ids are sorted now.
+@test "tdat-verify: 2^20 CPUs are checked for a CPU named twice by sorting, not pair by pair" {
+	local r=$BATS_TEST_DIRNAME/fuzz/regress/salvage/v6-cpus-65536-verify-slow
+	local t=$BATS_TEST_TMPDIR
+	need tdat-cat
+	need tdat-verify
+	tail -c +2 "$r" >"$t/in.dat"
+	run "$B/tdat-cat" --salvage --file-version 6 -o "$t/cpus.dat" "$t/in.dat"
+	[ "$status" -eq 1 ]
+	python3 - "$t/cpus.dat" "$t/big.dat" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+q, p = d.find(b'options  \0'), d.find(b'flyrecord\0')
+n = int.from_bytes(d[q - 4:q], 'little')
+assert n == 65536 and p > q
+n2 = 1 << 20
+open(sys.argv[2], 'wb').write(d[:q - 4] + n2.to_bytes(4, 'little') +
+    d[q:p + 10] + bytes(16 * n2) + d[p + 10 + 16 * n:])
+PY
+	run timeout 120 "$B/tdat-verify" "$t/big.dat"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"1048576 CPUs, 0 pages"* ]]
+	# tdat-cat looked each CPU id up in the table, pair by pair too
+	run timeout 120 "$B/tdat-cat" -o "$t/out.dat" "$t/big.dat"
+	[ "$status" -eq 0 ]
+	run "$B/tdat-verify" "$t/out.dat"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+# A v7 BUFFER option with a CPU id of 4,000,000,000 (tdat-verify: a
+# warning, past CPUCOUNT): tdat-cat walked every id up to it, hours of
+# work (a v6 copy: a 64 GB CPU table).  Ids past 2^20 - 1 are refused.
+@test "tdat-cat: a CPU id of 4e9 is refused at its table entry, not walked up to" {
+	local t=$BATS_TEST_TMPDIR
+	need tdat-cat
+	python3 - "$D/x86_64-v7-none-instances.dat" "$t/id.dat" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+i = d.find(struct.pack('<IQQ', 1, 4202496, 110592))
+assert i > 0
+d[i:i + 4] = struct.pack('<I', 4000000000)
+open(sys.argv[2], 'wb').write(d)
+PY
+	for v in 6 7; do
+		run timeout 60 "$B/tdat-cat" --file-version $v -o "$t/out.dat" \
+		    "$t/id.dat"
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[ "$output" = "tdat-cat: $t/id.dat: offset 0x402000: buffer \"\": CPU 4000000000: a CPU id past 1048575 cannot be written" ]
+		[ ! -e "$t/out.dat" ]
+	done
+}
+
+@test "tdat-verify: a CPU named twice in a BUFFER option is found" {
+	local t=$BATS_TEST_TMPDIR
+	need tdat-verify
+	python3 - "$D/x86_64-v7-none-instances.dat" "$t/twice.dat" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+i = d.find(struct.pack('<IQQ', 1, 4202496, 110592))
+assert i > 0
+d[i:i + 4] = struct.pack('<I', 0)
+open(sys.argv[2], 'wb').write(d)
+PY
+	run "$B/tdat-verify" "$t/twice.dat"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"offset 0x402000: error: the top buffer: CPU 0 appears twice"* ]]
+}
