@@ -92,12 +92,7 @@ struct w {
 	struct tdat_pages_worker *pwk;	/* decompresses input ahead */
 	uint64_t done, total;		/* progress */
 	struct tdat_salvage *check;	/* a copy's page checker, or NULL */
-	struct cpu_ix **cix;		/* each buffer's CPUs by id */
-};
-
-/* A CPU of a buffer by id: (id, its place in the buffer's table). */
-struct cpu_ix {
-	uint32_t id, i;
+	struct tdat_cpu_ix **cix;	/* each buffer's CPUs by id */
 };
 
 /* The CPU ids a file may be written with: below the readers' count
@@ -627,16 +622,6 @@ map_pages(struct w *w, struct tdat_pages *pg, int compress,
 /* ------------------------------------------------------------------ */
 /* Where page data comes from: the input file, or a caller's source. */
 
-static int
-cpu_ix_cmp(const void *a, const void *b)
-{
-	const struct cpu_ix *x = a, *y = b;
-
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 /*
  * Index every buffer's CPUs by id (w->cix), once, before any CPU is
  * written; a CPU id of CPU_IDS or more is refused, at its table entry.
@@ -646,7 +631,6 @@ index_cpus(struct w *w)
 {
 	const struct tdat_file *f = w->f;
 	const struct tdat_buffer *b;
-	struct cpu_ix *x;
 	size_t bi;
 	uint32_t i;
 
@@ -654,19 +638,15 @@ index_cpus(struct w *w)
 		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
 	for (bi = 0; bi < f->nbuf; bi++) {
 		b = &f->buf[bi];
-		if ((x = w->cix[bi] = calloc(b->ncpu + 1, sizeof(*x))) == NULL)
-			return tdat_fail_nooff(w->e, TDAT_ENOMEM,
-			    "out of memory");
-		for (i = 0; i < b->ncpu; i++) {
+		for (i = 0; i < b->ncpu; i++)
 			if (b->cpu[i].id >= CPU_IDS)
 				return tdat_fail(w->e, TDAT_ECORRUPT,
 				    b->cpu[i].off, "buffer \"%s\": CPU %u: "
 				    "a CPU id past %u cannot be written",
 				    b->name, b->cpu[i].id, CPU_IDS - 1);
-			x[i].id = b->cpu[i].id;
-			x[i].i = i;
-		}
-		qsort(x, b->ncpu, sizeof(*x), cpu_ix_cmp);
+		if ((w->cix[bi] = tdat_cpu_index(b)) == NULL)
+			return tdat_fail_nooff(w->e, TDAT_ENOMEM,
+			    "out of memory");
 	}
 	return 0;
 }
@@ -676,7 +656,7 @@ static const struct tdat_cpu *
 find_cpu(const struct w *w, int bi, uint32_t id)
 {
 	const struct tdat_buffer *b = &w->f->buf[bi];
-	const struct cpu_ix *x = w->cix[bi];
+	const struct tdat_cpu_ix *x = w->cix[bi];
 	uint32_t lo = 0, hi = b->ncpu, mid;
 
 	while (lo < hi) {

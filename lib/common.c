@@ -257,3 +257,29 @@ tdat_get64(const void *p, int big)
 {
 	return tdat_get(p, 8, big);
 }
+
+static int
+cpu_ix_cmp(const void *a, const void *b)
+{
+	const struct tdat_cpu_ix *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+struct tdat_cpu_ix *
+tdat_cpu_index(const struct tdat_buffer *b)
+{
+	struct tdat_cpu_ix *x;
+	uint32_t i;
+
+	if ((x = calloc((size_t)b->ncpu + 1, sizeof(*x))) == NULL)
+		return NULL;
+	for (i = 0; i < b->ncpu; i++) {
+		x[i].id = b->cpu[i].id;
+		x[i].i = i;
+	}
+	qsort(x, b->ncpu, sizeof(*x), cpu_ix_cmp);
+	return x;
+}

@@ -247,6 +247,12 @@ struct tdat_cpu {
 	uint64_t cut;		/* salvage: bytes of it past the end of the file */
 };
 
+/* A buffer's CPUs by id (tdat_cpu_index): an id and its place in the
+ * buffer's table, ascending by id, then place. */
+struct tdat_cpu_ix {
+	uint32_t id, i;
+};
+
 /* Salvage (tdat_open_ex): a piece the tolerant open dropped. */
 struct tdat_damage {
 	int has_off;
@@ -458,6 +464,11 @@ struct tdat_page_ops {
 /* The first buffer that holds a latency tracer's text, or -1 (lib/latency.c);
  * tdat_latency_top(): that buffer when it is the top one (v6's, or v7's
  * named ""), whose text trace-cmd report prints instead of records. */
+/* b's CPUs sorted by id (lib/common.c): b->ncpu entries, to free(); NULL
+ * when out of memory.  Sorted, not compared pair by pair: a hostile
+ * table holds up to 2^20 CPUs. */
+struct tdat_cpu_ix *tdat_cpu_index(const struct tdat_buffer *b);
+
 int tdat_latency_buffer(const struct tdat_file *);
 int tdat_latency_top(const struct tdat_file *);
 

@@ -901,47 +901,24 @@ v6_regions(struct vctx *v)
 		    bufname(&f->buf[i], bn, sizeof(bn)));
 }
 
-/* A CPU of a buffer: its id, and its place in the buffer's table. */
-struct cpu_at {
-	uint32_t id, i;
-};
-
-static int
-cpu_at_cmp(const void *a, const void *b)
-{
-	const struct cpu_at *x = a, *y = b;
-
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
-/*
- * Which CPUs of b repeat an earlier one's id: a table of b->ncpu flags
- * (free()), by sorting, not by comparing every pair (a hostile table has
- * up to 2^20 CPUs); NULL when out of memory.
- */
+/* Which CPUs of b repeat an earlier one's id: a table of b->ncpu flags
+ * (free()), or NULL when out of memory. */
 static unsigned char *
 cpu_twice(const struct tdat_buffer *b)
 {
-	struct cpu_at *a;
+	struct tdat_cpu_ix *x;
 	unsigned char *twice;
 	uint32_t i;
 
-	if ((twice = calloc(b->ncpu ? b->ncpu : 1, 1)) == NULL ||
-	    (a = malloc((b->ncpu ? b->ncpu : 1) * sizeof(*a))) == NULL) {
+	if ((twice = calloc((size_t)b->ncpu + 1, 1)) == NULL ||
+	    (x = tdat_cpu_index(b)) == NULL) {
 		free(twice);
 		return NULL;
 	}
-	for (i = 0; i < b->ncpu; i++) {
-		a[i].id = b->cpu[i].id;
-		a[i].i = i;
-	}
-	qsort(a, b->ncpu, sizeof(*a), cpu_at_cmp);
 	for (i = 1; i < b->ncpu; i++)
-		if (a[i].id == a[i - 1].id)
-			twice[a[i].i] = 1;
-	free(a);
+		if (x[i].id == x[i - 1].id)
+			twice[x[i].i] = 1;
+	free(x);
 	return twice;
 }
 

@@ -15,6 +15,20 @@ need() {
 	[ -x "$B/$1" ] || skip "$1 is not built"
 }
 
+# cpu1_id ID OUT: x86_64-v7-none-instances.dat into OUT with its top
+# buffer's CPU 1 (data at 4202496, 110592 bytes) named ID in its BUFFER
+# option.
+cpu1_id() {
+	python3 - "$D/x86_64-v7-none-instances.dat" "$2" "$1" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+i = d.find(struct.pack('<IQQ', 1, 4202496, 110592))
+assert i > 0
+d[i:i + 4] = struct.pack('<I', int(sys.argv[3]))
+open(sys.argv[2], 'wb').write(d)
+PY
+}
+
 # verify NAME [MKBAD-OPTIONS]: tdat-verify finds every damage that makes
 # a file unreadable (exit 1), and never crashes.
 verify() {
@@ -135,14 +149,7 @@ PY
 @test "tdat-cat: a CPU id of 4e9 is refused at its table entry, not walked up to" {
 	local t=$BATS_TEST_TMPDIR
 	need tdat-cat
-	python3 - "$D/x86_64-v7-none-instances.dat" "$t/id.dat" <<'PY'
-import struct, sys
-d = bytearray(open(sys.argv[1], 'rb').read())
-i = d.find(struct.pack('<IQQ', 1, 4202496, 110592))
-assert i > 0
-d[i:i + 4] = struct.pack('<I', 4000000000)
-open(sys.argv[2], 'wb').write(d)
-PY
+	cpu1_id 4000000000 "$t/id.dat"
 	for v in 6 7; do
 		run timeout 60 "$B/tdat-cat" --file-version $v -o "$t/out.dat" \
 		    "$t/id.dat"
@@ -156,14 +163,7 @@ PY
 @test "tdat-verify: a CPU named twice in a BUFFER option is found" {
 	local t=$BATS_TEST_TMPDIR
 	need tdat-verify
-	python3 - "$D/x86_64-v7-none-instances.dat" "$t/twice.dat" <<'PY'
-import struct, sys
-d = bytearray(open(sys.argv[1], 'rb').read())
-i = d.find(struct.pack('<IQQ', 1, 4202496, 110592))
-assert i > 0
-d[i:i + 4] = struct.pack('<I', 0)
-open(sys.argv[2], 'wb').write(d)
-PY
+	cpu1_id 0 "$t/twice.dat"
 	run "$B/tdat-verify" "$t/twice.dat"
 	echo "$output"
 	[ "$status" -eq 1 ]

@@ -273,6 +273,21 @@ run(const char *name, int w, int n, int flush, struct got *g, int *nw)
 	return run_at(name, w, n, flush, 0, g, nw);
 }
 
+/* n zstd chunks without a worker, each counted by the level that makes
+ * it (g->lv). */
+static int
+run_levels(int n, struct got *g, int *nw)
+{
+	int rc;
+
+	g->fail_at = -1;
+	g->levels = 1;
+	memset(g->lv, 0, sizeof(g->lv));
+	rc = run("zstd", 0, n, 1, g, nw);
+	g->levels = 0;
+	return rc;
+}
+
 int
 main(void)
 {
@@ -320,11 +335,7 @@ main(void)
 
 			kind = 1;
 			reference("zstd", NCHUNK, &ref3);
-			g.fail_at = -1;
-			g.levels = 1;
-			memset(g.lv, 0, sizeof(g.lv));
-			rc = run("zstd", 0, NCHUNK, 1, &g, &nw);
-			g.levels = 0;
+			rc = run_levels(NCHUNK, &g, &nw);
 			want3 = g.h;
 			ok(rc == 0 && g.bad == 0 && g.bytes <= ref3 &&
 			    g.lv[0] == NCHUNK,
@@ -343,10 +354,7 @@ main(void)
 			    NFUNC * 10, FUNCTION);
 			ref3 = 0;
 			reference("zstd", NFUNC, &ref3);
-			g.levels = 1;
-			memset(g.lv, 0, sizeof(g.lv));
-			rc = run("zstd", 0, NFUNC, 1, &g, &nw);
-			g.levels = 0;
+			rc = run_levels(NFUNC, &g, &nw);
 			want3 = g.h;
 			ok(rc == 0 && g.bad == 0 && g.bytes <= ref3 &&
 			    g.lv[2] > 0 && g.lv[0] + g.lv[1] + g.lv[2] ==
