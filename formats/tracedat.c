@@ -558,11 +558,14 @@ v6_buffer(struct tdat_file *f, const struct tdat_option *o,
 	struct rd r = { .f = f, .len = f->fsize, .e = e };
 	int rc;
 
+	/* Added first: a salvage open drops the last buffer added when
+	 * this fails (drop_buffer), which must be this one. */
+	if ((b = add_buffer(f)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	if (ob->name == NULL)
 		return tdat_fail(e, TDAT_ECORRUPT, o->off,
 		    "malformed BUFFER option");
-	if ((b = add_buffer(f)) == NULL ||
-	    (b->name = strdup(ob->name)) == NULL ||
+	if ((b->name = strdup(ob->name)) == NULL ||
 	    (b->clock = strdup(f->buf[0].clock ? f->buf[0].clock : "local")) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	b->opt_off = ob->off;

@@ -169,3 +169,20 @@ PY
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"offset 0x402000: error: the top buffer: CPU 0 appears twice"* ]]
 }
+
+# A v6 BUFFER option with no name (fuzz-salvage, t/fuzz/regress/salvage):
+# the salvage open dropped the buffer before it, the top one, and the
+# writer read its freed clock (ASan: heap-use-after-free).
+@test "tdat-cat --salvage: a malformed v6 BUFFER option drops itself, not the top buffer" {
+	local r=$BATS_TEST_DIRNAME/fuzz/regress/salvage/v6-buffer-option-malformed
+	local t=$BATS_TEST_TMPDIR
+	need tdat-cat
+	need tdat-verify
+	tail -c +2 "$r" >"$t/in.dat"
+	run "$B/tdat-cat" --salvage --file-version 6 -o "$t/out.dat" "$t/in.dat"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'offset 0x17c0: dropped: buffer "?": malformed BUFFER option'* ]]
+	run "$B/tdat-verify" "$t/out.dat"
+	[ "$status" -eq 0 ]
+}
