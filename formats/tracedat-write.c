@@ -1859,6 +1859,7 @@ int
 tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
     struct tdat_err *e)
 {
+	struct tdat_page_layout pl;
 	struct w w;
 	size_t i;
 	int rc;
@@ -1874,6 +1875,10 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 	if (o->version != 6 && o->version != 7)
 		return tdat_fail_nooff(e, TDAT_EUSAGE,
 		    "file version %d: only 6 and 7 can be written", o->version);
+	/* A header_page no reader can walk pages with is refused, pages or
+	 * none, as tdat-verify refuses it. */
+	if ((rc = tdat_page_layout(f, &pl, e)) < 0)
+		return rc;
 	if (o->compression && strcmp(o->compression, "none") != 0) {
 		if (o->version < 7)
 			return tdat_fail_nooff(e, TDAT_EUSAGE,

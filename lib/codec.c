@@ -344,10 +344,11 @@ tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
  * until one disagrees: a trial's other compressions are a cost.  A trial
  * counts from the chunk ZP_SLOTS after it (its slot's next chunk, put
  * when the trial is surely handed back), so the choice depends on the
- * bytes alone, never on which thread was quicker.  With no score yet (chunks 1 to ZP_SLOTS - 1; chunk
- * 0 is a trial) and wherever level 3 wins, the bytes are the ones
- * trace-cmd writes.  zlib has no levels to choose from: its chunks are
- * never trials, and tdat_codec_level() leaves its level alone.
+ * bytes alone, never on which thread was quicker.  With no score yet
+ * (chunks 1 to ZP_SLOTS - 1; chunk 0 is a trial) and wherever level 3
+ * wins, the bytes are the ones trace-cmd writes.  zlib has no levels to
+ * choose from: its chunks are never trials, and tdat_codec_level() leaves
+ * its level alone.
  */
 #define ZP_SLOTS	24
 #define ZP_WORKERS	4

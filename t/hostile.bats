@@ -186,3 +186,20 @@ PY
 	run "$B/tdat-verify" "$t/out.dat"
 	[ "$status" -eq 0 ]
 }
+
+# A header_page whose commit field is 6 bytes, in a file of no pages
+# (fuzz-write, t/fuzz/regress/write): tdat-cat copied it, into a file
+# tdat-verify refuses; it is refused as tdat-dump --records refuses it.
+@test "tdat-cat: a header_page of a 6-byte commit field is refused, pages or none" {
+	local r=$BATS_TEST_DIRNAME/fuzz/regress/write/header-page-commit-size
+	local t=$BATS_TEST_TMPDIR
+	need tdat-cat
+	tail -c +2 "$r" >"$t/in.dat"
+	for v in 6 7; do
+		run "$B/tdat-cat" --file-version $v -o "$t/out.dat" "$t/in.dat"
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[ "$output" = "tdat-cat: $t/in.dat: offset 0x1e: header_page: commit size 6 is neither 4 nor 8" ]
+		[ ! -e "$t/out.dat" ]
+	done
+}
