@@ -1071,21 +1071,23 @@ enc_option(struct w *w, struct bytes *b, uint16_t id, const void *d,
 
 /*
  * A copied option.  TSC2NSEC is written as readers take it (trace-cmd's,
- * and formats/tracedat-opts.c): its first 16 bytes; one of fewer bytes,
- * or whose shift is over 63, converts no timestamp and is left out.  The
+ * and the decoder's, formats/tracedat-opts.c): its first 16 bytes; one
+ * the decoder finds no whole value in, or whose shift is over 63 (which
+ * lib/records.c ignores), converts no timestamp and is left out.  The
  * copy's events keep their times, and tdat-verify finds no fault there.
  */
 static void
 copy_option(struct w *w, struct bytes *b, const struct tdat_option *o)
 {
-	if (o->id == TDAT_OPT_TSC2NSEC) {
-		if (o->size < 16 || tdat_get32((const unsigned char *)o->data +
-		    4, w->big) > 63)
-			return;
-		enc_option(w, b, o->id, o->data, 16);
+	struct tdat_optval v;
+
+	if (o->id != TDAT_OPT_TSC2NSEC) {
+		enc_option(w, b, o->id, o->data, o->size);
 		return;
 	}
-	enc_option(w, b, o->id, o->data, o->size);
+	tdat_opt_decode(o->id, o->data, o->size, w->big, w->f->version, &v);
+	if (v.u.tsc.valid && v.u.tsc.shift <= 63)
+		enc_option(w, b, o->id, o->data, 16);
 }
 
 /* Options that the writer makes itself rather than copies. */

@@ -461,14 +461,14 @@ struct tdat_page_ops {
 	int	(*seek)(void *st, uint64_t u, int one, struct tdat_err *e);
 };
 
-/* The first buffer that holds a latency tracer's text, or -1 (lib/latency.c);
- * tdat_latency_top(): that buffer when it is the top one (v6's, or v7's
- * named ""), whose text trace-cmd report prints instead of records. */
 /* b's CPUs sorted by id (lib/common.c): b->ncpu entries, to free(); NULL
  * when out of memory.  Sorted, not compared pair by pair: a hostile
  * table holds up to 2^20 CPUs. */
 struct tdat_cpu_ix *tdat_cpu_index(const struct tdat_buffer *b);
 
+/* The first buffer that holds a latency tracer's text, or -1 (lib/latency.c);
+ * tdat_latency_top(): that buffer when it is the top one (v6's, or v7's
+ * named ""), whose text trace-cmd report prints instead of records. */
 int tdat_latency_buffer(const struct tdat_file *);
 int tdat_latency_top(const struct tdat_file *);
 
