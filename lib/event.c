@@ -801,6 +801,22 @@ static uint32_t span_of(const struct tdat_event *);
 static int event_parse(const char *, size_t, const char *, int,
     struct tdat_events *, struct tdat_event **, struct tdat_err *);
 
+/*
+ * An "ID:" value as every reader here takes it: a number (strtoul's,
+ * base 0) below 65536, as ids are 16 bits in records; -1 for any other
+ * text.  tdat-verify's scan and the event reader must agree on it, or a
+ * copy could keep records whose format tdat-verify cannot find.
+ */
+static int
+event_id(const char *tk)
+{
+	unsigned long id;
+	char *q;
+
+	id = strtoul(tk, &q, 0);
+	return q == tk || id >= 65536 ? -1 : (int)id;
+}
+
 static int
 read_header(struct ptok *t, struct tdat_event *ev)
 {
@@ -814,7 +830,7 @@ read_header(struct ptok *t, struct tdat_event *ev)
 	    tdat_tok_expect(t, 1, T_OP, ":") < 0 ||
 	    tok_expect_get(t, 1, T_ITEM, &tk) < 0)
 		return -1;
-	ev->id = (int)strtoul(tk, NULL, 0);
+	ev->id = event_id(tk);
 	free(tk);
 	if (ev->id < 0)
 		return -1;
@@ -904,9 +920,9 @@ head_fast(const char *text, size_t len, struct tdat_event *ev, size_t *pos)
 	    (n == 10 && (memcmp(name, "STA_PR_FMT", 10) == 0 ||
 	    memcmp(name, "VIF_PR_FMT", 10) == 0)))
 		return 0;
-	if ((ev->name = strndup(name, (size_t)n)) == NULL)
+	if ((ev->id = event_id(num)) < 0 ||
+	    (ev->name = strndup(name, (size_t)n)) == NULL)
 		return 0;
-	ev->id = (int)strtoul(num, NULL, 0);
 	*pos = (size_t)(p - text);
 	return 1;
 }
@@ -1426,43 +1442,46 @@ line_starts(struct ptok *t, const char *const *key)
 	return ok;
 }
 
-/* The "ID:" value: a number below 65536 (ids are 16 bits in records). */
+/* The "ID:" value (event_id's): 1 once read, 0 without a ":", -1 for
+ * a value that is no event id. */
 static int
 scan_id(struct ptok *t, const struct scan *sc, int *have)
 {
-	char *tk, *q;
-	unsigned long id;
-	int ty;
+	char *tk;
+	int ty, id;
 
 	if (tdat_tok_expect(t, 1, T_OP, ":") < 0)
 		return 0;
 	ty = tdat_tok_read(t, &tk);
-	id = ty == T_ITEM ? strtoul(tk, &q, 0) : 0;
-	if (ty != T_ITEM || q == tk || id >= 65536) {
+	if (ty != T_ITEM || (id = event_id(tk)) < 0) {
 		scan_note(sc, TDAT_FMT_BAD_ID, ty == T_ITEM ? tk : "", NULL);
 		free(tk);
 		return -1;
 	}
 	free(tk);
-	sc->ev->id = (int)id;
+	sc->ev->id = id;
 	*have = 1;
-	return 0;
+	return 1;
 }
 
 /*
  * The "name:", "ID:" and "format:" lines, in any order; other lines are
- * passed over.  Leaves t after "format:" and returns 1, or returns 0 when
- * there is none; -1 for an ID that is no event id.
+ * passed over.  After a name or an ID the line goes on as the event
+ * reader's tokens do (a vertical tab is a space, not a line's end), so
+ * "name: a\vID: 3" has the id 3 for both.  Leaves t after "format:" and
+ * returns 1, or returns 0 when there is none; -1 for an ID that is no
+ * event id.
  */
 static int
 scan_header(struct ptok *t, const struct scan *sc, int *have_id)
 {
 	char *tk;
 	size_t start;
-	int ty, fmt;
+	int ty, fmt, read;
 
 	while ((start = t->pos) < t->len) {
 		ty = tdat_tok_read(t, &tk);
+		read = 0;
 		if (ty == T_ITEM && strcmp(tk, "format") == 0) {
 			free(tk);
 			fmt = tdat_tok_expect(t, 1, T_OP, ":") == 0 &&
@@ -1471,17 +1490,20 @@ scan_header(struct ptok *t, const struct scan *sc, int *have_id)
 				return 1;
 		} else if (ty == T_ITEM && strcmp(tk, "ID") == 0 && !*have_id) {
 			free(tk);
-			if (scan_id(t, sc, have_id) < 0)
+			if ((read = scan_id(t, sc, have_id)) < 0)
 				return -1;
 		} else if (ty == T_ITEM && strcmp(tk, "name") == 0 &&
 		    sc->ev->name == NULL) {
 			free(tk);
 			if (tdat_tok_expect(t, 1, T_OP, ":") == 0 &&
-			    tok_expect_get(t, 1, T_ITEM, &tk) == 0)
+			    tok_expect_get(t, 1, T_ITEM, &tk) == 0) {
 				sc->ev->name = tk;
+				read = 1;
+			}
 		} else
 			free(tk);
-		t->pos = line_end(t, start);
+		if (!read)
+			t->pos = line_end(t, start);
 	}
 	return 0;
 }
