@@ -346,9 +346,9 @@ tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
  * when the trial is surely handed back), so the choice depends on the
  * bytes alone, never on which thread was quicker.  With no score yet
  * (chunks 1 to ZP_SLOTS - 1; chunk 0 is a trial) and wherever level 3
- * wins, the bytes are the ones trace-cmd writes.  zlib has no levels to
- * choose from: its chunks are never trials, and tdat_codec_level() leaves
- * its level alone.
+ * wins, a chunk's bytes are those trace-cmd's compression makes of it.
+ * zlib has no levels to choose from: its chunks are never trials, and
+ * tdat_codec_level() leaves its level alone.
  */
 #define ZP_SLOTS	24
 #define ZP_WORKERS	4
