@@ -1477,11 +1477,11 @@ scan_header(struct ptok *t, const struct scan *sc, int *have_id)
 {
 	char *tk;
 	size_t start;
-	int ty, fmt, read;
+	int ty, fmt, got;
 
 	while ((start = t->pos) < t->len) {
 		ty = tdat_tok_read(t, &tk);
-		read = 0;
+		got = 0;
 		if (ty == T_ITEM && strcmp(tk, "format") == 0) {
 			free(tk);
 			fmt = tdat_tok_expect(t, 1, T_OP, ":") == 0 &&
@@ -1490,7 +1490,7 @@ scan_header(struct ptok *t, const struct scan *sc, int *have_id)
 				return 1;
 		} else if (ty == T_ITEM && strcmp(tk, "ID") == 0 && !*have_id) {
 			free(tk);
-			if ((read = scan_id(t, sc, have_id)) < 0)
+			if ((got = scan_id(t, sc, have_id)) < 0)
 				return -1;
 		} else if (ty == T_ITEM && strcmp(tk, "name") == 0 &&
 		    sc->ev->name == NULL) {
@@ -1498,11 +1498,11 @@ scan_header(struct ptok *t, const struct scan *sc, int *have_id)
 			if (tdat_tok_expect(t, 1, T_OP, ":") == 0 &&
 			    tok_expect_get(t, 1, T_ITEM, &tk) == 0) {
 				sc->ev->name = tk;
-				read = 1;
+				got = 1;
 			}
 		} else
 			free(tk);
-		if (!read)
+		if (!got)
 			t->pos = line_end(t, start);
 	}
 	return 0;

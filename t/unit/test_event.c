@@ -575,7 +575,7 @@ test_scan_ids(void)
 	static const int want[] = { 221, 31, 9, -1, -1, -1 };
 	struct tdat_event *p, *sc;
 	struct tdat_err e;
-	char text[512], log[256], what[64];
+	char text[512], log[256];
 	size_t i;
 	int a, b;
 
@@ -589,9 +589,8 @@ test_scan_ids(void)
 		    0 ? -1 : p->id;
 		b = tdat_event_scan(text, strlen(text), "t", 8, scan_note, log,
 		    &sc, &e) < 0 ? -1 : sc->id;
-		snprintf(what, sizeof(what), "ids agree: format %zu has %d", i,
-		    want[i]);
-		ok(a == want[i] && b == want[i], what);
+		ok(a == want[i] && b == want[i], "ids agree: format %zu has %d",
+		    i, want[i]);
 		tdat_event_free(p);
 		tdat_event_free(sc);
 	}
