@@ -31,7 +31,7 @@ struct tdat_repack {
 	struct tdat_page_layout pl;
 	struct tdat_page_src src;
 	struct tdat_salvage *check;	/* files[0]'s formats, for each record */
-	/* the page being built */
+	/* the page being built, of the current buffer's page size */
 	unsigned char *page;
 	uint32_t page_size, used;
 	uint64_t page_ts, last_ts;
@@ -227,12 +227,19 @@ src_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
 	*total = 0;
 	s->open = 0;
 	s->done = 0;
+	/* The writer says this buffer's page size (the file's when 0):
+	 * pages are built to it, whatever the other buffers' is. */
+	s->page_size = s->in[0].f->buf[buf].page_size ?
+	    s->in[0].f->buf[buf].page_size : s->in[0].f->page_size;
 	/* (The writer asks for every CPU number up to the highest: a
 	 * damaged input's CPU 327680 is no reason to open readers and a
 	 * map of cpu + 1 bytes for each of the numbers below it.) */
 	if ((s->sel && !tdat_select_stream(s->sel, 0, buf, cpu)) ||
 	    !has_cpu(s, name, cpu))
 		return 0;
+	if (s->page_size < (uint32_t)s->pl.data_off + 16)
+		return tdat_fail_nooff(e, TDAT_ECORRUPT, "buffer \"%s\": page "
+		    "size %u too small", name, s->page_size);
 	if ((map = calloc(cpu + 1, 1)) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	map[cpu] = 1;
@@ -297,6 +304,7 @@ tdat_repack_open(struct tdat_file *const *files, size_t n,
 	struct tdat_repack *s;
 	void *in;
 	size_t i;
+	uint32_t cap;
 	int rc;
 
 	*out = NULL;
@@ -314,11 +322,12 @@ tdat_repack_open(struct tdat_file *const *files, size_t n,
 	if ((rc = tdat_page_layout(files[0], &s->pl, e)) < 0 ||
 	    (rc = tdat_salvage_open(files[0], &s->check, e)) < 0)
 		goto fail;
-	s->page_size = files[0]->page_size;
+	/* One page buffer, of the largest page size any buffer has. */
+	cap = files[0]->page_size;
 	for (i = 0; i < files[0]->nbuf; i++)
-		if (files[0]->buf[i].page_size > s->page_size)
-			s->page_size = files[0]->buf[i].page_size;
-	if ((s->page = malloc(s->page_size)) == NULL) {
+		if (files[0]->buf[i].page_size > cap)
+			cap = files[0]->buf[i].page_size;
+	if ((s->page = malloc(cap)) == NULL) {
 		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 		goto fail;
 	}

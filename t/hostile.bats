@@ -203,3 +203,34 @@ PY
 		[ ! -e "$t/out.dat" ]
 	done
 }
+
+# x86_64-v7-none-instances.dat with a file header that says pages of
+# 8192 bytes, while each BUFFER option still says 4096 (what fuzz-write
+# found, t/fuzz/regress/write/repack-page-size-header, with 459008).
+# tdat-cat rebuilt the pages of a selection at the largest page size it
+# saw, so each CPU got pages of 8192 in a buffer of 4096.  (trace-cmd
+# 3.1 misreads such a file: it maps pages at the header's size.)
+@test "tdat-cat: pages rebuilt for a selection take their buffer's page size" {
+	local t=$BATS_TEST_TMPDIR
+	need tdat-cat
+	need tdat-verify
+	python3 - "$D/x86_64-v7-none-instances.dat" "$t/in.dat" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+assert d[10:14] == b'7\0\0\x08' and d[14:18] == struct.pack('<I', 4096)
+d[14:18] = struct.pack('<I', 8192)
+open(sys.argv[2], 'wb').write(d)
+PY
+	run "$B/tdat-cat" --file-version 7 --compression none -e 'sched*' \
+	    -o "$t/out.dat" "$t/in.dat"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run "$B/tdat-verify" "$t/out.dat"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" 106 pages, 8448 records, 0 errors"* ]]
+	"$B/tdat-dump" --records -N -t -e 'sched*' "$t/in.dat" >"$t/want"
+	"$B/tdat-dump" --records -N -t "$t/out.dat" >"$t/got"
+	[ "$(wc -l <"$t/want")" -eq 8449 ]
+	cmp "$t/want" "$t/got"
+}
