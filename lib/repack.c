@@ -227,10 +227,9 @@ src_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
 	*total = 0;
 	s->open = 0;
 	s->done = 0;
-	/* The writer says this buffer's page size (the file's when 0):
-	 * pages are built to it, whatever the other buffers' is. */
-	s->page_size = s->in[0].f->buf[buf].page_size ?
-	    s->in[0].f->buf[buf].page_size : s->in[0].f->page_size;
+	/* Pages are built to this buffer's page size, which the writer
+	 * writes, whatever the other buffers' or the file header's is. */
+	s->page_size = s->in[0].f->buf[buf].page_size;
 	/* (The writer asks for every CPU number up to the highest: a
 	 * damaged input's CPU 327680 is no reason to open readers and a
 	 * map of cpu + 1 bytes for each of the numbers below it.) */
