@@ -21,7 +21,14 @@ struct pctx {
 	struct tdat_event *ev;
 	struct ptok *t;
 	int failed;
+	int depth;		/* process_arg_token() and process_op() */
 };
+
+/* How deep an argument's operators and parentheses may nest: each level
+ * is a few stack frames here, and as many in every walk of the tree
+ * (folding, evaluation, freeing).  No format of ../shared/corpus nests
+ * more than 16 levels deep. */
+#define PRINT_DEPTH_MAX	256
 
 static int process_arg(struct pctx *, struct parg *, char **tok);
 static int process_arg_token(struct pctx *, struct parg *, char **tok,
@@ -366,7 +373,7 @@ push_left(struct parg *a, char *op)
 }
 
 static int
-process_op(struct pctx *c, struct parg *a, char **tok)
+op_step(struct pctx *c, struct parg *a, char **tok)
 {
 	struct parg *l, *right = NULL, *saved_next;
 	char *token = *tok;
@@ -1038,7 +1045,7 @@ process_paren(struct pctx *c, struct parg *a, char **tok)
 }
 
 static int
-process_arg_token(struct pctx *c, struct parg *a, char **tok, int type)
+arg_token(struct pctx *c, struct parg *a, char **tok, int type)
 {
 	char *token = *tok, *atom, *s;
 
@@ -1101,6 +1108,40 @@ process_arg_token(struct pctx *c, struct parg *a, char **tok, int type)
 	}
 	*tok = token;
 	return type;
+}
+
+/* arg_token() and op_step(), one level deeper: refused past
+ * PRINT_DEPTH_MAX, before the stack runs out. */
+static int
+process_arg_token(struct pctx *c, struct parg *a, char **tok, int type)
+{
+	int r;
+
+	if (c->depth >= PRINT_DEPTH_MAX) {
+		c->failed = 1;
+		return fail_tok(tok, *tok);
+	}
+	c->depth++;
+	r = arg_token(c, a, tok, type);
+	c->depth--;
+	return r;
+}
+
+static int
+process_op(struct pctx *c, struct parg *a, char **tok)
+{
+	int r;
+
+	if (c->depth >= PRINT_DEPTH_MAX) {
+		c->failed = 1;
+		if (a->str == *tok)	/* a unary operator's own token */
+			a->str = NULL;
+		return fail_tok(tok, *tok);
+	}
+	c->depth++;
+	r = op_step(c, a, tok);
+	c->depth--;
+	return r;
 }
 
 static int
@@ -1472,7 +1513,7 @@ tdat_print_free(struct tdat_print *p)
 int
 tdat_print_compile(struct tdat_event *ev, struct ptok *t)
 {
-	struct pctx c = { ev, t, 0 };
+	struct pctx c = { ev, t, 0, 0 };
 	struct tdat_print *p;
 	char *fmt, *token, *cat;
 	int type, n, i;

@@ -597,6 +597,64 @@ test_scan_ids(void)
 }
 
 /*
+ * Print formats nested past what the stack holds (fuzz-format: 7,000
+ * unary '~' in a row overflowed ASan's stack; 200,000 overflowed the
+ * plain build's): refused as a print format that does not parse, while
+ * a nesting as deep as the kernel's deepest compiles and prints.
+ */
+static void
+test_deep(struct tdat_sbuf *b)
+{
+	static const struct {
+		const char *pre, *rep, *post;
+		size_t n;
+		int fails;
+	} c[] = {
+		{ "", "~", "REC->x", 20, 0 },
+		{ "", "(", "REC->x", 20, 0 },
+		{ "", "~", "REC->x", 200000, 1 },
+		{ "", "- ", "REC->x", 200000, 1 },
+		{ "REC->x", " + 1", "", 200000, 1 },
+		{ "", "(", "REC->x", 200000, 1 },
+		{ "", "REC->x ? 1 : ", "2", 200000, 1 },
+		{ "", "(int)", "REC->x", 200000, 1 },
+	};
+	unsigned char d[16];
+	struct tdat_event *ev;
+	struct tdat_err e;
+	char *text, *p;
+	size_t i, j, len;
+
+	memset(d, 0, sizeof(d));
+	put32(d + 8, 7);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		len = 512 + strlen(c[i].pre) + strlen(c[i].rep) * c[i].n * 2 +
+		    strlen(c[i].post);
+		if ((text = malloc(len)) == NULL)
+			return;
+		p = text + snprintf(text, len, "name: deep\nID: 9\n%s"
+		    "\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+		    "print fmt: \"%%d\", %s", COMMON, c[i].pre);
+		for (j = 0; j < c[i].n; j++)
+			p = stpcpy(p, c[i].rep);
+		p = stpcpy(p, c[i].post);
+		if (strcmp(c[i].rep, "(") == 0)
+			for (j = 0; j < c[i].n; j++)
+				*p++ = ')';
+		strcpy(p, "\n");
+		ev = NULL;
+		ok(tdat_event_parse(text, strlen(text), "t", 8, 0, &ev, &e) ==
+		    0 && ev != NULL && ev->failed == c[i].fails, "%zu x '%s': "
+		    "%s", c[i].n, c[i].rep, c[i].fails ? "refused" : "parsed");
+		if (ev != NULL && !c[i].fails)
+			is(show(b, ev, d, sizeof(d), TDAT_PRINT_FMT), "7",
+			    "a nested print format prints");
+		tdat_event_free(ev);
+		free(text);
+	}
+}
+
+/*
  * A selection's set (fields_only): names, ids and fields read, no print
  * format compiled, and an event whose print format would not compile
  * kept as the full reading keeps it.
@@ -662,6 +720,7 @@ main(void)
 	is(tdat_events_comm(s, 5), "<...>", "unknown pid");
 	test_fields(ss);
 	test_scan_ids();
+	test_deep(&b);
 	if (ss && sirq && hirq && misc_ev && bp) {
 		test_sched(ss, &b);
 		test_softirq_irq(sirq, hirq, &b);
