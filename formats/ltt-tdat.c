@@ -424,6 +424,12 @@ read_tracedat(struct tdat_ltt *l, struct tdat_err *e)
 		tb->clock = tdat_ltt_xattr(b, "clock");
 		tb->page_size = (uint32_t)tdat_ltt_xattr_num(b, "page_size",
 		    f->page_size);
+		if (tb->page_size < 1024 || tb->page_size > (1u << 20)) {
+			rc = tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: buffer "
+			    "\"%s\": page size %u", path, tb->name,
+			    tb->page_size);
+			break;
+		}
 		oi = tdat_ltt_xattr_num(b, "option", -1);
 		tb->opt_index = oi >= 0 && (size_t)oi < nold ? remap[oi] : -1;
 		tb->latency = (int)tdat_ltt_xattr_num(b, "latency", 0);

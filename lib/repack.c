@@ -236,9 +236,6 @@ src_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
 	if ((s->sel && !tdat_select_stream(s->sel, 0, buf, cpu)) ||
 	    !has_cpu(s, name, cpu))
 		return 0;
-	if (s->page_size < (uint32_t)s->pl.data_off + 16)
-		return tdat_fail_nooff(e, TDAT_ECORRUPT, "buffer \"%s\": page "
-		    "size %u too small", name, s->page_size);
 	if ((map = calloc(cpu + 1, 1)) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	map[cpu] = 1;
@@ -321,8 +318,9 @@ tdat_repack_open(struct tdat_file *const *files, size_t n,
 	if ((rc = tdat_page_layout(files[0], &s->pl, e)) < 0 ||
 	    (rc = tdat_salvage_open(files[0], &s->check, e)) < 0)
 		goto fail;
-	/* One page buffer, of the largest page size any buffer has. */
-	cap = files[0]->page_size;
+	/* One page buffer, of the largest page size any buffer has (the
+	 * reader keeps each in 64 bytes to 16 MiB). */
+	cap = 1;
 	for (i = 0; i < files[0]->nbuf; i++)
 		if (files[0]->buf[i].page_size > cap)
 			cap = files[0]->buf[i].page_size;

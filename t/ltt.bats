@@ -394,3 +394,18 @@ PY
 	[ "$status" -eq 1 ]
 	[[ $output == *"cpu/0"*"whole number"* ]] || { echo "$output"; return 1; }
 }
+
+# A buffer's page size in info/tracedat.xml is held to what the file's
+# is (1 KiB to 1 MiB): tdat-cat -e of a directory whose buffer said
+# 4000000000 wrote a copy of 4 GB (one page of that size a CPU).
+@test "a buffer page size of 4000000000 in tracedat.xml is refused in one line" {
+	"$TOLTT" "$D/x86_64-default-sched.dat" "$T/d"
+	sed -i 's/<buffer name="" clock="local" page_size="4096"/<buffer name="" clock="local" page_size="4000000000"/' \
+	    "$T/d/info/tracedat.xml"
+	grep -q 'page_size="4000000000"' "$T/d/info/tracedat.xml"
+	run "$B/tdat-cat" -e 'sched*' -o "$T/out.dat" "$T/d"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "$output" = "tdat-cat: $T/d: $T/d/info/tracedat.xml: buffer \"\": page size 4000000000" ]
+	[ ! -e "$T/out.dat" ]
+}
