@@ -171,6 +171,7 @@ struct ltt_dir {
 	int big;
 	int lttv_endian;	/* endian="LITTLE_ENDIAN" / "BIG_ENDIAN" */
 	int lttv_defs;		/* eventdefs in LTTV's dialect */
+	int xml_defs;		/* eventdefs that are well-formed XML */
 	int nfiles;		/* eventdefs files */
 	uint32_t bs, ncpu;
 	int lsize;		/* from arch_size */

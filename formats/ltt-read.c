@@ -97,13 +97,23 @@ compressed(const unsigned char *p, size_t n)
 	return x + 1 == d;
 }
 
+/* libxml2's own messages (I/O, encoding) would be a second line. */
+static void
+quiet(void *ctx, const char *fmt, ...)
+{
+	(void)ctx;
+	(void)fmt;
+}
+
 /*
  * The document in path, read as XML with xml_opts or, if that fails and
  * html_opts is not -1, as HTML with html_opts (*html set to 1).  The file
  * is read once and parsed from memory: libxml2's file input (its probe
  * for compressed data, an inflate stream) cost more than parsing a small
- * file.  A file that is empty, cannot be read whole or may be compressed
- * is left to libxml2 to read, as before.
+ * file.  Only a file that may be compressed is left to libxml2 to read.
+ * NULL if the file is not a regular file that can be read (libxml2's
+ * last error reset, so that the caller names no stale parse error) or
+ * does not parse.  libxml2 prints nothing: callers make the message.
  */
 xmlDocPtr
 tdat_ltt_read_doc(const char *path, int xml_opts, int html_opts, int *html)
@@ -114,10 +124,14 @@ tdat_ltt_read_doc(const char *path, int xml_opts, int html_opts, int *html)
 	xmlDocPtr doc;
 
 	*html = 0;
-	if (tdat_ltt_slurp(path, &p, &n, &e) < 0 || n == 0 || n > INT_MAX ||
-	    compressed(p, (size_t)n)) {
-		if (p != NULL)
-			free(p);
+	xmlSetGenericErrorFunc(NULL, quiet);
+	if (tdat_ltt_slurp(path, &p, &n, &e) < 0 || n > INT_MAX) {
+		free(p);
+		xmlResetLastError();
+		return NULL;
+	}
+	if (compressed(p, (size_t)n)) {
+		free(p);
 		doc = xmlReadFile(path, NULL, xml_opts);
 		if (doc == NULL && html_opts != -1 && (doc = htmlReadFile(path,
 		    NULL, html_opts)) != NULL)
@@ -291,6 +305,8 @@ read_defs(struct ltt_dir *d, struct tdat_err *e)
 		d->nfiles++;
 		if (lttv)
 			d->lttv_defs = 1;
+		else if (rc == 0)
+			d->xml_defs = 1;
 	}
 	tdat_ltt_list_free(names, n);
 	if (rc < 0)

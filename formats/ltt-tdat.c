@@ -53,6 +53,7 @@ struct lstream {
 	uint32_t index;
 	uint64_t off;
 	int lat_fd;		/* a latency buffer: info/latency, else -1 */
+	uint32_t ps;		/* the page size of the buffer it reads */
 };
 
 struct tdat_ltt {
@@ -768,7 +769,7 @@ static int
 fill_page(struct lstream *s, unsigned char *pg)
 {
 	struct tdat_ltt *l = s->l;
-	uint32_t ps = l->f->page_size, cap, used = 0;
+	uint32_t ps = s->ps, cap, used = 0;
 	unsigned char *d = pg + l->pl.data_off;
 	uint64_t last, flags = 0;
 	long long count = -1;
@@ -884,6 +885,9 @@ ps_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
 	*total = 0;
 	s->e = e;
 	s->done = 1;
+	if (buf < 0 || (size_t)buf >= l->f->nbuf)
+		return 0;
+	s->ps = l->f->buf[buf].page_size;
 	if ((t = find_tf(l, buf, cpu)) == NULL)
 		return 0;
 	if ((rc = tdat_ltt_tf_open(&l->d, &s->cur, t->rel, e)) < 0)
@@ -897,7 +901,7 @@ ps_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
 	s->pending = 0;
 	s->missed = 0;
 	s->done = pages == 0;
-	*total = pages * l->f->page_size;
+	*total = pages * s->ps;
 	return 0;
 }
 
@@ -907,7 +911,7 @@ ps_read(void *arg, unsigned char *dst, size_t cap, size_t *got,
 {
 	struct tdat_ltt *l = arg;
 	struct lstream *s = &l->src;
-	uint32_t ps = l->f->page_size;
+	uint32_t ps = s->ps;
 	int rc;
 
 	*got = 0;
@@ -1012,9 +1016,10 @@ lo_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
 	c = &f->buf[buf].cpu[ci];
 	if ((t = find_tf(l, buf, c->id)) == NULL)
 		return 0;	/* no tracefile: no pages */
-	s->wcap = LTT_WINDOW / f->page_size * f->page_size;
+	s->ps = f->buf[buf].page_size;
+	s->wcap = LTT_WINDOW / s->ps * s->ps;
 	if (s->wcap == 0)
-		s->wcap = f->page_size;
+		s->wcap = s->ps;
 	if ((s->win = malloc(s->wcap)) == NULL) {
 		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 		goto fail;
@@ -1051,7 +1056,7 @@ static int
 lo_next(void *st, struct tdat_window *w, struct tdat_err *e)
 {
 	struct lstream *s = st;
-	uint32_t ps = s->l->f->page_size;
+	uint32_t ps = s->ps;
 	size_t n = 0;
 	int rc;
 
@@ -1124,6 +1129,8 @@ tdat_ltt_open(const char *dir, struct tdat_ltt **out, struct tdat_err *e)
 {
 	struct tdat_ltt *l;
 	char path[PATH_MAX];
+	uint32_t mps;
+	size_t i;
 	int rc;
 
 	*out = NULL;
@@ -1166,7 +1173,10 @@ tdat_ltt_open(const char *dir, struct tdat_ltt **out, struct tdat_err *e)
 	    (rc = map_ids(l, e)) < 0 ||
 	    (rc = tdat_page_layout(l->f, &l->pl, e)) < 0)
 		goto fail;
-	if ((l->page = malloc(l->f->page_size)) == NULL) {
+	for (i = 0, mps = l->f->page_size; i < l->f->nbuf; i++)
+		if (l->f->buf[i].page_size > mps)
+			mps = l->f->buf[i].page_size;
+	if ((l->page = malloc(mps)) == NULL) {
 		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 		goto fail;
 	}

@@ -132,14 +132,18 @@ check_xml(struct vf *v, const char *rel, const char *xsd)
 		char msg[256];
 		size_t n;
 
-		err = xmlGetLastError();
-		snprintf(msg, sizeof(msg), "%s", err && err->message ?
+		if ((err = xmlGetLastError()) == NULL) {
+			find(v, rel, -1, -1, "not a regular file that can be "
+			    "read");
+			return;
+		}
+		snprintf(msg, sizeof(msg), "%s", err->message ?
 		    err->message : "unreadable");
 		n = strlen(msg);
 		while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 			msg[--n] = '\0';
 		find(v, rel, -1, -1, "not well-formed XML: line %d: %s",
-		    err ? err->line : 0, msg);
+		    err->line, msg);
 		return;
 	}
 	s = schema(xsd);
@@ -414,7 +418,11 @@ tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
 		return tdat_fail_nooff(e, TDAT_EUSAGE, "%s: not an LTT trace "
 		    "directory (no info/system.xml)", dir);
 	rc = tdat_ltt_dir_open(dir, &d, e);
-	lttv = rc == 0 && (d.lttv_defs || d.lttv_endian);
+	/*
+	 * LTTV's dialect by its endian names, or by eventdefs none of which
+	 * is XML: one that is not, among XML ones, is a damaged file.
+	 */
+	lttv = rc == 0 && (d.lttv_endian || (d.lttv_defs && !d.xml_defs));
 	if (rc < 0 && e->code != TDAT_ECORRUPT) {
 		tdat_ltt_dir_close(&d);
 		return rc;

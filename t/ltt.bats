@@ -409,3 +409,67 @@ PY
 	[ "$output" = "tdat-cat: $T/d: $T/d/info/tracedat.xml: buffer \"\": page size 4000000000" ]
 	[ ! -e "$T/out.dat" ]
 }
+
+# libxml2 printed its own lines on stderr ("I/O error : Is a directory",
+# "encoding error : input conversion failed") beside the tools' one line:
+# tdat-verify three of them for a directory named like an eventdefs file.
+@test "an eventdefs entry that is a directory gets one line, not libxml2's" {
+	"$TOLTT" "$D/x86_64-default-sched.dat" "$T/d"
+	rm "$T/d/eventdefs/builtin.xml"
+	mkdir "$T/d/eventdefs/builtin.xml"
+	run --separate-stderr "$B/tdat-verify" "$T/d"
+	echo "$output"; echo "stderr: $stderr"
+	[ "$status" -eq 1 ]
+	[ -z "$stderr" ]
+	[ "${lines[0]}" = "$T/d/eventdefs/builtin.xml: error: not a regular file that can be read" ]
+	run --separate-stderr "$B/tdat-dump" --records "$T/d"
+	echo "$output"; echo "stderr: $stderr"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "tdat-dump: $T/d: $T/d/eventdefs/builtin.xml: neither XML nor LTTV eventdefs" ]
+}
+
+# One eventdefs file that is not well-formed among XML ones is a damaged
+# file: tdat-verify named it, not the directory taken for LTTV's dialect
+# (whose first finding blamed info/system.xml), and libxml2 printed its
+# encoding errors on stderr.
+@test "one eventdefs file that is not XML is named, without libxml2's lines" {
+	"$TOLTT" "$D/x86_64-default-sched.dat" "$T/d"
+	sed -i '1s/encoding="UTF-8"/encoding="EUC-JP"/; s/tasklet_exit/tasklet\xff\xfe\x80exit/' \
+	    "$T/d/eventdefs/irq.xml"
+	run --separate-stderr "$B/tdat-verify" -k "$T/d"
+	echo "$output"; echo "stderr: $stderr"
+	[ "$status" -eq 1 ]
+	[ -z "$stderr" ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" == "$T/d/eventdefs/irq.xml: error: not well-formed XML: line "* ]]
+	run --separate-stderr "$B/tdat-dump" --records "$T/d"
+	[ -z "$stderr" ]
+}
+
+# A buffer whose page size is not the file's (a v7 header saying 8192,
+# its BUFFER options 4096): the directory's pages were built at the
+# file's size and read at the buffer's ("page commit 8132 exceeds the
+# page"), so neither tdat-dump nor tdat-cat read the directory back.
+@test "a buffer page size unlike the file's reads back from the directory" {
+	python3 - "$D/x86_64-v7-none-instances.dat" "$T/in.dat" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+assert d[10:14] == b'7\0\0\x08' and d[14:18] == struct.pack('<I', 4096)
+d[14:18] = struct.pack('<I', 8192)
+open(sys.argv[2], 'wb').write(d)
+PY
+	"$TOLTT" "$T/in.dat" "$T/d"
+	grep -q '<tracedat .*page_size="8192"' "$T/d/info/tracedat.xml"
+	grep -q '<buffer name="" .*page_size="4096"' "$T/d/info/tracedat.xml"
+	"$B/tdat-dump" --records -N -t "$T/in.dat" >"$T/want"
+	[ "$(wc -l <"$T/want")" -eq 19055 ]
+	"$B/tdat-dump" --records -N -t "$T/d" >"$T/got"
+	cmp "$T/want" "$T/got"
+	"$B/tdat-cat" -o "$T/back.dat" "$T/d"
+	run "$B/tdat-verify" "$T/back.dat"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" 185 pages, 19054 records, 0 errors"* ]]
+	"$B/tdat-dump" --records -N -t "$T/back.dat" >"$T/got"
+	cmp "$T/want" "$T/got"
+}
