@@ -1051,6 +1051,23 @@ enc_meta(struct w *w, int id, struct bytes *b)
 	}
 }
 
+/*
+ * The header's page size: the top buffer's, at which trace-cmd reads the
+ * top buffer's pages whatever its BUFFER option says (an input whose
+ * header disagrees is mended), else the input header's.
+ */
+static uint32_t
+head_page_size(const struct tdat_file *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nbuf; i++)
+		if (!f->buf[i].latency && f->buf[i].page_size &&
+		    (f->buf[i].name == NULL || f->buf[i].name[0] == '\0'))
+			return f->buf[i].page_size;
+	return f->page_size;
+}
+
 static void
 enc_initial(struct w *w, struct bytes *b, int version)
 {
@@ -1061,7 +1078,7 @@ enc_initial(struct w *w, struct bytes *b, int version)
 	b_str(b, version == 6 ? "6" : "7");
 	b_num(b, w->big ? 1 : 0, 1, 0);
 	b_num(b, (uint64_t)w->f->lsize, 1, 0);
-	b_num(b, w->f->page_size, 4, w->big);
+	b_num(b, head_page_size(w->f), 4, w->big);
 }
 
 static void
@@ -1191,10 +1208,10 @@ v6_flyrecord(struct w *w, int bi, uint64_t *at)
 		empty.clock = w->f->buf[0].clock;
 		b = &empty;
 	}
-	if (b->page_size && b->page_size != w->f->page_size)
+	if (b->page_size && b->page_size != head_page_size(w->f))
 		return tdat_fail_nooff(w->e, TDAT_EUNSUP, "buffer \"%s\" has "
 		    "page size %u: a v6 file holds one page size (%u)",
-		    b->name, b->page_size, w->f->page_size);
+		    b->name, b->page_size, head_page_size(w->f));
 	*at = w->pos;
 	b_add(&h, "flyrecord", 10);
 	for (i = 0; i < n; i++) {
@@ -1748,7 +1765,8 @@ v7_flyrecord(struct w *w, int bi)
 	b_num(&ob, at, 8, w->big);
 	b_str(&ob, b->name);
 	b_str(&ob, b->clock);
-	b_num(&ob, b->page_size ? b->page_size : w->f->page_size, 4, w->big);
+	b_num(&ob, b->page_size ? b->page_size : head_page_size(w->f), 4,
+	    w->big);
 	b_num(&ob, count, 4, w->big);
 	b_add(&ob, cpus.p, cpus.len);
 	if (cpus.oom)

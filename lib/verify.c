@@ -943,6 +943,12 @@ check_buffers(struct vctx *v)
 			    "no records", bn, b->page_size);
 			continue;
 		}
+		/* trace-cmd maps the top buffer's pages at the header's. */
+		if (b->ncpu && f->version >= 7 && (b->name == NULL ||
+		    b->name[0] == '\0') && b->page_size != f->page_size)
+			WARN(v, "page-size", b->opt_off, "%s: page size %u is "
+			    "not the header's %u, at which trace-cmd reads it",
+			    bn, b->page_size, f->page_size);
 		if ((twice = cpu_twice(b)) == NULL) {
 			nomem(v);
 			return;
