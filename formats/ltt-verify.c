@@ -30,6 +30,7 @@ struct vf {
 	int n;
 	const char *file;	/* the file being validated */
 	int lttv;		/* LTTV's dialect: check its reader's rules */
+	uint64_t blocks, events;	/* of the tracefiles walked */
 };
 
 /* dir/rel into buf; -1 if it does not fit. */
@@ -324,6 +325,7 @@ check_tf(struct vf *v, struct ltt_dir *d, const char *rel, int *trailer,
 
 	if ((rc = tdat_ltt_tf_open(d, &t, rel, e)) < 0)
 		return rc;
+	v->blocks += t.nblocks;
 	if (v->lttv && strncmp(rel, "info/", 5) == 0)
 		find(v, rel, -1, -1, "LTTV's reader opens the tracefiles of "
 		    "cpu/ only: these events are invisible to it");
@@ -347,6 +349,7 @@ check_tf(struct vf *v, struct ltt_dir *d, const char *rel, int *trailer,
 			rc = 0;
 			continue;
 		}
+		v->events++;
 		if (ev.block_start && v->lttv && !order &&
 		    lttv_order(v, d, &t, rel, &ev))
 			order = 1;	/* once a tracefile */
@@ -401,13 +404,14 @@ check_dir_files(struct vf *v, struct ltt_dir *d, const char *rel,
 	return rc;
 }
 
-int
-tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
-    struct tdat_err *e)
+/* tdat_ltt_verify() with v set up; v->blocks and v->events counted. */
+static int
+verify_dir(struct vf *vp, struct tdat_err *e)
 {
 	static const char *control[] = { "control/facilities",
 	    "control/interrupts", "control/processes" };
-	struct vf v = { dir, fn, arg, 0, NULL, 0 };
+	struct vf v = *vp;
+	const char *dir = v.dir;
 	struct ltt_dir d;
 	char path[PATH_MAX], **names;
 	size_t n, i;
@@ -487,7 +491,18 @@ tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
 	if (rc >= 0)
 		rc = check_dir_files(&v, &d, "info/buffers", &trailer, e);
 	tdat_ltt_dir_close(&d);
+	vp->blocks = v.blocks;
+	vp->events = v.events;
 	return rc < 0 ? rc : v.n;
+}
+
+int
+tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
+    struct tdat_err *e)
+{
+	struct vf v = { dir, fn, arg, 0, NULL, 0, 0, 0 };
+
+	return verify_dir(&v, e);
 }
 
 /* tdat_verify() of a directory: its findings as struct tdat_finding. */
@@ -531,10 +546,13 @@ tdat_ltt_verify_input(const char *dir, const struct tdat_verify_opts *o,
     struct tdat_verify_stats *st, struct tdat_err *e)
 {
 	struct vinput vi = { o, st, 0 };
+	struct vf v = { dir, input_found, &vi, 0, NULL, 0, 0, 0 };
 	int rc;
 
-	if ((rc = tdat_ltt_verify(dir, input_found, &vi, e)) < 0)
+	if ((rc = verify_dir(&v, e)) < 0)
 		return rc;
 	snprintf(st->comp, sizeof(st->comp), "ltt");
+	st->pages = v.blocks;
+	st->records = v.events;
 	return 0;
 }

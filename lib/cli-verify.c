@@ -114,10 +114,15 @@ summary(const struct job *j, const struct tdat_verify_stats *st, int status)
 		printf("v%d %s, %u buffer%s, %u CPU%s, ", st->version, st->comp,
 		    st->buffers, st->buffers == 1 ? "" : "s", st->cpus,
 		    st->cpus == 1 ? "" : "s");
-	else if (strcmp(st->comp, "ltt") == 0)
-		printf("LTT directory, ");
-	printf("%llu pages, %llu records, %llu error%s, %llu warning%s",
-	    (unsigned long long)st->pages, (unsigned long long)st->records,
+	if (st->version == 0 && strcmp(st->comp, "ltt") == 0)
+		printf("LTT directory, %llu blocks, %llu events, ",
+		    (unsigned long long)st->pages,
+		    (unsigned long long)st->records);
+	else
+		printf("%llu pages, %llu records, ",
+		    (unsigned long long)st->pages,
+		    (unsigned long long)st->records);
+	printf("%llu error%s, %llu warning%s",
 	    (unsigned long long)st->errors, st->errors == 1 ? "" : "s",
 	    (unsigned long long)st->warnings, st->warnings == 1 ? "" : "s");
 	if (st->unreported)

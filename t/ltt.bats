@@ -473,3 +473,24 @@ PY
 	"$B/tdat-dump" --records -N -t "$T/back.dat" >"$T/got"
 	cmp "$T/want" "$T/got"
 }
+
+# tdat-verify's summary of a directory counted nothing ("LTT directory,
+# 0 pages, 0 records"): it counts the blocks of its tracefiles and their
+# events now, pages and records in --json.
+@test "tdat-verify counts a directory's blocks and events" {
+	local bytes n recs ev
+	"$TOLTT" --block-size 4096 "$D/labsisop-qemu-trace.dat" "$T/v"
+	bytes=$(find "$T/v/cpu" "$T/v/control" -type f -exec cat {} + | wc -c)
+	[ -d "$T/v/info/buffers" ] && bytes=$((bytes + $(find "$T/v/info/buffers" -type f -exec cat {} + | wc -c)))
+	[ $((bytes % 4096)) -eq 0 ]
+	n=$((bytes / 4096))
+	recs=$("$B/tdat-dump" --records "$D/labsisop-qemu-trace.dat" | grep -c '^ ')
+	run "$B/tdat-verify" "$T/v"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ": ok: LTT directory, $n blocks, "([0-9]+)" events, 0 errors, 0 warnings"$ ]]
+	ev=${BASH_REMATCH[1]}
+	[ "$ev" -gt "$recs" ]
+	run "$B/tdat-verify" --json "$T/v"
+	[[ "$output" == *"\"pages\":$n,\"records\":$ev,"* ]]
+}
