@@ -204,6 +204,18 @@ PY
 	done
 }
 
+# header_8192 OUT: x86_64-v7-none-instances.dat with its file header's
+# page size set to 8192 (each BUFFER option still says 4096).
+header_8192() {
+	python3 - "$D/x86_64-v7-none-instances.dat" "$1" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+assert d[10:14] == b'7\0\0\x08' and d[14:18] == struct.pack('<I', 4096)
+d[14:18] = struct.pack('<I', 8192)
+open(sys.argv[2], 'wb').write(d)
+PY
+}
+
 # x86_64-v7-none-instances.dat with a file header that says pages of
 # 8192 bytes, while each BUFFER option still says 4096 (what fuzz-write
 # found, t/fuzz/regress/write/repack-page-size-header, with 459008).
@@ -214,13 +226,7 @@ PY
 	local t=$BATS_TEST_TMPDIR
 	need tdat-cat
 	need tdat-verify
-	python3 - "$D/x86_64-v7-none-instances.dat" "$t/in.dat" <<'PY'
-import struct, sys
-d = bytearray(open(sys.argv[1], 'rb').read())
-assert d[10:14] == b'7\0\0\x08' and d[14:18] == struct.pack('<I', 4096)
-d[14:18] = struct.pack('<I', 8192)
-open(sys.argv[2], 'wb').write(d)
-PY
+	header_8192 "$t/in.dat"
 	run "$B/tdat-cat" --file-version 7 --compression none -e 'sched*' \
 	    -o "$t/out.dat" "$t/in.dat"
 	echo "$output"
@@ -241,13 +247,7 @@ PY
 @test "tdat-verify warns of a top buffer page size unlike the header's" {
 	local t=$BATS_TEST_TMPDIR
 	need tdat-verify
-	python3 - "$D/x86_64-v7-none-instances.dat" "$t/in.dat" <<'PY'
-import struct, sys
-d = bytearray(open(sys.argv[1], 'rb').read())
-assert d[10:14] == b'7\0\0\x08' and d[14:18] == struct.pack('<I', 4096)
-d[14:18] = struct.pack('<I', 8192)
-open(sys.argv[2], 'wb').write(d)
-PY
+	header_8192 "$t/in.dat"
 	run "$B/tdat-verify" "$t/in.dat"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -268,12 +268,7 @@ PY
 	local t=$BATS_TEST_TMPDIR v
 	need tdat-cat
 	need tdat-verify
-	python3 - "$D/x86_64-v7-none-instances.dat" "$t/in.dat" <<'PY'
-import struct, sys
-d = bytearray(open(sys.argv[1], 'rb').read())
-d[14:18] = struct.pack('<I', 8192)
-open(sys.argv[2], 'wb').write(d)
-PY
+	header_8192 "$t/in.dat"
 	"$B/tdat-dump" --records -N -t "$t/in.dat" >"$t/want"
 	for v in 6 7; do
 		"$B/tdat-cat" --file-version $v -o "$t/v$v.dat" "$t/in.dat"
