@@ -219,7 +219,7 @@ int tdat_ltt_dir_open(const char *dir, struct ltt_dir *d, struct tdat_err *e);
 int tdat_ltt_dir_map(struct ltt_dir *d);
 struct _xmlDoc;
 struct _xmlDoc *tdat_ltt_read_doc(const char *path, int xml_opts,
-    int html_opts, int *html);
+    int html_opts, int *html, struct tdat_err *why);
 void tdat_ltt_dir_close(struct ltt_dir *d);
 int tdat_ltt_tf_open(struct ltt_dir *d, struct ltt_tf *t, const char *rel,
     struct tdat_err *e);

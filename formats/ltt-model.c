@@ -981,16 +981,18 @@ int
 tdat_lt_read_eventdefs(const char *path, struct lt_defs *d, int *lttv,
     struct tdat_err *e)
 {
+	struct tdat_err why;
 	xmlDocPtr doc;
 	int rc = 0;
 
 	doc = tdat_ltt_read_doc(path, XML_PARSE_NONET | XML_PARSE_NOERROR |
 	    XML_PARSE_NOWARNING | XML_PARSE_NOBLANKS, HTML_PARSE_RECOVER |
 	    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
-	    HTML_PARSE_NOBLANKS, lttv);
+	    HTML_PARSE_NOBLANKS, lttv, &why);
 	if (doc == NULL)
-		return tdat_fail_nooff(e, TDAT_ECORRUPT,
-		    "%s: neither XML nor LTTV eventdefs", path);
+		return tdat_fail_nooff(e, why.code ? why.code : TDAT_ECORRUPT,
+		    "%s: %s", path, why.code ? why.msg :
+		    "neither XML nor LTTV eventdefs");
 	if (*lttv)
 		fix_html((xmlNodePtr)doc);
 	collect(xmlDocGetRootElement(doc), d, path, e, &rc);

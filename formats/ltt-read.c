@@ -24,6 +24,10 @@
 #define X(s)	((const xmlChar *)(s))
 #define NS	1000000000ull
 #define MAX_META	(256u << 20)
+/* An XML file (system.xml, eventdefs, tracedat.xml): its tree takes some
+ * 13 times its size; tdat's largest eventdefs from ../shared/corpus is
+ * 1.2 MB. */
+#define MAX_XML		(16u << 20)
 
 /* ------------------------------------------------------------------ */
 /* Small helpers. */
@@ -68,35 +72,6 @@ tdat_ltt_slurp(const char *path, unsigned char **out, uint64_t *len,
 	return 0;
 }
 
-/*
- * 1 if libxml2 might take p[0..n) for compressed input, which it inflates
- * when it reads a file itself: gzip or xz magic, or a head that passes
- * (a superset of) its test for LZMA alone data.
- */
-static int
-compressed(const unsigned char *p, size_t n)
-{
-	uint32_t d, x;
-
-	if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
-		return 1;
-	if (n >= 6 && memcmp(p, "\xfd" "7zXZ", 6) == 0)
-		return 1;
-	if (n < 13 || p[0] > 224)
-		return 0;
-	d = (uint32_t)p[1] | (uint32_t)p[2] << 8 | (uint32_t)p[3] << 16 |
-	    (uint32_t)p[4] << 24;
-	if (d == UINT32_MAX)
-		return 1;
-	x = d - 1;
-	x |= x >> 2;
-	x |= x >> 3;
-	x |= x >> 4;
-	x |= x >> 8;
-	x |= x >> 16;
-	return x + 1 == d;
-}
-
 /* libxml2's own messages (I/O, encoding) would be a second line. */
 static void
 quiet(void *ctx, const char *fmt, ...)
@@ -110,33 +85,45 @@ quiet(void *ctx, const char *fmt, ...)
  * html_opts is not -1, as HTML with html_opts (*html set to 1).  The file
  * is read once and parsed from memory: libxml2's file input (its probe
  * for compressed data, an inflate stream) cost more than parsing a small
- * file.  Only a file that may be compressed is left to libxml2 to read.
- * NULL if the file is not a regular file that can be read (libxml2's
- * last error reset, so that the caller names no stale parse error) or
- * does not parse.  libxml2 prints nothing: callers make the message.
+ * file, and it inflated compressed data whatever its size (a 200 KB gzip
+ * file took 6.5 GB), which is refused.
+ * NULL with *why filled (the fault, without the path) if the file is not
+ * a regular file of at most MAX_XML bytes that can be read, or gzip or
+ * xz data; NULL with
+ * why->code 0 if it does not parse (libxml2's last error says why).
+ * libxml2 prints nothing: callers make the message.
  */
 xmlDocPtr
-tdat_ltt_read_doc(const char *path, int xml_opts, int html_opts, int *html)
+tdat_ltt_read_doc(const char *path, int xml_opts, int html_opts, int *html,
+    struct tdat_err *why)
 {
-	struct tdat_err e;
-	unsigned char *p;
-	uint64_t n;
+	struct tdat_err e = { 0 };
+	struct stat st;
+	unsigned char *p = NULL;
+	uint64_t n = 0;
 	xmlDocPtr doc;
 
 	*html = 0;
+	memset(why, 0, sizeof(*why));
 	xmlSetGenericErrorFunc(NULL, quiet);
-	if (tdat_ltt_slurp(path, &p, &n, &e) < 0 || n > INT_MAX) {
+	xmlResetLastError();
+	if (stat(path, &st) < 0)
+		tdat_fail_nooff(why, TDAT_EIO, "%s", strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		tdat_fail_nooff(why, TDAT_ECORRUPT, "not a regular file");
+	else if ((uint64_t)st.st_size > MAX_XML)
+		tdat_fail_nooff(why, TDAT_ECORRUPT, "%llu bytes: an XML file "
+		    "is at most %u", (unsigned long long)st.st_size, MAX_XML);
+	else if (tdat_ltt_slurp(path, &p, &n, &e) < 0 || n > MAX_XML)
+		tdat_fail_nooff(why, e.code ? e.code : TDAT_ECORRUPT, "cannot "
+		    "be read whole");
+	else if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+		tdat_fail_nooff(why, TDAT_ECORRUPT, "gzip data, not XML");
+	else if (n >= 6 && memcmp(p, "\xfd" "7zXZ", 6) == 0)
+		tdat_fail_nooff(why, TDAT_ECORRUPT, "xz data, not XML");
+	if (why->code) {
 		free(p);
-		xmlResetLastError();
 		return NULL;
-	}
-	if (compressed(p, (size_t)n)) {
-		free(p);
-		doc = xmlReadFile(path, NULL, xml_opts);
-		if (doc == NULL && html_opts != -1 && (doc = htmlReadFile(path,
-		    NULL, html_opts)) != NULL)
-			*html = 1;
-		return doc;
 	}
 	doc = xmlReadMemory((const char *)p, (int)n, path, NULL, xml_opts);
 	if (doc == NULL && html_opts != -1) {
@@ -236,6 +223,7 @@ read_system(struct ltt_dir *d, struct tdat_err *e)
 {
 	char path[PATH_MAX];
 	xmlDocPtr doc;
+	struct tdat_err why;
 	int html;
 	xmlNodePtr root;
 	char *endian;
@@ -243,10 +231,10 @@ read_system(struct ltt_dir *d, struct tdat_err *e)
 
 	snprintf(path, sizeof(path), "%s/info/system.xml", d->dir);
 	doc = tdat_ltt_read_doc(path, XML_PARSE_NONET | XML_PARSE_NOERROR |
-	    XML_PARSE_NOWARNING, -1, &html);
+	    XML_PARSE_NOWARNING, -1, &html, &why);
 	if (doc == NULL)
-		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: not well-formed "
-		    "XML", path);
+		return tdat_fail_nooff(e, why.code ? why.code : TDAT_ECORRUPT,
+		    "%s: %s", path, why.code ? why.msg : "not well-formed XML");
 	root = xmlDocGetRootElement(doc);
 	if (root == NULL || xmlStrcmp(root->name, X("system")) != 0) {
 		xmlFreeDoc(doc);

@@ -366,6 +366,7 @@ read_tracedat(struct tdat_ltt *l, struct tdat_err *e)
 	struct tdat_file *f = l->f;
 	char path[PATH_MAX], *s;
 	xmlDocPtr doc;
+	struct tdat_err why;
 	int html;
 	xmlNodePtr root, b, c;
 	int *remap = NULL, rc = 0;
@@ -373,7 +374,9 @@ read_tracedat(struct tdat_ltt *l, struct tdat_err *e)
 
 	snprintf(path, sizeof(path), "%s/info/tracedat.xml", l->d.dir);
 	doc = tdat_ltt_read_doc(path, XML_PARSE_NONET | XML_PARSE_NOERROR |
-	    XML_PARSE_NOWARNING | XML_PARSE_NOBLANKS, -1, &html);
+	    XML_PARSE_NOWARNING | XML_PARSE_NOBLANKS, -1, &html, &why);
+	if (doc == NULL && why.code)
+		return tdat_fail_nooff(e, why.code, "%s: %s", path, why.msg);
 	if (doc == NULL || (root = xmlDocGetRootElement(doc)) == NULL ||
 	    xmlStrcmp(root->name, X("tracedat")) != 0) {
 		xmlFreeDoc(doc);

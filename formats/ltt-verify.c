@@ -121,6 +121,7 @@ check_xml(struct vf *v, const char *rel, const char *xsd)
 	xmlSchemaValidCtxtPtr vc;
 	xmlSchemaPtr s;
 	xmlDocPtr doc;
+	struct tdat_err why;
 	int html;
 	xmlErrorPtr err;
 
@@ -128,14 +129,14 @@ check_xml(struct vf *v, const char *rel, const char *xsd)
 	if (mkpath(path, sizeof(path), v->dir, rel) < 0)
 		return;
 	doc = tdat_ltt_read_doc(path, XML_PARSE_NONET | XML_PARSE_NOERROR |
-	    XML_PARSE_NOWARNING, -1, &html);
+	    XML_PARSE_NOWARNING, -1, &html, &why);
 	if (doc == NULL) {
 		char msg[256];
 		size_t n;
 
-		if ((err = xmlGetLastError()) == NULL) {
-			find(v, rel, -1, -1, "not a regular file that can be "
-			    "read");
+		if (why.code || (err = xmlGetLastError()) == NULL) {
+			find(v, rel, -1, -1, "%s", why.code ? why.msg :
+			    "not well-formed XML");
 			return;
 		}
 		snprintf(msg, sizeof(msg), "%s", err->message ?
@@ -169,6 +170,7 @@ check_lttv_system(struct vf *v)
 	    "ltt_block_size", NULL };
 	char path[PATH_MAX];
 	xmlDocPtr doc;
+	struct tdat_err why;
 	int html;
 	xmlNodePtr r;
 	xmlAttrPtr a;
@@ -177,9 +179,10 @@ check_lttv_system(struct vf *v)
 
 	snprintf(path, sizeof(path), "%s/info/system.xml", v->dir);
 	doc = tdat_ltt_read_doc(path, XML_PARSE_NONET | XML_PARSE_NOERROR |
-	    XML_PARSE_NOWARNING, -1, &html);
+	    XML_PARSE_NOWARNING, -1, &html, &why);
 	if (doc == NULL || (r = xmlDocGetRootElement(doc)) == NULL) {
-		find(v, "info/system.xml", -1, -1, "not well-formed XML");
+		find(v, "info/system.xml", -1, -1, "%s", why.code ? why.msg :
+		    "not well-formed XML");
 		xmlFreeDoc(doc);
 		return;
 	}

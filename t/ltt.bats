@@ -421,11 +421,39 @@ PY
 	echo "$output"; echo "stderr: $stderr"
 	[ "$status" -eq 1 ]
 	[ -z "$stderr" ]
-	[ "${lines[0]}" = "$T/d/eventdefs/builtin.xml: error: not a regular file that can be read" ]
+	[ "${lines[0]}" = "$T/d/eventdefs/builtin.xml: error: not a regular file" ]
 	run --separate-stderr "$B/tdat-dump" --records "$T/d"
 	echo "$output"; echo "stderr: $stderr"
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "tdat-dump: $T/d: $T/d/eventdefs/builtin.xml: neither XML nor LTTV eventdefs" ]
+	[ "$stderr" = "tdat-dump: $T/d: $T/d/eventdefs/builtin.xml: not a regular file" ]
+}
+
+# An XML file's tree takes some 13 times its size (310 MB of memory for
+# tdat-verify of a 23 MB eventdefs file): every XML file of a directory
+# is held to 16 MiB, and a larger one refused in one line before it is
+# read (it was read up to 256 MiB before).
+@test "an XML file over 16 MiB is refused before it is read" {
+	local f
+	"$TOLTT" "$D/x86_64-default-sched.dat" "$T/d"
+	for f in eventdefs/sched.xml info/system.xml info/tracedat.xml; do
+		rm -rf "$T/e"
+		cp -r "$T/d" "$T/e"
+		truncate -s $((16 * 1048576 + 1)) "$T/e/$f"
+		run --separate-stderr "$B/tdat-verify" "$T/e"
+		echo "$output"; echo "stderr: $stderr"
+		[ "$status" -eq 1 ]
+		[ -z "$stderr" ]
+		[[ "$output" == *"$T/e/$f: error: 16777217 bytes: an XML file is at most 16777216"* ]]
+		run --separate-stderr "$B/tdat-dump" --records "$T/e"
+		echo "stderr: $stderr"
+		[ "$status" -eq 1 ]
+		[ "$stderr" = "tdat-dump: $T/e: $T/e/$f: 16777217 bytes: an XML file is at most 16777216" ]
+	done
+	# 16 MiB is read (libxml2 stops at the padding's first NUL)
+	truncate -s $((16 * 1048576)) "$T/e/info/tracedat.xml"
+	run --separate-stderr "$B/tdat-dump" --records "$T/e"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
 }
 
 # One eventdefs file that is not well-formed among XML ones is a damaged
@@ -493,4 +521,26 @@ PY
 	[ "$ev" -gt "$recs" ]
 	run "$B/tdat-verify" --json "$T/v"
 	[[ "$output" == *"\"pages\":$n,\"records\":$ev,"* ]]
+}
+
+# libxml2 inflated a gzip or xz XML file whatever it held: an eventdefs
+# file of 200 KB of gzip, 50 M empty elements, took 6.5 GB and 25 s in
+# tdat-verify.  Compressed XML files are refused in one line.
+@test "a gzip or xz XML file is refused, not inflated" {
+	local z
+	command -v xz >/dev/null || skip "xz is not installed"
+	"$TOLTT" "$D/x86_64-default-sched.dat" "$T/d"
+	for z in gzip xz; do
+		rm -rf "$T/e"
+		cp -r "$T/d" "$T/e"
+		$z -c "$T/d/eventdefs/sched.xml" >"$T/e/eventdefs/sched.xml"
+		run --separate-stderr "$B/tdat-verify" "$T/e"
+		echo "$output"; echo "stderr: $stderr"
+		[ "$status" -eq 1 ]
+		[ -z "$stderr" ]
+		[ "${lines[0]}" = "$T/e/eventdefs/sched.xml: error: $z data, not XML" ]
+		run --separate-stderr "$B/tdat-dump" --records "$T/e"
+		[ "$status" -eq 1 ]
+		[ "$stderr" = "tdat-dump: $T/e: $T/e/eventdefs/sched.xml: $z data, not XML" ]
+	done
 }
