@@ -31,6 +31,7 @@ struct vf {
 	const char *file;	/* the file being validated */
 	int lttv;		/* LTTV's dialect: check its reader's rules */
 	uint64_t blocks, events;	/* of the tracefiles walked */
+	char first[400];	/* "FILE: message" of the first finding */
 };
 
 /* dir/rel into buf; -1 if it does not fit. */
@@ -53,7 +54,8 @@ find(struct vf *v, const char *file, long long block, long long off,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	v->n++;
+	if (v->n++ == 0)
+		snprintf(v->first, sizeof(v->first), "%s: %s", file, msg);
 	if (v->fn)
 		v->fn(v->arg, file, block, off, msg);
 }
@@ -469,7 +471,7 @@ verify_dir(struct vf *vp, struct tdat_err *e)
 		/* The directory cannot be read past its metadata: name the
 		 * file the message begins with. */
 		size_t dl = strlen(dir);
-		char file[256] = ".";
+		char file[256] = ".", both[400];
 		const char *m = e->msg, *c;
 
 		if (strncmp(m, dir, dl) == 0 && m[dl] == '/' &&
@@ -478,8 +480,11 @@ verify_dir(struct vf *vp, struct tdat_err *e)
 			    (int)(c - m - dl - 1), m + dl + 1);
 			m = c + 2;
 		}
-		find(&v, file, -1, e->has_off ? (long long)e->off : -1, "%s",
-		    m);
+		/* not twice: an XML file that cannot be read is found above */
+		snprintf(both, sizeof(both), "%s: %s", file, m);
+		if (strcmp(both, v.first) != 0)
+			find(&v, file, -1, e->has_off ? (long long)e->off :
+			    -1, "%s", m);
 		tdat_ltt_dir_close(&d);
 		return v.n;
 	}
@@ -503,7 +508,7 @@ int
 tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
     struct tdat_err *e)
 {
-	struct vf v = { dir, fn, arg, 0, NULL, 0, 0, 0 };
+	struct vf v = { dir, fn, arg, 0, NULL, 0, 0, 0, "" };
 
 	return verify_dir(&v, e);
 }
@@ -549,7 +554,7 @@ tdat_ltt_verify_input(const char *dir, const struct tdat_verify_opts *o,
     struct tdat_verify_stats *st, struct tdat_err *e)
 {
 	struct vinput vi = { o, st, 0 };
-	struct vf v = { dir, input_found, &vi, 0, NULL, 0, 0, 0 };
+	struct vf v = { dir, input_found, &vi, 0, NULL, 0, 0, 0, "" };
 	int rc;
 
 	if ((rc = verify_dir(&v, e)) < 0)

@@ -126,7 +126,7 @@ summary(const struct job *j, const struct tdat_verify_stats *st, int status)
 	    (unsigned long long)st->errors, st->errors == 1 ? "" : "s",
 	    (unsigned long long)st->warnings, st->warnings == 1 ? "" : "s");
 	if (st->unreported)
-		printf(" (%llu repeated, not shown)",
+		printf(" (%llu not shown; -k shows every finding)",
 		    (unsigned long long)st->unreported);
 	putchar('\n');
 	tdat_check_stdout();

@@ -331,7 +331,9 @@ struct tdat_verify_stats {
 	uint32_t buffers, cpus;
 	uint64_t pages, records;
 	uint64_t errors, warnings;
-	uint64_t unreported;	/* findings repeated and left unreported */
+	uint64_t unreported;	/* findings counted, not reported: without
+				 * keep_going, a warning of a kind shown
+				 * already, an LTT finding after the first */
 };
 
 /*

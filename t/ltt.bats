@@ -422,6 +422,17 @@ PY
 	[ "$status" -eq 1 ]
 	[ -z "$stderr" ]
 	[ "${lines[0]}" = "$T/d/eventdefs/builtin.xml: error: not a regular file" ]
+	# once (the directory's open failing on it too made a second)
+	[ "${lines[1]}" = "$T/d: damaged: LTT directory, 0 blocks, 0 events, 1 error, 0 warnings" ]
+	# a second file alike: two findings, one shown ("repeated" before)
+	rm "$T/d/eventdefs/irq.xml"
+	mkdir "$T/d/eventdefs/irq.xml"
+	run "$B/tdat-verify" "$T/d"
+	[ "${lines[1]}" = "$T/d: damaged: LTT directory, 0 blocks, 0 events, 2 errors, 0 warnings (1 not shown; -k shows every finding)" ]
+	run "$B/tdat-verify" -k "$T/d"
+	echo "$output"
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[1]}" = "$T/d/eventdefs/irq.xml: error: not a regular file" ]
 	run --separate-stderr "$B/tdat-dump" --records "$T/d"
 	echo "$output"; echo "stderr: $stderr"
 	[ "$status" -eq 1 ]
