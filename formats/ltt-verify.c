@@ -31,7 +31,8 @@ struct vf {
 	const char *file;	/* the file being validated */
 	int lttv;		/* LTTV's dialect: check its reader's rules */
 	uint64_t blocks, events;	/* of the tracefiles walked */
-	char first[400];	/* "FILE: message" of the first finding */
+	char first_file[256];	/* the first finding's file ... */
+	char first_msg[300];	/* ... and message */
 };
 
 /* dir/rel into buf; -1 if it does not fit. */
@@ -54,8 +55,10 @@ find(struct vf *v, const char *file, long long block, long long off,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (v->n++ == 0)
-		snprintf(v->first, sizeof(v->first), "%s: %s", file, msg);
+	if (v->n++ == 0) {
+		snprintf(v->first_file, sizeof(v->first_file), "%s", file);
+		memcpy(v->first_msg, msg, sizeof(msg));
+	}
 	if (v->fn)
 		v->fn(v->arg, file, block, off, msg);
 }
@@ -471,7 +474,7 @@ verify_dir(struct vf *vp, struct tdat_err *e)
 		/* The directory cannot be read past its metadata: name the
 		 * file the message begins with. */
 		size_t dl = strlen(dir);
-		char file[256] = ".", both[400];
+		char file[256] = ".";
 		const char *m = e->msg, *c;
 
 		if (strncmp(m, dir, dl) == 0 && m[dl] == '/' &&
@@ -481,8 +484,8 @@ verify_dir(struct vf *vp, struct tdat_err *e)
 			m = c + 2;
 		}
 		/* not twice: an XML file that cannot be read is found above */
-		snprintf(both, sizeof(both), "%s: %s", file, m);
-		if (strcmp(both, v.first) != 0)
+		if (v.n == 0 || strcmp(file, v.first_file) != 0 ||
+		    strcmp(m, v.first_msg) != 0)
 			find(&v, file, -1, e->has_off ? (long long)e->off :
 			    -1, "%s", m);
 		tdat_ltt_dir_close(&d);
@@ -508,7 +511,7 @@ int
 tdat_ltt_verify(const char *dir, tdat_ltt_finding_fn fn, void *arg,
     struct tdat_err *e)
 {
-	struct vf v = { dir, fn, arg, 0, NULL, 0, 0, 0, "" };
+	struct vf v = { dir, fn, arg, 0, NULL, 0, 0, 0, "", "" };
 
 	return verify_dir(&v, e);
 }
@@ -554,7 +557,7 @@ tdat_ltt_verify_input(const char *dir, const struct tdat_verify_opts *o,
     struct tdat_verify_stats *st, struct tdat_err *e)
 {
 	struct vinput vi = { o, st, 0 };
-	struct vf v = { dir, input_found, &vi, 0, NULL, 0, 0, 0, "" };
+	struct vf v = { dir, input_found, &vi, 0, NULL, 0, 0, 0, "", "" };
 	int rc;
 
 	if ((rc = verify_dir(&v, e)) < 0)

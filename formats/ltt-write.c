@@ -514,6 +514,29 @@ copy_event(struct lt_facility *dst, const struct lt_event *ev)
 	return tdat_lt_fac_add(dst, ev->name, ev->desc, t) ? 0 : -1;
 }
 
+/*
+ * 0 if an event system's name can name a file of the directory
+ * (eventdefs/NAME.xml, info/formats/systems/NNNN-NAME), else a failure:
+ * a name from the trace could climb out of the directory ("../../x"
+ * wrote /x.xml) or break the message's line.
+ */
+static int
+file_name_ok(struct wr *w, const char *name)
+{
+	const char *p;
+	char v[64];
+
+	for (p = name; *p; p++)
+		if (*p == '/' || (unsigned char)*p < 0x20 || *p == 0x7f)
+			break;
+	if (*p == '\0' && p > name && p - name <= 200)
+		return 0;
+	tdat_vis(v, sizeof(v), name);
+	return tdat_fail_nooff(w->e, TDAT_EUNSUP, "event system name \"%s%s\" "
+	    "cannot be a file name", v, strlen(name) >= sizeof(v) ? "..." :
+	    "");
+}
+
 static int
 build_defs(struct wr *w)
 {
@@ -587,6 +610,8 @@ build_defs(struct wr *w)
 		char *desc;
 
 		if ((fa = tdat_lt_defs_find(d, ev->sys)) == NULL) {
+			if ((rc = file_name_ok(w, ev->sys)) < 0)
+				return rc;
 			if (strcmp(ev->sys, "builtin") == 0 ||
 			    strcmp(ev->sys, "tdat_state") == 0)
 				return tdat_fail_nooff(w->e, TDAT_EUNSUP,
@@ -915,10 +940,8 @@ write_originals(struct wr *w)
 			return rc;
 	}
 	for (i = 0; i < f->nsys; i++) {
-		if (strchr(f->sys[i].name, '/') || strlen(f->sys[i].name) > 200)
-			return tdat_fail_nooff(w->e, TDAT_EUNSUP, "event "
-			    "system name \"%s\" cannot be a file name",
-			    f->sys[i].name);
+		if ((rc = file_name_ok(w, f->sys[i].name)) < 0)
+			return rc;
 		snprintf(rel, sizeof(rel), "info/formats/systems/%04u-%s", i,
 		    f->sys[i].name);
 		if ((rc = wr_mkdir(w, rel)) < 0)
@@ -1280,6 +1303,13 @@ cpu_count(const struct tdat_file *f)
 	return n;
 }
 
+/* libxml2's own lines ("I/O error : No space left on device") would
+ * come beside the tool's one. */
+static void
+no_message(void *ctx, const char *fmt, ...)
+{
+}
+
 int
 tdat_ltt_write(struct tdat_file *f, const char *dir,
     struct tdat_ltt_write_opts *o, struct tdat_err *e)
@@ -1310,6 +1340,7 @@ tdat_ltt_write(struct tdat_file *f, const char *dir,
 		return tdat_fail_nooff(e, TDAT_EUSAGE, "unknown dialect %d",
 		    o->dialect);
 	w.tmp = dir;
+	xmlSetGenericErrorFunc(NULL, no_message);
 	if ((rc = wr_mkdir(&w, "eventdefs")) < 0 ||
 	    (rc = wr_mkdir(&w, "info")) < 0 ||
 	    (rc = wr_mkdir(&w, "info/buffers")) < 0 ||

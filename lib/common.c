@@ -23,6 +23,19 @@ const char tdat_hex2[513] =
     "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
     "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 
+/* Printable copy of a name from a file, cut to n - 1 bytes: control
+ * bytes become '?' (dst may be src). */
+void
+tdat_vis(char *dst, size_t n, const char *src)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n && src[i]; i++)
+		dst[i] = (unsigned char)src[i] < 0x20 || src[i] == 0x7f ? '?' :
+		    src[i];
+	dst[i] = '\0';
+}
+
 int
 tdat_fail(struct tdat_err *e, int code, uint64_t off, const char *fmt, ...)
 {

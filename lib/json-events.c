@@ -153,7 +153,7 @@ getn(const struct jev *j, const unsigned char *p, int n)
 static int64_t
 sext(uint64_t v, int size)
 {
-	if (size >= 8)
+	if (size <= 0 || size >= 8)
 		return (int64_t)v;
 	if (v & (1ULL << (size * 8 - 1)))
 		v |= ~0ULL << (size * 8);

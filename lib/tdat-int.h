@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+void tdat_vis(char *dst, size_t n, const char *src);
 int tdat_fail(struct tdat_err *e, int code, uint64_t off, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int tdat_fail_nooff(struct tdat_err *e, int code, const char *fmt, ...)

@@ -131,18 +131,6 @@ two_threads(const struct vctx *v, uint64_t work, uint64_t min)
 	return work >= min && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 }
 
-/* Printable copy of a name from the file: control bytes become '?'. */
-static void
-vis(char *dst, size_t n, const char *src)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < n && src[i]; i++)
-		dst[i] = (unsigned char)src[i] < 0x20 || src[i] == 0x7f ? '?' :
-		    src[i];
-	dst[i] = '\0';
-}
-
 /*
  * Report a finding.  Returns nonzero when the current section should
  * stop: after its first error (unless keep_going), or when the callback
@@ -181,7 +169,7 @@ find(struct vctx *v, int sev, const char *kind, int has_off, uint64_t off,
 	fd.has_off = has_off;
 	fd.off = off;
 	if (b) {
-		vis(bname, sizeof(bname), b->name ? b->name : "");
+		tdat_vis(bname, sizeof(bname), b->name ? b->name : "");
 		fd.buffer = bname;
 	}
 	fd.cpu = cpu;
@@ -277,16 +265,16 @@ note_text(const char *sys, const struct tdat_fmt_issue *is, char *msg,
 {
 	char vs[64], ev[64], id[24];
 
-	vis(vs, sizeof(vs), sys);
+	tdat_vis(vs, sizeof(vs), sys);
 	snprintf(ev, sizeof(ev), "%s:%s", sys, is->name ? is->name : "?");
-	vis(ev, sizeof(ev), ev);
+	tdat_vis(ev, sizeof(ev), ev);
 	msg[0] = '\0';
 	switch (is->what) {
 	case TDAT_FMT_NO_ID:
 		snprintf(msg, n, "event format in system %s has no ID line", vs);
 		break;
 	case TDAT_FMT_BAD_ID:
-		vis(id, sizeof(id), is->text);
+		tdat_vis(id, sizeof(id), is->text);
 		snprintf(msg, n, "event format in system %s: ID %s is not an "
 		    "event id", vs, id);
 		break;
@@ -363,7 +351,7 @@ add_fields(struct vevent *ev, const struct tdat_field *fl, int n,
 		loc->off = off;
 		loc->rel = (f->flags & TDAT_FLD_RELATIVE) != 0;
 		loc->str = strstr(f->type, "char[]") != NULL;
-		vis(loc->name, sizeof(loc->name), f->name);
+		tdat_vis(loc->name, sizeof(loc->name), f->name);
 	}
 	return 0;
 }
@@ -406,7 +394,7 @@ scan_format(struct fmtjob *j, int lsize)
 	} else {
 		snprintf(j->ev.name, sizeof(j->ev.name), "%s:%s", j->sys,
 		    te->name ? te->name : "?");
-		vis(j->ev.name, sizeof(j->ev.name), j->ev.name);
+		tdat_vis(j->ev.name, sizeof(j->ev.name), j->ev.name);
 		j->id = (uint32_t)te->id;
 		j->rc = event_fields(&j->ev, te) ? -1 : 0;
 		tdat_event_free(te);
@@ -630,7 +618,7 @@ add_region(struct vctx *v, uint64_t off, uint64_t end, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->what, sizeof(r->what), fmt, ap);
 	va_end(ap);
-	vis(r->what, sizeof(r->what), r->what);
+	tdat_vis(r->what, sizeof(r->what), r->what);
 }
 
 /* "the top buffer" or "buffer NAME", printable. */
@@ -641,7 +629,7 @@ bufname(const struct tdat_buffer *b, char *out, size_t n)
 
 	if (b->name == NULL || b->name[0] == '\0')
 		return "the top buffer";
-	vis(nm, sizeof(nm), b->name);
+	tdat_vis(nm, sizeof(nm), b->name);
 	snprintf(out, n, "buffer %s", nm);
 	return out;
 }

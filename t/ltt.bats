@@ -555,3 +555,53 @@ PY
 		[ "$stderr" = "tdat-dump: $T/e: $T/e/eventdefs/sched.xml: $z data, not XML" ]
 	done
 }
+
+# sysname_v6 NAME OUT: x86_64-default-sched.dat as a v6 file whose event
+# system "sched" is called NAME (the bytes after it move; the pages are
+# not reached).
+sysname_v6() {
+	"$B/tdat-cat" --file-version 6 -o "$T/v6.dat" "$D/x86_64-default-sched.dat"
+	python3 - "$T/v6.dat" "$2" "$1" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+i = d.find(b'\0sched\0')
+assert i > 0
+d[i + 1:i + 6] = sys.argv[3].encode()
+open(sys.argv[2], 'wb').write(d)
+PY
+}
+
+# An event system's name from the trace named a file: "../../x" climbed
+# out of the directory (tdat-to-ltt wrote X.xml where the name pointed
+# before it refused the name, too late), and a control byte made a file
+# name and a message of two lines.
+@test "tdat-to-ltt refuses a system name that is not a file name" {
+	mkdir -p "$T/a/b/c"
+	sysname_v6 "../../../escape" "$T/in.dat"
+	cd "$T/a/b/c"
+	run --separate-stderr "$TOLTT" --no-progress "$T/in.dat" out
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = 'tdat-to-ltt: out: event system name "../../../escape" cannot be a file name' ]
+	[ ! -e "$T/escape.xml" ] && [ ! -e "$T/a/escape.xml" ]
+	[ -z "$(ls -A "$T/a/b/c")" ]
+	sysname_v6 "$(printf 'sc\nhd')" "$T/in.dat"
+	run --separate-stderr "$TOLTT" --no-progress "$T/in.dat" out
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = 'tdat-to-ltt: out: event system name "sc?hd" cannot be a file name' ]
+	[ -z "$(ls -A "$T/a/b/c")" ]
+}
+
+# A file that cannot be written whole (here: past the file size limit,
+# as on a full file system) gave libxml2's two lines ("I/O error : File
+# too large", "I/O error : write error") before tdat-to-ltt's own.
+@test "tdat-to-ltt: an XML file that cannot be written is one line" {
+	mkdir "$T/o"
+	run --separate-stderr sh -c 'trap "" XFSZ; ulimit -f 4; exec "$0" --no-progress "$1" "$2"' \
+	    "$TOLTT" "$D/x86_64-default-sched.dat" "$T/o/out"
+	echo "$stderr"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" =~ ^"tdat-to-ltt: $T/o/out: eventdefs/"[a-z_]+".xml: cannot write"$ ]]
+	[ -z "$(ls -A "$T/o")" ]
+}
