@@ -1189,6 +1189,17 @@ ltt_record(void *arg, size_t k, const struct tdat_record *rec,
 		return tdat_fail(w->e, TDAT_EUNSUP, rec->off, "time stamp "
 		    "%llu does not fit LTT's 32-bit seconds",
 		    (unsigned long long)rec->ts);
+	type = rec->size >= 2 ? tdat_get16(rec->data, w->big) : 0xffffffff;
+	fi = type <= 65535 ? w->byid[type] : -1;
+	ev = fi >= 0 ? &w->fmt[fi] : NULL;
+	if (ev && (ev->type_size != 2 || ev->type_off != 0))
+		ev = NULL;
+	if (ev == NULL)
+		w->o->skipped++;
+	/* A tracefile is made for an event: one of skipped records only
+	 * would have no block (LTTV needs one). */
+	if (ev == NULL && !rec->missed)
+		return 0;
 	if ((t = tf_get(w, rec->buffer, (uint32_t)rec->cpu)) == NULL)
 		return w->e->code;
 	if (rec->missed) {
@@ -1198,17 +1209,8 @@ ltt_record(void *arg, size_t k, const struct tdat_record *rec,
 		if ((rc = tf_event(w, t, rec->ts, w->id_lost, b, 8)) < 0)
 			return rc;
 	}
-	type = rec->size >= 2 ? tdat_get16(rec->data, w->big) : 0xffffffff;
-	fi = type <= 65535 ? w->byid[type] : -1;
-	if (fi < 0) {
-		w->o->skipped++;
+	if (ev == NULL)
 		return 0;
-	}
-	ev = &w->fmt[fi];
-	if (ev->type_size != 2 || ev->type_off != 0) {
-		w->o->skipped++;
-		return 0;
-	}
 	tdat_sb_reset(&w->sb);
 	tdat_ltt_fmt_encode(ev, rec->data, rec->size, w->big, &w->sb);
 	if ((rc = lttv_payload(w, fi)) < 0)

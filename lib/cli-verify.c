@@ -44,7 +44,7 @@ found(void *arg, const struct tdat_finding *fd)
 	const struct job *j = arg;
 	const char *sev = fd->severity == TDAT_FIND_ERROR ? "error" : "warning";
 	const char *file = j->file;
-	char path[4096];
+	char path[4096], msg[1100];
 	json_object *o;
 
 	if (j->quiet)
@@ -72,7 +72,10 @@ found(void *arg, const struct tdat_finding *fd)
 		jprint(o);
 		return 0;
 	}
-	printf("%s: ", file);
+	/* one line: a file's name or message may hold control bytes */
+	tdat_vis(path, sizeof(path), file);
+	tdat_vis(msg, sizeof(msg), fd->msg);
+	printf("%s: ", path);
 	if (fd->has_off)
 		printf("offset 0x%llx: ", (unsigned long long)fd->off);
 	printf("%s: ", sev);
@@ -82,7 +85,7 @@ found(void *arg, const struct tdat_finding *fd)
 		printf("CPU %d%s", fd->cpu, fd->page >= 0 ? " " : ": ");
 	if (fd->page >= 0)
 		printf("page %lld: ", fd->page);
-	printf("%s\n", fd->msg);
+	printf("%s\n", msg);
 	tdat_check_stdout();
 	return 0;
 }
@@ -200,6 +203,7 @@ salvage_hint(const char *path, const struct job *j)
 		jprint(o);
 		return;
 	}
+	tdat_vis(e.msg, sizeof(e.msg), e.msg);
 	if (!ok)
 		printf("%s: damaged: tdat-cat --salvage cannot recover it: %s\n",
 		    j->file, e.msg);

@@ -60,14 +60,21 @@ tdat_prog(void)
 	return prog;
 }
 
+/*
+ * One line on stderr: "PROG: " and the message, whose control bytes
+ * (a name or a compression from a damaged file: "heet:12;\tsize:4;\n...")
+ * become '?'.
+ */
 static void
 vwarn(const char *fmt, va_list ap)
 {
+	char line[2048];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	tdat_vis(line, sizeof(line), line);
 	tdat_cli_progress_end();
 	fflush(stdout);
-	fprintf(stderr, "%s: ", prog);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s: %s\n", prog, line);
 }
 
 void
@@ -99,14 +106,11 @@ tdat_report_err(const char *file, const struct tdat_err *e)
 
 	if (file && strcmp(file, "-") == 0)
 		file = "stdin";
-	tdat_cli_progress_end();
-	fflush(stdout);
-	fprintf(stderr, "%s: ", prog);
-	if (file)
-		fprintf(stderr, "%s: ", file);
 	if (e && e->has_off)
-		fprintf(stderr, "offset 0x%llx: ", (unsigned long long)e->off);
-	fprintf(stderr, "%s\n", msg);
+		tdat_warn("%s%soffset 0x%llx: %s", file ? file : "", file ?
+		    ": " : "", (unsigned long long)e->off, msg);
+	else
+		tdat_warn("%s%s%s", file ? file : "", file ? ": " : "", msg);
 	st = e ? tdat_exit_status(e->code) : 2;
 	return st ? st : 2;
 }

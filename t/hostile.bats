@@ -284,3 +284,30 @@ PY
 		cmp "$t/tc" "$t/want"
 	done
 }
+
+# A string from a damaged file in a message (here the v7 compression,
+# "z<newline>t<tab>"): every tool printed it raw, over several lines; its
+# control bytes are '?' now, the message one line.
+@test "a control byte from the file does not break the message's line" {
+	local t=$BATS_TEST_TMPDIR tool
+	python3 - "$D/x86_64-default-sched.dat" "$t/in.dat" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+assert d[18:23] == b'zstd\0'
+d[18:22] = b'z\nt\t'
+open(sys.argv[2], 'wb').write(d)
+PY
+	for tool in "tdat-dump" "tdat-dump --records" "tdat-to-json" "tdat-to-ltt" "tdat-cat -o $t/out.dat"; do
+		run --separate-stderr $B/$tool "$t/in.dat"
+		echo "$tool: $stderr"
+		[ "$status" -eq 1 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == *": $t/in.dat: offset 0x0: unknown compression \"z?t?\"" ]]
+	done
+	run "$B/tdat-verify" "$t/in.dat"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[0]}" = "$t/in.dat: offset 0x0: error: unknown compression \"z?t?\"" ]
+	[ "${lines[2]}" = "$t/in.dat: damaged: tdat-cat --salvage cannot recover it: unknown compression \"z?t?\"" ]
+}

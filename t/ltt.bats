@@ -605,3 +605,33 @@ PY
 	[[ "$stderr" =~ ^"tdat-to-ltt: $T/o/out: eventdefs/"[a-z_]+".xml: cannot write"$ ]]
 	[ -z "$(ls -A "$T/o")" ]
 }
+
+# A CPU whose records are all of event types the trace has no format for
+# (here every id moved: 3NN -> 9NN, 1NN -> 8NN) got a tracefile of no
+# block, which LTTV cannot open (tdat-verify: "empty tracefile").
+@test "tdat-to-ltt makes no tracefile for records it skips" {
+	local d
+	"$B/tdat-cat" --file-version 6 -o "$T/v6.dat" "$D/x86_64-default-sched.dat"
+	python3 - "$T/v6.dat" "$T/in.dat" <<'PY'
+import re, sys
+d = open(sys.argv[1], 'rb').read()
+sub = {b'3': b'9', b'1': b'8'}
+d = re.sub(rb'\nID: ([13])(\d\d)\n', lambda m: b'\nID: ' + sub[m.group(1)] + m.group(2) + b'\n', d)
+open(sys.argv[2], 'wb').write(d)
+PY
+	for d in --lttv=2003 --lttv=2005 --lttv=xml; do
+		rm -rf "$T/o"
+		if [ $d = --lttv=xml ]; then
+			run --separate-stderr "$TOLTT" --no-progress "$T/in.dat" "$T/o"
+		else
+			run --separate-stderr "$TOLTT" --no-progress $d "$T/in.dat" "$T/o"
+		fi
+		echo "$stderr"
+		[ "$status" -eq 0 ]
+		[[ "$stderr" == *": 24838 records of unknown event types skipped" ]]
+		[ -z "$(find "$T/o/cpu" -type f -empty)" ]
+		run "$B/tdat-verify" "$T/o"
+		echo "$output"
+		[ "$status" -eq 0 ]
+	done
+}
