@@ -518,20 +518,26 @@ copy_event(struct lt_facility *dst, const struct lt_event *ev)
  * 0 if an event system's name can name a file of the directory
  * (eventdefs/NAME.xml, info/formats/systems/NNNN-NAME), else a failure:
  * a name from the trace could climb out of the directory ("../../x"
- * wrote /x.xml) or break the message's line.
+ * wrote /x.xml), break the message's line, or not be UTF-8, which the
+ * XML files must be (the event parser takes ASCII names only; the
+ * system's is the trace's as it is).
  */
 static int
 file_name_ok(struct wr *w, const char *name)
 {
 	const char *p;
-	char v[64];
+	char v[64], *q;
 
 	for (p = name; *p; p++)
-		if (*p == '/' || (unsigned char)*p < 0x20 || *p == 0x7f)
+		if (*p == '/' || (unsigned char)*p < 0x20 ||
+		    (unsigned char)*p >= 0x7f)
 			break;
 	if (*p == '\0' && p > name && p - name <= 200)
 		return 0;
-	tdat_vis(v, sizeof(v), name);
+	snprintf(v, sizeof(v), "%s", name);
+	for (q = v; *q; q++)
+		if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f)
+			*q = '?';
 	return tdat_fail_nooff(w->e, TDAT_EUNSUP, "event system name \"%s%s\" "
 	    "cannot be a file name", v, strlen(name) >= sizeof(v) ? "..." :
 	    "");

@@ -562,11 +562,11 @@ PY
 sysname_v6() {
 	"$B/tdat-cat" --file-version 6 -o "$T/v6.dat" "$D/x86_64-default-sched.dat"
 	python3 - "$T/v6.dat" "$2" "$1" <<'PY'
-import sys
+import os, sys
 d = bytearray(open(sys.argv[1], 'rb').read())
 i = d.find(b'\0sched\0')
 assert i > 0
-d[i + 1:i + 6] = sys.argv[3].encode()
+d[i + 1:i + 6] = os.fsencode(sys.argv[3])
 open(sys.argv[2], 'wb').write(d)
 PY
 }
@@ -591,6 +591,12 @@ PY
 	[ "$status" -eq 1 ]
 	[ "$stderr" = 'tdat-to-ltt: out: event system name "sc?hd" cannot be a file name' ]
 	[ -z "$(ls -A "$T/a/b/c")" ]
+	# not UTF-8, which the XML must be: "not well-formed" in tdat-verify
+	sysname_v6 "$(printf 'sc\377hd')" "$T/in.dat"
+	run --separate-stderr "$TOLTT" --no-progress "$T/in.dat" out
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = 'tdat-to-ltt: out: event system name "sc?hd" cannot be a file name' ]
 }
 
 # A file that cannot be written whole (here: past the file size limit,
