@@ -576,27 +576,20 @@ PY
 # before it refused the name, too late), and a control byte made a file
 # name and a message of two lines.
 @test "tdat-to-ltt refuses a system name that is not a file name" {
+	local name shown
 	mkdir -p "$T/a/b/c"
-	sysname_v6 "../../../escape" "$T/in.dat"
 	cd "$T/a/b/c"
-	run --separate-stderr "$TOLTT" --no-progress "$T/in.dat" out
-	echo "$stderr"
-	[ "$status" -eq 1 ]
-	[ "$stderr" = 'tdat-to-ltt: out: event system name "../../../escape" cannot be a file name' ]
+	# the last: not UTF-8, which the XML must be ("not well-formed")
+	for name in "../../../escape" "$(printf 'sc\nhd')" "$(printf 'sc\377hd')"; do
+		shown=$(printf '%s' "$name" | LC_ALL=C tr '\n\377' '??')
+		sysname_v6 "$name" "$T/in.dat"
+		run --separate-stderr "$TOLTT" --no-progress "$T/in.dat" out
+		echo "$stderr"
+		[ "$status" -eq 1 ]
+		[ "$stderr" = "tdat-to-ltt: out: event system name \"$shown\" cannot be a file name" ]
+		[ -z "$(ls -A "$T/a/b/c")" ]
+	done
 	[ ! -e "$T/escape.xml" ] && [ ! -e "$T/a/escape.xml" ]
-	[ -z "$(ls -A "$T/a/b/c")" ]
-	sysname_v6 "$(printf 'sc\nhd')" "$T/in.dat"
-	run --separate-stderr "$TOLTT" --no-progress "$T/in.dat" out
-	echo "$stderr"
-	[ "$status" -eq 1 ]
-	[ "$stderr" = 'tdat-to-ltt: out: event system name "sc?hd" cannot be a file name' ]
-	[ -z "$(ls -A "$T/a/b/c")" ]
-	# not UTF-8, which the XML must be: "not well-formed" in tdat-verify
-	sysname_v6 "$(printf 'sc\377hd')" "$T/in.dat"
-	run --separate-stderr "$TOLTT" --no-progress "$T/in.dat" out
-	echo "$stderr"
-	[ "$status" -eq 1 ]
-	[ "$stderr" = 'tdat-to-ltt: out: event system name "sc?hd" cannot be a file name' ]
 }
 
 # A file that cannot be written whole (here: past the file size limit,
