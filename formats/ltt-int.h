@@ -137,9 +137,11 @@ int tdat_lt_builtin(struct lt_defs *, struct tdat_err *e);
 /* Write facilities as an XML document (dialect 0) or LTTV's dialect. */
 int tdat_lt_write_eventdefs(const char *path, const struct lt_facility *fac,
     int nfac, int lttv, struct tdat_err *e);
-/* Read every facility of an eventdefs file (XML or LTTV's dialect). */
+/* Read every facility of an eventdefs file (XML or LTTV's dialect); with
+ * keep, its XML tree is kept there, or why it is not XML. */
+struct ltt_defdoc;
 int tdat_lt_read_eventdefs(const char *path, struct lt_defs *d, int *lttv,
-    struct tdat_err *e);
+    struct ltt_defdoc *keep, struct tdat_err *e);
 /* Bytes of a payload of type t at p (len available), or -1. */
 char *tdat_lt_xml_text(const char *s);
 long tdat_lt_payload_size(const struct lt_facility *fac,
@@ -166,6 +168,14 @@ long tdat_ltt_synth_decode(const struct synth_ev *s, const unsigned char *p,
 
 /* ---- reading a directory (ltt-read.c) ---------------------------- */
 
+/* An eventdefs file as XML, kept by tdat_ltt_dir_open for tdat_ltt_verify's
+ * schema check, so that it is parsed once. */
+struct ltt_defdoc {
+	char *name;		/* its name in eventdefs/ */
+	struct _xmlDoc *doc;	/* its tree, or NULL if it is not XML ... */
+	char why[256];		/* ... and then why */
+};
+
 struct ltt_dir {
 	char *dir;
 	int big;
@@ -178,6 +188,9 @@ struct ltt_dir {
 	struct lt_defs defs;	/* builtin first, then listing order */
 	int32_t *id_fac, *id_ev;	/* LTT id -> facility, event */
 	uint32_t nid;		/* their size: ids from nid on are -1 */
+	struct ltt_defdoc *docs;	/* with keep_docs: the eventdefs read */
+	int ndocs;
+	uint64_t kept;		/* their files' bytes (LTT_KEEP_MAX at most) */
 };
 
 struct ltt_tf {
@@ -215,7 +228,9 @@ long long tdat_ltt_xattr_num(struct _xmlNode *n, const char *name,
     long long def);
 int tdat_ltt_list(const char *path, char ***out, size_t *n);
 void tdat_ltt_list_free(char **v, size_t n);
-int tdat_ltt_dir_open(const char *dir, struct ltt_dir *d, struct tdat_err *e);
+/* keep_docs: keep the eventdefs files' trees in d->docs (tdat_ltt_verify). */
+int tdat_ltt_dir_open(const char *dir, struct ltt_dir *d, int keep_docs,
+    struct tdat_err *e);
 int tdat_ltt_dir_map(struct ltt_dir *d);
 struct _xmlDoc;
 struct _xmlDoc *tdat_ltt_read_doc(const char *path, int xml_opts,

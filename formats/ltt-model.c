@@ -979,7 +979,7 @@ collect(xmlNodePtr n, struct lt_defs *d, const char *path,
 
 int
 tdat_lt_read_eventdefs(const char *path, struct lt_defs *d, int *lttv,
-    struct tdat_err *e)
+    struct ltt_defdoc *keep, struct tdat_err *e)
 {
 	struct tdat_err why;
 	xmlDocPtr doc;
@@ -989,14 +989,18 @@ tdat_lt_read_eventdefs(const char *path, struct lt_defs *d, int *lttv,
 	    XML_PARSE_NOWARNING | XML_PARSE_NOBLANKS, HTML_PARSE_RECOVER |
 	    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
 	    HTML_PARSE_NOBLANKS, lttv, &why);
+	if (keep != NULL && (doc == NULL || *lttv))
+		snprintf(keep->why, sizeof(keep->why), "%s", why.msg);
 	if (doc == NULL)
 		return tdat_fail_nooff(e, why.code ? why.code : TDAT_ECORRUPT,
-		    "%s: %s", path, why.code ? why.msg :
-		    "neither XML nor LTTV eventdefs");
+		    "%s: %s", path, why.msg);
 	if (*lttv)
 		fix_html((xmlNodePtr)doc);
 	collect(xmlDocGetRootElement(doc), d, path, e, &rc);
-	xmlFreeDoc(doc);
+	if (keep != NULL && !*lttv)
+		keep->doc = doc;
+	else
+		xmlFreeDoc(doc);
 	return rc;
 }
 

@@ -80,17 +80,51 @@ quiet(void *ctx, const char *fmt, ...)
 	(void)fmt;
 }
 
+/* why->msg: libxml2's last error, the reason the bytes are not XML. */
+static void
+not_xml(struct tdat_err *why)
+{
+	xmlErrorPtr err = xmlGetLastError();
+	size_t n;
+
+	if (err == NULL || err->message == NULL) {
+		snprintf(why->msg, sizeof(why->msg), "not well-formed XML");
+		return;
+	}
+	snprintf(why->msg, sizeof(why->msg), "not well-formed XML: line %d: "
+	    "%s", err->line, err->message);
+	n = strlen(why->msg);
+	while (n > 0 && (why->msg[n - 1] == '\n' || why->msg[n - 1] == ' '))
+		why->msg[--n] = '\0';
+}
+
+/* 1 if p begins with an XML declaration (after a UTF-8 byte order mark). */
+static int
+xml_decl(const unsigned char *p, uint64_t n)
+{
+	if (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) {
+		p += 3;
+		n -= 3;
+	}
+	return n >= 5 && memcmp(p, "<?xml", 5) == 0;
+}
+
 /*
  * The document in path, read as XML with xml_opts or, if that fails and
- * html_opts is not -1, as HTML with html_opts (*html set to 1).  The file
+ * html_opts is not -1, as HTML with html_opts (*html set to 1): LTTV's
+ * dialect, whose unquoted attributes are not XML.  A file that declares
+ * itself XML (<?xml ...?>, which LTTV's reader refuses) is not LTTV's: if
+ * it does not parse, it is damaged, and is not read as HTML, which would
+ * make definitions of whatever its damage left.  The file
  * is read once and parsed from memory: libxml2's file input (its probe
  * for compressed data, an inflate stream) cost more than parsing a small
  * file, and it inflated compressed data whatever its size (a 200 KB gzip
  * file took 6.5 GB), which is refused.
  * NULL with *why filled (the fault, without the path) if the file is not
  * a regular file of at most MAX_XML bytes that can be read, or gzip or
- * xz data; NULL with
- * why->code 0 if it does not parse (libxml2's last error says why).
+ * xz data.  When the bytes are not XML, why->code stays 0 and why->msg
+ * says why ("not well-formed XML: line 3: ..."), whether or not they are
+ * then read as HTML; NULL if they are not read at all.
  * libxml2 prints nothing: callers make the message.
  */
 xmlDocPtr
@@ -126,12 +160,17 @@ tdat_ltt_read_doc(const char *path, int xml_opts, int html_opts, int *html,
 		return NULL;
 	}
 	doc = xmlReadMemory((const char *)p, (int)n, path, NULL, xml_opts);
-	if (doc == NULL && html_opts != -1) {
+	if (doc == NULL)
+		not_xml(why);
+	if (doc == NULL && html_opts != -1 && !xml_decl(p, n)) {
 		htmlParserCtxtPtr c = htmlNewParserCtxt();
 
 		if (c != NULL && (doc = htmlCtxtReadMemory(c, (const char *)p,
 		    (int)n, path, NULL, html_opts)) != NULL)
 			*html = 1;
+		else
+			snprintf(why->msg, sizeof(why->msg), "neither XML nor "
+			    "LTTV eventdefs");
 		htmlFreeParserCtxt(c);
 	}
 	free(p);
@@ -234,7 +273,7 @@ read_system(struct ltt_dir *d, struct tdat_err *e)
 	    XML_PARSE_NOWARNING, -1, &html, &why);
 	if (doc == NULL)
 		return tdat_fail_nooff(e, why.code ? why.code : TDAT_ECORRUPT,
-		    "%s: %s", path, why.code ? why.msg : "not well-formed XML");
+		    "%s: %s", path, why.msg);
 	root = xmlDocGetRootElement(doc);
 	if (root == NULL || xmlStrcmp(root->name, X("system")) != 0) {
 		xmlFreeDoc(doc);
@@ -270,8 +309,30 @@ read_system(struct ltt_dir *d, struct tdat_err *e)
 	return 0;
 }
 
+/* A slot in d->docs for eventdefs/name (at path) if its bytes fit in what
+ * is kept, else NULL (tdat_ltt_verify parses it again). */
+static struct ltt_defdoc *
+keep_slot(struct ltt_dir *d, const char *name, const char *path)
+{
+	struct ltt_defdoc *v, *k;
+	struct stat st;
+
+	if (stat(path, &st) < 0 || (uint64_t)st.st_size > MAX_XML - d->kept ||
+	    (v = realloc(d->docs, (size_t)(d->ndocs + 1) * sizeof(*v))) ==
+	    NULL)
+		return NULL;
+	d->docs = v;
+	k = &v[d->ndocs];
+	memset(k, 0, sizeof(*k));
+	if ((k->name = strdup(name)) == NULL)
+		return NULL;
+	d->ndocs++;
+	d->kept += (uint64_t)st.st_size;
+	return k;
+}
+
 static int
-read_defs(struct ltt_dir *d, struct tdat_err *e)
+read_defs(struct ltt_dir *d, int keep, struct tdat_err *e)
 {
 	char path[PATH_MAX], **names;
 	size_t n, i;
@@ -289,7 +350,8 @@ read_defs(struct ltt_dir *d, struct tdat_err *e)
 			continue;
 		snprintf(path, sizeof(path), "%s/eventdefs/%s", d->dir,
 		    names[i]);
-		rc = tdat_lt_read_eventdefs(path, &d->defs, &lttv, e);
+		rc = tdat_lt_read_eventdefs(path, &d->defs, &lttv, keep ?
+		    keep_slot(d, names[i], path) : NULL, e);
 		d->nfiles++;
 		if (lttv)
 			d->lttv_defs = 1;
@@ -384,7 +446,8 @@ facility_load(struct ltt_dir *d, const unsigned char *p, uint32_t n)
 }
 
 int
-tdat_ltt_dir_open(const char *dir, struct ltt_dir *d, struct tdat_err *e)
+tdat_ltt_dir_open(const char *dir, struct ltt_dir *d, int keep_docs,
+    struct tdat_err *e)
 {
 	char path[PATH_MAX];
 	struct ltt_tf t;
@@ -394,7 +457,7 @@ tdat_ltt_dir_open(const char *dir, struct ltt_dir *d, struct tdat_err *e)
 	memset(d, 0, sizeof(*d));
 	if ((d->dir = strdup(dir)) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	if ((rc = read_system(d, e)) < 0 || (rc = read_defs(d, e)) < 0)
+	if ((rc = read_system(d, e)) < 0 || (rc = read_defs(d, keep_docs, e)) < 0)
 		return rc;
 	if (tdat_ltt_dir_map(d) < 0)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
@@ -420,6 +483,13 @@ tdat_ltt_dir_open(const char *dir, struct ltt_dir *d, struct tdat_err *e)
 void
 tdat_ltt_dir_close(struct ltt_dir *d)
 {
+	int i;
+
+	for (i = 0; i < d->ndocs; i++) {
+		free(d->docs[i].name);
+		xmlFreeDoc(d->docs[i].doc);
+	}
+	free(d->docs);
 	tdat_lt_defs_free(&d->defs);
 	free(d->id_fac);
 	free(d->id_ev);

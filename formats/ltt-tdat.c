@@ -1146,7 +1146,7 @@ tdat_ltt_open(const char *dir, struct tdat_ltt **out, struct tdat_err *e)
 	l->ps.arg = l;
 	l->ps.begin = ps_begin;
 	l->ps.read = ps_read;
-	if ((rc = tdat_ltt_dir_open(dir, &l->d, e)) < 0)
+	if ((rc = tdat_ltt_dir_open(dir, &l->d, 0, e)) < 0)
 		goto fail;
 	if ((l->f = calloc(1, sizeof(*l->f))) == NULL) {
 		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");

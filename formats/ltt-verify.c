@@ -118,42 +118,14 @@ out:
 	return s;
 }
 
-/* Parse rel and validate it against xsd; a finding for each error. */
+/* Validate rel's tree against xsd; a finding for each error. */
 static void
-check_xml(struct vf *v, const char *rel, const char *xsd)
+validate(struct vf *v, const char *rel, xmlDocPtr doc, const char *xsd)
 {
-	char path[PATH_MAX];
 	xmlSchemaValidCtxtPtr vc;
-	xmlSchemaPtr s;
-	xmlDocPtr doc;
-	struct tdat_err why;
-	int html;
-	xmlErrorPtr err;
+	xmlSchemaPtr s = schema(xsd);
 
 	v->file = rel;
-	if (mkpath(path, sizeof(path), v->dir, rel) < 0)
-		return;
-	doc = tdat_ltt_read_doc(path, XML_PARSE_NONET | XML_PARSE_NOERROR |
-	    XML_PARSE_NOWARNING, -1, &html, &why);
-	if (doc == NULL) {
-		char msg[256];
-		size_t n;
-
-		if (why.code || (err = xmlGetLastError()) == NULL) {
-			find(v, rel, -1, -1, "%s", why.code ? why.msg :
-			    "not well-formed XML");
-			return;
-		}
-		snprintf(msg, sizeof(msg), "%s", err->message ?
-		    err->message : "unreadable");
-		n = strlen(msg);
-		while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-			msg[--n] = '\0';
-		find(v, rel, -1, -1, "not well-formed XML: line %d: %s",
-		    err->line, msg);
-		return;
-	}
-	s = schema(xsd);
 	vc = s ? xmlSchemaNewValidCtxt(s) : NULL;
 	if (vc) {
 		xmlSchemaSetValidStructuredErrors(vc, xml_error, v);
@@ -161,7 +133,45 @@ check_xml(struct vf *v, const char *rel, const char *xsd)
 		xmlSchemaFreeValidCtxt(vc);
 	} else
 		find(v, rel, -1, -1, "the built-in schema does not load");
+}
+
+/* Parse rel and validate it against xsd. */
+static void
+check_xml(struct vf *v, const char *rel, const char *xsd)
+{
+	char path[PATH_MAX];
+	xmlDocPtr doc;
+	struct tdat_err why;
+	int html;
+
+	if (mkpath(path, sizeof(path), v->dir, rel) < 0)
+		return;
+	doc = tdat_ltt_read_doc(path, XML_PARSE_NONET | XML_PARSE_NOERROR |
+	    XML_PARSE_NOWARNING, -1, &html, &why);
+	if (doc == NULL) {
+		find(v, rel, -1, -1, "%s", why.msg);
+		return;
+	}
+	validate(v, rel, doc, xsd);
 	xmlFreeDoc(doc);
+}
+
+/* Check eventdefs/name, from the tree tdat_ltt_dir_open kept if it did. */
+static void
+check_defs(struct vf *v, const struct ltt_dir *d, const char *name,
+    const char *rel)
+{
+	int i;
+
+	for (i = 0; i < d->ndocs; i++)
+		if (strcmp(d->docs[i].name, name) == 0)
+			break;
+	if (i == d->ndocs)
+		check_xml(v, rel, tdat_ltt_xsd_eventdefs);
+	else if (d->docs[i].doc == NULL)
+		find(v, rel, -1, -1, "%s", d->docs[i].why);
+	else
+		validate(v, rel, d->docs[i].doc, tdat_ltt_xsd_eventdefs);
 }
 
 /* LTTV: system.xml's closed attribute set and LTTV's endian names. */
@@ -186,8 +196,7 @@ check_lttv_system(struct vf *v)
 	doc = tdat_ltt_read_doc(path, XML_PARSE_NONET | XML_PARSE_NOERROR |
 	    XML_PARSE_NOWARNING, -1, &html, &why);
 	if (doc == NULL || (r = xmlDocGetRootElement(doc)) == NULL) {
-		find(v, "info/system.xml", -1, -1, "%s", why.code ? why.msg :
-		    "not well-formed XML");
+		find(v, "info/system.xml", -1, -1, "%s", why.msg);
 		xmlFreeDoc(doc);
 		return;
 	}
@@ -429,7 +438,7 @@ verify_dir(struct vf *vp, struct tdat_err *e)
 	if (access(path, F_OK) != 0)
 		return tdat_fail_nooff(e, TDAT_EUSAGE, "%s: not an LTT trace "
 		    "directory (no info/system.xml)", dir);
-	rc = tdat_ltt_dir_open(dir, &d, e);
+	rc = tdat_ltt_dir_open(dir, &d, 1, e);
 	/*
 	 * LTTV's dialect by its endian names, or by eventdefs none of which
 	 * is XML: one that is not, among XML ones, is a damaged file.
@@ -465,7 +474,7 @@ verify_dir(struct vf *vp, struct tdat_err *e)
 			if (lttv)
 				check_lttv_defs(&v, rel);
 			else
-				check_xml(&v, rel, tdat_ltt_xsd_eventdefs);
+				check_defs(&v, &d, names[i], rel);
 		}
 		tdat_ltt_list_free(names, n);
 	} else

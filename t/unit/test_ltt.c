@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
+#include "../../formats/ltt-int.h"
 #include "tap.h"
 
 /* Internal texts of formats/ltt*.c, compared with their source files. */
@@ -259,6 +260,37 @@ test_verify_input(void)
 	got[0] = '\0';
 	ok(tdat_verify(FIXTURE, &vo, &st, &e) == 0 && st.errors == 0 &&
 	    st.version > 0 && got[0] == '\0', "and a trace.dat the same way");
+}
+
+/* tdat_ltt_dir_open keeps each eventdefs tree for tdat_ltt_verify's schema
+ * check when asked, so that the file is parsed once; an LTTV file is kept
+ * as not XML, with why. */
+static void
+test_keep_docs(void)
+{
+	struct tdat_err e = { 0 };
+	struct ltt_dir ld;
+	char d[512];
+	int i, rc, trees;
+
+	fresh(d, sizeof(d), "keep", TDAT_LTT_XML);
+	ok(tdat_ltt_dir_open(d, &ld, 0, &e) == 0 && ld.ndocs == 0 &&
+	    ld.nfiles > 1, "eventdefs trees are not kept unasked");
+	tdat_ltt_dir_close(&ld);
+	rc = tdat_ltt_dir_open(d, &ld, 1, &e);
+	ok(rc == 0 && ld.ndocs == ld.nfiles, "a tree is kept for each of the "
+	    "%d eventdefs files", ld.nfiles);
+	for (i = trees = 0; i < ld.ndocs; i++)
+		trees += ld.docs[i].doc != NULL;
+	ok(trees == ld.ndocs, "each is XML (%d)", trees);
+	tdat_ltt_dir_close(&ld);
+	fresh(d, sizeof(d), "keep2005", TDAT_LTT_LTTV2005);
+	rc = tdat_ltt_dir_open(d, &ld, 1, &e);
+	ok(rc == 0 && ld.ndocs == 1 && ld.docs[0].doc == NULL && strncmp(ld.docs[0].why,
+	    "not well-formed XML: line 1: ", 29) == 0,
+	    "LTTV's eventdefs are kept as not XML (%s)",
+	    ld.ndocs ? ld.docs[0].why : "");
+	tdat_ltt_dir_close(&ld);
 }
 
 static void
@@ -680,6 +712,7 @@ main(void)
 	same_text(tdat_ltt_xsd_tracedat, "schemas/ltt-tracedat.xsd");
 	test_damage();
 	test_verify_input();
+	test_keep_docs();
 	test_lttv_rules();
 	test_back();
 	test_open_tdat();
