@@ -491,6 +491,20 @@ PY
 	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
 }
 
+# A system.xml that is not well-formed was found twice: by its schema
+# check with libxml2's line, and by the directory's open as "not
+# well-formed XML" alone, which the check for a repeat did not match.
+@test "a system.xml that is not XML is found once, with its line" {
+	"$TOLTT" "$D/x86_64-default-sched.dat" "$T/d"
+	sed -i 's/<system /<system" /' "$T/d/info/system.xml"
+	run --separate-stderr "$B/tdat-verify" -k "$T/d"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ -z "$stderr" ]
+	[ "$(grep -c 'system.xml: error' <<<"$output")" -eq 1 ]
+	[[ "${lines[0]}" == "$T/d/info/system.xml: error: not well-formed XML: line 2: "* ]]
+}
+
 # A buffer whose page size is not the file's (a v7 header saying 8192,
 # its BUFFER options 4096): the directory's pages were built at the
 # file's size and read at the buffer's ("page commit 8132 exceeds the
