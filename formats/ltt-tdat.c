@@ -592,7 +592,7 @@ synthesize(struct tdat_ltt *l, struct tdat_err *e)
 	int i, k, ls = l->d.lsize;
 	size_t t;
 
-	f->version = 7;
+	f->version = 6;
 	f->big = l->d.big;
 	f->lsize = ls;
 	f->page_size = 4096;

@@ -84,9 +84,9 @@ initial(struct dumper *d)
 	pr(d, TDAT_DUMP_SUMMARY, "\t\t%u\t[Page size, bytes]\n", f->page_size);
 	if (f->version >= 7) {
 		pr(d, TDAT_DUMP_SUMMARY, "\t\t%s\t[Compression algorithm]\n",
-		    f->comp);
+		    f->comp ? f->comp : "none");
 		pr(d, TDAT_DUMP_SUMMARY, "\t\t%s\t[Compression version]\n",
-		    f->comp_ver);
+		    f->comp_ver ? f->comp_ver : "");
 	}
 }
 
@@ -577,7 +577,7 @@ tdat_dump_summary(struct tdat_file *f, FILE *out, struct tdat_err *e)
 	fprintf(out, "long size:    %d\n", f->lsize);
 	fprintf(out, "page size:    %u\n", f->page_size);
 	if (f->version >= 7)
-		fprintf(out, "compression:  %s %s\n", f->comp,
+		fprintf(out, "compression:  %s %s\n", f->comp ? f->comp : "none",
 		    f->comp_ver && *f->comp_ver ? f->comp_ver : "");
 	fprintf(out, "CPUs:         %u\n", f->ncpus);
 	fprintf(out, "options:      %zu\n", f->nopt);

@@ -505,6 +505,31 @@ PY
 	[[ "${lines[0]}" == "$T/d/info/system.xml: error: not well-formed XML: line 2: "* ]]
 }
 
+# A directory as LTT wrote it, without tdat's info/ (its formats made
+# from the eventdefs), was a v7 file of no sections: tdat-dump showed no
+# format (--systems, --events and --all printed none of them) and its
+# compression as "(null)", printf's word for a null string, which a
+# tracedat.xml without compression="..." gave too.
+@test "a directory without tdat's originals dumps its formats as a v6 file" {
+	"$TOLTT" --lttv "$D/x86_64-default-sched.dat" "$T/d"
+	find "$T/d/info" -mindepth 1 ! -name system.xml -exec rm -rf {} +
+	run --separate-stderr "$B/tdat-dump" "$T/d"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"(null)"* ]]
+	[ "${lines[1]}" = "version:      6" ]
+	[ "$("$B/tdat-dump" --systems "$T/d")" = $'\t[Events format, 1 systems]\n\t\ttdat 65 [system, events]' ]
+	[ "$("$B/tdat-dump" --events "$T/d" | grep -c '^name: ')" -eq 65 ]
+	"$B/tdat-dump" --all "$T/d" | grep -q '^name: sched_switch$'
+	"$TOLTT" "$D/x86_64-default-sched.dat" "$T/e"
+	sed -i 's/ compression="[^"]*"//' "$T/e/info/tracedat.xml"
+	run "$B/tdat-dump" "$T/e"
+	[ "$status" -eq 0 ]
+	[ "${lines[5]}" = "compression:  none " ]
+	run "$B/tdat-dump" --all "$T/e"
+	[[ "$output" != *"(null)"* ]]
+}
+
 # A buffer whose page size is not the file's (a v7 header saying 8192,
 # its BUFFER options 4096): the directory's pages were built at the
 # file's size and read at the buffer's ("page commit 8132 exceeds the
