@@ -173,6 +173,34 @@ tdat_lt_defs_find(const struct lt_defs *d, const char *name)
 	return NULL;
 }
 
+static int
+cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The name of an event f holds twice (LTT names an event by facility and
+ * name), or NULL; "" if out of memory. */
+const char *
+tdat_lt_fac_dup(const struct lt_facility *f)
+{
+	const char **v, *dup = NULL;
+	int i;
+
+	if (f->nev < 2)
+		return NULL;
+	if ((v = malloc((size_t)f->nev * sizeof(*v))) == NULL)
+		return "";
+	for (i = 0; i < f->nev; i++)
+		v[i] = f->ev[i].name ? f->ev[i].name : "";
+	qsort(v, (size_t)f->nev, sizeof(*v), cmp_name);
+	for (i = 1; i < f->nev && dup == NULL; i++)
+		if (strcmp(v[i - 1], v[i]) == 0)
+			dup = v[i];
+	free(v);
+	return dup;
+}
+
 struct lt_event *
 tdat_lt_fac_add(struct lt_facility *f, const char *name, const char *desc,
     struct lt_type *t)

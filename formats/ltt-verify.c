@@ -287,10 +287,15 @@ check_lttv_facilities(struct vf *v, const struct ltt_dir *d)
 			find(v, "eventdefs", -1, -1, "id %d is not %s",
 			    b[i].id, b[i].name);
 	for (i = 0; i < d->defs.nfac; i++) {
+		const char *dup;
+
 		f = &d->defs.fac[i];
 		if (f->desc == NULL)
 			find(v, "eventdefs", -1, -1, "facility %s has no "
 			    "description", f->name);
+		if ((dup = tdat_lt_fac_dup(f)) != NULL && *dup)
+			find(v, "eventdefs", -1, -1, "facility %s names two "
+			    "events %s", f->name, dup);
 		for (k = 0; k < f->nev; k++) {
 			if (f->ev[k].desc == NULL && f->ev[k].t == NULL)
 				find(v, "eventdefs", -1, -1, "event %s.%s has "

@@ -543,6 +543,23 @@ file_name_ok(struct wr *w, const char *name)
 	    "");
 }
 
+/* A facility naming an event twice is not valid eventdefs: a damaged
+ * trace's formats can do it. */
+static int
+names_once(struct wr *w)
+{
+	const char *dup;
+	int i;
+
+	for (i = 0; i < w->defs.nfac; i++)
+		if ((dup = tdat_lt_fac_dup(&w->defs.fac[i])) != NULL)
+			return *dup == '\0' ? tdat_fail_nooff(w->e, TDAT_ENOMEM,
+			    "out of memory") : tdat_fail_nooff(w->e,
+			    TDAT_EUNSUP, "facility \"%s\" would name two "
+			    "events \"%s\"", w->defs.fac[i].name, dup);
+	return 0;
+}
+
 static int
 build_defs(struct wr *w)
 {
@@ -597,7 +614,7 @@ build_defs(struct wr *w)
 		d->nfac = 1;
 		d->fac[0].base = 0;
 		d->fac[0].cksum = tdat_lt_checksum(&d->fac[0]);
-		return 0;
+		return names_once(w);
 	}
 	d->fac[0].base = 0;
 	if ((fa = tdat_lt_defs_add(d, "tdat_state")) == NULL)
@@ -647,7 +664,7 @@ build_defs(struct wr *w)
 	}
 	for (i = 0; i < d->nfac; i++)
 		d->fac[i].cksum = tdat_lt_checksum(&d->fac[i]);
-	return 0;
+	return names_once(w);
 oom:
 	return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
 }

@@ -530,6 +530,29 @@ PY
 	[[ "$output" != *"(null)"* ]]
 }
 
+# Two event formats of one name in a system (a damaged trace; here an
+# LTTV eventdefs file naming irq:irq_handler_entry twice) made eventdefs
+# that name an event twice, which tdat-verify refused (the schema's
+# unique event names); LTTV's dialect was not checked for it.
+@test "tdat-to-ltt refuses two events of one name; tdat-verify finds them" {
+	"$TOLTT" --lttv "$D/hebel23-driver-trace.dat" "$T/d"
+	find "$T/d/info" -mindepth 1 ! -name system.xml -exec rm -rf {} +
+	sed -i 's/name="irq:irq_handler_exit"/name="irq:irq_handler_entry"/' \
+	    "$T/d/eventdefs/tdat.xml"
+	run "$B/tdat-verify" "$T/d"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "$T/d/eventdefs: error: facility tdat names two events irq:irq_handler_entry" ]
+	mkdir "$T/w"
+	cd "$T/w"
+	for opt in --lttv=2005 --block-size=4096; do
+		run --separate-stderr "$TOLTT" --no-progress $opt ../d o
+		echo "$stderr"
+		[ "$status" -eq 1 ]
+		[ -z "$(ls -A)" ]
+	done
+	[ "$stderr" = 'tdat-to-ltt: o: facility "tdat" would name two events "irq_handler_entry"' ]
+}
+
 # A buffer whose page size is not the file's (a v7 header saying 8192,
 # its BUFFER options 4096): the directory's pages were built at the
 # file's size and read at the buffer's ("page commit 8132 exceeds the
