@@ -61,3 +61,14 @@ replay() {
 	replay select select
 	replay ltt ltt
 }
+
+# Every tool over the inputs that once found a bug outside the harnesses
+# (t/fuzz/sweep): no crash or sanitizer report, one line on stderr, and
+# every output written passes tdat-verify.
+@test "fuzz regressions: the tools over the LTT inputs (t/fuzz/sweep)" {
+	run python3 "$BATS_TEST_DIRNAME/fuzz/sweep" -b "${TDAT_BIN:-$BATS_TEST_DIRNAME/../build/bin}" \
+	    "$R"/ltt/*
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[-1]}" = "1 inputs, 0 problems" ]
+}
