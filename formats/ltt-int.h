@@ -191,7 +191,7 @@ struct ltt_dir {
 	uint32_t nid;		/* their size: ids from nid on are -1 */
 	struct ltt_defdoc *docs;	/* with keep_docs: the eventdefs read */
 	int ndocs;
-	uint64_t kept;		/* their files' bytes (LTT_KEEP_MAX at most) */
+	uint64_t kept;		/* their files' bytes (16 MiB at most) */
 };
 
 struct ltt_tf {

@@ -457,7 +457,8 @@ tdat_ltt_dir_open(const char *dir, struct ltt_dir *d, int keep_docs,
 	memset(d, 0, sizeof(*d));
 	if ((d->dir = strdup(dir)) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	if ((rc = read_system(d, e)) < 0 || (rc = read_defs(d, keep_docs, e)) < 0)
+	if ((rc = read_system(d, e)) < 0 ||
+	    (rc = read_defs(d, keep_docs, e)) < 0)
 		return rc;
 	if (tdat_ltt_dir_map(d) < 0)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
