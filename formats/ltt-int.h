@@ -130,6 +130,7 @@ void tdat_lt_struct_add(struct lt_type *st, const char *name, const char *desc,
     struct lt_type *t);
 struct lt_facility *tdat_lt_defs_find(const struct lt_defs *, const char *name);
 const char *tdat_lt_fac_dup(const struct lt_facility *);
+int tdat_ltt_cmp_str(const void *, const void *);
 uint32_t tdat_lt_checksum(const struct lt_facility *);
 /* The builtin facility (formats/ltt-builtin.xml). */
 extern const char tdat_ltt_builtin_xml[];

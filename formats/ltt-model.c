@@ -173,8 +173,9 @@ tdat_lt_defs_find(const struct lt_defs *d, const char *name)
 	return NULL;
 }
 
-static int
-cmp_name(const void *a, const void *b)
+/* qsort's comparison of two string pointers. */
+int
+tdat_ltt_cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -193,7 +194,7 @@ tdat_lt_fac_dup(const struct lt_facility *f)
 		return "";
 	for (i = 0; i < f->nev; i++)
 		v[i] = f->ev[i].name ? f->ev[i].name : "";
-	qsort(v, (size_t)f->nev, sizeof(*v), cmp_name);
+	qsort(v, (size_t)f->nev, sizeof(*v), tdat_ltt_cmp_str);
 	for (i = 1; i < f->nev && dup == NULL; i++)
 		if (strcmp(v[i - 1], v[i]) == 0)
 			dup = v[i];

@@ -207,12 +207,6 @@ tdat_ltt_xattr_num(xmlNodePtr n, const char *name, long long def)
 	return v;
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The names in a directory, sorted; hidden names skipped. */
 int
 tdat_ltt_list(const char *path, char ***out, size_t *n)
@@ -238,7 +232,7 @@ tdat_ltt_list(const char *path, char ***out, size_t *n)
 	}
 	closedir(d);
 	if (k)
-		qsort(v, k, sizeof(*v), cmp_str);
+		qsort(v, k, sizeof(*v), tdat_ltt_cmp_str);
 	*out = v;
 	*n = k;
 	return 0;
