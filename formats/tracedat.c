@@ -1042,7 +1042,7 @@ v7_names(struct tdat_file *f, struct tdat_err *e)
 }
 
 static const struct tdat_section *
-find_section(struct tdat_file *f, uint64_t off)
+find_section(const struct tdat_file *f, uint64_t off)
 {
 	size_t i;
 
@@ -1133,6 +1133,61 @@ v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 	}
 	free(p);
 	return rc;
+}
+
+uint64_t
+tdat_text_where(const struct tdat_file *f, const struct tdat_blob *b,
+    uint64_t at, int *exact)
+{
+	uint64_t sz = b == &f->cmdlines ? 8 : 4;
+	const struct tdat_section *s;
+
+	*exact = 1;
+	if (f->version < 7)
+		return b->off + sz + at;
+	if ((s = find_section(f, b->off)) == NULL) {
+		*exact = 0;
+		return b->off;
+	}
+	if (s->flags & TDAT_SEC_COMPRESSED) {
+		*exact = 0;
+		return s->off + 16 + 8;
+	}
+	return s->off + 16 + sz + at;
+}
+
+/*
+ * Salvage: the lines of kallsyms, printk formats and cmdlines that are
+ * not of the kernel's shape (lib/kallsyms.c) are dropped, and noted.
+ */
+static int
+salvage_texts(struct tdat_file *f, struct tdat_err *e)
+{
+	static const char *const name[] = { "KALLSYMS", "PRINTK", "CMDLINES" };
+	struct tdat_blob *b[] = { &f->kallsyms, &f->printk, &f->cmdlines };
+	struct tdat_text_check r;
+	uint64_t at;
+	int i, exact, rc;
+
+	for (i = 0; i < 3; i++) {
+		if (b[i]->p == NULL || b[i]->len == 0 || b[i]->len > SIZE_MAX)
+			continue;
+		b[i]->len = tdat_text_drop_bad((enum tdat_text)i,
+		    (char *)b[i]->p, (size_t)b[i]->len, &r);
+		if (r.bad == 0)
+			continue;
+		b[i]->p[b[i]->len] = '\0';	/* inside the old text */
+		f->text_dropped += r.bad;
+		at = tdat_text_where(f, b[i], r.first_at, &exact);
+		tdat_fail(e, TDAT_ECORRUPT, at, "%s: %llu of %llu lines "
+		    "damaged, the first line %llu%s (%s): \"%s\"", name[i],
+		    (unsigned long long)r.bad, (unsigned long long)r.lines,
+		    (unsigned long long)r.first_line, exact ? "" :
+		    " of the decompressed text", r.why, r.first);
+		if ((rc = salvaged(f, e, TDAT_ECORRUPT)) < 0)
+			return rc;
+	}
+	return 0;
 }
 
 /* Salvage: whether the options of section si were read already. */
@@ -1512,6 +1567,8 @@ tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
 	if ((rc = read_initial(&r, f)) < 0)
 		goto fail;
 	rc = f->version >= 7 ? read_v7(&r, f) : read_v6(&r, f);
+	if (rc == 0 && f->salvage)
+		rc = salvage_texts(f, e);
 	if (rc < 0)
 		goto fail;
 	*out = f;

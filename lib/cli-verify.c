@@ -171,7 +171,8 @@ salvage_hint(const char *path, const struct job *j)
 	struct tdat_salvage *s = NULL;
 	struct tdat_file *f = NULL;
 	struct tdat_err e = { 0 };
-	uint64_t kept = 0, pages = 0, recs = 0, chunks = 0;
+	uint64_t kept = 0, pages = 0, recs = 0, chunks = 0, lines = 0;
+	char drop[96] = "";
 	int ok;
 	size_t i;
 	json_object *o;
@@ -184,6 +185,8 @@ salvage_hint(const char *path, const struct job *j)
 		recs += c->records;
 		chunks += c->lost_pieces;
 	}
+	if (ok)
+		lines = f->text_dropped;
 	tdat_salvage_close(s);
 	tdat_close(f);
 	if (j->json) {
@@ -199,19 +202,25 @@ salvage_hint(const char *path, const struct job *j)
 			    json_object_new_int64((int64_t)recs));
 			json_object_object_add(o, "lost_chunks",
 			    json_object_new_int64((int64_t)chunks));
+			json_object_object_add(o, "dropped_lines",
+			    json_object_new_int64((int64_t)lines));
 		}
 		jprint(o);
 		return;
 	}
 	tdat_vis(e.msg, sizeof(e.msg), e.msg);
+	if (lines)
+		snprintf(drop, sizeof(drop), ", dropping %llu damaged lines of "
+		    "kallsyms, printk formats or cmdlines",
+		    (unsigned long long)lines);
 	if (!ok)
 		printf("%s: damaged: tdat-cat --salvage cannot recover it: %s\n",
 		    j->file, e.msg);
 	else
 		printf("%s: damaged: tdat-cat --salvage would keep %llu of %llu "
-		    "pages (%llu records)\n", j->file,
+		    "pages (%llu records)%s\n", j->file,
 		    (unsigned long long)kept, (unsigned long long)pages,
-		    (unsigned long long)recs);
+		    (unsigned long long)recs, drop);
 	tdat_check_stdout();
 }
 

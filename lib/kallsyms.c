@@ -773,3 +773,213 @@ tdat_events_set_comm(struct tdat_events *s, int pid, const char *comm)
 	s->ncomm++;
 	return 0;
 }
+
+/* ------------------------------------------------------------------ */
+/*
+ * The shape of each line of the three texts as the kernel writes them:
+ * kallsyms "ADDR T NAME[\t[MOD]]" (printable ASCII; the type is any such
+ * character: a kernel wrote "3" for long Rust names), printk formats
+ * '0xADDR : "FMT"', saved cmdlines "PID COMM".  trace-cmd reads whatever
+ * is there; a line of another shape is damage (a flipped bit, a zeroed
+ * block), which tdat-verify reports and tdat-cat --salvage drops.
+ */
+
+/* Printable ASCII but space. */
+static int
+graph(unsigned char c)
+{
+	return c > ' ' && c < 0x7f;
+}
+
+/* Whether the 8 bytes at p are all graph(): none is below '!' (exact,
+ * as in kallsyms_parse), none 0x7f or above (a carry out of 0xff comes
+ * from a byte whose own top bit is set). */
+static inline int
+graph8(const char *p)
+{
+	const uint64_t one = 0x0101010101010101ull, hi = one << 7;
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+	return (((x - 0x21 * one) & ~x) | x | (x + one)) & hi ? 0 : 1;
+}
+
+/* How many of the n bytes at p are hex digits (base 16) or digits. */
+static size_t
+digits(const char *p, size_t n, int base)
+{
+	size_t i = 0;
+
+	while (i < n && (base == 16 ? hex1[(unsigned char)p[i]] != 0 :
+	    p[i] >= '0' && p[i] <= '9'))
+		i++;
+	return i;
+}
+
+static const char *
+kallsyms_bad(const char *p, size_t n)
+{
+	size_t i, s;
+
+	unsigned long long a;
+
+	i = n > 16 && hex8(p, &a) && hex8(p + 8, &a) ? 16 : 0;
+	if ((i += digits(p + i, n - i, 16)) == 0)
+		return "no address";
+	if (i > 16)
+		return "an address of more than 16 digits";
+	if (i + 4 > n || p[i] != ' ' || !graph((unsigned char)p[i + 1]) ||
+	    p[i + 2] != ' ')
+		return "no symbol type between spaces after the address";
+	for (s = i += 3; n - i >= 8 && graph8(p + i); i += 8)
+		;
+	for (; i < n && graph((unsigned char)p[i]); i++)
+		;
+	if (i == s)
+		return "no symbol name";
+	if (i == n)
+		return NULL;
+	if (p[i] == '\t' && i + 1 < n && p[i + 1] == '[') {
+		for (s = i += 2; i < n && graph((unsigned char)p[i]); i++)
+			;
+		if (i == n && i - s >= 2 && p[i - 1] == ']')
+			return NULL;
+		return "a damaged module name";
+	}
+	return p[i] == ' ' ? "a space after the symbol name" :
+	    "a byte that is not printable ASCII";
+}
+
+static const char *
+printk_bad(const char *p, size_t n)
+{
+	size_t i;
+
+	if (n < 3 || p[0] != '0' || p[1] != 'x' || (i = digits(p + 2, n - 2,
+	    16)) == 0)
+		return "no 0x address";
+	if (i > 16)
+		return "an address of more than 16 digits";
+	i += 2;
+	if (n - i < 5 || memcmp(p + i, " : \"", 4) != 0)
+		return "no ' : \"' after the address";
+	if (p[n - 1] != '"')
+		return "no closing quote";
+	if (memchr(p, '\0', n) != NULL)
+		return "a NUL byte";
+	return NULL;
+}
+
+static const char *
+cmdline_bad(const char *p, size_t n)
+{
+	size_t i;
+
+	if ((i = digits(p, n, 10)) == 0)
+		return "no pid";
+	if (i > 10)
+		return "a pid of more than 10 digits";
+	if (i == n || p[i] != ' ')
+		return "no space after the pid";
+	if (memchr(p, '\0', n) != NULL)
+		return "a NUL byte";
+	return NULL;
+}
+
+const char *
+tdat_text_line_bad(enum tdat_text kind, const char *p, size_t n)
+{
+	if (n == 0)
+		return "an empty line";
+	switch (kind) {
+	case TDAT_TEXT_KALLSYMS:
+		return kallsyms_bad(p, n);
+	case TDAT_TEXT_PRINTK:
+		return printk_bad(p, n);
+	default:
+		return cmdline_bad(p, n);
+	}
+}
+
+/* The first TDAT_TEXT_PREVIEW bytes of a line, printable: a byte that
+ * is not printable ASCII, a quote or a backslash as \xNN. */
+static void
+text_preview(char *dst, const char *p, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char c;
+	size_t i;
+
+	for (i = 0; i < n && i < TDAT_TEXT_PREVIEW; i++) {
+		c = (unsigned char)p[i];
+		if (c >= ' ' && c < 0x7f && c != '"' && c != '\\') {
+			*dst++ = (char)c;
+			continue;
+		}
+		*dst++ = '\\';
+		*dst++ = 'x';
+		*dst++ = hex[c >> 4];
+		*dst++ = hex[c & 15];
+	}
+	*dst = '\0';
+}
+
+/* Note line (n bytes at byte at of the text) in r when it is bad; 1 if. */
+static int
+text_line(enum tdat_text kind, const char *p, size_t n, uint64_t at,
+    struct tdat_text_check *r)
+{
+	const char *why;
+
+	r->lines++;
+	if ((why = tdat_text_line_bad(kind, p, n)) == NULL)
+		return 0;
+	if (r->bad++ == 0) {
+		r->first_line = r->lines;
+		r->first_at = at;
+		r->why = why;
+		text_preview(r->first, p, n);
+	}
+	return 1;
+}
+
+/*
+ * Each line of a text (the last may lack its newline) against its shape;
+ * with drop, the bad lines are taken out of the text in place.  Returns
+ * the text's length after.
+ */
+static size_t
+text_walk(enum tdat_text kind, char *text, size_t len, int drop,
+    struct tdat_text_check *r)
+{
+	size_t at = 0, out = 0, n, next;
+	const char *nl;
+
+	memset(r, 0, sizeof(*r));
+	while (at < len) {
+		nl = memchr(text + at, '\n', len - at);
+		n = nl ? (size_t)(nl - (text + at)) : len - at;
+		next = nl ? at + n + 1 : len;
+		if (!text_line(kind, text + at, n, at, r) && drop) {
+			if (out != at)
+				memmove(text + out, text + at, next - at);
+			out += next - at;
+		}
+		at = next;
+	}
+	return drop ? out : len;
+}
+
+void
+tdat_text_check(enum tdat_text kind, const char *text, size_t len,
+    struct tdat_text_check *r)
+{
+	text_walk(kind, (char *)(uintptr_t)text, len, 0, r);
+}
+
+size_t
+tdat_text_drop_bad(enum tdat_text kind, char *text, size_t len,
+    struct tdat_text_check *r)
+{
+	return text_walk(kind, text, len, 1, r);
+}

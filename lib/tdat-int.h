@@ -328,9 +328,44 @@ struct tdat_file {
 	int salvage;		/* opened by tdat_open_ex() with salvage set */
 	size_t ndamage;
 	struct tdat_damage *damage;	/* what salvage dropped, in file order */
+	uint64_t text_dropped;	/* salvage: damaged text lines dropped */
 };
 
 const char *tdat_string(const struct tdat_file *, uint32_t id);	/* v7 strings */
+
+/*
+ * The metadata texts (lib/kallsyms.c): whether each line has the shape the
+ * kernel gives it.  tdat_text_line_bad(): NULL, or what is wrong with the
+ * n bytes of one line (without its newline).  tdat_text_check() counts a
+ * text's lines and bad ones; tdat_text_drop_bad() takes the bad ones out
+ * in place and returns the text's new length.
+ */
+enum tdat_text { TDAT_TEXT_KALLSYMS, TDAT_TEXT_PRINTK, TDAT_TEXT_CMDLINES };
+
+#define TDAT_TEXT_PREVIEW	40	/* bytes of a bad line shown */
+
+struct tdat_text_check {
+	uint64_t lines;		/* lines read */
+	uint64_t bad;		/* lines not of the kernel's shape */
+	uint64_t first_line;	/* the first bad one, counted from 1 */
+	uint64_t first_at;	/* its first byte in the text */
+	const char *why;	/* what is wrong with it */
+	char first[TDAT_TEXT_PREVIEW * 4 + 1];	/* its first bytes, printable */
+};
+
+const char *tdat_text_line_bad(enum tdat_text, const char *p, size_t n);
+void tdat_text_check(enum tdat_text, const char *text, size_t len,
+    struct tdat_text_check *);
+size_t tdat_text_drop_bad(enum tdat_text, char *text, size_t len,
+    struct tdat_text_check *);
+/*
+ * Where byte at of one of f's texts lies in the file: *exact 1 when it is
+ * that byte's offset, 0 when the text is compressed (then the offset of
+ * its section's compressed data).  b is &f->kallsyms, &f->printk or
+ * &f->cmdlines (formats/tracedat.c).
+ */
+uint64_t tdat_text_where(const struct tdat_file *f, const struct tdat_blob *b,
+    uint64_t at, int *exact);
 
 /* Bounded file access: read len bytes at off, or fail with a located error. */
 int tdat_pread(struct tdat_file *, void *dst, uint64_t off, uint64_t len,

@@ -91,6 +91,10 @@ struct vctx {
 	/* buffers */
 	unsigned char *win, *cbuf;
 	size_t wcap, ccap;
+	/* kallsyms, printk formats, cmdlines: their lines (check_texts) */
+	struct tdat_text_check text[3];
+	uint64_t text_at[3];
+	int text_exact[3];
 };
 
 static void	section(struct vctx *);
@@ -998,6 +1002,55 @@ check_container(struct vctx *v)
 }
 
 /* ------------------------------------------------------------------ */
+/* The texts: kallsyms, printk formats, saved cmdlines. */
+
+/* Each text's lines against the shape the kernel gives them (taken
+ * before the container's checks: a large kallsyms need not stay). */
+static void
+scan_texts(struct vctx *v)
+{
+	const struct tdat_blob *b[] = { &v->f->kallsyms, &v->f->printk,
+	    &v->f->cmdlines };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (b[i]->p == NULL || b[i]->len > SIZE_MAX)
+			continue;
+		tdat_text_check((enum tdat_text)i, (const char *)b[i]->p,
+		    (size_t)b[i]->len, &v->text[i]);
+		if (v->text[i].bad)
+			v->text_at[i] = tdat_text_where(v->f, b[i],
+			    v->text[i].first_at, &v->text_exact[i]);
+	}
+}
+
+/* One error per damaged text: its first bad line, and how many. */
+static void
+check_texts(struct vctx *v)
+{
+	static const char *const name[] = { "KALLSYMS", "PRINTK", "CMDLINES" };
+	const struct tdat_text_check *t;
+	char more[64];
+	int i;
+
+	for (i = 0; i < 3 && !v->stop; i++) {
+		t = &v->text[i];
+		if (t->bad == 0)
+			continue;
+		section(v);
+		more[0] = '\0';
+		if (t->bad > 1)
+			snprintf(more, sizeof(more), "; %llu of %llu lines are",
+			    (unsigned long long)t->bad,
+			    (unsigned long long)t->lines);
+		ERR(v, "text-line", v->text_at[i], "%s: line %llu%s is "
+		    "damaged (%s): \"%s\"%s", name[i],
+		    (unsigned long long)t->first_line, v->text_exact[i] ? "" :
+		    " of the decompressed text", t->why, t->first, more);
+	}
+}
+
+/* ------------------------------------------------------------------ */
 /* Pages. */
 
 struct cpuwalk {
@@ -1674,7 +1727,13 @@ tdat_verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 		st->buffers++;
 		st->cpus += f->buf[i].ncpu;
 	}
+	scan_texts(&v);
+	/* The checks read no symbols: a large kallsyms need not stay while
+	 * the sections are decompressed again (hip24-host: 36 MiB peak). */
+	tdat_blob_free(&f->kallsyms);
 	check_container(&v);
+	if (!v.fatal && !v.stop)
+		check_texts(&v);
 	if (!v.fatal && !v.stop)
 		check_formats(&v);
 	if (!v.fatal && !v.stop && (v.seen = calloc(v.nev + 1, 1)) == NULL)
@@ -1730,9 +1789,6 @@ tdat_tracedat_verify(const char *path, const struct tdat_verify_opts *o,
 			o->found(o->arg, &fd);
 		return 0;
 	}
-	/* The checks read no symbols: a large kallsyms need not stay while
-	 * the sections are decompressed again (hip24-host: 36 MiB peak). */
-	tdat_blob_free(&f->kallsyms);
 	rc = tdat_verify_file(f, o, st, e);
 	tdat_close(f);
 	return rc;

@@ -152,6 +152,79 @@ EOF
 	[ "$status" -eq 0 ]
 }
 
+# text_damage IN OUT: three kallsyms lines, one printk format and one
+# cmdline of a v6 file made into lines the kernel never writes (a top bit
+# set on the first byte of each; the printk line's closing quote zeroed).
+# Prints the offset and line number of the first damaged line of each.
+text_damage() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+ks = d.index(b"0000000000000000 A fixed_percpu_data\n")
+ps = ks + struct.unpack_from("<I", d, ks - 4)[0] + 4
+cs = ps + struct.unpack_from("<I", d, ps - 4)[0] + 8
+out = []
+def line(start, n):
+    at = start
+    for i in range(n - 1):
+        at = d.index(b"\n", at) + 1
+    return at
+for n in (401, 2000, 3000):
+    at = line(ks, n)
+    d[at] ^= 0x80
+    if n == 401:
+        out += [at, n]
+at = line(ps, 3)
+d[d.index(b"\n", at) - 1] = 0
+out += [at, 3]
+at = line(cs, 5)
+d[at] ^= 0x80
+out += [at, 5]
+open(sys.argv[2], "wb").write(d)
+print(*out)
+PY
+}
+
+@test "damaged lines of kallsyms, printk formats and cmdlines" {
+	local k kn p pn c cn x
+	read -r k kn p pn c cn <<<"$(text_damage "$T/v6.dat" "$T/bad.dat")"
+	run -1 "$VERIFY" "$T/bad.dat"
+	echo "$output"
+	x="$T/bad.dat: offset 0x$(printf %x "$k"): error: KALLSYMS: line $kn is damaged (no address): \"\\x"
+	[[ "${lines[0]}" == "$x"*'"; 3 of '*' lines are' ]]
+	x="$T/bad.dat: offset 0x$(printf %x "$p"): error: PRINTK: line $pn is damaged (no closing quote): \"0x"
+	[[ "${lines[1]}" == "$x"*'\x00"' ]]
+	x="$T/bad.dat: offset 0x$(printf %x "$c"): error: CMDLINES: line $cn is damaged (no pid): \"\\x"
+	[[ "${lines[2]}" == "$x"* ]]
+	[[ "${lines[3]}" == *": damaged: "*", 3 errors, "* ]]
+	[[ "${lines[4]}" == *"would keep 237 of 237 pages (24838 records), dropping 5 damaged lines of kallsyms, printk formats or cmdlines" ]]
+	# --salvage drops those lines alone and says where the first was
+	salvage "$T/bad.dat" "$T/out.dat"
+	cat "$T/out.dat.err"
+	grep -q "offset 0x$(printf %x "$k"): dropped: KALLSYMS: 3 of [0-9]* lines damaged, the first line $kn (no address)" "$T/out.dat.err"
+	grep -q "offset 0x$(printf %x "$p"): dropped: PRINTK: 1 of [0-9]* lines damaged, the first line $pn" "$T/out.dat.err"
+	grep -q "offset 0x$(printf %x "$c"): dropped: CMDLINES: 1 of [0-9]* lines damaged, the first line $cn" "$T/out.dat.err"
+	"$B/tdat-dump" --kallsyms "$T/v6.dat" | grep -v '^	' >"$T/k.in"
+	"$B/tdat-dump" --kallsyms "$T/out.dat" | grep -v '^	' >"$T/k.out"
+	[ "$(diff "$T/k.in" "$T/k.out" | grep -c '^<')" -eq 3 ]
+	[ "$(diff "$T/k.in" "$T/k.out" | grep -c '^>')" -eq 0 ]
+	for x in --printk --cmd-lines; do
+		"$B/tdat-dump" $x "$T/v6.dat" | grep -v '^	' >"$T/t.in"
+		"$B/tdat-dump" $x "$T/out.dat" | grep -v '^	' >"$T/t.out"
+		[ "$(diff "$T/t.in" "$T/t.out" | grep -c '^<')" -eq 1 ]
+		[ "$(diff "$T/t.in" "$T/t.out" | grep -c '^>')" -eq 0 ]
+	done
+	# every event still there; trace-cmd reads it
+	[ "$(trace-cmd report -N "$T/out.dat" | wc -l)" -eq "$(trace-cmd report -N "$T/v6.dat" | wc -l)" ]
+	# in a compressed section: the section's offset, the line in its text
+	"$CAT" "$T/bad.dat" -o "$T/bad7.dat"
+	run -1 "$VERIFY" "$T/bad7.dat"
+	[[ "${lines[0]}" == *": error: KALLSYMS: line $kn of the decompressed text is damaged (no address): "* ]]
+	salvage "$T/bad7.dat" "$T/out7.dat"
+	grep -q "dropped: KALLSYMS: 3 of [0-9]* lines damaged, the first line $kn of the decompressed text" "$T/out7.dat.err"
+	cmp "$T/out.dat" "$T/out7.dat"
+}
+
 @test "v6 with instances cut inside an instance: the other buffers whole" {
 	local I=$D/x86_64-v7-none-instances.dat
 	"$CAT" --file-version 6 "$I" -o "$T/i6.dat"
@@ -181,7 +254,7 @@ EOF
 	run -1 "$VERIFY" "$T/cut.dat"
 	[ "${lines[-1]}" = "$T/cut.dat: damaged: tdat-cat --salvage would keep 77 of 237 pages (8074 records)" ]
 	run -1 "$VERIFY" --json "$T/cut.dat"
-	[[ "${lines[-1]}" == *'"salvage":true,"kept_pages":77,"pages":237,"kept_records":8074,"lost_chunks":0}' ]]
+	[[ "${lines[-1]}" == *'"salvage":true,"kept_pages":77,"pages":237,"kept_records":8074,"lost_chunks":0,"dropped_lines":0}' ]]
 	head -c 1000 "$Z" >"$T/cut.dat"
 	run -1 "$VERIFY" "$T/cut.dat"
 	[[ "${lines[-1]}" == *"damaged: tdat-cat --salvage cannot recover it: "* ]]

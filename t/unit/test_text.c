@@ -1,0 +1,104 @@
+/*
+ * test_text.c: the shapes of kallsyms, printk formats and saved cmdlines
+ * lines (lib/kallsyms.c): every shape a kernel writes passes (64- and
+ * 32-bit addresses, modules, odd symbol types such as the "3" a kernel
+ * gave long Rust names), damage is named, and dropping the bad lines
+ * leaves the good ones in order.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tdat-int.h"
+#include "tap.h"
+
+struct shape {
+	enum tdat_text kind;
+	const char *line;
+	const char *why;	/* NULL: a good line */
+};
+
+static const struct shape shapes[] = {
+	{ TDAT_TEXT_KALLSYMS, "ffffffff81000000 T _stext", NULL },
+	{ TDAT_TEXT_KALLSYMS, "0000000000000000 A fixed_percpu_data", NULL },
+	{ TDAT_TEXT_KALLSYMS, "c0008000 t __init_begin", NULL },
+	{ TDAT_TEXT_KALLSYMS, "ffffffffc046a024 r _note_10\t[9p]", NULL },
+	{ TDAT_TEXT_KALLSYMS, "ffffffffa4db40f0 3 _RNvXs_NtNtNtCs9WMcp1Hn5Bv_"
+	    "4core4iter8adapters6filterINtB4_6FilterINtNtNtBa_5slice4iter5Split"
+	    "hNtNtBa_3str17IsAsciiWhitespaceE", NULL },
+	{ TDAT_TEXT_KALLSYMS, "", "an empty line" },
+	{ TDAT_TEXT_KALLSYMS, "\xe6" "fffffff81000000 T _stext",
+	    "no address" },
+	{ TDAT_TEXT_KALLSYMS, "ffffffff810000000 T x",
+	    "an address of more than 16 digits" },
+	{ TDAT_TEXT_KALLSYMS, "ffffffff81000000 T",
+	    "no symbol type between spaces after the address" },
+	{ TDAT_TEXT_KALLSYMS, "ffffffff81000000  _stext",
+	    "no symbol type between spaces after the address" },
+	{ TDAT_TEXT_KALLSYMS, "ffffffff81000000 T _st\xe5xt_and_a_long_name",
+	    "a byte that is not printable ASCII" },
+	{ TDAT_TEXT_KALLSYMS, "ffffffff81000000 T _stext ffffffff",
+	    "a space after the symbol name" },
+	{ TDAT_TEXT_KALLSYMS, "ffffffffc046a024 r _note_10\t[9p",
+	    "a damaged module name" },
+	{ TDAT_TEXT_PRINTK, "0xffffffff93f4aef8 : \"CPU_ON\"", NULL },
+	{ TDAT_TEXT_PRINTK, "0xc0a01234 : \"%s: \\\"%d\\\"\\n\"", NULL },
+	{ TDAT_TEXT_PRINTK, "0xffffffff93f4aef8 : \"\"", NULL },
+	{ TDAT_TEXT_PRINTK, "0xffffffff93f4aef8 : \"CPU_ON", "no closing quote" },
+	{ TDAT_TEXT_PRINTK, "\xb0xffffffff93f4aef8 : \"CPU_ON\"",
+	    "no 0x address" },
+	{ TDAT_TEXT_PRINTK, "0xffffffff93f4ae\xf8 : \"CPU_ON\"",
+	    "no ' : \"' after the address" },
+	{ TDAT_TEXT_CMDLINES, "148 trace-cmd", NULL },
+	{ TDAT_TEXT_CMDLINES, "1 ", NULL },
+	{ TDAT_TEXT_CMDLINES, "4194304 kworker/u8:1 with spaces", NULL },
+	{ TDAT_TEXT_CMDLINES, "\xb1" "48 trace-cmd", "no pid" },
+	{ TDAT_TEXT_CMDLINES, "148trace-cmd", "no space after the pid" },
+};
+
+int
+main(void)
+{
+	static const char text[] =
+	    "ffffffff81000000 T _stext\n"
+	    "ffffffff8100\xe6\x30\x30\x30 T broken\n"
+	    "ffffffff81000010 t keep_me\t[mod]\n"
+	    "\n"
+	    "ffffffff81000020 T last";
+	struct tdat_text_check r;
+	char buf[sizeof(text)];
+	const char *why;
+	size_t i, n;
+
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		const struct shape *s = &shapes[i];
+
+		n = strlen(s->line);
+		why = tdat_text_line_bad(s->kind, s->line, n);
+		ok(s->why ? why && strcmp(why, s->why) == 0 : why == NULL,
+		    "shape %zu: %s", i, s->why ? s->why : "a good line");
+	}
+	/* NUL bytes (a zeroed block) */
+	why = tdat_text_line_bad(TDAT_TEXT_KALLSYMS,
+	    "ffffffff81000000 T _stext\0\0\0", 28);
+	ok(why && strcmp(why, "a byte that is not printable ASCII") == 0,
+	    "a kallsyms line with NUL bytes");
+	why = tdat_text_line_bad(TDAT_TEXT_CMDLINES, "148 trace\0cmd", 13);
+	ok(why && strcmp(why, "a NUL byte") == 0, "a cmdline with a NUL byte");
+	why = tdat_text_line_bad(TDAT_TEXT_PRINTK, "0xffff : \"a\0b\"", 14);
+	ok(why && strcmp(why, "a NUL byte") == 0, "a printk format with a NUL");
+
+	tdat_text_check(TDAT_TEXT_KALLSYMS, text, sizeof(text) - 1, &r);
+	ok(r.lines == 5 && r.bad == 2, "a text of 5 lines, 2 bad (%llu, %llu)",
+	    (unsigned long long)r.lines, (unsigned long long)r.bad);
+	ok(r.first_line == 2 && r.first_at == 26 &&
+	    strcmp(r.first, "ffffffff8100\\xe6000 T broken") == 0,
+	    "the first bad line, its byte and its bytes shown: %s", r.first);
+	memcpy(buf, text, sizeof(text));
+	n = tdat_text_drop_bad(TDAT_TEXT_KALLSYMS, buf, sizeof(text) - 1, &r);
+	ok(n == 26 + 33 + 23 && memcmp(buf, "ffffffff81000000 T _stext\n"
+	    "ffffffff81000010 t keep_me\t[mod]\nffffffff81000020 T last",
+	    n) == 0, "dropped: the good lines stay, in order");
+	tdat_text_check(TDAT_TEXT_KALLSYMS, buf, n, &r);
+	ok(r.lines == 3 && r.bad == 0, "and they check clean");
+	return tap_done();
+}
