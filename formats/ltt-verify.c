@@ -3,7 +3,8 @@
  * (ltt(5)): the XML against the built-in schemas (or the rules of LTTV's
  * dialect), and every tracefile block by block: whole blocks, block_start
  * and block_end and the trailer agreeing, event ids defined, payloads
- * inside their block, time never going back.  Each finding names the
+ * inside their block, time never going back; the texts kept in info/
+ * (kallsyms, printk formats, cmdlines) line by line.  Each finding names the
  * file, the block and the byte offset; the walk goes on after one.
  */
 #include <errno.h>
@@ -426,6 +427,47 @@ check_dir_files(struct vf *v, struct ltt_dir *d, const char *rel,
 	return rc;
 }
 
+/* info/kallsyms, info/printk and info/cmdlines (the trace.dat's texts,
+ * as tdat-to-ltt keeps them): each line of the kernel's shape. */
+static void
+check_texts(struct vf *v)
+{
+	static const char *const rel[] = { "info/kallsyms", "info/printk",
+	    "info/cmdlines" };
+	struct tdat_text_check r;
+	struct tdat_err e = { 0 };
+	char path[PATH_MAX], more[64];
+	unsigned char *p;
+	uint64_t n;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (mkpath(path, sizeof(path), v->dir, rel[i]) < 0 ||
+		    access(path, F_OK) != 0)
+			continue;
+		if (tdat_ltt_slurp(path, &p, &n, &e) < 0) {
+			size_t pl = strlen(path);
+
+			find(v, rel[i], -1, -1, "%s", strncmp(e.msg, path, pl) ||
+			    strncmp(e.msg + pl, ": ", 2) ? e.msg : e.msg + pl + 2);
+			continue;
+		}
+		tdat_text_check((enum tdat_text)i, (const char *)p, (size_t)n,
+		    &r);
+		free(p);
+		if (r.bad == 0)
+			continue;
+		more[0] = '\0';
+		if (r.bad > 1)
+			snprintf(more, sizeof(more), "; %llu of %llu lines are",
+			    (unsigned long long)r.bad,
+			    (unsigned long long)r.lines);
+		find(v, rel[i], -1, (long long)r.first_at, "line %llu is "
+		    "damaged (%s): \"%s\"%s", (unsigned long long)r.first_line,
+		    r.why, r.first, more);
+	}
+}
+
 /* tdat_ltt_verify() with v set up; v->blocks and v->events counted. */
 static int
 verify_dir(struct vf *vp, struct tdat_err *e)
@@ -505,6 +547,8 @@ verify_dir(struct vf *vp, struct tdat_err *e)
 		tdat_ltt_dir_close(&d);
 		return v.n;
 	}
+	if (!lttv)
+		check_texts(&v);
 	rc = 0;
 	for (i = 0; i < 3 && rc >= 0; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, control[i]);

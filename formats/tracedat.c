@@ -1163,7 +1163,6 @@ tdat_text_where(const struct tdat_file *f, const struct tdat_blob *b,
 static int
 salvage_texts(struct tdat_file *f, struct tdat_err *e)
 {
-	static const char *const name[] = { "KALLSYMS", "PRINTK", "CMDLINES" };
 	struct tdat_blob *b[] = { &f->kallsyms, &f->printk, &f->cmdlines };
 	struct tdat_text_check r;
 	uint64_t at;
@@ -1180,7 +1179,8 @@ salvage_texts(struct tdat_file *f, struct tdat_err *e)
 		f->text_dropped += r.bad;
 		at = tdat_text_where(f, b[i], r.first_at, &exact);
 		tdat_fail(e, TDAT_ECORRUPT, at, "%s: %llu of %llu lines "
-		    "damaged, the first line %llu%s (%s): \"%s\"", name[i],
+		    "damaged, the first line %llu%s (%s): \"%s\"",
+		    tdat_text_name((enum tdat_text)i),
 		    (unsigned long long)r.bad, (unsigned long long)r.lines,
 		    (unsigned long long)r.first_line, exact ? "" :
 		    " of the decompressed text", r.why, r.first);

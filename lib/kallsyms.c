@@ -887,6 +887,14 @@ cmdline_bad(const char *p, size_t n)
 }
 
 const char *
+tdat_text_name(enum tdat_text kind)
+{
+	static const char *const name[] = { "KALLSYMS", "PRINTK", "CMDLINES" };
+
+	return name[kind];
+}
+
+const char *
 tdat_text_line_bad(enum tdat_text kind, const char *p, size_t n)
 {
 	if (n == 0)

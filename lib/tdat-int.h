@@ -354,6 +354,7 @@ struct tdat_text_check {
 };
 
 const char *tdat_text_line_bad(enum tdat_text, const char *p, size_t n);
+const char *tdat_text_name(enum tdat_text);	/* "KALLSYMS"... */
 void tdat_text_check(enum tdat_text, const char *text, size_t len,
     struct tdat_text_check *);
 size_t tdat_text_drop_bad(enum tdat_text, char *text, size_t len,

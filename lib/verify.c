@@ -1028,7 +1028,6 @@ scan_texts(struct vctx *v)
 static void
 check_texts(struct vctx *v)
 {
-	static const char *const name[] = { "KALLSYMS", "PRINTK", "CMDLINES" };
 	const struct tdat_text_check *t;
 	char more[64];
 	int i;
@@ -1044,7 +1043,8 @@ check_texts(struct vctx *v)
 			    (unsigned long long)t->bad,
 			    (unsigned long long)t->lines);
 		ERR(v, "text-line", v->text_at[i], "%s: line %llu%s is "
-		    "damaged (%s): \"%s\"%s", name[i],
+		    "damaged (%s): \"%s\"%s",
+		    tdat_text_name((enum tdat_text)i),
 		    (unsigned long long)t->first_line, v->text_exact[i] ? "" :
 		    " of the decompressed text", t->why, t->first, more);
 	}
@@ -1705,9 +1705,14 @@ check_pages(struct vctx *v)
 
 /* ------------------------------------------------------------------ */
 
-int
-tdat_verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
-    struct tdat_verify_stats *st, struct tdat_err *e)
+/*
+ * tdat_verify_file(); with drop_kallsyms, f's kallsyms is freed once its
+ * lines are checked (the other checks read no symbols), for a caller that
+ * closes f next.
+ */
+static int
+verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
+    struct tdat_verify_stats *st, struct tdat_err *e, int drop_kallsyms)
 {
 	struct vctx v;
 	size_t i;
@@ -1728,9 +1733,12 @@ tdat_verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 		st->cpus += f->buf[i].ncpu;
 	}
 	scan_texts(&v);
-	/* The checks read no symbols: a large kallsyms need not stay while
-	 * the sections are decompressed again (hip24-host: 36 MiB peak). */
-	tdat_blob_free(&f->kallsyms);
+	/* A large kallsyms need not stay while the sections are decompressed
+	 * again (hip24-host: 36 MiB peak). */
+	if (drop_kallsyms) {
+		tdat_blob_free(&f->kallsyms);
+		f->kallsyms.len = 0;
+	}
 	check_container(&v);
 	if (!v.fatal && !v.stop)
 		check_texts(&v);
@@ -1761,6 +1769,13 @@ tdat_verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 	return v.fatal ? e->code : 0;
 }
 
+int
+tdat_verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
+    struct tdat_verify_stats *st, struct tdat_err *e)
+{
+	return verify_file(f, o, st, e, 0);
+}
+
 /* tdat_verify() of a trace.dat (lib/source.c); *st is zeroed. */
 int
 tdat_tracedat_verify(const char *path, const struct tdat_verify_opts *o,
@@ -1789,7 +1804,7 @@ tdat_tracedat_verify(const char *path, const struct tdat_verify_opts *o,
 			o->found(o->arg, &fd);
 		return 0;
 	}
-	rc = tdat_verify_file(f, o, st, e);
+	rc = verify_file(f, o, st, e, 1);
 	tdat_close(f);
 	return rc;
 }

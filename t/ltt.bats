@@ -395,6 +395,32 @@ PY
 	[[ $output == *"cpu/0"*"whole number"* ]] || { echo "$output"; return 1; }
 }
 
+# The texts kept in info/ (kallsyms, printk formats, cmdlines) are held
+# to the kernel's shapes, as in a trace.dat (lib/kallsyms.c).
+@test "tdat-verify: a damaged line of info/kallsyms or info/cmdlines is located" {
+	"$TOLTT" "$D/labsisop-qemu-trace.dat" "$T/v"
+	run -0 "$B/tdat-verify" "$T/v"
+	# the first byte of kallsyms's 31st line, of cmdlines's 2nd
+	local ko co
+	read -r ko co <<<"$(python3 - "$T/v/info/kallsyms" 30 "$T/v/info/cmdlines" 1 <<'PY'
+import sys
+for path, n in zip(sys.argv[1::2], sys.argv[2::2]):
+    d = bytearray(open(path, "rb").read())
+    at = 0
+    for i in range(int(n)):
+        at = d.index(b"\n", at) + 1
+    d[at] ^= 0x80
+    open(path, "wb").write(d)
+    print(at, end=" ")
+PY
+)"
+	run -1 "$B/tdat-verify" -k "$T/v"
+	echo "$output"
+	[[ "${lines[0]}" == "$T/v/info/kallsyms: offset 0x$(printf %x "$ko"): error: line 31 is damaged (no address): \"\\x"* ]]
+	[[ "${lines[1]}" == "$T/v/info/cmdlines: offset 0x$(printf %x "$co"): error: line 2 is damaged (no pid): \"\\x"* ]]
+	[[ "${lines[2]}" == "$T/v: damaged: LTT directory, "*", 2 errors, "* ]]
+}
+
 # A buffer's page size in info/tracedat.xml is held to what the file's
 # is (1 KiB to 1 MiB): tdat-cat -e of a directory whose buffer said
 # 4000000000 wrote a copy of 4 GB (one page of that size a CPU).
