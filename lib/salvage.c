@@ -118,7 +118,8 @@ lookup_slow(struct tdat_salvage *s, struct ev_check *c, unsigned id)
 {
 	int i, n;
 
-	if ((c->ev = tdat_events_find(s->ev, id)) == NULL)
+	/* where ids repeat, the format tdat-verify holds the output to */
+	if ((c->ev = tdat_events_find_first(s->ev, id)) == NULL)
 		return NULL;
 	c->id = id;
 	c->min = min_size(c->ev);
