@@ -1289,25 +1289,6 @@ again:
 }
 
 const struct tdat_event *
-tdat_events_find_first(const struct tdat_events *s, int id)
-{
-	size_t lo = 0, hi = s->nev, mid;
-
-	/* (which resolves the pending events of id: they are all resolved
-	 * already where ids repeat) */
-	if (tdat_events_find(s, id) == NULL)
-		return NULL;
-	while (lo < hi) {
-		mid = (lo + hi) / 2;
-		if (s->ev[mid]->id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return s->ev[lo];
-}
-
-const struct tdat_event *
 tdat_events_find_name(const struct tdat_events *s, const char *system,
     const char *name)
 {

@@ -15,21 +15,27 @@
 
 #include "tdat-int.h"
 
-/* An event's format and what its records must hold, by id (cached: the
- * writer checks every record it copies). */
+/* What the records of an event id must hold (cached: the writer checks
+ * every record it copies). */
 struct ev_check {
-	const struct tdat_event *ev;	/* NULL: empty */
+	const struct tdat_shape *sh;	/* NULL: empty */
 	unsigned id;
-	uint32_t min;			/* min_size() */
-	int has_loc;			/* a __data_loc field */
 };
 #define NCHECK	256
+
+/* An event id and what its records must hold. */
+struct sev {
+	uint32_t id;
+	size_t order;			/* of its format in the file */
+	struct tdat_shape sh;
+};
 
 struct tdat_salvage {
 	struct tdat_file *f;
 	struct ev_check check[NCHECK];
 	struct tdat_page_layout pl;
-	struct tdat_events *ev;
+	struct sev *sev;		/* the formats by id, as tdat-verify */
+	size_t nsev;			/* reads them (load_formats) */
 	struct tdat_page_src src;
 	struct tdat_pages *ps;		/* the CPU being read, or NULL */
 	struct tdat_salvage_cpu *cur;	/* its counts */
@@ -60,124 +66,44 @@ bad(struct tdat_err *e, const struct tdat_page_layout *pl,
 	    msg);
 }
 
-static const struct tdat_field *
-field(const struct tdat_event *ev, int i)
-{
-	return i < ev->ncommon ? &ev->common[i] : &ev->fields[i - ev->ncommon];
-}
-
-static int
-is_loc(const struct tdat_field *fl)
-{
-	return (fl->flags & (TDAT_FLD_DYNAMIC | TDAT_FLD_RELATIVE)) &&
-	    fl->size == 4 && fl->offset >= 0;
-}
-
-/*
- * The bytes a record of ev must hold: every fixed field (the last may be
- * an array the kernel fills in part) and every __data_loc word, as
- * tdat-verify counts them.
- */
-static uint32_t
-min_size(const struct tdat_event *ev)
-{
-	uint32_t min = 0, last_off = 0, last_end = 0, off, end;
-	int i, n = ev->ncommon + ev->nfields, last_arr = 0;
-	const struct tdat_field *fl;
-
-	for (i = 0; i < n; i++) {
-		fl = field(ev, i);
-		if (fl->offset < 0 || fl->size < 0 || fl->offset > 0xffff ||
-		    fl->size > 0xffff)
-			continue;
-		off = (uint32_t)fl->offset;
-		end = off + (uint32_t)fl->size;
-		if (off >= last_off) {
-			if (last_end > min)
-				min = last_end;
-			last_off = off;
-			last_end = end;
-			last_arr = (fl->type && strchr(fl->type, '[')) ||
-			    (fl->name && strchr(fl->name, '['));
-		} else if (end > min)
-			min = end;
-	}
-	if (!last_arr && last_end > min)
-		min = last_end;
-	for (i = 0; i < n; i++)
-		if (is_loc(field(ev, i)) &&
-		    (uint32_t)field(ev, i)->offset + 4 > min)
-			min = (uint32_t)field(ev, i)->offset + 4;
-	return min;
-}
-
-/* The format of event id and what its records must hold, or NULL: the
- * cache missed. */
+/* What the records of event id must hold, or NULL: the cache missed. */
 static const struct ev_check *
 lookup_slow(struct tdat_salvage *s, struct ev_check *c, unsigned id)
 {
-	int i, n;
+	size_t lo = 0, hi = s->nsev, mid;
 
-	/* where ids repeat, the format tdat-verify holds the output to */
-	if ((c->ev = tdat_events_find_first(s->ev, id)) == NULL)
-		return NULL;
-	c->id = id;
-	c->min = min_size(c->ev);
-	c->has_loc = 0;
-	n = c->ev->ncommon + c->ev->nfields;
-	for (i = 0; i < n; i++)
-		c->has_loc |= is_loc(field(c->ev, i));
-	return c;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->sev[mid].id == id) {
+			c->sh = &s->sev[mid].sh;
+			c->id = id;
+			return c;
+		}
+		if (s->sev[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
-/* The format of event id and what its records must hold, or NULL. */
+/* What the records of event id must hold, or NULL. */
 static inline const struct ev_check *
 lookup(struct tdat_salvage *s, unsigned id)
 {
 	struct ev_check *c = &s->check[id % NCHECK];
 
-	if (c->ev != NULL && c->id == id)
+	if (c->sh != NULL && c->id == id)
 		return c;
 	return lookup_slow(s, c, id);
 }
 
-/* The __data_loc fields of a record against its format. */
-static const char *
-check_locs(const struct ev_check *c, const unsigned char *d, uint32_t size,
-    int big)
-{
-	const struct tdat_event *ev = c->ev;
-	const struct tdat_field *fl;
-	uint32_t loc, off, len;
-	int i, n = ev->ncommon + ev->nfields;
-
-	for (i = 0; i < n; i++) {
-		if (!is_loc(fl = field(ev, i)))
-			continue;
-		loc = tdat_get32(d + fl->offset, big);
-		off = loc & 0xffff;
-		len = loc >> 16;
-		if (fl->flags & TDAT_FLD_RELATIVE)
-			off += (uint32_t)fl->offset + 4;
-		if (off > size || len > size - off)
-			return "a __data_loc field lies outside its record";
-		if (fl->type == NULL || strstr(fl->type, "char[]") == NULL ||
-		    memchr(d + off, '\0', len) != NULL)
-			continue;
-		if (memchr(d + off, '\0', size - off) == NULL)
-			return "a string field is not terminated in its record";
-	}
-	return NULL;
-}
-
-/* A record's fields against its format: NULL if sound, else what is not. */
+/* A record against its format: NULL if sound, else what is not. */
 static inline const char *
 check_fields(const struct ev_check *c, const unsigned char *d, uint32_t size,
     int big)
 {
-	if (size < c->min)
-		return "record is shorter than its event";
-	return c->has_loc ? check_locs(c, d, size, big) : NULL;
+	return tdat_shape_check(c->sh, d, size, big);
 }
 
 /* One item of a page: 0 if sound, < 0 if it shows damage. */
@@ -443,34 +369,88 @@ src_read(void *arg, unsigned char *dst, size_t cap, size_t *got,
 	return 0;
 }
 
-/* One event format; a damaged one drops that event only, as for printing. */
-static int
-add_format(struct tdat_events *s, const struct tdat_blob *b, const char *sys,
-    struct tdat_err *e)
+static void
+no_note(void *arg, const struct tdat_fmt_issue *is)
 {
-	int rc = tdat_events_add_lazy(s, (const char *)b->p, b->len, sys, e);
-
-	return rc == TDAT_ECORRUPT ? 0 : rc;
+	(void)arg;
+	(void)is;
 }
 
-/* The event formats alone: checking needs no kallsyms, printk formats
- * or comms.  Each is parsed when a record of its event is first met. */
+/* One format file, read as tdat-verify reads it (lib/verify.c
+ * scan_format): leniently, a file that does not give an id passed over. */
 static int
-load_formats(struct tdat_file *f, struct tdat_events **out,
+add_format(struct tdat_salvage *s, const struct tdat_file *f,
+    const struct tdat_blob *b, const char *sys, struct tdat_err *e)
+{
+	struct tdat_event *te;
+	struct tdat_err se = { 0 };
+	struct sev *v;
+	int rc;
+
+	if (b->p == NULL)
+		return 0;
+	if (tdat_event_scan((const char *)b->p, strnlen((const char *)b->p,
+	    b->len), sys, f->lsize, no_note, NULL, &te, &se) < 0)
+		return se.code == TDAT_ENOMEM ? tdat_fail_nooff(e, TDAT_ENOMEM,
+		    "out of memory") : 0;
+	if ((v = realloc(s->sev, (s->nsev + 1) * sizeof(*v))) == NULL) {
+		tdat_event_free(te);
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	s->sev = v;
+	v += s->nsev;
+	v->id = (uint32_t)te->id;
+	v->order = s->nsev;
+	rc = tdat_shape_of(te, &v->sh);
+	tdat_event_free(te);
+	if (rc < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	s->nsev++;
+	return 0;
+}
+
+static int
+sev_cmp(const void *a, const void *b)
+{
+	const struct sev *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * The event formats alone: checking needs no kallsyms, printk formats
+ * or comms.  Read as tdat-verify reads them, so that the records kept
+ * are ones it accepts: leniently, in file order, the first of an id
+ * holding its records (where ids repeat).
+ */
+static int
+load_formats(struct tdat_salvage *s, const struct tdat_file *f,
     struct tdat_err *e)
 {
-	struct tdat_events *s;
-	uint32_t i, j;
+	size_t i, j;
+	uint32_t si, ei;
 	int rc = 0;
 
-	if ((*out = s = tdat_events_new(f->lsize, f->big)) == NULL)
-		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	for (i = 0; rc == 0 && i < f->nftrace; i++)
-		rc = add_format(s, &f->ftrace[i], "ftrace", e);
-	for (i = 0; rc == 0 && i < f->nsys; i++)
-		for (j = 0; rc == 0 && j < f->sys[i].nev; j++)
-			rc = add_format(s, &f->sys[i].ev[j], f->sys[i].name, e);
-	return rc;
+		rc = add_format(s, f, &f->ftrace[i], "ftrace", e);
+	for (si = 0; rc == 0 && si < f->nsys; si++)
+		for (ei = 0; rc == 0 && ei < f->sys[si].nev; ei++)
+			rc = add_format(s, f, &f->sys[si].ev[ei],
+			    f->sys[si].name ? f->sys[si].name : "?", e);
+	if (rc < 0)
+		return rc;
+	qsort(s->sev, s->nsev, sizeof(*s->sev), sev_cmp);
+	for (i = j = 0; i < s->nsev; i++) {
+		if (j > 0 && s->sev[j - 1].id == s->sev[i].id) {
+			free(s->sev[i].sh.loc);
+			continue;
+		}
+		s->sev[j++] = s->sev[i];
+	}
+	s->nsev = j;
+	return 0;
 }
 
 int
@@ -485,11 +465,10 @@ tdat_salvage_open(struct tdat_file *f, struct tdat_salvage **out,
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	s->f = f;
 	if ((rc = tdat_page_layout(f, &s->pl, e)) < 0 ||
-	    (rc = load_formats(f, &s->ev, e)) < 0) {
+	    (rc = load_formats(s, f, e)) < 0) {
 		tdat_salvage_close(s);
 		return rc;
 	}
-	tdat_events_finish(s->ev, 0);
 	s->src.arg = s;
 	s->src.begin = src_begin;
 	s->src.read = src_read;
@@ -579,11 +558,15 @@ tdat_salvage_damaged(const struct tdat_salvage *s)
 void
 tdat_salvage_close(struct tdat_salvage *s)
 {
+	size_t i;
+
 	if (s == NULL)
 		return;
 	tdat_pages_close(s->ps);
 	free(s->ch);
-	tdat_events_free(s->ev);
+	for (i = 0; i < s->nsev; i++)
+		free(s->sev[i].sh.loc);
+	free(s->sev);
 	free(s->cpu);
 	free(s);
 }

@@ -146,10 +146,6 @@ int tdat_events_syms_loaded(const struct tdat_events *);
 void tdat_events_finish(struct tdat_events *, int plugins);
 
 const struct tdat_event *tdat_events_find(const struct tdat_events *, int id);
-/* Where ids repeat, the event of id added first (the one tdat-verify
- * holds records to; tdat_events_find() finds the one trace-cmd does). */
-const struct tdat_event *tdat_events_find_first(const struct tdat_events *,
-    int id);
 const struct tdat_event *tdat_events_find_name(const struct tdat_events *,
     const char *system, const char *name);
 /* The comm of a pid: "<idle>" for 0, "<...>" when unknown. */

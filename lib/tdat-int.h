@@ -334,6 +334,31 @@ struct tdat_file {
 const char *tdat_string(const struct tdat_file *, uint32_t id);	/* v7 strings */
 
 /*
+ * What a record of an event must hold (lib/shape.c), from its format as
+ * tdat-verify reads it: at least min_size bytes, and each __data_loc or
+ * __rel_loc field inside the record (a char[] one NUL-terminated in it).
+ * tdat_shape_of(): 0, or -1 out of memory; free sh->loc.
+ * tdat_shape_check(): NULL when a record holds it, else what is wrong.
+ */
+struct tdat_loc {
+	uint32_t off;		/* of the 4-byte locator */
+	int rel;		/* __rel_loc: relative to the locator's end */
+	int str;		/* char[]: a NUL-terminated string */
+	char name[32];
+};
+
+struct tdat_shape {
+	uint32_t min_size;	/* end of the last fixed field */
+	uint32_t nloc;
+	struct tdat_loc *loc;
+};
+
+struct tdat_event;
+int tdat_shape_of(const struct tdat_event *, struct tdat_shape *);
+const char *tdat_shape_check(const struct tdat_shape *, const unsigned char *d,
+    uint32_t size, int big);
+
+/*
  * The metadata texts (lib/kallsyms.c): whether each line has the shape the
  * kernel gives it.  tdat_text_line_bad(): NULL, or what is wrong with the
  * n bytes of one line (without its newline).  tdat_text_check() counts a

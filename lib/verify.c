@@ -34,25 +34,18 @@
 #define MIN_FORMATS_2	(64u << 10)
 #define MIN_PAGES_2	(1u << 20)
 
-/* A dynamic field of an event: __data_loc or __rel_loc. */
-struct vloc {
-	uint32_t off;		/* of the 4-byte locator */
-	int rel;		/* __rel_loc: relative to the locator's end */
-	int str;		/* char[]: a NUL-terminated string */
-	char name[32];
-};
-
 /* What a record of an event must hold, packed for walk_fast(). */
 struct vquick {
 	uint32_t min_size, nloc;
-	const struct vloc *loc;
+	const struct tdat_loc *loc;
 };
 
+/* An event's format: what its records must hold (lib/shape.c). */
 struct vevent {
 	char name[64];
 	uint32_t min_size;	/* end of the last fixed field */
 	uint32_t nloc;
-	struct vloc *loc;
+	struct tdat_loc *loc;	/* __data_loc and __rel_loc fields */
 	const struct tdat_blob *bl;	/* its format file */
 	const char *sys;
 };
@@ -319,62 +312,18 @@ format_note(void *arg, const struct tdat_fmt_issue *is)
 	j->nnote++;
 }
 
-/*
- * The size a record of the event needs, and its dynamic fields.  The
- * last field may be an array the kernel fills only in part (ftrace's
- * kernel_stack): records must hold every field before it.  Nonzero when
- * out of memory.
- */
-static int
-add_fields(struct vevent *ev, const struct tdat_field *fl, int n,
-    uint32_t *last_off, uint32_t *last_end, int *last_arr)
-{
-	struct vloc *loc;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		const struct tdat_field *f = &fl[i];
-		uint32_t off = (uint32_t)f->offset, size = (uint32_t)f->size;
-
-		if (off >= *last_off) {
-			if (*last_end > ev->min_size)
-				ev->min_size = *last_end;
-			*last_off = off;
-			*last_end = off + size;
-			*last_arr = (f->flags & TDAT_FLD_ARRAY) != 0;
-		} else if (off + size > ev->min_size)
-			ev->min_size = off + size;
-		if (!(f->flags & TDAT_FLD_DYNAMIC) || size != 4)
-			continue;
-		loc = realloc(ev->loc, (ev->nloc + 1) * sizeof(*loc));
-		if (loc == NULL)
-			return 1;
-		ev->loc = loc;
-		loc = &ev->loc[ev->nloc++];
-		memset(loc, 0, sizeof(*loc));
-		loc->off = off;
-		loc->rel = (f->flags & TDAT_FLD_RELATIVE) != 0;
-		loc->str = strstr(f->type, "char[]") != NULL;
-		tdat_vis(loc->name, sizeof(loc->name), f->name);
-	}
-	return 0;
-}
-
+/* What a record of the event must hold (lib/shape.c); nonzero when out
+ * of memory. */
 static int
 event_fields(struct vevent *ev, const struct tdat_event *te)
 {
-	uint32_t i, last_off = 0, last_end = 0;
-	int last_arr = 0;
+	struct tdat_shape sh;
 
-	if (add_fields(ev, te->common, te->ncommon, &last_off, &last_end,
-	    &last_arr) || add_fields(ev, te->fields, te->nfields, &last_off,
-	    &last_end, &last_arr))
+	if (tdat_shape_of(te, &sh) < 0)
 		return 1;
-	if (!last_arr && last_end > ev->min_size)
-		ev->min_size = last_end;
-	for (i = 0; i < ev->nloc; i++)
-		if (ev->loc[i].off + 4 > ev->min_size)
-			ev->min_size = ev->loc[i].off + 4;
+	ev->min_size = sh.min_size;
+	ev->nloc = sh.nloc;
+	ev->loc = sh.loc;
 	return 0;
 }
 
@@ -1092,7 +1041,7 @@ check_record(struct vctx *v, struct cpuwalk *w, const struct tdat_page *pg,
 		return PERR(v, w, "record-size", WHERE, "record of %u bytes is "
 		    "shorter than event %s (%u)", size, ev->name, ev->min_size);
 	for (i = 0; i < ev->nloc; i++) {
-		const struct vloc *l = &ev->loc[i];
+		const struct tdat_loc *l = &ev->loc[i];
 		uint32_t loc = tdat_rd32(it->data + l->off, v->pl.big);
 		uint32_t off = loc & 0xffff, len = loc >> 16;
 
@@ -1125,7 +1074,7 @@ record_ok(const uint32_t *idx, uint32_t nidx, const struct vquick *quick,
     unsigned char *seen, const unsigned char *d, uint32_t size)
 {
 	const struct vquick *q;
-	const struct vloc *l;
+	const struct tdat_loc *l;
 	uint32_t id, ix, i, loc, off, len;
 
 	if (size < 2 || (id = tdat_rd16(d, 0)) >= nidx || (ix = idx[id]) == 0)
