@@ -441,7 +441,8 @@ load_formats(struct tdat_salvage *s, const struct tdat_file *f,
 			    f->sys[si].name ? f->sys[si].name : "?", e);
 	if (rc < 0)
 		return rc;
-	qsort(s->sev, s->nsev, sizeof(*s->sev), sev_cmp);
+	if (s->nsev > 1)
+		qsort(s->sev, s->nsev, sizeof(*s->sev), sev_cmp);
 	for (i = j = 0; i < s->nsev; i++) {
 		if (j > 0 && s->sev[j - 1].id == s->sev[i].id) {
 			free(s->sev[i].sh.loc);
