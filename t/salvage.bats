@@ -152,17 +152,20 @@ EOF
 	[ "$status" -eq 0 ]
 }
 
-# text_damage IN OUT: three kallsyms lines, one printk format and one
-# cmdline of a v6 file made into lines the kernel never writes (a top bit
-# set on the first byte of each; the printk line's closing quote zeroed).
-# Prints the offset and line number of the first damaged line of each.
+# text_damage IN OUT [GAP]: three kallsyms lines, one printk format and
+# one cmdline of a v6 file (or of an uncompressed v7 one: GAP 16, the
+# section header between the texts) made into lines the kernel never
+# writes (a top bit set on the first byte of each; the printk line's
+# closing quote zeroed).  Prints the offset and line number of the first
+# damaged line of each.
 text_damage() {
-	python3 - "$1" "$2" <<'PY'
+	python3 - "$1" "$2" "${3:-0}" <<'PY'
 import struct, sys
 d = bytearray(open(sys.argv[1], "rb").read())
+gap = int(sys.argv[3])
 ks = d.index(b"0000000000000000 A fixed_percpu_data\n")
-ps = ks + struct.unpack_from("<I", d, ks - 4)[0] + 4
-cs = ps + struct.unpack_from("<I", d, ps - 4)[0] + 8
+ps = ks + struct.unpack_from("<I", d, ks - 4)[0] + gap + 4
+cs = ps + struct.unpack_from("<I", d, ps - 4)[0] + gap + 8
 out = []
 def line(start, n):
     at = start
@@ -216,13 +219,39 @@ PY
 	done
 	# every event still there; trace-cmd reads it
 	[ "$(trace-cmd report -N "$T/out.dat" | wc -l)" -eq "$(trace-cmd report -N "$T/v6.dat" | wc -l)" ]
-	# in a compressed section: the section's offset, the line in its text
-	"$CAT" "$T/bad.dat" -o "$T/bad7.dat"
+	# the same lines of a v7 file salvage to the same output
+	"$CAT" --compression none "$T/v6.dat" -o "$T/v7n.dat"
+	read -r k kn p pn c cn <<<"$(text_damage "$T/v7n.dat" "$T/bad7.dat" 16)"
 	run -1 "$VERIFY" "$T/bad7.dat"
-	[[ "${lines[0]}" == *": error: KALLSYMS: line $kn of the decompressed text is damaged (no address): "* ]]
+	[[ "${lines[0]}" == *": offset 0x$(printf %x "$k"): error: KALLSYMS: line $kn is damaged (no address): "* ]]
+	[[ "${lines[2]}" == *": offset 0x$(printf %x "$c"): error: CMDLINES: line $cn is damaged (no pid): "* ]]
 	salvage "$T/bad7.dat" "$T/out7.dat"
-	grep -q "dropped: KALLSYMS: 3 of [0-9]* lines damaged, the first line $kn of the decompressed text" "$T/out7.dat.err"
+	grep -q "offset 0x$(printf %x "$p"): dropped: PRINTK: 1 of [0-9]* lines damaged, the first line $pn" "$T/out7.dat.err"
 	cmp "$T/out.dat" "$T/out7.dat"
+}
+
+@test "a plain copy refuses damaged lines of kallsyms, printk formats or cmdlines" {
+	local k kn p pn c cn v
+	# (the writer copied them as they were, into a file tdat-verify
+	# refuses; a fuzz-salvage corpus input through t/fuzz/sweep)
+	read -r k kn p pn c cn <<<"$(text_damage "$T/v6.dat" "$T/bad.dat")"
+	for v in 6 7; do
+		run -1 "$CAT" --file-version $v "$T/bad.dat" -o "$T/copy.dat"
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "${lines[0]}" == "tdat-cat: $T/bad.dat: offset 0x$(printf %x "$k"): KALLSYMS: line $kn is damaged (no address): \"\\x"* ]]
+		[ ! -e "$T/copy.dat" ]
+		[ -z "$(ls -A "$T" | grep '^\.copy')" ]
+	done
+	# a selection's copy (the repacker) too
+	run -1 "$CAT" -e 'sched:*' "$T/bad.dat" -o "$T/copy.dat"
+	[[ "${lines[0]}" == *": offset 0x$(printf %x "$k"): KALLSYMS: line $kn is damaged"* ]]
+	[ ! -e "$T/copy.dat" ]
+	# an LTT directory's info/cmdlines: the line, no offset
+	"$B/tdat-to-ltt" "$T/v6.dat" "$T/ltt"
+	printf 'x1 sh\n' >>"$T/ltt/info/cmdlines"
+	run -1 "$CAT" "$T/ltt" -o "$T/copy.dat"
+	[[ "${lines[0]}" == "tdat-cat: "*"CMDLINES: line "*" is damaged (no pid): \"x1 sh\"" ]]
+	[ ! -e "$T/copy.dat" ]
 }
 
 @test "v6 with instances cut inside an instance: the other buffers whole" {
