@@ -1364,6 +1364,9 @@ tdat_ltt_write(struct tdat_file *f, const char *dir,
 	    o->dialect != TDAT_LTT_LTTV2005)
 		return tdat_fail_nooff(e, TDAT_EUSAGE, "unknown dialect %d",
 		    o->dialect);
+	/* texts tdat-verify would find damaged in the directory */
+	if ((rc = tdat_text_refuse(f, e)) < 0)
+		return rc;
 	w.tmp = dir;
 	xmlSetGenericErrorFunc(NULL, no_message);
 	if ((rc = wr_mkdir(&w, "eventdefs")) < 0 ||

@@ -1879,43 +1879,6 @@ write_v7(struct w *w)
 
 /* ------------------------------------------------------------------ */
 
-/*
- * The input's kallsyms, printk formats and cmdlines as tdat-verify holds
- * them (lib/kallsyms.c): a line not of the kernel's shape would be copied
- * into an output tdat-verify refuses, so such an input is refused, as a
- * damaged page is (a salvage drops those lines when it opens the file).
- * Its first damaged line is named, at its offset in a trace.dat.
- */
-static int
-check_texts(struct w *w)
-{
-	struct tdat_file *f = w->f;
-	struct tdat_blob *b[] = { &f->kallsyms, &f->printk, &f->cmdlines };
-	struct tdat_text_check r;
-	uint64_t at;
-	int i, exact;
-
-	for (i = 0; i < 3; i++) {
-		if (b[i]->p == NULL || b[i]->len == 0 || b[i]->len > SIZE_MAX)
-			continue;
-		tdat_text_check((enum tdat_text)i, (const char *)b[i]->p,
-		    (size_t)b[i]->len, &r);
-		if (r.bad == 0)
-			continue;
-		if (b[i]->off == 0)	/* not from a trace.dat */
-			return tdat_fail_nooff(w->e, TDAT_ECORRUPT, "%s: line "
-			    "%llu is damaged (%s): \"%s\"",
-			    tdat_text_name((enum tdat_text)i),
-			    (unsigned long long)r.first_line, r.why, r.first);
-		at = tdat_text_where(f, b[i], r.first_at, &exact);
-		return tdat_fail(w->e, TDAT_ECORRUPT, at, "%s: line %llu%s is "
-		    "damaged (%s): \"%s\"", tdat_text_name((enum tdat_text)i),
-		    (unsigned long long)r.first_line, exact ? "" :
-		    " of the decompressed text", r.why, r.first);
-	}
-	return 0;
-}
-
 int
 tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
     struct tdat_err *e)
@@ -1939,7 +1902,7 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 	/* A header_page no reader can walk pages with is refused, pages or
 	 * none, as tdat-verify refuses it. */
 	if ((rc = tdat_page_layout(f, &pl, e)) < 0 ||
-	    (rc = check_texts(&w)) < 0)
+	    (rc = tdat_text_refuse(f, e)) < 0)
 		return rc;
 	if (o->compression && strcmp(o->compression, "none") != 0) {
 		if (o->version < 7)

@@ -991,3 +991,41 @@ tdat_text_drop_bad(enum tdat_text kind, char *text, size_t len,
 {
 	return text_walk(kind, text, len, 1, r);
 }
+
+/*
+ * Writers (trace.dat, LTT): an input whose kallsyms, printk formats or
+ * cmdlines hold a line not of the kernel's shape would be copied into an
+ * output tdat-verify refuses, so it is refused, as a damaged page is (a
+ * salvage drops those lines when it opens the file).  Its first damaged
+ * line is named, at its offset in a trace.dat (an LTT directory's texts
+ * have none: tdat-verify names the info file's).
+ */
+int
+tdat_text_refuse(const struct tdat_file *f, struct tdat_err *e)
+{
+	const struct tdat_blob *b[] = { &f->kallsyms, &f->printk,
+	    &f->cmdlines };
+	struct tdat_text_check r;
+	uint64_t at;
+	int i, exact;
+
+	for (i = 0; i < 3; i++) {
+		if (b[i]->p == NULL || b[i]->len == 0 || b[i]->len > SIZE_MAX)
+			continue;
+		tdat_text_check((enum tdat_text)i, (const char *)b[i]->p,
+		    (size_t)b[i]->len, &r);
+		if (r.bad == 0)
+			continue;
+		if (b[i]->off == 0)
+			return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: line %llu "
+			    "is damaged (%s): \"%s\"",
+			    tdat_text_name((enum tdat_text)i),
+			    (unsigned long long)r.first_line, r.why, r.first);
+		at = tdat_text_where(f, b[i], r.first_at, &exact);
+		return tdat_fail(e, TDAT_ECORRUPT, at, "%s: line %llu%s is "
+		    "damaged (%s): \"%s\"", tdat_text_name((enum tdat_text)i),
+		    (unsigned long long)r.first_line, exact ? "" :
+		    " of the decompressed text", r.why, r.first);
+	}
+	return 0;
+}

@@ -392,6 +392,9 @@ size_t tdat_text_drop_bad(enum tdat_text, char *text, size_t len,
  */
 uint64_t tdat_text_where(const struct tdat_file *f, const struct tdat_blob *b,
     uint64_t at, int *exact);
+/* A writer's check of f's texts: 0, or < 0 naming the first damaged line
+ * (lib/kallsyms.c). */
+int tdat_text_refuse(const struct tdat_file *f, struct tdat_err *e);
 
 /* Bounded file access: read len bytes at off, or fail with a located error. */
 int tdat_pread(struct tdat_file *, void *dst, uint64_t off, uint64_t len,

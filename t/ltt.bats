@@ -421,6 +421,35 @@ PY
 	[[ "${lines[2]}" == "$T/v: damaged: LTT directory, "*", 2 errors, "* ]]
 }
 
+# tdat-to-ltt copied a damaged line into info/kallsyms as it was, into
+# a directory tdat-verify refuses: the input is refused in one line, at
+# the line's offset, and no directory is left (tdat-cat --salvage drops
+# such lines).
+@test "a trace whose kallsyms hold a damaged line is refused" {
+	"$B/tdat-cat" --file-version 6 "$D/x86_64-default-sched.dat" -o "$T/v6.dat"
+	local at
+	at=$(python3 - "$T/v6.dat" <<'PY'
+import sys
+p = sys.argv[1]
+d = bytearray(open(p, "rb").read())
+at = d.index(b"0000000000000000 A fixed_percpu_data\n")
+for i in range(30):
+    at = d.index(b"\n", at) + 1
+d[at] ^= 0x80
+open(p, "wb").write(d)
+print(at)
+PY
+)
+	run -1 "$TOLTT" "$T/v6.dat" "$T/l"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == "tdat-to-ltt: $T/v6.dat: offset 0x$(printf %x "$at"): KALLSYMS: line 31 is damaged (no address): \"\\x"* ]]
+	[ ! -e "$T/l" ]
+	[ -z "$(ls -A "$T" | grep '^\.')" ]
+	"$B/tdat-cat" --salvage "$T/v6.dat" -o "$T/s.dat" 2>/dev/null || true
+	"$TOLTT" "$T/s.dat" "$T/l"
+	"$B/tdat-verify" -q "$T/l"
+}
+
 # A buffer's page size in info/tracedat.xml is held to what the file's
 # is (1 KiB to 1 MiB): tdat-cat -e of a directory whose buffer said
 # 4000000000 wrote a copy of 4 GB (one page of that size a CPU).
