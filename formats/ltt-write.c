@@ -6,8 +6,10 @@
  * Every record becomes an event of the facility of its event system; the
  * blocks of each tracefile use the profile LTTV decodes to the
  * nanosecond: cycle counts are nanoseconds since the block start, and a
- * block is closed before 2^32 ns pass or when time goes backwards.  The
- * ftrace originals go to info/ so that the directory converts back.
+ * block is closed before 2^32 ns pass.  Time never goes back in a
+ * tracefile (tdat-verify holds a directory to that): an input whose does
+ * is damaged, and refused.  The ftrace originals go to info/ so that the
+ * directory converts back.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -194,7 +196,12 @@ tf_event(struct wr *w, struct tf *t, uint64_t ts, uint16_t id,
 		return tdat_fail_nooff(w->e, TDAT_EUNSUP, "%s: an event of "
 		    "%zu bytes does not fit in a block of %u bytes", t->rel,
 		    need, w->bs);
-	if (t->open && (ts < t->last || ts - t->start >= UINT32_MAX ||
+	if (ts < t->last)	/* a CPU's time went back: a damaged page */
+		return tdat_fail_nooff(w->e, TDAT_ECORRUPT, "%s: time goes "
+		    "back from %llu to %llu ns: the input is damaged (tdat-cat "
+		    "--salvage drops such pages)", t->rel,
+		    (unsigned long long)t->last, (unsigned long long)ts);
+	if (t->open && (ts - t->start >= UINT32_MAX ||
 	    t->pos + need + LTT_BLOCK_EV + 4 > w->bs))
 		if ((rc = blk_end(w, t)) < 0)
 			return rc;

@@ -450,6 +450,34 @@ PY
 	"$B/tdat-verify" -q "$T/l"
 }
 
+# A CPU's time that goes back (a page time stamp before the last record:
+# tdat-verify calls the trace.dat damaged) was written into a tracefile
+# whose time goes back, which tdat-verify refuses in a directory: refused
+# (t/fuzz/sweep over fuzz-write's corpus found it).
+@test "a trace whose CPU time goes back is refused" {
+	"$B/tdat-cat" --file-version 6 "$D/x86_64-default-sched.dat" -o "$T/v6.dat"
+	python3 - "$T/v6.dat" <<'PY'
+import struct, sys
+p = sys.argv[1]
+d = bytearray(open(p, "rb").read())
+at = d.index(b"flyrecord\0") + 10
+off = struct.unpack_from("<Q", d, at)[0]	# CPU 0's first page
+ts = struct.unpack_from("<Q", d, off)[0]
+struct.pack_into("<Q", d, off + 4096, ts - 1000000000)
+open(p, "wb").write(d)
+PY
+	run -1 "$B/tdat-verify" -q "$T/v6.dat"
+	run -1 "$TOLTT" --no-progress "$T/v6.dat" "$T/l"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == "tdat-to-ltt: $T/l: cpu/"*": time goes back from "*" ns: the input is damaged (tdat-cat --salvage drops such pages)" ]]
+	[ ! -e "$T/l" ]
+	[ -z "$(ls -A "$T" | grep '^\.')" ]
+	# the salvaged copy converts, and its directory verifies
+	run -1 "$B/tdat-cat" --salvage "$T/v6.dat" -o "$T/s.dat"
+	"$TOLTT" --no-progress "$T/s.dat" "$T/l"
+	"$B/tdat-verify" -q "$T/l"
+}
+
 # A buffer's page size in info/tracedat.xml is held to what the file's
 # is (1 KiB to 1 MiB): tdat-cat -e of a directory whose buffer said
 # 4000000000 wrote a copy of 4 GB (one page of that size a CPU).
