@@ -196,11 +196,6 @@ tf_event(struct wr *w, struct tf *t, uint64_t ts, uint16_t id,
 		return tdat_fail_nooff(w->e, TDAT_EUNSUP, "%s: an event of "
 		    "%zu bytes does not fit in a block of %u bytes", t->rel,
 		    need, w->bs);
-	if (ts < t->last)	/* a CPU's time went back: a damaged page */
-		return tdat_fail_nooff(w->e, TDAT_ECORRUPT, "%s: time goes "
-		    "back from %llu to %llu ns: the input is damaged (tdat-cat "
-		    "--salvage drops such pages)", t->rel,
-		    (unsigned long long)t->last, (unsigned long long)ts);
 	if (t->open && (ts - t->start >= UINT32_MAX ||
 	    t->pos + need + LTT_BLOCK_EV + 4 > w->bs))
 		if ((rc = blk_end(w, t)) < 0)
@@ -1232,6 +1227,14 @@ ltt_record(void *arg, size_t k, const struct tdat_record *rec,
 		return 0;
 	if ((t = tf_get(w, rec->buffer, (uint32_t)rec->cpu)) == NULL)
 		return w->e->code;
+	/* The reader refuses a CPU whose records go back in time (a
+	 * damaged page: TDAT_SINK_STRICT_TIME); a clock option (TIME_SHIFT)
+	 * could still take the times it gives back. */
+	if (rec->ts < t->last)
+		return tdat_fail(w->e, TDAT_ECORRUPT, rec->off, "CPU %d: time "
+		    "goes back from %llu to %llu ns with the trace's clock "
+		    "options", rec->cpu, (unsigned long long)t->last,
+		    (unsigned long long)rec->ts);
 	if (rec->missed) {
 		unsigned char b[8];
 
@@ -1272,7 +1275,7 @@ ltt_free(void *arg)
 }
 
 static const struct tdat_sink_ops ltt_ops = {
-	0, ltt_begin, ltt_record, ltt_end, ltt_free
+	TDAT_SINK_STRICT_TIME, ltt_begin, ltt_record, ltt_end, ltt_free
 };
 
 static int

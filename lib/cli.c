@@ -104,6 +104,8 @@ tdat_report_err(const char *file, const struct tdat_err *e)
 	const char *msg = e && e->msg[0] ? e->msg : "unknown error";
 	int st;
 
+	if (e && e->named)
+		file = NULL;
 	if (file && strcmp(file, "-") == 0)
 		file = "stdin";
 	if (e && e->has_off)

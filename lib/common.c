@@ -46,6 +46,7 @@ tdat_fail(struct tdat_err *e, int code, uint64_t off, const char *fmt, ...)
 	e->code = code;
 	e->has_off = 1;
 	e->off = off;
+	e->named = 0;
 	va_start(ap, fmt);
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	va_end(ap);
@@ -62,6 +63,7 @@ tdat_fail_nooff(struct tdat_err *e, int code, const char *fmt, ...)
 	e->code = code;
 	e->has_off = 0;
 	e->off = 0;
+	e->named = 0;
 	va_start(ap, fmt);
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	va_end(ap);

@@ -40,6 +40,8 @@ struct stream {
 	int have;
 	struct tdat_record rec;
 	int done;
+	uint64_t last_raw;	/* the time of the last record decoded */
+	int have_last;
 };
 
 struct tsc {
@@ -71,6 +73,7 @@ struct tdat_reader {
 	int cut;		/* the selection's time range may be sought */
 	uint64_t since, until;
 	size_t room;		/* each stream's raw windows (0: the default) */
+	int strict_time;	/* time going back is an error */
 };
 
 /*
@@ -383,12 +386,27 @@ adjust(struct tdat_reader *r, uint64_t ts, int cpu)
 	return ts + (uint64_t)r->ts_offset;
 }
 
+/*
+ * A writer's reader: a record before the last one of its CPU (a damaged
+ * page) is refused, as tdat-verify and a page copy refuse it, rather
+ * than written into an output whose time goes back.
+ */
+static int
+time_back(struct stream *s, uint64_t off, struct tdat_err *e)
+{
+	return tdat_fail(e, TDAT_ECORRUPT, off, "CPU %u: record time %llu is "
+	    "before the CPU's last record (%llu): the input is damaged "
+	    "(tdat-cat --salvage drops such pages)", s->cpu.id,
+	    (unsigned long long)s->pg.ts, (unsigned long long)s->last_raw);
+}
+
 /* Decode the stream's next data record into s->rec; 1, 0 at end, < 0. */
 static int
 decode(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
 {
 	struct tdat_page_item it = { 0 };
 	size_t avail;
+	uint64_t off;
 	int rc;
 
 	for (;;) {
@@ -405,6 +423,12 @@ decode(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
 		}
 		if (it.kind != TDAT_ITEM_DATA)
 			continue;
+		off = s->pg.chunk_pos >= 0 ? s->pg.off :
+		    s->pg.off + (uint64_t)r->pl.data_off + it.at;
+		if (r->strict_time && s->have_last && s->pg.ts < s->last_raw)
+			return time_back(s, off, e);
+		s->last_raw = s->pg.ts;
+		s->have_last = 1;
 		memset(&s->rec, 0, sizeof(s->rec));
 		s->rec.raw_ts = s->pg.ts;
 		s->rec.ts = adjust(r, s->pg.ts, (int)s->cpu.id);
@@ -414,8 +438,7 @@ decode(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
 		s->rec.size = it.size;
 		avail = s->avail - (size_t)(it.data - s->pg.p);
 		s->rec.avail = avail > MAX_AVAIL ? MAX_AVAIL : (uint32_t)avail;
-		s->rec.off = s->pg.chunk_pos >= 0 ? s->pg.off :
-		    s->pg.off + (uint64_t)r->pl.data_off + it.at;
+		s->rec.off = off;
 		if (s->first && s->pg.lost) {
 			s->rec.missed = 1;
 			s->rec.missed_count = s->pg.lost;
@@ -570,6 +593,7 @@ tdat_reader_open(struct tdat_file *f, const struct tdat_reader_opts *o,
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	r->f = f;
 	r->raw = o && o->no_offsets;
+	r->strict_time = o && o->strict_time;
 	r->sel = o ? o->sel : NULL;
 	r->sel_input = o ? o->sel_input : 0;
 	/* An LTT directory is read whole: its tracefiles' events are not

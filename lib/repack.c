@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tdat-int.h"
+#include "tdat-sink.h"
 
 #define TS_SHIFT	27
 #define TS_MASK		((1u << TS_SHIFT) - 1)
@@ -154,8 +155,19 @@ next_input(struct tdat_repack *s)
 	return best;
 }
 
+/* An error of input in: named when there are several (its offset is in
+ * that file). */
 static int
-pull(struct input *in, struct tdat_err *e)
+in_fail(const struct tdat_repack *s, const struct input *in,
+    struct tdat_err *e, int rc)
+{
+	if (s->nin > 1)
+		tdat_err_name(e, tdat_file_path(in->f));
+	return rc;
+}
+
+static int
+pull(const struct tdat_repack *s, struct input *in, struct tdat_err *e)
 {
 	int rc;
 
@@ -163,7 +175,7 @@ pull(struct input *in, struct tdat_err *e)
 	if (in->rd == NULL)
 		return 0;
 	if ((rc = tdat_reader_next(in->rd, &in->rec, e)) < 0)
-		return rc;
+		return in_fail(s, in, e, rc);
 	in->have = rc > 0;
 	return 0;
 }
@@ -253,8 +265,12 @@ src_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
 		ro.buffer = bi;
 		ro.sel = s->sel;
 		ro.sel_input = i;
-		if ((rc = tdat_reader_open(f, &ro, &s->in[i].rd, e)) < 0 ||
-		    (rc = pull(&s->in[i], e)) < 0) {
+		ro.strict_time = 1;
+		if ((rc = tdat_reader_open(f, &ro, &s->in[i].rd, e)) < 0)
+			rc = in_fail(s, &s->in[i], e, rc);
+		else
+			rc = pull(s, &s->in[i], e);
+		if (rc < 0) {
 			free(map);
 			return rc;
 		}
@@ -282,9 +298,9 @@ src_read(void *arg, unsigned char *dst, size_t cap, size_t *got,
 			break;
 		}
 		if ((rc = add_record(s, &in->rec, dst + *got, &emitted, e)) < 0)
-			return rc;
+			return in_fail(s, in, e, rc);
 		*got += emitted ? s->page_size : 0;
-		if ((rc = pull(in, e)) < 0)
+		if ((rc = pull(s, in, e)) < 0)
 			return rc;
 	}
 	return 0;

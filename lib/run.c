@@ -45,6 +45,7 @@ tdat_err_name(struct tdat_err *e, const char *path)
 	memcpy(e->msg, msg, sizeof(e->msg) - 1);
 	e->msg[sizeof(e->msg) - 1] = '\0';
 	e->has_off = 0;
+	e->named = 1;
 }
 
 /* Progress of one input: report the sum over all of them. */
@@ -115,6 +116,7 @@ open_input(struct tdat_run *r, size_t k, unsigned flags)
 	ro.buffer = -1;
 	ro.sel = r->sel;
 	ro.sel_input = k;
+	ro.strict_time = (flags & TDAT_SINK_STRICT_TIME) != 0;
 	so = r->sel ? tdat_select_options(r->sel) : NULL;
 	if ((flags & TDAT_SINK_CPUS_TOP) && so && so->cpus &&
 	    so->buffer == NULL)

@@ -670,6 +670,8 @@ struct tdat_reader_opts {
 	int no_offsets;		/* ignore OFFSET/TSC2NSEC/TIME_SHIFT */
 	struct tdat_select *sel;	/* only the records it keeps; NULL all */
 	size_t sel_input;	/* this file's index in the selection */
+	int strict_time;	/* a record whose time goes back on its CPU
+				 * (a damaged page) is an error: writers */
 };
 
 struct tdat_reader;

@@ -40,6 +40,10 @@ enum {
 	/* With a CPU list in the selection, read only the top buffer of
 	 * each input (unless --buffer names one), as trace-cmd report does. */
 	TDAT_SINK_CPUS_TOP = 1 << 0,
+	/* A record whose time goes back on its CPU (a damaged page) is an
+	 * error, for a writer whose output tdat-verify holds to time order
+	 * (tdat_reader_opts.strict_time). */
+	TDAT_SINK_STRICT_TIME = 1 << 1,
 };
 
 /* What the driver says after begin(): go on, or no records wanted. */

@@ -28,6 +28,9 @@ struct tdat_err {
 	int code;
 	int has_off;
 	uint64_t off;
+	int named;	/* msg begins with the input it is about: one of
+			 * several (tdat_err_name()); tdat_report_err()
+			 * names no other file then */
 	char msg[256];
 };
 

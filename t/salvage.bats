@@ -254,6 +254,47 @@ PY
 	[ ! -e "$T/copy.dat" ]
 }
 
+# time_back IN OUT: OUT is v6 IN whose CPU 0 second page's time stamp is
+# a second before its first's; prints that page's offset.
+time_back() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+at = d.index(b"flyrecord\0") + 10
+off = struct.unpack_from("<Q", d, at)[0]	# CPU 0's first page
+ts = struct.unpack_from("<Q", d, off)[0]
+struct.pack_into("<Q", d, off + 4096, ts - 1000000000)
+open(sys.argv[2], "wb").write(d)
+print(off + 4096)
+PY
+}
+
+# A page whose time goes back (tdat-verify: damaged) was refused by a
+# plain copy (the page check) but written by the repacker (a selection,
+# several inputs) with its records' times moved forward; and an error of
+# the second input was put under the first one's name.
+@test "a copy through the repacker refuses a CPU whose time goes back, naming its input" {
+	local pg why
+	pg=$(time_back "$T/v6.dat" "$T/bad.dat")
+	why="CPU 0: record time * is before the CPU's last record (*): the input is damaged (tdat-cat --salvage drops such pages)"
+	run -1 "$VERIFY" -q "$T/bad.dat"
+	run -1 "$CAT" "$T/bad.dat" -o "$T/copy.dat"
+	[[ "${lines[0]}" == "tdat-cat: $T/bad.dat: offset 0x$(printf %x "$pg"): "* ]]
+	run -1 "$CAT" -e 'sched:*' "$T/bad.dat" -o "$T/copy.dat"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == "tdat-cat: $T/bad.dat: offset 0x$(printf %x $((pg + 16))): "$why ]]
+	[ ! -e "$T/copy.dat" ]
+	[ -z "$(ls -A "$T" | grep '^\.copy')" ]
+	run -1 "$CAT" "$T/v6.dat" "$T/bad.dat" -o "$T/copy.dat"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == "tdat-cat: $T/bad.dat: offset 0x$(printf %x $((pg + 16))): "$why ]]
+	[ ! -e "$T/copy.dat" ]
+	# the salvaged copy goes through the repacker
+	run -1 "$CAT" --salvage "$T/bad.dat" -o "$T/s.dat"
+	"$CAT" -e 'sched:*' "$T/v6.dat" "$T/s.dat" -o "$T/copy.dat"
+	"$VERIFY" -q "$T/copy.dat"
+}
+
 @test "v6 with instances cut inside an instance: the other buffers whole" {
 	local I=$D/x86_64-v7-none-instances.dat
 	"$CAT" --file-version 6 "$I" -o "$T/i6.dat"
