@@ -436,7 +436,7 @@ check_texts(struct vf *v)
 	    "info/cmdlines" };
 	struct tdat_text_check r;
 	struct tdat_err e = { 0 };
-	char path[PATH_MAX], more[64];
+	char path[PATH_MAX], msg[TDAT_TEXT_SAY];
 	unsigned char *p;
 	uint64_t n;
 	int i;
@@ -457,14 +457,9 @@ check_texts(struct vf *v)
 		free(p);
 		if (r.bad == 0)
 			continue;
-		more[0] = '\0';
-		if (r.bad > 1)
-			snprintf(more, sizeof(more), "; %llu of %llu lines are",
-			    (unsigned long long)r.bad,
-			    (unsigned long long)r.lines);
-		find(v, rel[i], -1, (long long)r.first_at, "line %llu is "
-		    "damaged (%s): \"%s\"%s", (unsigned long long)r.first_line,
-		    r.why, r.first, more);
+		find(v, rel[i], -1, (long long)r.first_at, "%s",
+		    tdat_text_say(msg, sizeof(msg), (enum tdat_text)i, 0, &r,
+		    1));
 	}
 }
 

@@ -1165,6 +1165,7 @@ salvage_texts(struct tdat_file *f, struct tdat_err *e)
 {
 	struct tdat_blob *b[] = { &f->kallsyms, &f->printk, &f->cmdlines };
 	struct tdat_text_check r;
+	char msg[TDAT_TEXT_SAY];
 	uint64_t at;
 	int i, exact, rc;
 
@@ -1178,12 +1179,8 @@ salvage_texts(struct tdat_file *f, struct tdat_err *e)
 		b[i]->p[b[i]->len] = '\0';	/* inside the old text */
 		f->text_dropped += r.bad;
 		at = tdat_text_where(f, b[i], r.first_at, &exact);
-		tdat_fail(e, TDAT_ECORRUPT, at, "%s: %llu of %llu lines "
-		    "damaged, the first line %llu%s (%s): \"%s\"",
-		    tdat_text_name((enum tdat_text)i),
-		    (unsigned long long)r.bad, (unsigned long long)r.lines,
-		    (unsigned long long)r.first_line, exact ? "" :
-		    " of the decompressed text", r.why, r.first);
+		tdat_fail(e, TDAT_ECORRUPT, at, "%s", tdat_text_say(msg,
+		    sizeof(msg), (enum tdat_text)i, 1, &r, exact));
 		if ((rc = salvaged(f, e, TDAT_ECORRUPT)) < 0)
 			return rc;
 	}

@@ -992,6 +992,22 @@ tdat_text_drop_bad(enum tdat_text kind, char *text, size_t len,
 	return text_walk(kind, text, len, 1, r);
 }
 
+const char *
+tdat_text_say(char *buf, size_t n, enum tdat_text kind, int name,
+    const struct tdat_text_check *r, int exact)
+{
+	char more[64] = "";
+
+	if (r->bad > 1)
+		snprintf(more, sizeof(more), "; %llu of %llu lines are",
+		    (unsigned long long)r->bad, (unsigned long long)r->lines);
+	snprintf(buf, n, "%s%sline %llu%s is damaged (%s): \"%s\"%s",
+	    name ? tdat_text_name(kind) : "", name ? ": " : "",
+	    (unsigned long long)r->first_line, exact ? "" :
+	    " of the decompressed text", r->why, r->first, more);
+	return buf;
+}
+
 /*
  * Writers (trace.dat, LTT): an input whose kallsyms, printk formats or
  * cmdlines hold a line not of the kernel's shape would be copied into an
@@ -1006,8 +1022,9 @@ tdat_text_refuse(const struct tdat_file *f, struct tdat_err *e)
 	const struct tdat_blob *b[] = { &f->kallsyms, &f->printk,
 	    &f->cmdlines };
 	struct tdat_text_check r;
+	char msg[TDAT_TEXT_SAY];
 	uint64_t at;
-	int i, exact;
+	int i, exact = 1;
 
 	for (i = 0; i < 3; i++) {
 		if (b[i]->p == NULL || b[i]->len == 0 || b[i]->len > SIZE_MAX)
@@ -1016,16 +1033,13 @@ tdat_text_refuse(const struct tdat_file *f, struct tdat_err *e)
 		    (size_t)b[i]->len, &r);
 		if (r.bad == 0)
 			continue;
+		at = b[i]->off ? tdat_text_where(f, b[i], r.first_at, &exact) :
+		    0;
+		tdat_text_say(msg, sizeof(msg), (enum tdat_text)i, 1, &r,
+		    exact);
 		if (b[i]->off == 0)
-			return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: line %llu "
-			    "is damaged (%s): \"%s\"",
-			    tdat_text_name((enum tdat_text)i),
-			    (unsigned long long)r.first_line, r.why, r.first);
-		at = tdat_text_where(f, b[i], r.first_at, &exact);
-		return tdat_fail(e, TDAT_ECORRUPT, at, "%s: line %llu%s is "
-		    "damaged (%s): \"%s\"", tdat_text_name((enum tdat_text)i),
-		    (unsigned long long)r.first_line, exact ? "" :
-		    " of the decompressed text", r.why, r.first);
+			return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s", msg);
+		return tdat_fail(e, TDAT_ECORRUPT, at, "%s", msg);
 	}
 	return 0;
 }

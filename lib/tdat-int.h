@@ -392,6 +392,16 @@ size_t tdat_text_drop_bad(enum tdat_text, char *text, size_t len,
  */
 uint64_t tdat_text_where(const struct tdat_file *f, const struct tdat_blob *b,
     uint64_t at, int *exact);
+/*
+ * r's first damaged line of a text of kind as a message, into buf:
+ * "KALLSYMS: line 5 is damaged (no address): \"...\"", without
+ * "KALLSYMS: " unless name (an LTT info file's name says it), with " of
+ * the decompressed text" after the number unless exact, and "; 3 of 40
+ * lines are" when more than one is.  Returns buf.
+ */
+#define TDAT_TEXT_SAY	(TDAT_TEXT_PREVIEW * 4 + 160)
+const char *tdat_text_say(char *buf, size_t n, enum tdat_text kind, int name,
+    const struct tdat_text_check *r, int exact);
 /* A writer's check of f's texts: 0, or < 0 naming the first damaged line
  * (lib/kallsyms.c). */
 int tdat_text_refuse(const struct tdat_file *f, struct tdat_err *e);

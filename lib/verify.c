@@ -977,25 +977,16 @@ scan_texts(struct vctx *v)
 static void
 check_texts(struct vctx *v)
 {
-	const struct tdat_text_check *t;
-	char more[64];
+	char msg[TDAT_TEXT_SAY];
 	int i;
 
 	for (i = 0; i < 3 && !v->stop; i++) {
-		t = &v->text[i];
-		if (t->bad == 0)
+		if (v->text[i].bad == 0)
 			continue;
 		section(v);
-		more[0] = '\0';
-		if (t->bad > 1)
-			snprintf(more, sizeof(more), "; %llu of %llu lines are",
-			    (unsigned long long)t->bad,
-			    (unsigned long long)t->lines);
-		ERR(v, "text-line", v->text_at[i], "%s: line %llu%s is "
-		    "damaged (%s): \"%s\"%s",
-		    tdat_text_name((enum tdat_text)i),
-		    (unsigned long long)t->first_line, v->text_exact[i] ? "" :
-		    " of the decompressed text", t->why, t->first, more);
+		ERR(v, "text-line", v->text_at[i], "%s", tdat_text_say(msg,
+		    sizeof(msg), (enum tdat_text)i, 1, &v->text[i],
+		    v->text_exact[i]));
 	}
 }
 

@@ -204,9 +204,9 @@ PY
 	# --salvage drops those lines alone and says where the first was
 	salvage "$T/bad.dat" "$T/out.dat"
 	cat "$T/out.dat.err"
-	grep -q "offset 0x$(printf %x "$k"): dropped: KALLSYMS: 3 of [0-9]* lines damaged, the first line $kn (no address)" "$T/out.dat.err"
-	grep -q "offset 0x$(printf %x "$p"): dropped: PRINTK: 1 of [0-9]* lines damaged, the first line $pn" "$T/out.dat.err"
-	grep -q "offset 0x$(printf %x "$c"): dropped: CMDLINES: 1 of [0-9]* lines damaged, the first line $cn" "$T/out.dat.err"
+	grep -q "offset 0x$(printf %x "$k"): dropped: KALLSYMS: line $kn is damaged (no address): \".*\"; 3 of [0-9]* lines are$" "$T/out.dat.err"
+	grep -q "offset 0x$(printf %x "$p"): dropped: PRINTK: line $pn is damaged (no closing quote): \".*\"$" "$T/out.dat.err"
+	grep -q "offset 0x$(printf %x "$c"): dropped: CMDLINES: line $cn is damaged (no pid): \".*\"$" "$T/out.dat.err"
 	"$B/tdat-dump" --kallsyms "$T/v6.dat" | grep -v '^	' >"$T/k.in"
 	"$B/tdat-dump" --kallsyms "$T/out.dat" | grep -v '^	' >"$T/k.out"
 	[ "$(diff "$T/k.in" "$T/k.out" | grep -c '^<')" -eq 3 ]
@@ -226,7 +226,7 @@ PY
 	[[ "${lines[0]}" == *": offset 0x$(printf %x "$k"): error: KALLSYMS: line $kn is damaged (no address): "* ]]
 	[[ "${lines[2]}" == *": offset 0x$(printf %x "$c"): error: CMDLINES: line $cn is damaged (no pid): "* ]]
 	salvage "$T/bad7.dat" "$T/out7.dat"
-	grep -q "offset 0x$(printf %x "$p"): dropped: PRINTK: 1 of [0-9]* lines damaged, the first line $pn" "$T/out7.dat.err"
+	grep -q "offset 0x$(printf %x "$p"): dropped: PRINTK: line $pn is damaged (no closing quote): \".*\"$" "$T/out7.dat.err"
 	cmp "$T/out.dat" "$T/out7.dat"
 }
 
