@@ -68,6 +68,7 @@ struct wr {
 	uint64_t first_ts;
 	int have_ts;
 	struct tdat_sbuf sb;
+	struct tdat_salvage *check;	/* the records' shapes, once one comes */
 };
 
 /* ------------------------------------------------------------------ */
@@ -1193,6 +1194,28 @@ ltt_begin(void *arg, struct tdat_file *const *files, size_t n,
 	return TDAT_RUN_RECORDS;
 }
 
+/*
+ * A record its event's format does not fit (shorter than its fields, a
+ * __data_loc outside it) is damage the encoding would hide behind zeros
+ * and cut strings: refused, as a trace.dat copy refuses it.
+ */
+static int
+check_record(struct wr *w, const struct tdat_record *rec)
+{
+	const char *why;
+	int rc;
+
+	if (w->check == NULL && (rc = tdat_salvage_open(w->f, &w->check,
+	    w->e)) < 0)
+		return rc;
+	if ((why = tdat_salvage_check_record(w->check, rec->data,
+	    rec->size)) != NULL)
+		return tdat_fail(w->e, TDAT_ECORRUPT, rec->off, "CPU %d: %s: "
+		    "the input is damaged (tdat-cat --salvage drops such "
+		    "pages)", rec->cpu, why);
+	return 0;
+}
+
 static int
 ltt_record(void *arg, size_t k, const struct tdat_record *rec,
     struct tdat_err *e)
@@ -1244,6 +1267,8 @@ ltt_record(void *arg, size_t k, const struct tdat_record *rec,
 	}
 	if (ev == NULL)
 		return 0;
+	if ((rc = check_record(w, rec)) < 0)
+		return rc;
 	tdat_sb_reset(&w->sb);
 	tdat_ltt_fmt_encode(ev, rec->data, rec->size, w->big, &w->sb);
 	if ((rc = lttv_payload(w, fi)) < 0)
@@ -1413,5 +1438,6 @@ out:
 	free(w.irq);
 	tdat_lt_defs_free(&w.defs);
 	tdat_sb_free(&w.sb);
+	tdat_salvage_close(w.check);
 	return rc;
 }

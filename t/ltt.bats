@@ -478,6 +478,44 @@ PY
 	"$B/tdat-verify" -q "$T/l"
 }
 
+# A record its format does not fit (here a sched_process_exec whose
+# filename's __data_loc says 200 bytes, past its record) was encoded with
+# the string cut at the record's end: a directory that verifies, holding
+# what the trace never said.  tdat-cat refuses it; tdat-to-ltt too now.
+@test "a record its event's format does not fit is refused" {
+	"$B/tdat-cat" --file-version 6 "$D/x86_64-default-sched.dat" -o "$T/v6.dat"
+	local at
+	at=$(python3 - "$T/v6.dat" "$("$B/tdat-dump" --events "$T/v6.dat" |
+	    sed -n '/^name: sched_process_exec$/{n;s/^ID: //p}')" <<'PY'
+import struct, sys
+p, ev = sys.argv[1], int(sys.argv[2])
+d = bytearray(open(p, "rb").read())
+at = d.index(b"flyrecord\0")
+while True:	# the first record of the event whose filename is a path
+	at = d.index(struct.pack("<H", ev), at + 1)
+	loc = struct.unpack_from("<I", d, at + 8)[0]
+	o, n = loc & 0xffff, loc >> 16
+	if 16 <= o < 64 and 1 < n < 64 and d[at + o] == ord("/") and d[at + o + n - 1] == 0:
+		break
+struct.pack_into("<I", d, at + 8, 200 << 16 | o)
+open(p, "wb").write(d)
+print(at)
+PY
+)
+	at=$((at - 4))	# its header: a record of 36 bytes has one word
+	run -1 "$B/tdat-verify" -q "$T/v6.dat"
+	run -1 "$B/tdat-cat" "$T/v6.dat" -o "$T/c.dat"
+	[[ "${lines[0]}" == *"offset 0x$(printf %x "$at"): a __data_loc field lies outside its record" ]]
+	run -1 "$TOLTT" --no-progress "$T/v6.dat" "$T/l"
+	[ "${#lines[@]}" -eq 1 ]
+	[ "${lines[0]}" = "tdat-to-ltt: $T/v6.dat: offset 0x$(printf %x "$at"): CPU 0: a __data_loc field lies outside its record: the input is damaged (tdat-cat --salvage drops such pages)" ]
+	[ ! -e "$T/l" ]
+	[ -z "$(ls -A "$T" | grep '^\.')" ]
+	run -1 "$B/tdat-cat" --salvage "$T/v6.dat" -o "$T/s.dat"
+	"$TOLTT" --no-progress "$T/s.dat" "$T/l"
+	"$B/tdat-verify" -q "$T/l"
+}
+
 # A buffer's page size in info/tracedat.xml is held to what the file's
 # is (1 KiB to 1 MiB): tdat-cat -e of a directory whose buffer said
 # 4000000000 wrote a copy of 4 GB (one page of that size a CPU).
