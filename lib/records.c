@@ -108,21 +108,11 @@ hp_field(const char *text, const char *name, const char *key, int *out)
 	return -1;
 }
 
-static void
-he_type(const char *text, const char *name, int *out)
-{
-	const char *p = strstr(text, name);
-
-	if (p && (p = strstr(p, "type ==")) != NULL)
-		*out = atoi(p + 7);
-}
-
 int
 tdat_page_layout(const struct tdat_file *f, struct tdat_page_layout *pl,
     struct tdat_err *e)
 {
 	const char *hp = f->hpage.p ? (const char *)f->hpage.p : "";
-	const char *he = f->hevent.p ? (const char *)f->hevent.p : "";
 
 	memset(pl, 0, sizeof(*pl));
 	pl->big = f->big;
@@ -137,12 +127,13 @@ tdat_page_layout(const struct tdat_file *f, struct tdat_page_layout *pl,
 	if (pl->data_off < 8 + pl->commit_size || pl->data_off > 64)
 		return tdat_fail(e, TDAT_ECORRUPT, f->hpage.off,
 		    "header_page: data offset %d is not sane", pl->data_off);
+	/* The item types are the kernel's constants, which header_event
+	 * only describes; libtraceevent's kbuffer fixes them too.  (Read
+	 * from a damaged header_event, they could name padding and a time
+	 * extend alike, and a writer's time extend be read as padding.) */
 	pl->padding_type = 29;
 	pl->extend_type = 30;
 	pl->stamp_type = 31;
-	he_type(he, "padding", &pl->padding_type);
-	he_type(he, "time_extend", &pl->extend_type);
-	he_type(he, "time_stamp", &pl->stamp_type);
 	return 0;
 }
 
