@@ -805,7 +805,10 @@ fill_page(struct lstream *s, unsigned char *pg)
 		uint32_t n = (uint32_t)s->rec.len, hdr, ext = 0;
 		uint64_t delta;
 
-		if (s->rec_ts < last || (used > 0 && s->rec_missed))
+		/* (a gap no time extend holds, 27 + 32 bits: the next
+		 * page's 64-bit time stamp) */
+		if (s->rec_ts < last || (used > 0 && (s->rec_missed ||
+		    s->rec_ts - last >= 1ULL << 59)))
 			break;
 		delta = s->rec_ts - last;
 		if (delta >= (1u << 27))

@@ -14,6 +14,7 @@
 #define TS_SHIFT	27
 #define TS_MASK		((1u << TS_SHIFT) - 1)
 #define MAX_SMALL	(28 * 4)
+#define MAX_DELTA	((1ULL << 59) - 1)	/* a time extend's 27 + 32 bits */
 #define MISSING_EVENTS	(1ULL << 31)
 #define MISSING_STORED	(1ULL << 30)
 
@@ -105,8 +106,10 @@ add_record(struct tdat_repack *s, const struct tdat_record *r,
 		return tdat_fail(e, TDAT_EUNSUP, r->off, "record of %u bytes "
 		    "does not fit a page of %u", r->size, s->page_size);
 	delta = s->open ? ts - s->last_ts : 0;
-	if (s->open && (r->missed || s->used + need + (delta > TS_MASK ? 8 :
-	    0) > cap)) {
+	/* A delta no time extend holds (a damaged input's, of 18 years)
+	 * goes to the next page's 64-bit time stamp. */
+	if (s->open && (r->missed || delta > MAX_DELTA || s->used + need +
+	    (delta > TS_MASK ? 8 : 0) > cap)) {
 		finish_page(s, dst);
 		*emitted = 1;
 	}

@@ -797,3 +797,46 @@ peak() {
 		    cmp - <("$DUMP" --kallsyms "$f" | sed -n '/Kallsyms, /,$p')
 	done
 }
+
+# A CPU whose records jump by more than one time extend holds (27 + 32
+# bits, 18 years: two extends in a row, which tdat-verify only warns of)
+# came out of the repacker, and of an LTT directory's pages, with the
+# extend's high bits cut: 1152921514 s became 10 s.  Such a gap now
+# starts a page, whose time stamp has 64 bits.
+@test "a gap no time extend holds keeps its time through a repack and an LTT directory" {
+	local want
+	"$CAT" --file-version 6 "$D/x86_64-default-sched.dat" -o "$T/v6.dat"
+	python3 - "$T/v6.dat" "$T/gap.dat" "$B/tdat-dump" <<'PY'
+import re, struct, subprocess, sys
+src, dst, dump = sys.argv[1:4]
+d = bytearray(open(src, "rb").read())
+fly = subprocess.run([dump, "--flyrecord", src], capture_output=True,
+                     text=True).stdout
+off, size = map(int, re.search(r"cpu 1: offset (\d+), size (\d+)", fly).groups())
+page = off + size - 4096			# CPU 1's last page
+commit = struct.unpack_from("<Q", d, page + 8)[0]
+p, end, items = page + 16, page + 16 + commit, []
+while p < end:					# its items
+    t = struct.unpack_from("<I", d, p)[0] & 31
+    items.append((p, t))
+    if t == 0 or t == 29:
+        p += 4 + struct.unpack_from("<I", d, p + 4)[0]
+    else:
+        p += {30: 8, 31: 16}.get(t, 4 + 4 * t)
+at = [q for q, t in items if t <= 28][-1]	# before its last record,
+ext = struct.pack("<II", (1 << 27) - 1 << 5 | 30, 0xffffffff) * 2
+d[at:end + 16] = ext + d[at:end]		# two extends of 2^59 - 1 ns
+struct.pack_into("<Q", d, page + 8, commit + 16)
+open(dst, "wb").write(d)
+PY
+	last() { "$B/tdat-dump" --records -t "$1" | awk '$2 == "[001]"' | tail -n 1; }
+	want=$(last "$T/gap.dat")
+	[[ "$want" == *" 1152921514.970536273: hrtimer_start: "* ]]
+	"$CAT" -e 'hrtimer*' "$T/gap.dat" -o "$T/r.dat"
+	[ "$(last "$T/r.dat")" = "$want" ]
+	"$B/tdat-verify" -q "$T/r.dat"
+	"$B/tdat-to-ltt" --no-progress "$T/gap.dat" "$T/l"
+	"$CAT" "$T/l" -o "$T/back.dat"
+	[ "$(last "$T/back.dat")" = "$want" ]
+	"$B/tdat-verify" -q "$T/back.dat"
+}
