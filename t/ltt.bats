@@ -450,6 +450,20 @@ PY
 	"$B/tdat-verify" -q "$T/l"
 }
 
+# refused_then_salvaged GLOB: tdat-to-ltt of the damaged $T/v6.dat fails
+# in one line matching GLOB, leaving no directory or temporary; its
+# salvaged copy converts, and that directory verifies.
+refused_then_salvaged() {
+	run -1 "$TOLTT" --no-progress "$T/v6.dat" "$T/l"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == $1 ]]
+	[ ! -e "$T/l" ]
+	[ -z "$(ls -A "$T" | grep '^\.')" ]
+	run -1 "$B/tdat-cat" --salvage "$T/v6.dat" -o "$T/s.dat"
+	"$TOLTT" --no-progress "$T/s.dat" "$T/l"
+	"$B/tdat-verify" -q "$T/l"
+}
+
 # A CPU's time that goes back (a page time stamp before the last record:
 # tdat-verify calls the trace.dat damaged) was written into a tracefile
 # whose time goes back, which tdat-verify refuses in a directory: refused
@@ -467,15 +481,7 @@ struct.pack_into("<Q", d, off + 4096, ts - 1000000000)
 open(p, "wb").write(d)
 PY
 	run -1 "$B/tdat-verify" -q "$T/v6.dat"
-	run -1 "$TOLTT" --no-progress "$T/v6.dat" "$T/l"
-	[ "${#lines[@]}" -eq 1 ]
-	[[ "${lines[0]}" == "tdat-to-ltt: $T/v6.dat: offset 0x"*": CPU 0: record time "*" is before the CPU's last record ("*"): the input is damaged (tdat-cat --salvage drops such pages)" ]]
-	[ ! -e "$T/l" ]
-	[ -z "$(ls -A "$T" | grep '^\.')" ]
-	# the salvaged copy converts, and its directory verifies
-	run -1 "$B/tdat-cat" --salvage "$T/v6.dat" -o "$T/s.dat"
-	"$TOLTT" --no-progress "$T/s.dat" "$T/l"
-	"$B/tdat-verify" -q "$T/l"
+	refused_then_salvaged "tdat-to-ltt: $T/v6.dat: offset 0x*: CPU 0: record time * is before the CPU's last record (*): the input is damaged (tdat-cat --salvage drops such pages)"
 }
 
 # A record its format does not fit (here a sched_process_exec whose
@@ -506,14 +512,7 @@ PY
 	run -1 "$B/tdat-verify" -q "$T/v6.dat"
 	run -1 "$B/tdat-cat" "$T/v6.dat" -o "$T/c.dat"
 	[[ "${lines[0]}" == *"offset 0x$(printf %x "$at"): a __data_loc field lies outside its record" ]]
-	run -1 "$TOLTT" --no-progress "$T/v6.dat" "$T/l"
-	[ "${#lines[@]}" -eq 1 ]
-	[ "${lines[0]}" = "tdat-to-ltt: $T/v6.dat: offset 0x$(printf %x "$at"): CPU 0: a __data_loc field lies outside its record: the input is damaged (tdat-cat --salvage drops such pages)" ]
-	[ ! -e "$T/l" ]
-	[ -z "$(ls -A "$T" | grep '^\.')" ]
-	run -1 "$B/tdat-cat" --salvage "$T/v6.dat" -o "$T/s.dat"
-	"$TOLTT" --no-progress "$T/s.dat" "$T/l"
-	"$B/tdat-verify" -q "$T/l"
+	refused_then_salvaged "tdat-to-ltt: $T/v6.dat: offset 0x$(printf %x "$at"): CPU 0: a __data_loc field lies outside its record: the input is damaged (tdat-cat --salvage drops such pages)"
 }
 
 # A buffer's page size in info/tracedat.xml is held to what the file's
