@@ -1,7 +1,7 @@
 /*
  * tdat-verify: check trace.dat files and LTT directories for damage
- * (container, event formats, every ring-buffer page; lib/verify.c and
- * formats/ltt-verify.c) with a trustworthy exit status:
+ * (container, event formats, every ring-buffer page; lib/check/verify.c and
+ * formats/ltt/ltt-verify.c) with a trustworthy exit status:
  * 0 clean, 1 damaged (with --strict, warnings too), 2 usage or I/O error.
  * The findings and summaries are printed by lib/cli-verify.c.
  */

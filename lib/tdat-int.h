@@ -5,13 +5,13 @@
  * Layers, bottom up: common (errors, bytes, buffers) -> input formats
  * (trace.dat v6/v7 in formats/tracedat*.c, LTT directories in
  * formats/ltt*.c), each giving its metadata as a struct tdat_file and its
- * pages through struct tdat_page_ops -> the page iterator (lib/pages.c)
- * -> the record stream (lib/records.c), with the selection applied
- * (lib/select.c), driven by lib/run.c (tdat-sink.h: one or several
- * inputs merged by time) -> record sinks: text report (lib/report.c),
- * JSON (lib/json*.c), LTT (formats/ltt-write.c); page sink: trace.dat
- * (formats/tracedat-write.c, with lib/repack.c rebuilding the pages of
- * selected records).  lib/source.c opens an input of any format.
+ * pages through struct tdat_page_ops -> the page iterator (lib/read/pages.c)
+ * -> the record stream (lib/read/records.c), with the selection applied
+ * (lib/select/select.c), driven by lib/read/run.c (tdat-sink.h: one or several
+ * inputs merged by time) -> record sinks: text report (formats/text/report.c),
+ * JSON (lib/json*.c), LTT (formats/ltt/ltt-write.c); page sink: trace.dat
+ * (formats/tracedat/tracedat-write.c, with lib/ring/repack.c rebuilding the pages of
+ * selected records).  lib/read/source.c opens an input of any format.
  */
 #ifndef TDAT_INT_H
 #define TDAT_INT_H
@@ -29,8 +29,8 @@ int tdat_fail(struct tdat_err *e, int code, uint64_t off, const char *fmt, ...)
 int tdat_fail_nooff(struct tdat_err *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /*
- * How the calls that work over several open files begin (lib/select.c,
- * lib/repack.c): a zeroed handle of size bytes and, in *in, its array of
+ * How the calls that work over several open files begin (lib/select/select.c,
+ * lib/ring/repack.c): a zeroed handle of size bytes and, in *in, its array of
  * n (at least one) zeroed entries of insize bytes, each of which begins
  * with a struct tdat_file *, set to files[i].  NULL, *e filled, without
  * memory.
@@ -135,7 +135,7 @@ tdat_fast_item(const unsigned char *d, int ext_ok, uint32_t *len,
 }
 
 /* Numbers as text, two digits at a time: "00".."99" and "00".."ff"
- * (lib/common.c), for the printers' hot paths. */
+ * (lib/common/common.c), for the printers' hot paths. */
 extern const char tdat_dec2[201], tdat_hex2[513];
 
 /* The decimal digits of v ending at end (20 bytes of room before it);
@@ -321,7 +321,7 @@ struct tdat_file {
 	struct tdat_codec *codec;	/* v7 compression, or NULL */
 
 	/* Where its pages come from (see "Page streams" below): NULL for
-	 * a trace.dat file (formats/tracedat.c), else the input format's. */
+	 * a trace.dat file (formats/tracedat/tracedat.c), else the input format's. */
 	const struct tdat_page_ops *page_ops;
 	void *page_arg;		/* the format's state, for page_ops */
 
@@ -334,7 +334,7 @@ struct tdat_file {
 const char *tdat_string(const struct tdat_file *, uint32_t id);	/* v7 strings */
 
 /*
- * What a record of an event must hold (lib/shape.c), from its format as
+ * What a record of an event must hold (lib/ring/shape.c), from its format as
  * tdat-verify reads it: at least min_size bytes, and each __data_loc or
  * __rel_loc field inside the record (a char[] one NUL-terminated in it).
  * tdat_shape_of(): 0, or -1 out of memory; free sh->loc.
@@ -359,7 +359,7 @@ const char *tdat_shape_check(const struct tdat_shape *, const unsigned char *d,
     uint32_t size, int big);
 
 /*
- * The metadata texts (lib/kallsyms.c): whether each line has the shape the
+ * The metadata texts (lib/event/kallsyms.c): whether each line has the shape the
  * kernel gives it.  tdat_text_line_bad(): NULL, or what is wrong with the
  * n bytes of one line (without its newline).  tdat_text_check() counts a
  * text's lines and bad ones; tdat_text_drop_bad() takes the bad ones out
@@ -388,7 +388,7 @@ size_t tdat_text_drop_bad(enum tdat_text, char *text, size_t len,
  * Where byte at of one of f's texts lies in the file: *exact 1 when it is
  * that byte's offset, 0 when the text is compressed (then the offset of
  * its section's compressed data).  b is &f->kallsyms, &f->printk or
- * &f->cmdlines (formats/tracedat.c).
+ * &f->cmdlines (formats/tracedat/tracedat.c).
  */
 uint64_t tdat_text_where(const struct tdat_file *f, const struct tdat_blob *b,
     uint64_t at, int *exact);
@@ -403,7 +403,7 @@ uint64_t tdat_text_where(const struct tdat_file *f, const struct tdat_blob *b,
 const char *tdat_text_say(char *buf, size_t n, enum tdat_text kind, int name,
     const struct tdat_text_check *r, int exact);
 /* A writer's check of f's texts: 0, or < 0 naming the first damaged line
- * (lib/kallsyms.c). */
+ * (lib/event/kallsyms.c). */
 int tdat_text_refuse(const struct tdat_file *f, struct tdat_err *e);
 
 /* Bounded file access: read len bytes at off, or fail with a located error. */
@@ -488,9 +488,9 @@ int tdat_cpu_chunks(struct tdat_file *, const struct tdat_buffer *,
 /* ---------------------------------------------------------------------
  * Page streams: where the ring-buffer pages of one CPU of one buffer come
  * from.  Each input format provides its page operations: trace.dat reads
- * flyrecord data, raw in windows or v7 chunks through lib/codec.c
- * (formats/tracedat.c); an LTT directory builds pages from its tracefiles
- * (formats/ltt-tdat.c).  lib/pages.c walks any of them page by page, and
+ * flyrecord data, raw in windows or v7 chunks through lib/common/codec.c
+ * (formats/tracedat/tracedat.c); an LTT directory builds pages from its tracefiles
+ * (formats/ltt/ltt-tdat.c).  lib/read/pages.c walks any of them page by page, and
  * no other code reads flyrecord bytes.
  */
 struct tdat_window {
@@ -505,7 +505,7 @@ struct tdat_window {
 	int chunk;		/* p is a decompressed chunk */
 	uint32_t index;		/* chunk or window number, from 0 */
 	/* When next() returns < 0: a short stable tag for the damage, or
-	 * NULL (lib/pages.c zeroes *w before each call).  trace.dat gives
+	 * NULL (lib/read/pages.c zeroes *w before each call).  trace.dat gives
 	 * "chunk" (a chunk runs past its CPU's data: reported once, then
 	 * delivered by the next call; larger than 16 MiB; or unreadable)
 	 * and "decompress" (its bytes do not decompress). */
@@ -536,27 +536,27 @@ struct tdat_page_ops {
 	int	(*seek)(void *st, uint64_t u, int one, struct tdat_err *e);
 };
 
-/* b's CPUs sorted by id (lib/common.c): b->ncpu entries, to free(); NULL
+/* b's CPUs sorted by id (lib/common/common.c): b->ncpu entries, to free(); NULL
  * when out of memory.  Sorted, not compared pair by pair: a hostile
  * table holds up to 2^20 CPUs. */
 struct tdat_cpu_ix *tdat_cpu_index(const struct tdat_buffer *b);
 
-/* The first buffer that holds a latency tracer's text, or -1 (lib/latency.c);
+/* The first buffer that holds a latency tracer's text, or -1 (lib/read/latency.c);
  * tdat_latency_top(): that buffer when it is the top one (v6's, or v7's
  * named ""), whose text trace-cmd report prints instead of records. */
 int tdat_latency_buffer(const struct tdat_file *);
 int tdat_latency_top(const struct tdat_file *);
 
 /* Open a trace.dat file or standard input ("-"), whatever the path
- * (formats/tracedat.c); tdat_open() chooses the format first. */
+ * (formats/tracedat/tracedat.c); tdat_open() chooses the format first. */
 int tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
     struct tdat_file **out, struct tdat_err *e);
 
-/* The trace.dat page operations (formats/tracedat.c). */
+/* The trace.dat page operations (formats/tracedat/tracedat.c). */
 extern const struct tdat_page_ops tdat_tracedat_pages;
 /* Exchange the buffer a trace.dat stream's last window lies in (from its
  * start) for *buf of *cap bytes, which the stream then owns and may free
- * or grow: lib/pages.c keeps windows this way, uncopied. */
+ * or grow: lib/read/pages.c keeps windows this way, uncopied. */
 void tdat_tracedat_swap(void *st, unsigned char **buf, size_t *cap);
 /* Decompress a trace.dat stream's chunks with c, not the file's codec. */
 void tdat_tracedat_codec(void *st, struct tdat_codec *c);
@@ -568,7 +568,7 @@ void tdat_tracedat_room(void *st, size_t room);
  * caller's to munmap(); 0 if that window was read, not mapped. */
 int tdat_tracedat_take(void *st, void **base, size_t *len);
 
-/* Pages of one CPU of one buffer, from whatever format (lib/pages.c). */
+/* Pages of one CPU of one buffer, from whatever format (lib/read/pages.c). */
 struct tdat_pages;
 struct tdat_page;
 struct tdat_page_layout;
@@ -644,7 +644,7 @@ int tdat_pages_async(struct tdat_pages *, struct tdat_pages_worker *);
 
 /* ---------------------------------------------------------------------
  * Records: ring-buffer pages decoded and merged into one time-ordered
- * stream over every CPU of every selected buffer (lib/records.c).
+ * stream over every CPU of every selected buffer (lib/read/records.c).
  */
 struct tdat_record {
 	uint64_t ts;		/* timestamp in ns after OFFSET/TSC2NSEC/TIME_SHIFT */
@@ -690,7 +690,7 @@ int tdat_reader_open(struct tdat_file *, const struct tdat_reader_opts *,
 /* 1 and *rec filled (valid until the next call), 0 at the end, < 0 error. */
 int tdat_reader_next(struct tdat_reader *, struct tdat_record *rec,
     struct tdat_err *e);
-/* The same, ignoring the selection (the driver, lib/run.c, asks
+/* The same, ignoring the selection (the driver, lib/read/run.c, asks
  * tdat_reader_keeps() itself, so that a sink may peek ahead). */
 int tdat_reader_next_all(struct tdat_reader *, struct tdat_record *rec,
     struct tdat_err *e);
@@ -705,7 +705,7 @@ int tdat_reader_keeps(struct tdat_reader *, const struct tdat_record *);
 int tdat_reader_past(const struct tdat_reader *, const struct tdat_record *);
 void tdat_reader_close(struct tdat_reader *);
 
-/* Progress through f's page data as records come (lib/progress.c): fn is
+/* Progress through f's page data as records come (lib/common/progress.c): fn is
  * called every few thousand records with the bytes read so far over all
  * of them, and by _end(p, 1) with done == total.  fn NULL: nothing. */
 struct tdat_read_progress {
@@ -723,18 +723,18 @@ void tdat_read_progress_note(struct tdat_read_progress *,
 void tdat_read_progress_end(struct tdat_read_progress *, int complete);
 
 
-/* Options decoded into typed values (formats/tracedat-opts.c). */
+/* Options decoded into typed values (formats/tracedat/tracedat-opts.c). */
 #include "tdat-opts.h"
 
-/* Event formats, print formats and report lines (lib/event*.c, lib/report.c). */
+/* Event formats, print formats and report lines (lib/event*.c, formats/text/report.c). */
 #include "tdat-event.h"
-/* Writing trace.dat v6/v7 (formats/tracedat-write.c). */
+/* Writing trace.dat v6/v7 (formats/tracedat/tracedat-write.c). */
 #include "tdat-write.h"
-/* Selecting records, repacking them, the selection options (lib/select.c,
- * lib/repack.c, lib/cli-select.c). */
+/* Selecting records, repacking them, the selection options (lib/select/select.c,
+ * lib/ring/repack.c, lib/cli/cli-select.c). */
 #include "tdat-select.h"
 
-/* Page decoder and checker (lib/records.c, lib/verify*.c). */
+/* Page decoder and checker (lib/read/records.c, lib/verify*.c). */
 #include "tdat-verify.h"
 
 /* LTT trace directories (formats/ltt*.c). */

@@ -3,7 +3,7 @@
  * Handles are opaque; the engine behind them (input formats, the page
  * iterator, the record stream, selection, sinks) is declared in
  * tdat-int.h.  Library functions return 0 or a negative TDAT_E* code
- * with a struct tdat_err filled; they never print or exit (lib/cli.c,
+ * with a struct tdat_err filled; they never print or exit (lib/cli/cli.c,
  * for bin/, does).
  */
 #ifndef TDAT_H
@@ -41,7 +41,7 @@ int tdat_exit_status(int code);
  * directory (tdat_ltt_open_tdat()).
  */
 struct tdat_file;
-/* Open an input of whatever format it is (lib/source.c): an LTT trace
+/* Open an input of whatever format it is (lib/read/source.c): an LTT trace
  * directory, a trace.dat file, or standard input ("-", spooled to a
  * temporary file).  On failure returns a negative code with *e filled;
  * *out is NULL. */
@@ -65,7 +65,7 @@ const char *tdat_file_path(const struct tdat_file *);
 uint64_t tdat_file_size(const struct tdat_file *);
 
 /* ---------------------------------------------------------------------
- * The structure of a trace.dat (tdat-dump, lib/dump.c): what to show.
+ * The structure of a trace.dat (tdat-dump, formats/text/dump.c): what to show.
  */
 enum {
 	TDAT_DUMP_SUMMARY = 1 << 0, TDAT_DUMP_HEAD_PAGE = 1 << 1,
@@ -85,7 +85,7 @@ int tdat_dump_summary(struct tdat_file *, FILE *out, struct tdat_err *e);
 int tdat_dump_flyrecord(struct tdat_file *, FILE *out, struct tdat_err *e);
 
 /* ---------------------------------------------------------------------
- * Selection (lib/select.c, lib/cli-select.c; tdat-select(7)): which
+ * Selection (lib/select/select.c, lib/cli/cli-select.c; tdat-select(7)): which
  * records every tool that reads events keeps.
  */
 struct tdat_select;
@@ -120,7 +120,7 @@ void tdat_select_close(struct tdat_select *);
 int tdat_parse_time(const char *s, uint64_t *ns, int *rel);
 
 /* ---------------------------------------------------------------------
- * The selection options of bin/ (lib/cli-select.c).  A tool puts
+ * The selection options of bin/ (lib/cli/cli-select.c).  A tool puts
  * TDAT_SELECT_CLI_OPTS in its option table and hands every option to
  * tdat_select_arg() first:
  *
@@ -172,7 +172,7 @@ int tdat_select_cli_open(const struct tdat_select_args *,
 void tdat_select_args_free(struct tdat_select_args *);
 
 /* ---------------------------------------------------------------------
- * Sinks.  Text, as trace-cmd report prints it (lib/report.c).
+ * Sinks.  Text, as trace-cmd report prints it (formats/text/report.c).
  */
 /* Printing records as trace-cmd report does (tdat-dump --records). */
 enum { TDAT_RECORDS_PLUGINS, TDAT_RECORDS_PRINT, TDAT_RECORDS_RAW };
@@ -216,8 +216,8 @@ int tdat_json_write_n(struct tdat_file *const *files, size_t n, FILE *out,
 /* A json-c string holding s[0..n) made valid UTF-8 (NULL: no memory). */
 struct json_object *tdat_json_string(const void *s, size_t n);
 
-/* trace.dat v6/v7 (formats/tracedat-write.c); a selection or a merge of several
- * inputs rebuilds the pages (lib/repack.c). */
+/* trace.dat v6/v7 (formats/tracedat/tracedat-write.c); a selection or a merge of several
+ * inputs rebuilds the pages (lib/ring/repack.c). */
 struct tdat_err;
 /*
  * A page source: for buffer index buf (in tdat_file.buf) and CPU id cpu,
@@ -295,10 +295,10 @@ int tdat_ltt_write(struct tdat_file *f, const char *dir,
     struct tdat_ltt_write_opts *o, struct tdat_err *e);
 
 /* ---------------------------------------------------------------------
- * Checking (lib/verify.c; tdat-verify(1)).
+ * Checking (lib/check/verify.c; tdat-verify(1)).
  */
 /* Every check of a trace.dat, findings reported one by one
- * through a callback (lib/verify.c, lib/verify-events.c).
+ * through a callback (lib/check/verify.c, lib/verify-events.c).
  */
 enum { TDAT_FIND_ERROR = 1, TDAT_FIND_WARNING = 2 };
 
@@ -340,9 +340,9 @@ struct tdat_verify_stats {
 };
 
 /*
- * Check the input at path, whatever it is (lib/source.c tells): a
+ * Check the input at path, whatever it is (lib/read/source.c tells): a
  * trace.dat's container, event formats and every page of every CPU of
- * every buffer; an LTT directory's files (formats/ltt-verify.c, comp
+ * every buffer; an LTT directory's files (formats/ltt/ltt-verify.c, comp
  * "ltt" in *st).  Returns 0 when the check ran (the findings went to
  * opts->found and are counted in *st), or a negative code for an I/O
  * error or lack of memory (*e filled).
@@ -350,13 +350,13 @@ struct tdat_verify_stats {
 int tdat_verify(const char *path, const struct tdat_verify_opts *,
     struct tdat_verify_stats *st, struct tdat_err *e);
 
-/* Output files and directories, removed when interrupted (lib/output.c). */
+/* Output files and directories, removed when interrupted (lib/common/output.c). */
 #include "tdat-output.h"
-/* Command-line helpers for bin/ (lib/cli.c). */
+/* Command-line helpers for bin/ (lib/cli/cli.c). */
 #include "tdat-cli.h"
 
 /* ---------------------------------------------------------------------
- * Salvage (lib/salvage.c): the intact pages of a file opened with
+ * Salvage (lib/check/salvage.c): the intact pages of a file opened with
  * tdat_open_ex() in salvage mode, as a page source for tdat_write().
  * A page whose header or items are damaged is dropped alone; a piece
  * the page iterator cannot read (a chunk) is dropped and the walk goes

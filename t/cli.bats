@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# cli.bats: the conventions every tool in $TDAT_BIN shares (lib/cli.c):
+# cli.bats: the conventions every tool in $TDAT_BIN shares (lib/cli/cli.c):
 # --help, --version, misuse, the message shape, exit statuses, and that
 # each tool has a man page that lists its options and renders cleanly.
 

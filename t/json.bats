@@ -531,7 +531,7 @@ for l in open(sys.argv[1]):
 
 @test "one input's lines, written whole, equal the general writer's (two inputs)" {
 	# One input, the top buffer: a line is laid out in one piece
-	# (line_fast in lib/json-events.c); with two inputs every line goes
+	# (line_fast in formats/json/json-events.c); with two inputs every line goes
 	# through the general writer and gains "file".  Without "file" the
 	# two give the same lines, each twice.
 	for b in $(fixtures); do

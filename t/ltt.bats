@@ -353,7 +353,7 @@ PY
 	done
 }
 
-# tdat_open() takes an LTT directory as it takes a trace.dat (lib/source.c):
+# tdat_open() takes an LTT directory as it takes a trace.dat (lib/read/source.c):
 # every tool that reads events reads one, its pages streamed.
 @test "every tool reads an LTT directory: dump --records -N/-R, to-json, to-ltt" {
 	for n in x86_64-v7-none-instances s390x-v7-zstd-sched; do
@@ -396,7 +396,7 @@ PY
 }
 
 # The texts kept in info/ (kallsyms, printk formats, cmdlines) are held
-# to the kernel's shapes, as in a trace.dat (lib/kallsyms.c).
+# to the kernel's shapes, as in a trace.dat (lib/event/kallsyms.c).
 @test "tdat-verify: a damaged line of info/kallsyms or info/cmdlines is located" {
 	"$TOLTT" "$D/labsisop-qemu-trace.dat" "$T/v"
 	run -0 "$B/tdat-verify" "$T/v"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# output.bats: where the tools' output goes (lib/output.c).  A writer
+# output.bats: where the tools' output goes (lib/common/output.c).  A writer
 # interrupted by SIGINT, SIGTERM, SIGHUP or SIGPIPE leaves no temporary
 # file or directory and no output under the final name, and ends with
 # status 128 + N; a write error (/dev/full, a full file system) is one

@@ -1,6 +1,6 @@
 /*
  * fuzz-filter: libFuzzer harness for the event filter parser and matcher
- * (lib/filter.c): the input is an expression, fields resolve from a small
+ * (lib/select/filter.c): the input is an expression, fields resolve from a small
  * table and match against fixed values.
  */
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /*
  * fuzz-format: libFuzzer harness for the event format parser and the
- * print format compiler and printer (lib/event*.c, lib/print.c).  The
+ * print format compiler and printer (lib/event*.c, lib/event/print.c).  The
  * input is a format file; after a "\n\0" separator, the bytes of a record
  * to print with it in every mode.
  */

@@ -1,6 +1,6 @@
 /*
- * fuzz-select: libFuzzer harness for the selection (lib/select.c,
- * lib/filter.c) on real event formats: the input is a list of options,
+ * fuzz-select: libFuzzer harness for the selection (lib/select/select.c,
+ * lib/select/filter.c) on real event formats: the input is a list of options,
  * one a line, applied to a fixture of t/data (TDAT_DATA, else t/data
  * from the current directory; t/fuzz/run points TDAT_DATA at small
  * copies made by t/fuzz/mkseeds) through the record stream:

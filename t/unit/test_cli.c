@@ -1,5 +1,5 @@
 /*
- * test_cli.c: unit tests of lib/cli.c (message shape, option table,
+ * test_cli.c: unit tests of lib/cli/cli.c (message shape, option table,
  * numbers, CPU lists, misuse exit status, stdout check).  TAP output.
  */
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /*
- * test_event.c: unit tests of lib/event.c, lib/print.c, lib/kallsyms.c and
- * lib/plugins.c: format files, print formats evaluated on hand-made
+ * test_event.c: unit tests of lib/event/event.c, lib/event/print.c, lib/event/kallsyms.c and
+ * lib/event/plugins.c: format files, print formats evaluated on hand-made
  * records, raw fields, symbols, printk formats and comms.  TAP output.
  */
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * test_event_report.c: tdat_report() (lib/report.c) on fixtures of
+ * test_event_report.c: tdat_report() (formats/text/report.c) on fixtures of
  * t/data, compared line for line with what trace-cmd report -t, -N -t and
  * -R -t print for them.  TAP output.
  */

@@ -1,6 +1,6 @@
 /*
  * test_event_simple.c: unit tests of the simple "format:" print language
- * (lib/event-simple.c) on three events: an irq handler, a softirq and
+ * (lib/event/event-simple.c) on three events: an irq handler, a softirq and
  * kmalloc.  TAP output.
  */
 #include <stdarg.h>

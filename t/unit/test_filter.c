@@ -1,5 +1,5 @@
 /*
- * test_filter.c: unit tests of lib/filter.c, the event-filter parser and
+ * test_filter.c: unit tests of lib/select/filter.c, the event-filter parser and
  * evaluator, against plain field names (no event formats), and of the
  * time arguments of lib/select.c.  TAP output.
  */

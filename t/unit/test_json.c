@@ -1,5 +1,5 @@
 /*
- * test_json.c: unit tests of lib/json.c: UTF-8 repair (one U+FFFD per
+ * test_json.c: unit tests of formats/json/json.c: UTF-8 repair (one U+FFFD per
  * bad byte), the streaming writer's commas, escaping, integers exact in a
  * double reader (decimal strings beyond 2^53 - 1), addresses, and strings
  * that are not UTF-8 kept as {"hex":...}.  TAP.

@@ -1,6 +1,6 @@
 /*
  * test_ltt.c: unit tests of the LTT module (formats/ltt*.c): the built-in
- * texts agree with formats/ltt-builtin.xml and schemas/, a fixture goes
+ * texts agree with formats/ltt/ltt-builtin.xml and schemas/, a fixture goes
  * to an LTT directory and back to a trace.dat with the same records,
  * and tdat_ltt_verify() finds each kind of damage with its location.
  * TAP output; run from the top of the source tree.
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
-#include "../../formats/ltt-int.h"
+#include "../../formats/ltt/ltt-int.h"
 #include "tap.h"
 
 /* Internal texts of formats/ltt*.c, compared with their source files. */
@@ -705,7 +705,7 @@ main(void)
 		printf("1..0 # SKIP cannot make a temporary directory\n");
 		return 0;
 	}
-	same_text(tdat_ltt_builtin_xml, "formats/ltt-builtin.xml");
+	same_text(tdat_ltt_builtin_xml, "formats/ltt/ltt-builtin.xml");
 	same_text(tdat_ltt_xsd_eventdefs, "schemas/ltt-eventdefs.xsd");
 	same_text(tdat_ltt_xsd_system, "schemas/ltt-system.xsd");
 	same_text(tdat_ltt_xsd_bookmarks, "schemas/ltt-bookmarks.xsd");

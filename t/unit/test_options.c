@@ -1,6 +1,6 @@
 /*
  * test_options.c: option payloads decoded into typed values
- * (formats/tracedat-opts.c): hand-built TIME_SHIFT, GUEST, TSC2NSEC,
+ * (formats/tracedat/tracedat-opts.c): hand-built TIME_SHIFT, GUEST, TSC2NSEC,
  * OFFSET, BUFFER and number payloads in both byte orders, cut short, and
  * with counts far larger than the payload.  A TSC2NSEC option too long,
  * too short or of a shift over 63 is copied by tdat_write() as readers

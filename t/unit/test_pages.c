@@ -1,6 +1,6 @@
 /*
- * test_pages.c: the page iterator (lib/pages.c) over the trace.dat page
- * operations (formats/tracedat.c) and over a page_ops backend of the
+ * test_pages.c: the page iterator (lib/read/pages.c) over the trace.dat page
+ * operations (formats/tracedat/tracedat.c) and over a page_ops backend of the
  * test's own: raw windows split into pages with the bytes readable after
  * each, compressed chunks, a damaged chunk followed by a good one, the
  * same through a page worker and with windows mapped, a fake format

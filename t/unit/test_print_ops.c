@@ -1,5 +1,5 @@
 /*
- * test_print_ops.c: the compiled steps of print formats (lib/print-eval.c)
+ * test_print_ops.c: the compiled steps of print formats (lib/event/print-eval.c)
  * against the walk of their items, on every record of every fixture in
  * t/data, with and without plugin helpers; and the fast number formatting
  * against printf on edge values.  TAP output.

@@ -1,5 +1,5 @@
 /*
- * test_verify.c: tdat-verify's checks (lib/verify.c) on one thread and
+ * test_verify.c: tdat-verify's checks (lib/check/verify.c) on one thread and
  * on two give the same findings in the same order, and the same counts:
  * damaged pages in two CPUs and damaged format files (read by both
  * threads) of an uncompressed copy of a 4-CPU trace, an event without

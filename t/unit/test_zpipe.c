@@ -1,5 +1,5 @@
 /*
- * test_zpipe.c: the compression pipeline (lib/codec.c) hands back the
+ * test_zpipe.c: the compression pipeline (lib/common/codec.c) hands back the
  * chunks in the order they went in, each one that decompresses to its
  * input, the same bytes with no worker and with several (zlib: what one
  * codec on one thread makes of it; zstd, whose level is chosen by

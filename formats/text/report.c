@@ -1,0 +1,791 @@
+/*
+ * report.c: the lines trace-cmd report [-N|-R] [-t] prints for a trace.
+ *
+ *	cpus=N
+ *	[BUF: ]           comm-pid   [cpu]  secs.nsecs: name:     text
+ *
+ * Instance buffers prefix every line with their name (the top buffer with
+ * blanks of the same width); lost events print "CPU:N [K EVENTS DROPPED]"
+ * before the record that follows them.  A latency-tracer file has no
+ * records: its text follows the cpus line.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat-int.h"
+#include "event-int.h"
+#include "tdat-sink.h"
+
+/* What a plugin that peeks sees: the next record of the same input. */
+struct look {
+	struct tdat_run *run;
+	size_t k;		/* the input of the record being printed */
+	unsigned char *cur;	/* a copy of the record being printed */
+	size_t curcap;
+};
+
+#define NAMES	64	/* events whose name and id are kept */
+#define LINE_FLUSH	(4 * 65536)	/* lines held before they are written */
+
+/* One input. */
+struct rin {
+	struct tdat_file *f;
+	struct tdat_events *ev;
+	const char *name;	/* several inputs: its base name */
+	int usecs;		/* the clock counts time (not cycles) */
+};
+
+struct report {
+	struct tdat_file *f;	/* the input of the record being printed */
+	FILE *out;
+	const struct tdat_report_opts *o;
+	struct tdat_events *ev;	/* its events */
+	struct rin *in;
+	size_t nin;
+	struct tdat_sbuf line;
+	int instances;		/* lines start with the buffer's name */
+	int multi;		/* lines start with the file's name */
+	int prefix;		/* the width of that column */
+	int usecs;		/* the clock counts time (not cycles) */
+	unsigned char *ext;	/* a short record and zeros after it */
+	size_t extcap;
+	struct look look;
+	struct vcpu {
+		int pid;	/* the host task running it */
+		size_t in;	/* the guest's input */
+	} *vcpu;		/* sorted by pid */
+	size_t nvcpu;
+	struct evname {
+		const struct tdat_event *ev;
+		char text[64];	/* " name: " padded to 20, then blanks */
+		size_t len;
+	} names[NAMES];		/* by the event's address */
+	struct evid {
+		const struct tdat_events *set;
+		int id;
+		const struct tdat_event *ev;
+	} ids[NAMES];		/* by id */
+	struct task {
+		const char *comm;	/* as tdat_events_comm() gave it */
+		int pid, cpu;
+		char text[2 * SB_SHORT];	/* put_task()'s */
+		size_t len;
+	} tasks[NAMES];		/* by pid and CPU */
+};
+
+/*
+ * What trace-cmd prints for a latency-tracer file: its text in pieces,
+ * each printed up to its first NUL.  The pieces are BUFSIZ (8192) bytes
+ * of the file from the start of the text to the end of the file (v6, and
+ * v7 uncompressed: there it reads on past the section), or the chunks of
+ * compressed text, one at a time.
+ */
+#define LAT_PIECE	8192
+
+struct latpiece {
+	FILE *out;
+	size_t pos;		/* bytes of the current piece seen */
+	int cut;		/* a NUL ended what it prints */
+};
+
+static void
+lat_put(struct latpiece *lp, const unsigned char *p, size_t n, size_t piece)
+{
+	const unsigned char *z;
+	size_t k;
+
+	while (n > 0) {
+		k = piece - lp->pos;
+		if (k > n)
+			k = n;
+		if (!lp->cut) {
+			z = memchr(p, '\0', k);
+			fwrite(p, 1, z ? (size_t)(z - p) : k, lp->out);
+			lp->cut = z != NULL;
+		}
+		lp->pos += k;
+		p += k;
+		n -= k;
+		if (lp->pos == piece) {
+			lp->pos = 0;
+			lp->cut = 0;
+		}
+	}
+}
+
+/* The file bytes after an uncompressed v7 text section, which trace-cmd
+ * reads as more text. */
+static int
+lat_after(struct report *r, const struct tdat_buffer *b,
+    struct latpiece *lp, struct tdat_err *e)
+{
+	unsigned char buf[LAT_PIECE];
+	uint64_t off = b->data_end, n;
+	int rc;
+
+	if (r->f->version < 7 || b->compressed || (r->f->page_ops != NULL &&
+	    r->f->page_ops != &tdat_tracedat_pages))
+		return 0;
+	while (off < r->f->fsize) {
+		n = r->f->fsize - off;
+		if (n > sizeof(buf))
+			n = sizeof(buf);
+		if ((rc = tdat_pread(r->f, buf, off, n, e)) < 0)
+			return rc;
+		lat_put(lp, buf, (size_t)n, LAT_PIECE);
+		off += n;
+	}
+	return 0;
+}
+
+static int
+report_latency(struct report *r, int bi, struct tdat_err *e)
+{
+	struct latpiece lp = { r->out, 0, 0 };
+	struct tdat_pages *pg;
+	struct tdat_window w;
+	int rc;
+
+	if ((rc = tdat_pages_open(r->f, bi, 0, &pg, e)) < 0)
+		return rc;
+	while ((rc = tdat_pages_window(pg, &w, e)) > 0) {
+		if (w.chunk) {
+			lp.pos = 0;
+			lp.cut = 0;
+			lat_put(&lp, w.p, w.len, w.len);
+		} else
+			lat_put(&lp, w.p, w.len, LAT_PIECE);
+	}
+	tdat_pages_close(pg);
+	if (rc == 0)
+		rc = lat_after(r, &r->f->buf[bi], &lp, e);
+	fputc('\n', r->out);
+	return rc;
+}
+
+#define MAX_EXT	(1u << 20)	/* bytes of zeros a short record gets */
+
+/* The record and what follows it in its window, then zeros up to need
+ * (trace-cmd reads what follows the record in its page buffer). */
+static const unsigned char *
+record_tail(struct report *r, const struct tdat_record *rec, uint32_t need)
+{
+	uint32_t have = rec->avail > rec->size ? rec->avail : rec->size;
+	unsigned char *p;
+
+	if (need > MAX_EXT)
+		return NULL;
+	if (need > r->extcap) {
+		if ((p = realloc(r->ext, need)) == NULL)
+			return NULL;
+		r->ext = p;
+		r->extcap = need;
+	}
+	memcpy(r->ext, rec->data, have);
+	memset(r->ext + have, 0, need - have);
+	return r->ext;
+}
+
+static const struct tdat_record *
+look_peek(void *arg)
+{
+	struct look *k = arg;
+
+	return tdat_run_peek(k->run, k->k);
+}
+
+static void
+look_consume(void *arg)
+{
+	struct look *k = arg;
+
+	tdat_run_consume(k->run, k->k);
+}
+
+/* A plugin that peeks moves the reader on: keep the record's bytes. */
+static void
+print_peeking(struct report *r, const struct tdat_event *ev,
+    const struct tdat_record *rec)
+{
+	struct tdat_plugin_ctx ctx = { look_peek, look_consume, &r->look };
+	struct look *k = &r->look;
+	struct tdat_record x = *rec;
+	unsigned char *p;
+
+	if (rec->size > k->curcap) {
+		if ((p = realloc(k->cur, rec->size)) == NULL) {
+			tdat_event_print(ev, rec, r->o->mode, &r->line);
+			return;
+		}
+		k->cur = p;
+		k->curcap = rec->size;
+	}
+	memcpy(k->cur, rec->data, rec->size);
+	x.data = k->cur;
+	tdat_event_print_ctx(ev, &x, x.size, r->o->mode, &ctx, &r->line);
+}
+
+static void
+print_info(struct report *r, const struct tdat_event *ev,
+    const struct tdat_record *rec)
+{
+	struct tdat_record x;
+	uint32_t need = tdat_event_span(ev);
+
+	if (r->o->mode == TDAT_PRINT_PLUGINS && ev->plugin) {
+		if (ev->plugin->peek)
+			print_peeking(r, ev, rec);
+		else
+			tdat_event_print(ev, rec, r->o->mode, &r->line);
+		return;
+	}
+	if (need <= rec->size) {
+		tdat_event_print(ev, rec, r->o->mode, &r->line);
+		return;
+	}
+	if (need <= rec->avail) {
+		tdat_event_print_avail(ev, rec, need, r->o->mode, &r->line);
+		return;
+	}
+	x = *rec;
+	if ((x.data = record_tail(r, rec, need)) == NULL) {
+		tdat_event_print(ev, rec, r->o->mode, &r->line);
+		return;
+	}
+	tdat_event_print_avail(ev, &x, need, r->o->mode, &r->line);
+}
+
+/* v in decimal, at least width characters with fill before it, written
+ * backwards to end at p: the start. */
+static char *
+fmt_digits(char *p, unsigned long long v, int width, char fill)
+{
+	char *end = p;
+
+	p = tdat_udec_digits(p, v);
+	while (end - p < width)
+		*--p = fill;
+	return p;
+}
+
+static void
+put_digits(struct tdat_sbuf *l, unsigned long long v, int width, char fill)
+{
+	char buf[24], *p = fmt_digits(buf + sizeof(buf), v, width, fill);
+
+	sb_add(l, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+/* "%09u" of v < 10^9, written backwards to end at p: the start. */
+static char *
+nine_digits(char *p, uint32_t v)
+{
+	uint32_t lo = v % 10000, hi = v / 10000 % 10000;
+
+	memcpy(p - 2, tdat_dec2 + 2 * (lo % 100), 2);
+	memcpy(p - 4, tdat_dec2 + 2 * (lo / 100), 2);
+	memcpy(p - 6, tdat_dec2 + 2 * (hi % 100), 2);
+	memcpy(p - 8, tdat_dec2 + 2 * (hi / 100), 2);
+	p[-9] = (char)('0' + v / 100000000);
+	return p - 9;
+}
+
+/* " %5llu.%09llu:" (nanoseconds) or " %5llu.%06llu:" (microseconds),
+ * or "%12llu:" for a clock that counts cycles. */
+static void
+put_time(struct report *r, uint64_t ts)
+{
+	char buf[64], *end = buf + sizeof(buf), *p = end;
+
+	*--p = ':';
+	if (!r->usecs) {
+		p = fmt_digits(p, ts, 12, ' ');
+	} else {
+		if (r->o->ns) {
+			p = nine_digits(p, (uint32_t)(ts % 1000000000));
+			*--p = '.';
+			p = fmt_digits(p, ts / 1000000000, 5, ' ');
+		} else {
+			ts = (ts + 500) / 1000;
+			p = fmt_digits(p, ts % 1000000, 6, '0');
+			*--p = '.';
+			p = fmt_digits(p, ts / 1000000, 5, ' ');
+		}
+		*--p = ' ';
+	}
+	sb_add(&r->line, p, (size_t)(end - p));
+}
+
+static void
+put_name(struct report *r, const char *name)
+{
+	static const char spaces[] = "                    ";
+	size_t n = strlen(name);
+
+	sb_putc(&r->line, ' ');
+	sb_add(&r->line, name, n);
+	sb_add(&r->line, ": ", 2);
+	if (n < 20)
+		sb_add(&r->line, spaces, 20 - n);
+}
+
+/* put_name() of an event, made once for each of the last few events. */
+static void
+put_event_name(struct report *r, const struct tdat_event *ev)
+{
+	struct evname *c = &r->names[((uintptr_t)ev >> 4) % NAMES];
+	size_t n;
+
+	if (c->ev != ev) {
+		n = strlen(ev->name);
+		if (n + 3 > sizeof(c->text) - SB_SHORT) {
+			put_name(r, ev->name);
+			return;
+		}
+		memset(c->text, ' ', sizeof(c->text));
+		memcpy(c->text + 1, ev->name, n);
+		memcpy(c->text + 1 + n, ": ", 2);
+		c->len = n < 20 ? 23 : n + 3;
+		c->ev = ev;
+	}
+	sb_add_short(&r->line, c->text, c->len);
+}
+
+/* tdat_events_find() for the last few ids. */
+static const struct tdat_event *
+find_event(struct report *r, int id)
+{
+	struct evid *c = &r->ids[(unsigned)id % NAMES];
+
+	if (c->set != r->ev || c->id != id) {
+		c->ev = tdat_events_find(r->ev, id);
+		c->set = r->ev;
+		c->id = id;
+	}
+	return c->ev;
+}
+
+/* "%16s-%-5d [%03d]" */
+static void
+put_task(struct report *r, const char *comm, int pid, int cpu)
+{
+	struct tdat_sbuf *l = &r->line;
+	char buf[64], num[16], *p, *q;
+	size_t n = strlen(comm), k;
+
+	if (n <= 16 && pid >= 0 && cpu >= 0 && cpu < 1000) {
+		/* the common case in one piece */
+		memset(buf, ' ', 16);
+		memcpy(buf + 16 - n, comm, n);
+		buf[16] = '-';
+		p = fmt_digits(num + sizeof(num), (unsigned)pid, 0, ' ');
+		k = (size_t)(num + sizeof(num) - p);
+		memcpy(buf + 17, p, k);
+		q = buf + 17 + k;
+		while (k++ < 5)
+			*q++ = ' ';
+		*q++ = ' ';
+		*q++ = '[';
+		q[0] = (char)('0' + cpu / 100);
+		q[1] = (char)('0' + cpu / 10 % 10);
+		q[2] = (char)('0' + cpu % 10);
+		q[3] = ']';
+		sb_add(l, buf, (size_t)(q + 4 - buf));
+		return;
+	}
+	tdat_put_pad(l, comm, n, 16, 0);
+	sb_putc(l, '-');
+	if (pid >= 0) {
+		p = fmt_digits(num + sizeof(num), (unsigned)pid, 0, ' ');
+		tdat_put_pad(l, p, (size_t)(num + sizeof(num) - p), 5, 1);
+	} else {
+		k = (size_t)snprintf(num, sizeof(num), "%d", pid);
+		tdat_put_pad(l, num, k, 5, 1);
+	}
+	sb_add(l, " [", 2);
+	if (cpu >= 0)
+		put_digits(l, (unsigned)cpu, 3, '0');
+	else
+		tdat_sb_printf(l, "%03d", cpu);
+	sb_putc(l, ']');
+}
+
+/* put_task() for the last few tasks and CPUs: their comm strings stay
+ * where they are while the set lives. */
+static void
+put_task_kept(struct report *r, const char *comm, int pid, int cpu)
+{
+	struct task *c = &r->tasks[((unsigned)pid * 4 + (unsigned)cpu) %
+	    NAMES];
+	size_t start = r->line.len, n;
+
+	if (c->comm == comm && c->pid == pid && c->cpu == cpu) {
+		sb_add_short(&r->line, c->text, c->len);
+		return;
+	}
+	put_task(r, comm, pid, cpu);
+	n = r->line.len - start;
+	c->comm = NULL;
+	if (r->line.oom || n > SB_SHORT)
+		return;
+	memcpy(c->text, r->line.p + start, n);
+	c->len = n;
+	c->comm = comm;
+	c->pid = pid;
+	c->cpu = cpu;
+}
+
+static int
+report_record(struct report *r, const struct tdat_record *rec)
+{
+	const struct tdat_event *ev;
+	struct tdat_sbuf *l = &r->line;
+	size_t start = l->len;
+	const char *nul;
+	int id = 0, pid = 0;
+
+	if (r->instances || r->multi) {
+		const char *bn = r->f->buf[rec->buffer].name;
+
+		if (r->multi && rec->buffer == 0)
+			bn = r->in[r->look.k].name;
+		if (bn[0])
+			tdat_sb_printf(l, "%*s: ", r->prefix, bn);
+		else
+			tdat_sb_printf(l, "%*s  ", r->prefix, "");
+	}
+	if (rec->missed) {
+		if (rec->missed_count > 0)
+			tdat_sb_printf(l, "CPU:%d [%lld EVENTS DROPPED]\n",
+			    rec->cpu, rec->missed_count);
+		else if (rec->missed_count < 0)
+			tdat_sb_printf(l, "CPU:%d [EVENTS DROPPED]\n",
+			    rec->cpu);
+	}
+	if (r->ev->nev && rec->size >= 2)
+		id = (int)tdat_read_num(r->ev, rec->data,
+		    r->ev->ev[0]->ncommon ? r->ev->ev[0]->common[0].size : 2);
+	ev = find_event(r, id);
+	if (ev == NULL) {
+		/* trace-cmd: no task, no time, "(NULL)" for the name. */
+		tdat_sb_puts(l, "[UNKNOWN EVENT][UNKNOWN EVENT]");
+		put_name(r, "(NULL)");
+		tdat_sb_puts(l, "[UNKNOWN EVENT]");
+		goto done;
+	}
+	pid = (int)tdat_field_read(ev, ev->pid, rec->data, rec->size);
+	put_task_kept(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
+	put_time(r, rec->ts);
+	put_event_name(r, ev);
+	print_info(r, ev, rec);
+done:
+	if (l->len > start && l->p[l->len - 1] == '\n')
+		l->len--;
+	/* trace-cmd prints the line with "%.*s": a NUL (from "%c") ends it */
+	if (l->len > start && (nul = memchr(l->p + start, '\0', l->len -
+	    start)) != NULL)
+		l->len = (size_t)(nul - l->p);
+	sb_putc(l, '\n');
+	if (l->full) {		/* the lines before this one, then the error */
+		fwrite(l->p, 1, start, r->out);
+		tdat_sb_reset(l);
+		return -2;
+	}
+	if (l->oom)
+		return -1;
+	/* Written in pieces of four times stdio's buffer (lib/common/output.c), of
+	 * which stdio copies only the first and the tail. */
+	if (l->len >= LINE_FLUSH) {
+		fwrite(l->p, 1, l->len, r->out);
+		tdat_sb_reset(l);
+	}
+	return 0;
+}
+
+static int
+clock_counts_time(const struct tdat_file *f)
+{
+	static const char *tclocks[] = { "local", "global", "uptime", "perf",
+	    "mono", "mono_raw", "boot", NULL };
+	const char *c = f->trace_clock;
+	size_t k;
+	int i;
+
+	for (k = 0; k < f->nopt; k++)
+		if (f->opt[k].id == TDAT_OPT_TSC2NSEC)
+			return 1;
+	if (c == NULL || *c == '\0')
+		return 1;
+	for (i = 0; tclocks[i]; i++)
+		if (strcmp(c, tclocks[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The widest name: the base names of the inputs and the names of the
+ * instances of the first upto inputs (trace-cmd report adds those as it
+ * prints each input's cpus line). */
+static int
+name_width(const struct report *r, size_t upto)
+{
+	size_t k, b;
+	int w = 0, n;
+
+	for (k = 0; k < r->nin; k++) {
+		n = r->multi ? (int)strlen(r->in[k].name) : 0;
+		if (n > w)
+			w = n;
+		for (b = 1; k < upto && b < r->in[k].f->nbuf; b++)
+			if ((n = (int)strlen(r->in[k].f->buf[b].name)) > w)
+				w = n;
+	}
+	return w;
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *p = strrchr(path, '/');
+
+	return p ? p + 1 : path;
+}
+
+/* ------------------------------------------------------------------ */
+/* Host and guests: the kvm plugin names a guest address with the guest's
+ * symbols, from the vCPU whose host task saw it.  The first input is the
+ * host; its GUEST options map each guest's trace id to the host tasks
+ * of its vCPUs (the last option of a trace id holds). */
+
+static int
+vcpu_cmp(const void *a, const void *b)
+{
+	const struct vcpu *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->in < y->in ? -1 : x->in > y->in;
+}
+
+static const char *
+guest_sym(void *arg, int pid, unsigned long long addr,
+    unsigned long long *start)
+{
+	struct report *r = arg;
+	size_t lo = 0, hi = r->nvcpu, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (r->vcpu[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == r->nvcpu || r->vcpu[lo].pid != pid)
+		return NULL;
+	return tdat_events_sym(r->in[r->vcpu[lo].in].ev, addr, start);
+}
+
+/* The GUEST option of the host naming trace id id, or NULL. */
+static const struct tdat_guest *
+find_guest(const struct tdat_file *host, const struct tdat_optval *ov,
+    uint64_t id)
+{
+	const struct tdat_guest *g;
+	size_t i;
+	uint32_t c;
+
+	for (i = host->nopt; i-- > 0;) {
+		if (ov[i].id != TDAT_OPT_GUEST)
+			continue;
+		g = &ov[i].u.guest;
+		if (!g->has_id || !g->has_ncpu || g->nread != g->ncpu)
+			continue;	/* trace-cmd drops it */
+		for (c = 0; c < g->nread; c++)
+			if (g->cpu[c].cpu < 0 || (uint32_t)g->cpu[c].cpu >=
+			    g->ncpu)
+				break;
+		if (c < g->nread)
+			continue;
+		if (g->trace_id == id)
+			return g;
+	}
+	return NULL;
+}
+
+static uint64_t
+trace_id(struct tdat_file *f)
+{
+	const struct tdat_optval *ov;
+	struct tdat_err e;
+	size_t i;
+
+	if (tdat_options(f, &ov, &e) < 0)
+		return 0;
+	for (i = 0; i < f->nopt; i++)
+		if (ov[i].id == TDAT_OPT_TRACEID && ov[i].u.num.width == 8)
+			return ov[i].u.num.value;
+	return 0;
+}
+
+static int
+map_vcpus(struct report *r, struct tdat_err *e)
+{
+	const struct tdat_optval *ov;
+	const struct tdat_guest *g;
+	struct vcpu *v;
+	size_t k;
+	uint32_t c;
+	int rc;
+
+	if ((rc = tdat_options(r->in[0].f, &ov, e)) < 0)
+		return rc;
+	for (k = 1; k < r->nin; k++) {
+		if ((g = find_guest(r->in[0].f, ov, trace_id(r->in[k].f))) ==
+		    NULL || g->ncpu == 0)
+			continue;
+		if ((v = realloc(r->vcpu, (r->nvcpu + g->ncpu) *
+		    sizeof(*v))) == NULL)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		r->vcpu = v;
+		v += r->nvcpu;
+		for (c = 0; c < g->ncpu; c++) {
+			v[c].pid = 0;	/* a vCPU the option skips */
+			v[c].in = k;
+		}
+		for (c = 0; c < g->nread; c++)
+			v[g->cpu[c].cpu].pid = g->cpu[c].host_pid;
+		r->nvcpu += g->ncpu;
+	}
+	if (r->nvcpu == 0)
+		return 0;
+	qsort(r->vcpu, r->nvcpu, sizeof(*r->vcpu), vcpu_cmp);
+	r->in[0].ev->guest_sym = guest_sym;
+	r->in[0].ev->guest_arg = r;
+	return 0;
+}
+
+static int
+report_begin(void *arg, struct tdat_file *const *files, size_t n,
+    struct tdat_run *run, struct tdat_err *e)
+{
+	struct report *r = arg;
+	struct rin *in;
+	size_t k;
+	int bi, rc, plugins = r->o->mode == TDAT_PRINT_PLUGINS;
+
+	r->look.run = run;
+	r->nin = n;
+	r->multi = n > 1;
+	if ((r->in = calloc(n ? n : 1, sizeof(*r->in))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	for (k = 0; k < n; k++) {
+		r->in[k].f = files[k];
+		r->in[k].name = base_name(tdat_file_path(files[k]));
+		r->in[k].usecs = clock_counts_time(files[k]);
+	}
+	for (k = 0; k < n; k++) {
+		in = &r->in[k];
+		r->f = in->f;
+		if (r->multi)
+			fprintf(r->out, "%*s: ", name_width(r, k), in->name);
+		fprintf(r->out, "cpus=%u\n", in->f->ncpus);
+		if ((bi = tdat_latency_top(in->f)) >= 0) {
+			if (r->multi)
+				return tdat_fail_nooff(e, TDAT_EUSAGE, "%s: "
+				    "latency traces do not work with several "
+				    "inputs", tdat_file_path(in->f));
+			if ((rc = report_latency(r, bi, e)) < 0)
+				return rc;
+			return TDAT_RUN_NO_RECORDS;
+		}
+		if ((rc = tdat_events_load_mode(in->f, plugins, &in->ev,
+		    e)) < 0) {
+			if (r->multi)
+				tdat_err_name(e, tdat_file_path(in->f));
+			return rc;
+		}
+		tdat_events_finish(in->ev, plugins);
+		in->ev->repeat_ts = !in->usecs ? TDAT_RTS_CYCLES : r->o->ns ?
+		    TDAT_RTS_NSEC : TDAT_RTS_USEC;
+	}
+	r->prefix = name_width(r, n);
+	r->instances = n == 1 && files[0]->nbuf > 1;
+	if (r->multi && plugins && (rc = map_vcpus(r, e)) < 0)
+		return rc;
+	return TDAT_RUN_RECORDS;
+}
+
+static int
+report_rec(void *arg, size_t k, const struct tdat_record *rec,
+    struct tdat_err *e)
+{
+	struct report *r = arg;
+	int rc;
+
+	r->look.k = k;
+	r->f = r->in[k].f;
+	r->ev = r->in[k].ev;
+	r->usecs = r->in[k].usecs;
+	if ((rc = report_record(r, rec)) == -2)
+		return tdat_fail(e, TDAT_ECORRUPT, rec->off, "CPU %d: the "
+		    "event's text runs past %zu MiB: its record or print "
+		    "format is damaged", rec->cpu, TDAT_TEXT_MAX >> 20);
+	if (rc < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	return 0;
+}
+
+static int
+report_end(void *arg, int complete, struct tdat_err *e)
+{
+	struct report *r = arg;
+
+	(void)complete;
+	fwrite(r->line.p ? r->line.p : "", 1, r->line.len, r->out);
+	tdat_sb_reset(&r->line);
+	if (ferror(r->out))
+		return tdat_fail_nooff(e, TDAT_EIO, "write error");
+	return 0;
+}
+
+static void
+report_free(void *arg)
+{
+	struct report *r = arg;
+	size_t k;
+
+	for (k = 0; k < r->nin; k++)
+		tdat_events_free(r->in[k].ev);
+	free(r->in);
+	free(r->vcpu);
+	free(r->look.cur);
+	free(r->ext);
+	tdat_sb_free(&r->line);
+}
+
+static const struct tdat_sink_ops report_ops = {
+	TDAT_SINK_CPUS_TOP, report_begin, report_rec, report_end, report_free
+};
+
+int
+tdat_report_n(struct tdat_file *const *files, size_t n, FILE *out,
+    const struct tdat_report_opts *o, struct tdat_err *e)
+{
+	struct report r;
+	struct tdat_sink sink = { &report_ops, &r };
+
+	memset(&r, 0, sizeof(r));
+	r.out = out;
+	r.o = o;
+	tdat_sb_init(&r.line);
+	/* each record's text has TDAT_TEXT_MAX after the lines held */
+	tdat_sb_limit(&r.line, LINE_FLUSH + TDAT_TEXT_MAX);
+	return tdat_run(files, n, o->sel, &sink, NULL, NULL, e);
+}
+
+int
+tdat_report(struct tdat_file *f, FILE *out, const struct tdat_report_opts *o,
+    struct tdat_err *e)
+{
+	return tdat_report_n(&f, 1, out, o, e);
+}

@@ -1,0 +1,778 @@
+/*
+ * codec.c: the compression algorithms trace.dat v7 names in its header
+ * ("zlib", "zstd"), through zlib and libzstd.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "tdat-int.h"
+
+struct tdat_codec {
+	int kind;		/* 1 zlib, 2 zstd */
+	ZSTD_DCtx *dctx;
+	ZSTD_CCtx *cctx;
+	int level;
+	int set;		/* the level cctx has: 0 none yet */
+	z_stream zs;		/* zlib decompression, kept between calls */
+	int zinit;
+	/* the decompression state: a page worker (lib/read/pages.c) may use it
+	 * while the caller's thread does too */
+	pthread_mutex_t dmu;
+};
+
+struct tdat_codec *
+tdat_codec_new(const char *name)
+{
+	struct tdat_codec *c;
+	int kind;
+
+	if (strcmp(name, "zlib") == 0)
+		kind = 1;
+	else if (strcmp(name, "zstd") == 0)
+		kind = 2;
+	else
+		return NULL;
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return NULL;
+	c->kind = kind;
+	pthread_mutex_init(&c->dmu, NULL);
+	c->level = kind == 2 ? 3 : Z_BEST_COMPRESSION;
+	return c;
+}
+
+void
+tdat_codec_free(struct tdat_codec *c)
+{
+	if (c == NULL)
+		return;
+	ZSTD_freeDCtx(c->dctx);
+	ZSTD_freeCCtx(c->cctx);
+	if (c->zinit)
+		inflateEnd(&c->zs);
+	pthread_mutex_destroy(&c->dmu);
+	free(c);
+}
+
+const char *
+tdat_codec_name(const struct tdat_codec *c)
+{
+	return c->kind == 1 ? "zlib" : "zstd";
+}
+
+static void
+why_set(char *why, size_t wn, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+why_set(char *why, size_t wn, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why == NULL || wn == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, wn, fmt, ap);
+	va_end(ap);
+}
+
+static int
+zstd_exact(struct tdat_codec *c, const void *src, size_t slen,
+    void *dst, size_t dlen, size_t dcap, char *why, size_t wn)
+{
+	unsigned long long fcs;
+	size_t r;
+
+	if (c->dctx == NULL && (c->dctx = ZSTD_createDCtx()) == NULL) {
+		why_set(why, wn, "out of memory");
+		return TDAT_ENOMEM;
+	}
+	fcs = ZSTD_getFrameContentSize(src, slen);
+	if (fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs != ZSTD_CONTENTSIZE_ERROR &&
+	    fcs != dlen) {
+		why_set(why, wn, "zstd frame holds %llu bytes, not %zu", fcs,
+		    dlen);
+		return TDAT_ECORRUPT;
+	}
+	r = ZSTD_decompressDCtx(c->dctx, dst, dcap, src, slen);
+	if (ZSTD_isError(r)) {
+		why_set(why, wn, "zstd: %s", ZSTD_getErrorName(r));
+		return TDAT_ECORRUPT;
+	}
+	if (r != dlen) {
+		why_set(why, wn, "zstd data decompresses to %zu bytes, not %zu",
+		    r, dlen);
+		return TDAT_ECORRUPT;
+	}
+	return 0;
+}
+
+static int
+zlib_exact(struct tdat_codec *c, const void *src, size_t slen,
+    void *dst, size_t dlen, size_t dcap, char *why, size_t wn)
+{
+	z_stream *zs = &c->zs;
+	int zr;
+
+	if (!c->zinit) {
+		memset(zs, 0, sizeof(*zs));
+		if (inflateInit(zs) != Z_OK) {
+			why_set(why, wn, "out of memory");
+			return TDAT_ENOMEM;
+		}
+		c->zinit = 1;
+	} else
+		inflateReset(zs);
+	zs->next_in = (unsigned char *)(uintptr_t)src;
+	zs->avail_in = (uInt)slen;
+	zs->next_out = dst;
+	zs->avail_out = (uInt)dcap;
+	zr = inflate(zs, Z_FINISH);
+	if (zr == Z_STREAM_END && zs->total_out == dlen)
+		return 0;
+	if (zr == Z_STREAM_END)
+		why_set(why, wn, "zlib data decompresses to %lu bytes, not %zu",
+		    (unsigned long)zs->total_out, dlen);
+	else if (zs->total_out > dlen)
+		why_set(why, wn, "zlib data decompresses to more than %zu bytes",
+		    dlen);
+	else if (zr == Z_BUF_ERROR || (zr == Z_OK && zs->avail_in == 0))
+		why_set(why, wn, "zlib: data ends early, after %lu of %zu bytes",
+		    (unsigned long)zs->total_out, dlen);
+	else
+		why_set(why, wn, "zlib: %s", zs->msg ? zs->msg : zError(zr));
+	return TDAT_ECORRUPT;
+}
+
+static int
+decompress(struct tdat_codec *c, const void *src, size_t slen, void *dst,
+    size_t dlen, size_t dcap, char *why, size_t wn)
+{
+	int rc;
+
+	if (slen > UINT32_MAX || dcap > UINT32_MAX) {
+		why_set(why, wn, "%s data of %zu bytes is too large",
+		    tdat_codec_name(c), slen);
+		return TDAT_ECORRUPT;
+	}
+	pthread_mutex_lock(&c->dmu);
+	if (c->kind == 1)
+		rc = zlib_exact(c, src, slen, dst, dlen, dcap, why, wn);
+	else
+		rc = zstd_exact(c, src, slen, dst, dlen, dcap, why, wn);
+	pthread_mutex_unlock(&c->dmu);
+	return rc;
+}
+
+int
+tdat_codec_decompress(struct tdat_codec *c, const void *src, size_t slen,
+    void *dst, size_t dlen)
+{
+	return decompress(c, src, slen, dst, dlen, dlen, NULL, 0);
+}
+
+int
+tdat_codec_decompress_why(struct tdat_codec *c, const void *src, size_t slen,
+    void *dst, size_t dlen, char *why, size_t wn)
+{
+	return decompress(c, src, slen, dst, dlen, dlen + 1, why, wn);
+}
+
+/* zstd's level from now on (the default: 3, as trace-cmd's); zlib's
+ * stays. */
+void
+tdat_codec_level(struct tdat_codec *c, int level)
+{
+	if (c->kind == 2)
+		c->level = level;
+}
+
+size_t
+tdat_codec_bound(struct tdat_codec *c, size_t slen)
+{
+	return c->kind == 1 ? compressBound(slen) : ZSTD_compressBound(slen);
+}
+
+size_t
+tdat_codec_compress(struct tdat_codec *c, const void *src, size_t slen,
+    void *dst, size_t dcap)
+{
+	size_t r;
+
+	if (c->kind == 1) {
+		uLongf out = dcap;
+
+		if (compress2(dst, &out, src, slen, c->level) != Z_OK)
+			return 0;
+		return out;
+	}
+	if (c->cctx == NULL) {
+		if ((c->cctx = ZSTD_createCCtx()) == NULL)
+			return 0;
+		/* Frames without the content size, as trace-cmd writes them:
+		 * the chunk header stores it already. */
+		if (ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx,
+		    ZSTD_c_contentSizeFlag, 0)))
+			return 0;
+	}
+	if (c->set != c->level) {
+		if (ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx,
+		    ZSTD_c_compressionLevel, c->level)))
+			return 0;
+		c->set = c->level;
+	}
+	r = ZSTD_compress2(c->cctx, dst, dcap, src, slen);
+	return ZSTD_isError(r) ? 0 : r;
+}
+
+/* Output of a streamed compression, in windows of this size. */
+#define STREAM_WIN	(128 * 1024)
+
+/* ZSTD_c_stableInBuffer (zstd.h has it with ZSTD_STATIC_LINKING_ONLY):
+ * the input stays in place, so the compressor works on it as on a
+ * single call's and makes the same bytes. */
+#define ZSTD_C_STABLE_IN	ZSTD_c_experimentalParam9
+
+static int
+zstd_stream(struct tdat_codec *c, const void *src, size_t slen,
+    unsigned char *win, struct tdat_stream_out *o)
+{
+	ZSTD_CCtx *cc;
+	ZSTD_inBuffer ib = { src, slen, 0 };
+	ZSTD_outBuffer ob;
+	size_t r;
+	int rc = -1;
+
+	if ((cc = ZSTD_createCCtx()) == NULL)
+		return -1;
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel,
+	    c->level)) || ZSTD_isError(ZSTD_CCtx_setParameter(cc,
+	    ZSTD_c_contentSizeFlag, 0)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_C_STABLE_IN, 1)))
+		goto out;
+	do {
+		ob.dst = win;
+		ob.size = STREAM_WIN;
+		ob.pos = 0;
+		r = ZSTD_compressStream2(cc, &ob, &ib, ZSTD_e_end);
+		if (ZSTD_isError(r) ||
+		    (ob.pos && o->put(o->arg, win, ob.pos) < 0))
+			goto out;
+		o->len += ob.pos;
+	} while (r != 0);
+	rc = 0;
+out:
+	ZSTD_freeCCtx(cc);
+	return rc;
+}
+
+static int
+zlib_stream(struct tdat_codec *c, const void *src, size_t slen,
+    unsigned char *win, struct tdat_stream_out *o)
+{
+	z_stream zs;
+	size_t n;
+	int zr;
+
+	if (slen > UINT32_MAX)
+		return -1;
+	memset(&zs, 0, sizeof(zs));
+	if (deflateInit(&zs, c->level) != Z_OK)
+		return -1;
+	zs.next_in = (unsigned char *)(uintptr_t)src;
+	zs.avail_in = (uInt)slen;
+	do {
+		zs.next_out = win;
+		zs.avail_out = STREAM_WIN;
+		zr = deflate(&zs, Z_FINISH);
+		n = STREAM_WIN - zs.avail_out;
+		if (zr == Z_STREAM_ERROR || (n && o->put(o->arg, win, n) < 0))
+			break;
+		o->len += n;
+	} while (zr != Z_STREAM_END);
+	deflateEnd(&zs);
+	return zr == Z_STREAM_END ? 0 : -1;
+}
+
+int
+tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
+    struct tdat_stream_out *o)
+{
+	unsigned char *win;
+	int rc;
+
+	o->len = 0;
+	if ((win = malloc(STREAM_WIN)) == NULL)
+		return -1;
+	if (c->kind == 1)
+		rc = zlib_stream(c, src, slen, win, o);
+	else
+		rc = zstd_stream(c, src, slen, win, o);
+	free(win);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/*
+ * The compression pipeline.  Chunks go round a ring of ZP_SLOTS slots in
+ * the order they are put; three counters walk it: out (the oldest chunk
+ * not handed back yet), cq (the next chunk to compress) and in (the next
+ * slot to fill), out <= cq <= in <= out + ZP_SLOTS.  Chunks [out, cq)
+ * are being compressed or done, [cq, in) wait.  Workers take the chunk at
+ * cq.  The caller takes one too when ZP_HELP of them wait, so that a
+ * worker still finds one when it is done with its own: the caller reads
+ * and checks the chunks besides, and a worker left without work while
+ * the caller compresses is a core idle; a caller with other work for its
+ * core turns that off (tdat_zpipe_help).  Every chunk is compressed alone,
+ * and which thread compresses it changes no byte.
+ *
+ * zstd's level is chosen by measure, chunk by chunk: the fastest of
+ * levels -1, 1 and 3 whose output is no larger than level 3's, trace-cmd's.
+ * On function traces level -1 makes a few per cent fewer bytes than level
+ * 3 in half its time and four fifths of level 1's (level 1 makes a tenth
+ * fewer); on scheduler events and repeated records level 3 makes the
+ * fewest.  Every 32nd chunk is a trial, compressed at all three, the
+ * smallest kept; what each faster level saved there against level 3 (a
+ * running score each) picks the level of the chunks after it.  Once four
+ * trials in a row agree with the scores, trials come every 128th chunk
+ * until one disagrees: a trial's other compressions are a cost.  A trial
+ * counts from the chunk ZP_SLOTS after it (its slot's next chunk, put
+ * when the trial is surely handed back), so the choice depends on the
+ * bytes alone, never on which thread was quicker.  With no score yet
+ * (chunks 1 to ZP_SLOTS - 1; chunk 0 is a trial) and wherever level 3
+ * wins, a chunk's bytes are those trace-cmd's compression makes of it.
+ * zlib has no levels to choose from: its chunks are never trials, and
+ * tdat_codec_level() leaves its level alone.
+ */
+#define ZP_SLOTS	24
+#define ZP_WORKERS	4
+#define ZP_HELP		8
+#define ZP_TRIAL	32	/* every 32nd chunk: all levels */
+#define ZP_TRIAL_SURE	128	/* when 4 trials in a row agreed */
+#define ZP_NLEVEL	3
+
+/* zstd's levels, slowest first: trace-cmd's, then the faster ones. */
+static const int zp_levels[ZP_NLEVEL] = { 3, 1, -1 };
+
+struct zslot {
+	unsigned char *in, *out;
+	unsigned char *out2;		/* a trial's other output */
+	const unsigned char *src;	/* the bytes: in, or the caller's */
+	size_t incap, outcap, out2cap;
+	size_t len;		/* bytes at src */
+	size_t clen;		/* bytes in out; 0: compression failed */
+	int done;
+	int level;		/* zstd's, when not a trial (zlib: ignored) */
+	int trial;		/* compressed at every level */
+	long gain[ZP_NLEVEL];	/* a trial's: level 3's size less each's */
+};
+
+struct tdat_zpipe {
+	char name[8];
+	struct tdat_codec *codec;	/* the caller's */
+	tdat_zpipe_out put;
+	void *arg;
+	struct tdat_err *e;
+	struct zslot slot[ZP_SLOTS];
+	uint64_t out, cq, in;
+	int err;			/* sticky: the first failure */
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	int quit;
+	int nw;
+	int help;			/* the caller compresses too */
+	int adapt;			/* zstd: levels by measure */
+	long score[ZP_NLEVEL];		/* what each level saved, lately */
+	int agree;			/* trials in a row that agreed */
+	uint64_t next_trial;		/* the next trial chunk */
+	uint64_t own;			/* chunks it compressed */
+	pthread_t t[ZP_WORKERS];
+	struct tdat_codec *wc[ZP_WORKERS];
+};
+
+static size_t
+zp_level(struct tdat_codec *c, const struct zslot *z, int level,
+    unsigned char *out, size_t cap)
+{
+	tdat_codec_level(c, level);
+	return tdat_codec_compress(c, z->src, z->len, out, cap);
+}
+
+/* A trial: the chunk at every level, the smallest in z->out. */
+static size_t
+zp_trial(struct tdat_codec *c, struct zslot *z)
+{
+	size_t slow, best, n, cap;
+	unsigned char *b;
+	int k;
+
+	best = slow = zp_level(c, z, zp_levels[0], z->out, z->outcap);
+	for (k = 1; k < ZP_NLEVEL; k++) {
+		n = zp_level(c, z, zp_levels[k], z->out2, z->out2cap);
+		z->gain[k] = slow && n ? (long)slow - (long)n : 0;
+		if (n == 0 || (best && best <= n))
+			continue;
+		b = z->out;
+		z->out = z->out2;
+		z->out2 = b;
+		cap = z->outcap;
+		z->outcap = z->out2cap;
+		z->out2cap = cap;
+		best = n;
+	}
+	return best;
+}
+
+/* Compress chunk s (taken under the lock) with codec c, unlocked. */
+static void
+zp_compress(struct tdat_zpipe *p, struct tdat_codec *c, uint64_t s)
+{
+	struct zslot *z = &p->slot[s % ZP_SLOTS];
+	size_t clen;
+
+	if (c == p->codec)
+		p->own++;
+	pthread_mutex_unlock(&p->mu);
+	clen = z->trial ? zp_trial(c, z) : zp_level(c, z, z->level, z->out,
+	    z->outcap);
+	pthread_mutex_lock(&p->mu);
+	z->clen = clen;
+	z->done = 1;
+	pthread_cond_broadcast(&p->done);
+}
+
+struct zworker {
+	struct tdat_zpipe *p;
+	int i;
+};
+
+static void *
+zp_worker(void *arg)
+{
+	struct tdat_zpipe *p = ((struct zworker *)arg)->p;
+	struct tdat_codec *c = p->wc[((struct zworker *)arg)->i];
+
+	free(arg);
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (!p->quit && p->cq == p->in)
+			pthread_cond_wait(&p->work, &p->mu);
+		if (p->quit)
+			break;
+		zp_compress(p, c, p->cq++);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* Start worker i; -1 if it cannot (the pipeline goes on without it). */
+static int
+zp_start(struct tdat_zpipe *p, int i)
+{
+	struct zworker *zw;
+	sigset_t all, old;
+	int rc;
+
+	if ((p->wc[i] = tdat_codec_new(p->name)) == NULL ||
+	    (zw = malloc(sizeof(*zw))) == NULL) {
+		tdat_codec_free(p->wc[i]);
+		p->wc[i] = NULL;
+		return -1;
+	}
+	zw->p = p;
+	zw->i = i;
+	/* Signals go to the caller's thread (lib/common/output.c's handler), but
+	 * SIGBUS: chunks may lie in a mapped file, which raises it here
+	 * when cut short (blocked, it would kill the process). */
+	sigfillset(&all);
+	sigdelset(&all, SIGBUS);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&p->t[i], NULL, zp_worker, zw);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		free(zw);
+		tdat_codec_free(p->wc[i]);
+		p->wc[i] = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int
+tdat_zpipe_new(const char *codec, int workers, tdat_zpipe_out put, void *arg,
+    struct tdat_zpipe **out, struct tdat_err *e)
+{
+	struct tdat_zpipe *p;
+
+	*out = NULL;
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	if (strlen(codec) >= sizeof(p->name) ||
+	    (p->codec = tdat_codec_new(codec)) == NULL) {
+		free(p);
+		return tdat_fail_nooff(e, TDAT_EUSAGE,
+		    "unknown compression \"%s\"", codec);
+	}
+	strcpy(p->name, codec);
+	p->help = 1;
+	p->adapt = strcmp(codec, "zstd") == 0;
+	p->put = put;
+	p->arg = arg;
+	p->e = e;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	if (workers > ZP_WORKERS)
+		workers = ZP_WORKERS;
+	while (p->nw < workers && zp_start(p, p->nw) == 0)
+		p->nw++;
+	*out = p;
+	return 0;
+}
+
+void
+tdat_zpipe_free(struct tdat_zpipe *p)
+{
+	int i;
+
+	if (p == NULL)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->quit = 1;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	for (i = 0; i < p->nw; i++) {
+		pthread_join(p->t[i], NULL);
+		tdat_codec_free(p->wc[i]);
+	}
+	for (i = 0; i < ZP_SLOTS; i++) {
+		free(p->slot[i].in);
+		free(p->slot[i].out);
+		free(p->slot[i].out2);
+	}
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	tdat_codec_free(p->codec);
+	free(p);
+}
+
+/*
+ * Hand back the done chunks at the head of the ring, in order (called
+ * locked; put() runs unlocked: the head's slot is no thread's but ours).
+ */
+static int
+zp_drain(struct tdat_zpipe *p)
+{
+	struct zslot *z;
+	int rc;
+
+	while (p->err == 0 && p->out < p->cq &&
+	    (z = &p->slot[p->out % ZP_SLOTS])->done) {
+		if (z->clen == 0) {
+			p->err = tdat_fail_nooff(p->e, TDAT_EIO,
+			    "%s compression failed", p->name);
+			break;
+		}
+		pthread_mutex_unlock(&p->mu);
+		rc = p->put(p->arg, z->out, z->clen, z->len);
+		pthread_mutex_lock(&p->mu);
+		if (rc < 0)
+			p->err = rc;
+		else
+			p->out++;
+	}
+	return p->err;
+}
+
+/*
+ * Make room for one more chunk (room 1) or hand every chunk back (0).
+ * A full ring waits for a worker rather than take its last waiting chunk
+ * from it; a flush compresses what waits.
+ */
+static int
+zp_wait(struct tdat_zpipe *p, int room)
+{
+	int rc;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		if ((rc = zp_drain(p)) < 0)
+			break;
+		if (room ? p->in < p->out + ZP_SLOTS : p->out == p->in)
+			break;
+		if (p->cq < p->in && (!room || p->nw == 0 ||
+		    (p->help && p->in - p->cq > 1)))
+			zp_compress(p, p->codec, p->cq++);
+		else
+			pthread_cond_wait(&p->done, &p->mu);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return rc;
+}
+
+/* A buffer of at least n bytes, kept; 0 or TDAT_ENOMEM. */
+static int
+zp_grow(unsigned char **p, size_t *cap, size_t n)
+{
+	unsigned char *q;
+
+	if (n <= *cap)
+		return 0;
+	if ((q = realloc(*p, n)) == NULL)
+		return TDAT_ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+/* The slot of the next chunk, with room for a compressed chunk of cap
+ * bytes (and for cap bytes in its buffer: in set), or NULL and *rc. */
+static struct zslot *
+zp_slot(struct tdat_zpipe *p, size_t cap, int in, int *rc)
+{
+	struct zslot *z;
+
+	if ((*rc = zp_wait(p, 1)) < 0)
+		return NULL;
+	z = &p->slot[p->in % ZP_SLOTS];
+	if ((in && zp_grow(&z->in, &z->incap, cap) < 0) ||
+	    zp_grow(&z->out, &z->outcap, tdat_codec_bound(p->codec, cap)) < 0 ||
+	    (p->adapt && zp_grow(&z->out2, &z->out2cap,
+	    tdat_codec_bound(p->codec, cap)) < 0)) {
+		*rc = p->err = tdat_fail_nooff(p->e, TDAT_ENOMEM,
+		    "out of memory");
+		return NULL;
+	}
+	return z;
+}
+
+unsigned char *
+tdat_zpipe_buf(struct tdat_zpipe *p, size_t cap, int *rc)
+{
+	struct zslot *z;
+
+	if ((z = zp_slot(p, cap, 1, rc)) == NULL)
+		return NULL;
+	return z->in;
+}
+
+/* The level that gains pick: the fastest that saved bytes against
+ * level 3 (index 0: level 3 itself). */
+static int
+zp_pick(const long *gain)
+{
+	int k;
+
+	for (k = ZP_NLEVEL - 1; k > 0; k--)
+		if (gain[k] > 0)
+			return k;
+	return 0;
+}
+
+/* A trial's gains into the scores; do they pick the level chosen? */
+static void
+zp_score(struct tdat_zpipe *p, const long *gain)
+{
+	int k;
+
+	if (zp_pick(gain) == zp_pick(p->score))
+		p->agree++;
+	else
+		p->agree = 0;
+	for (k = 1; k < ZP_NLEVEL; k++)
+		p->score[k] += gain[k] - p->score[k] / 4;
+}
+
+/* Queue the next chunk, of len bytes at src (NULL: in its slot's
+ * buffer); compress one here when enough wait (every one, with no
+ * worker). */
+static int
+zp_queue(struct tdat_zpipe *p, const unsigned char *src, size_t len)
+{
+	struct zslot *z;
+	int rc;
+
+	pthread_mutex_lock(&p->mu);
+	if ((rc = p->err) == 0) {
+		z = &p->slot[p->in % ZP_SLOTS];
+		/* the slot's last chunk, ZP_SLOTS ago, is handed back */
+		if (z->trial)
+			zp_score(p, z->gain);
+		z->trial = p->adapt && p->in == p->next_trial;
+		if (z->trial)
+			p->next_trial += p->agree >= 4 ? ZP_TRIAL_SURE :
+			    ZP_TRIAL;
+		z->level = zp_levels[zp_pick(p->score)];
+		z->src = src ? src : z->in;
+		z->len = len;
+		z->done = 0;
+		p->in++;
+		if (p->nw > 0)
+			pthread_cond_signal(&p->work);
+		if (p->nw == 0 || (p->help && p->in - p->cq >= ZP_HELP))
+			zp_compress(p, p->codec, p->cq++);
+		rc = zp_drain(p);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return rc;
+}
+
+int
+tdat_zpipe_put(struct tdat_zpipe *p, size_t len)
+{
+	return zp_queue(p, NULL, len);
+}
+
+int
+tdat_zpipe_put_at(struct tdat_zpipe *p, const void *src, size_t len)
+{
+	int rc;
+
+	if (zp_slot(p, len, 0, &rc) == NULL)
+		return rc;
+	return zp_queue(p, src, len);
+}
+
+int
+tdat_zpipe_flush(struct tdat_zpipe *p)
+{
+	return zp_wait(p, 0);
+}
+
+int
+tdat_zpipe_workers(const struct tdat_zpipe *p)
+{
+	return p->nw;
+}
+
+void
+tdat_zpipe_help(struct tdat_zpipe *p, int on)
+{
+	pthread_mutex_lock(&p->mu);
+	p->help = on;
+	pthread_mutex_unlock(&p->mu);
+}
+
+uint64_t
+tdat_zpipe_own(struct tdat_zpipe *p)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&p->mu);
+	n = p->own;
+	pthread_mutex_unlock(&p->mu);
+	return n;
+}
+
+void
+tdat_zpipe_err(struct tdat_zpipe *p, struct tdat_err *e)
+{
+	p->e = e;
+}

@@ -1,0 +1,250 @@
+/*
+ * event-int.h: private structures shared by lib/event/event.c, lib/print*.c,
+ * lib/event/kallsyms.c, lib/event/plugins.c and lib/report.c.  Not for bin/.
+ */
+#ifndef TDAT_EVENT_INT_H
+#define TDAT_EVENT_INT_H
+
+#include <string.h>
+
+#include "tdat-int.h"
+
+/* Kinds of print-format argument nodes. */
+enum {
+	PA_NULL, PA_ATOM, PA_FIELD, PA_FLAGS, PA_SYMBOL, PA_HEX, PA_HEX_STR,
+	PA_INT_ARRAY, PA_TYPE, PA_STRING, PA_BSTRING, PA_BITMASK, PA_CPUMASK,
+	PA_DYNARRAY, PA_DYNARRAY_LEN, PA_OP, PA_FUNC
+};
+
+struct flagsym {
+	struct flagsym *next;
+	char *value, *str;
+	long long fval;		/* value as the flag evaluator sees it */
+};
+
+/* Free a list of __print_symbolic / __print_flags entries (lib/event/print.c). */
+void tdat_flagsyms_free(struct flagsym *);
+
+/* A print-format argument: an expression tree. */
+struct parg {
+	int type;
+	struct parg *next;	/* next argument of the list */
+	char *str;		/* atom text, field name, op, cast type,
+				 * __get_str/bitmask field name, bstring */
+	unsigned long long num;	/* atom value, computed once */
+	int num_done;
+	struct tdat_field *field;
+	struct parg *left, *right, *third;	/* op sides; flags/hex/array
+						 * field, size, count, elsize */
+	int prio;
+	char *delim;		/* __print_flags delimiter */
+	struct flagsym *syms;
+	int func;		/* helper function index */
+	int cast_done;		/* PA_TYPE: cast_mask is known */
+	unsigned long long cast_mask;	/* what the cast keeps */
+};
+
+/* Items of a compiled print format. */
+enum { PP_STRING, PP_DIGIT, PP_POINTER, PP_STR };
+
+struct pitem {
+	int type;
+	char *format;		/* literal text, or the conversion "%-5llu" */
+	size_t flen;		/* strlen(format) */
+	struct parg *arg, *len_arg;
+	int ls;			/* length modifier: -2 hh .. 2 ll */
+	int fast;		/* plain %d %u %x: 'd', 'u' or 'x'; else 0 */
+	size_t pext;		/* PP_POINTER: the extension after the 'p' */
+	int star_prec;		/* the len_arg is the precision, not the width */
+};
+
+/*
+ * The widest a conversion pads (its width, or a number's precision, from
+ * the print format or a '*' argument): one of 2^31 took trace-cmd minutes
+ * a record and would take gigabytes here.  Real ones are a few columns.
+ */
+#define TDAT_WIDTH_MAX	4096
+
+struct pop;			/* a step of a compiled print format */
+
+struct tdat_print {
+	int n, cap;
+	struct pitem *it;
+	struct parg *args;	/* the argument list (owned) */
+	struct pop *ops;	/* the items as steps, made on first use by
+				 * lib/event/print-eval.c; NULL: not yet */
+	int nops;		/* -1: the items are walked instead */
+};
+
+/* 12 bytes a kernel symbol: names are appended to one arena in the order
+ * symbols are registered, so their offsets order them as registered. */
+struct symbol {
+	unsigned long long addr;
+	uint32_t name;		/* offset of its name in arenas[0] */
+} __attribute__((packed));
+
+struct printkfmt {
+	unsigned long long addr;
+	char *fmt;
+	size_t seq;
+};
+
+struct comm {
+	int pid;
+	char *comm;
+	size_t seq;
+};
+
+struct tdat_events {
+	int lsize, big;
+	int plugins;		/* plugin helper functions are known */
+	size_t nev, capev;
+	struct tdat_event **ev;	/* sorted by id after finish */
+	size_t nsym, capsym;
+	struct symbol *sym;	/* sorted by address, then a 0 sentinel */
+	char **arenas;		/* the symbol names: one arena, or none */
+	size_t narenas;
+	size_t arena_len;	/* bytes of names in arenas[0] */
+	int sym_sorted;
+	const char *ktext;	/* a kallsyms text not read yet (in the file) */
+	size_t klen;
+	int syms_loaded;	/* ktext was read */
+	size_t nparsed;		/* formats parsed in full */
+	int fields_only;	/* formats read without their print format:
+				 * a selection's, which prints nothing */
+	size_t nprintk, capprintk;
+	struct printkfmt *printk;
+	int printk_sorted;
+	size_t ncomm, capcomm;
+	struct comm *comm;
+	int comm_sorted;
+	const struct tdat_event *last;
+	struct fstack *fstack;	/* function plugin: callers per CPU */
+	const struct tdat_event *fgraph_exit;	/* function_graph plugin */
+	int fgraph_looked;
+	struct symcache {
+		unsigned long long addr, start;
+		const char *name;
+	} *symcache;		/* recent symbol lookups */
+	int nfstack;
+	/* kvm plugin, several inputs: the function of a guest address seen
+	 * by host task pid (a vCPU), its start in *start; NULL if none. */
+	const char *(*guest_sym)(void *arg, int pid, unsigned long long addr,
+	    unsigned long long *start);
+	void *guest_arg;
+	int repeat_ts;		/* func_repeats' last time: TDAT_RTS_* */
+	struct commcache {
+		int pid;
+		const char *comm;	/* NULL: empty */
+	} commcache[256];	/* recent comm lookups, by pid */
+};
+
+/* How the function plugin prints the time of func_repeats, as trace-cmd
+ * sets it for its timestamps: nanoseconds (report -t), microseconds, or
+ * a clock that counts cycles. */
+enum { TDAT_RTS_NSEC, TDAT_RTS_USEC, TDAT_RTS_CYCLES };
+
+/* Tokens of format files and print formats (lib/event/event.c). */
+enum { T_ERROR, T_NONE, T_SPACE, T_NEWLINE, T_OP, T_DELIM, T_ITEM, T_DQUOTE,
+	T_SQUOTE };
+
+struct ptok {
+	const char *buf;
+	size_t len, pos;
+};
+int tdat_tok_raw(struct ptok *, char **tok);
+int tdat_tok_read(struct ptok *, char **tok);	/* skips spaces */
+int tdat_tok_item(struct ptok *, char **tok);	/* skips spaces, newlines */
+int tdat_tok_expect(struct ptok *, int nl_ok, int type, const char *str);
+
+/* Helper functions a print format may call: none without plugins
+ * (trace-cmd -N); trace-cmd's plugins register these. */
+enum {
+	FN_NONE, FN_JIFFIES_TO_MSECS, FN_JBD2_DEV_TO_NAME, FN_SCSI_CDB,
+	FN_LE16_TO_CPUP, FN_XEN_HYPERCALL
+};
+
+/* lib/event/plugins-print.c: what those helpers print */
+void tdat_scsi_cdb(struct tdat_sbuf *, const unsigned char *cdb);
+const char *tdat_xen_hypercall(unsigned long long op);
+
+/* lib/event/print.c: parsing */
+struct parg *tdat_parg_new(void);
+void tdat_parg_free_list(struct parg *);
+struct tdat_field *tdat_own_field(const struct tdat_event *,
+    const char *name);
+void tdat_print_items(struct tdat_print *, int *failed, const char *fmt,
+    struct parg *args);
+int tdat_print_compile(struct tdat_event *, struct ptok *);
+void tdat_print_free(struct tdat_print *);
+
+/* lib/event/print-eval.c: printing */
+void tdat_print_fields(const struct tdat_event *, const unsigned char *data,
+    uint32_t size, int use_fmt, struct tdat_sbuf *out);
+void tdat_print_pretty(const struct tdat_event *, const unsigned char *data,
+    uint32_t size, struct tdat_sbuf *out);
+/* The same walking the print format's items, never its compiled steps
+ * (t/unit/test_print_ops.c compares the two). */
+void tdat_print_walk(const struct tdat_event *, const unsigned char *data,
+    uint32_t size, struct tdat_sbuf *out);
+unsigned long long tdat_read_num(const struct tdat_events *, const void *p,
+    int n);
+
+/* lib/event/event-simple.c */
+int tdat_simple_compile(struct tdat_event *, const char *text, size_t len);
+void tdat_simple_free(struct tdat_simple *);
+void tdat_simple_print(const struct tdat_event *, const unsigned char *data,
+    uint32_t size, struct tdat_sbuf *out);
+
+/* Appending without a call when the buffer has room. */
+static inline void
+sb_add(struct tdat_sbuf *b, const char *s, size_t n)
+{
+	if (b->cap - b->len > n) {
+		memcpy(b->p + b->len, s, n);
+		b->len += n;
+		b->p[b->len] = '\0';
+	} else
+		tdat_sb_add(b, s, n);
+}
+
+static inline void
+sb_putc(struct tdat_sbuf *b, int c)
+{
+	if (b->cap - b->len > 1) {
+		b->p[b->len++] = (char)c;
+		b->p[b->len] = '\0';
+	} else
+		tdat_sb_putc(b, c);
+}
+
+/* Appending n <= SB_SHORT bytes from s, which has SB_SHORT readable
+ * bytes: one fixed-size copy when the buffer has room. */
+#define SB_SHORT	32
+
+static inline void
+sb_add_short(struct tdat_sbuf *b, const char *s, size_t n)
+{
+	if (b->cap - b->len > SB_SHORT) {
+		memcpy(b->p + b->len, s, SB_SHORT);
+		b->len += n;
+		b->p[b->len] = '\0';
+	} else
+		tdat_sb_add(b, s, n);
+}
+
+/* Fast number formatting (lib/event/print-eval.c). */
+void tdat_put_udec(struct tdat_sbuf *, unsigned long long);
+void tdat_put_dec(struct tdat_sbuf *, long long);
+void tdat_put_pad(struct tdat_sbuf *, const char *s, size_t n, int width,
+    int left);
+
+/* lib/event/plugins.c */
+void tdat_plugins_free(struct tdat_events *);
+
+/* lib/event/kallsyms.c */
+void tdat_syms_sort(struct tdat_events *);
+/* Read the kallsyms text the set defers, if any: before reading sym. */
+void tdat_syms_need(const struct tdat_events *);
+
+#endif

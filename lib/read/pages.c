@@ -1,0 +1,539 @@
+/*
+ * pages.c: the pages of one CPU of one buffer, from whatever format
+ * provides them (tdat_file.page_ops; NULL is trace.dat, formats/tracedat/tracedat.c).
+ *
+ * The format hands out windows: whole pages, then a tail of readable
+ * bytes.  tdat_pages_next() splits them into pages and tells how many
+ * bytes are readable from each page to the end of the window and its
+ * tail; tdat_pages_window() passes windows on whole (the writer copies
+ * them).  A damaged piece is an error the caller may go on after.
+ *
+ * A stream attached to a worker (tdat_pages_async()) has its next window
+ * read and decompressed on the worker's thread while the caller decodes
+ * the current one: two slots, the one handed out and the one being
+ * filled, each holding a window: the format's own buffer, taken over
+ * (tdat_tracedat_swap()), or else a copy (its next call reuses it).  The
+ * windows, errors and their order are the same.
+ *
+ * tdat_pages_seek_ts() skips the pages before a time without reading
+ * them: it bisects the format's units (raw pages, or chunks) by the time
+ * stamps of their page headers.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat-int.h"
+
+enum { SLOT_IDLE, SLOT_QUEUED, SLOT_FILLING, SLOT_READY };
+
+struct slot {
+	int state;
+	int rc;			/* of the format's next() */
+	struct tdat_window w;	/* w.p points into buf */
+	struct tdat_err e;
+	unsigned char *buf;
+	size_t cap;
+};
+
+struct tdat_pages {
+	const struct tdat_page_ops *ops;
+	void *st;
+	uint64_t total;
+	uint32_t page_size;
+	struct tdat_window w;
+	int have;		/* w holds pages not handed out yet */
+	size_t pos;		/* the next page in w */
+	const char *fault;	/* of the last error */
+	int done;
+	uint64_t loads;		/* windows fetched, probes included */
+	uint64_t handed;	/* pages handed out */
+	/* attached to a worker */
+	struct tdat_pages_worker *wk;
+	struct slot sl[2];
+	int cur;		/* the slot w comes from, -1 before the first */
+	struct tdat_pages *qnext;	/* in the worker's queue */
+};
+
+struct tdat_pages_worker {
+	pthread_t t;
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	struct tdat_pages *head, *tail;	/* streams with a slot to fill */
+	int quit;
+};
+
+int
+tdat_pages_open(struct tdat_file *f, int buf, uint32_t ci,
+    struct tdat_pages **out, struct tdat_err *e)
+{
+	struct tdat_pages *ps;
+	int rc;
+
+	*out = NULL;
+	if (buf < 0 || (size_t)buf >= f->nbuf)
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "no buffer %d", buf);
+	if ((ps = calloc(1, sizeof(*ps))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	ps->ops = f->page_ops ? f->page_ops : &tdat_tracedat_pages;
+	ps->page_size = f->buf[buf].page_size;
+	if (ps->page_size == 0) {
+		free(ps);
+		return tdat_fail_nooff(e, TDAT_ECORRUPT, "buffer \"%s\": page "
+		    "size 0", f->buf[buf].name);
+	}
+	if ((rc = ps->ops->open(f, buf, ci, &ps->st, &ps->total, e)) < 0) {
+		free(ps);
+		return rc;
+	}
+	*out = ps;
+	return 0;
+}
+
+/* Fill the stream's queued slot (on the worker's thread). */
+static void
+fill(struct tdat_pages *ps, struct slot *sl)
+{
+	size_t n;
+	unsigned char *p;
+
+	memset(&sl->w, 0, sizeof(sl->w));
+	memset(&sl->e, 0, sizeof(sl->e));
+	sl->rc = ps->ops->next(ps->st, &sl->w, &sl->e);
+	if (sl->rc <= 0)
+		return;
+	n = sl->w.len + sl->w.tail;
+	if (ps->ops == &tdat_tracedat_pages) {
+		/* take the format's buffer, give it the slot's */
+		tdat_tracedat_swap(ps->st, &sl->buf, &sl->cap);
+		if (sl->w.p == sl->buf && n <= sl->cap)
+			return;
+		tdat_tracedat_swap(ps->st, &sl->buf, &sl->cap);
+	}
+	if (n > sl->cap) {
+		if ((p = malloc(n)) == NULL) {
+			sl->rc = tdat_fail_nooff(&sl->e, TDAT_ENOMEM,
+			    "out of memory");
+			return;
+		}
+		free(sl->buf);
+		sl->buf = p;
+		sl->cap = n;
+	}
+	memcpy(sl->buf, sl->w.p, n);
+	sl->w.p = sl->buf;
+}
+
+static void *
+worker_main(void *arg)
+{
+	struct tdat_pages_worker *wk = arg;
+	struct tdat_pages *ps;
+	struct slot *sl;
+
+	pthread_mutex_lock(&wk->mu);
+	for (;;) {
+		while (wk->head == NULL && !wk->quit)
+			pthread_cond_wait(&wk->work, &wk->mu);
+		if (wk->head == NULL)
+			break;
+		ps = wk->head;
+		if ((wk->head = ps->qnext) == NULL)
+			wk->tail = NULL;
+		ps->qnext = NULL;
+		sl = ps->sl[0].state == SLOT_QUEUED ? &ps->sl[0] : &ps->sl[1];
+		sl->state = SLOT_FILLING;
+		pthread_mutex_unlock(&wk->mu);
+		fill(ps, sl);
+		pthread_mutex_lock(&wk->mu);
+		sl->state = SLOT_READY;
+		pthread_cond_broadcast(&wk->done);
+	}
+	pthread_mutex_unlock(&wk->mu);
+	return NULL;
+}
+
+int
+tdat_pages_worker_new(struct tdat_pages_worker **out)
+{
+	struct tdat_pages_worker *wk;
+
+	*out = NULL;
+	if ((wk = calloc(1, sizeof(*wk))) == NULL)
+		return TDAT_ENOMEM;
+	pthread_mutex_init(&wk->mu, NULL);
+	pthread_cond_init(&wk->work, NULL);
+	pthread_cond_init(&wk->done, NULL);
+	if (pthread_create(&wk->t, NULL, worker_main, wk) != 0) {
+		pthread_mutex_destroy(&wk->mu);
+		pthread_cond_destroy(&wk->work);
+		pthread_cond_destroy(&wk->done);
+		free(wk);
+		return TDAT_ENOMEM;
+	}
+	*out = wk;
+	return 0;
+}
+
+/* Stop the worker: its streams must be closed first. */
+void
+tdat_pages_worker_free(struct tdat_pages_worker *wk)
+{
+	if (wk == NULL)
+		return;
+	pthread_mutex_lock(&wk->mu);
+	wk->quit = 1;
+	pthread_cond_signal(&wk->work);
+	pthread_mutex_unlock(&wk->mu);
+	pthread_join(wk->t, NULL);
+	pthread_mutex_destroy(&wk->mu);
+	pthread_cond_destroy(&wk->work);
+	pthread_cond_destroy(&wk->done);
+	free(wk);
+}
+
+/* Queue slot i of ps for the worker (its mutex held). */
+static void
+enqueue(struct tdat_pages *ps, int i)
+{
+	struct tdat_pages_worker *wk = ps->wk;
+
+	ps->sl[i].state = SLOT_QUEUED;
+	ps->qnext = NULL;
+	if (wk->tail)
+		wk->tail->qnext = ps;
+	else
+		wk->head = ps;
+	wk->tail = ps;
+	pthread_cond_signal(&wk->work);
+}
+
+int
+tdat_pages_async(struct tdat_pages *ps, struct tdat_pages_worker *wk)
+{
+	/* Only trace.dat's streams are independent of each other.  A stream
+	 * holding a window (after tdat_pages_seek_ts()) stays on the caller's
+	 * thread: the worker would read its next one into the same buffer. */
+	if (wk == NULL || ps->wk || ps->ops != &tdat_tracedat_pages ||
+	    ps->have)
+		return 0;
+	ps->wk = wk;
+	ps->cur = -1;
+	pthread_mutex_lock(&wk->mu);
+	enqueue(ps, 0);
+	pthread_mutex_unlock(&wk->mu);
+	return 1;
+}
+
+/* The worker's next window: take the slot it filled, queue the other. */
+static int
+fetch_async(struct tdat_pages *ps, struct tdat_err *e)
+{
+	struct tdat_pages_worker *wk = ps->wk;
+	int n = ps->cur < 0 ? 0 : 1 - ps->cur;
+	struct slot *sl = &ps->sl[n];
+	int rc;
+
+	pthread_mutex_lock(&wk->mu);
+	while (sl->state != SLOT_READY)
+		pthread_cond_wait(&wk->done, &wk->mu);
+	sl->state = SLOT_IDLE;
+	rc = sl->rc;
+	if (rc != 0)
+		enqueue(ps, 1 - n);
+	pthread_mutex_unlock(&wk->mu);
+	ps->cur = n;
+	if (rc != 0)
+		ps->loads++;
+	if (rc < 0) {
+		*e = sl->e;
+		ps->fault = sl->w.fault;
+		return rc;
+	}
+	if (rc == 0) {
+		ps->done = 1;
+		return 0;
+	}
+	ps->w = sl->w;
+	ps->have = 1;
+	return 1;
+}
+
+/* The format's next window into ps->w. */
+static int
+fetch(struct tdat_pages *ps, struct tdat_err *e)
+{
+	int rc;
+
+	ps->have = 0;
+	ps->pos = 0;
+	ps->fault = NULL;
+	if (ps->done)
+		return 0;
+	if (ps->wk)
+		return fetch_async(ps, e);
+	memset(&ps->w, 0, sizeof(ps->w));
+	rc = ps->ops->next(ps->st, &ps->w, e);
+	if (rc != 0)
+		ps->loads++;
+	if (rc < 0) {
+		ps->fault = ps->w.fault;
+		return rc;
+	}
+	if (rc == 0) {
+		ps->done = 1;
+		return 0;
+	}
+	ps->have = 1;
+	return 1;
+}
+
+int
+tdat_pages_next(struct tdat_pages *ps, struct tdat_page *pg, size_t *avail,
+    struct tdat_err *e)
+{
+	const struct tdat_window *w = &ps->w;
+	int rc;
+
+	while (!ps->have || ps->pos > ps->w.len ||
+	    ps->w.len - ps->pos < ps->page_size)
+		if ((rc = fetch(ps, e)) <= 0)
+			return rc;
+	pg->p = w->p + ps->pos;
+	pg->page_size = ps->page_size;
+	if (w->chunk) {
+		pg->off = w->off;
+		pg->chunk_pos = (int64_t)ps->pos;
+	} else {
+		pg->off = w->off + ps->pos;
+		pg->chunk_pos = -1;
+	}
+	*avail = w->len - ps->pos + w->tail;
+	ps->pos += ps->page_size;
+	ps->handed++;
+	return 1;
+}
+
+int
+tdat_pages_window(struct tdat_pages *ps, struct tdat_window *w,
+    struct tdat_err *e)
+{
+	int rc;
+
+	if ((rc = fetch(ps, e)) <= 0)
+		return rc;
+	*w = ps->w;
+	ps->have = 0;
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Seeking by time. */
+
+struct seek {
+	struct tdat_pages *ps;
+	const struct tdat_page_layout *pl;
+	uint64_t (*conv)(void *, uint64_t);
+	void *arg;
+	uint64_t ts;
+};
+
+/*
+ * The window's pages from pos on, up to the first one with records whose
+ * stamp is at or after the time: 1 with *at the position of the last
+ * page with records below it, 0 if no page with records is below it
+ * (a page whose header is damaged ends the walk).
+ */
+static int
+last_below(const struct seek *k, size_t pos, size_t *at)
+{
+	const struct tdat_window *w = &k->ps->w;
+	struct tdat_page pg;
+	struct tdat_err scratch;
+	int found = 0;
+
+	for (; pos <= w->len && w->len - pos >= k->ps->page_size;
+	    pos += k->ps->page_size) {
+		memset(&pg, 0, sizeof(pg));
+		pg.p = w->p + pos;
+		pg.page_size = k->ps->page_size;
+		pg.chunk_pos = (int64_t)pos;
+		if (tdat_page_init(k->pl, &pg, &scratch) < 0)
+			break;
+		if (pg.commit == 0)
+			continue;
+		if (k->conv(k->arg, pg.stamp) >= k->ts)
+			break;
+		*at = pos;
+		found = 1;
+	}
+	return found;
+}
+
+/*
+ * Is the first page with records of unit u below the time?  1 yes, 0 no
+ * (or it has none), -1 when the unit cannot be read.  The stamp of a page
+ * is the time of its first record or before: one below the time may hold
+ * records at or after it, the pages before it none.
+ */
+static int
+probe(const struct seek *k, uint64_t u)
+{
+	struct tdat_pages *ps = k->ps;
+	struct tdat_err scratch;
+	size_t at;
+
+	ps->done = 0;
+	if (ps->ops->seek(ps->st, u, 1, &scratch) < 0 ||
+	    fetch(ps, &scratch) <= 0)
+		return -1;
+	return last_below(k, 0, &at);
+}
+
+/* Back to the first page. */
+static int
+rewind_pages(struct tdat_pages *ps, struct tdat_err *e)
+{
+	ps->have = 0;
+	ps->pos = 0;
+	ps->done = 0;
+	ps->fault = NULL;
+	return ps->ops->seek(ps->st, 0, 0, e);
+}
+
+int
+tdat_pages_seek_ts(struct tdat_pages *ps, const struct tdat_page_layout *pl,
+    uint64_t (*conv)(void *, uint64_t), void *arg, uint64_t ts,
+    struct tdat_err *e)
+{
+	struct seek k = { ps, pl, conv, arg, ts };
+	struct tdat_err scratch;
+	uint64_t n, lo, hi, mid;
+	size_t at;
+	int rc, found = 0;
+
+	if (ps->ops->units == NULL || ps->ops->seek == NULL || ps->wk ||
+	    ps->loads > 0 || (n = ps->ops->units(ps->st)) == 0)
+		return 0;
+	/* The last unit whose first page with records is below ts, bisected
+	 * in [lo, hi): found tells whether lo is such a unit. */
+	lo = 0;
+	hi = n;
+	while (hi - lo > (found ? 1 : 0)) {
+		mid = found ? lo + (hi - lo) / 2 : lo + (hi - lo - 1) / 2;
+		if ((rc = probe(&k, mid)) < 0)
+			return rewind_pages(ps, e);
+		if (rc) {
+			lo = mid;
+			found = 1;
+		} else
+			hi = mid;
+	}
+	if (!found)
+		return rewind_pages(ps, e);
+	ps->done = 0;
+	if ((rc = ps->ops->seek(ps->st, lo, 0, e)) < 0)
+		return rc;
+	if (fetch(ps, &scratch) <= 0 || !last_below(&k, 0, &at))
+		return rewind_pages(ps, e);
+	ps->pos = at;
+	return 0;
+}
+
+uint64_t
+tdat_pages_loads(const struct tdat_pages *ps)
+{
+	return ps->loads;
+}
+
+uint64_t
+tdat_pages_handed(const struct tdat_pages *ps)
+{
+	return ps->handed;
+}
+
+uint64_t
+tdat_pages_total(const struct tdat_pages *ps)
+{
+	return ps->total;
+}
+
+const char *
+tdat_pages_fault(const struct tdat_pages *ps)
+{
+	return ps->fault;
+}
+
+void
+tdat_pages_codec(struct tdat_pages *ps, struct tdat_codec *c)
+{
+	if (ps->ops == &tdat_tracedat_pages)
+		tdat_tracedat_codec(ps->st, c);
+}
+
+void
+tdat_pages_map(struct tdat_pages *ps)
+{
+	if (ps->ops == &tdat_tracedat_pages && ps->wk == NULL)
+		tdat_tracedat_map(ps->st);
+}
+
+void
+tdat_pages_room(struct tdat_pages *ps, size_t room)
+{
+	if (ps->ops == &tdat_tracedat_pages && ps->wk == NULL &&
+	    ps->loads == 0)
+		tdat_tracedat_room(ps->st, room);
+}
+
+void
+tdat_pages_map_keep(struct tdat_pages *ps, size_t room)
+{
+	if (ps->ops == &tdat_tracedat_pages && ps->wk == NULL &&
+	    ps->loads == 0) {
+		tdat_tracedat_map(ps->st);
+		tdat_tracedat_room(ps->st, room);
+	}
+}
+
+int
+tdat_pages_take_map(struct tdat_pages *ps, void **base, size_t *len)
+{
+	if (ps->ops != &tdat_tracedat_pages || ps->wk != NULL)
+		return 0;
+	return tdat_tracedat_take(ps->st, base, len);
+}
+
+/* Take ps out of its worker's queue, after the slot it fills. */
+static void
+detach(struct tdat_pages *ps)
+{
+	struct tdat_pages_worker *wk = ps->wk;
+	struct tdat_pages **pp, *prev = NULL;
+
+	pthread_mutex_lock(&wk->mu);
+	for (pp = &wk->head; *pp; prev = *pp, pp = &(*pp)->qnext)
+		if (*pp == ps) {
+			*pp = ps->qnext;
+			if (wk->tail == ps)
+				wk->tail = prev;
+			break;
+		}
+	while (ps->sl[0].state == SLOT_FILLING ||
+	    ps->sl[1].state == SLOT_FILLING)
+		pthread_cond_wait(&wk->done, &wk->mu);
+	pthread_mutex_unlock(&wk->mu);
+	free(ps->sl[0].buf);
+	free(ps->sl[1].buf);
+}
+
+void
+tdat_pages_close(struct tdat_pages *ps)
+{
+	if (ps == NULL)
+		return;
+	if (ps->wk)
+		detach(ps);
+	ps->ops->close(ps->st);
+	free(ps);
+}
