@@ -294,6 +294,20 @@ struct tdat_ltt_write_opts {
 int tdat_ltt_write(struct tdat_file *f, const char *dir,
     struct tdat_ltt_write_opts *o, struct tdat_err *e);
 
+/* CTF 1.8 trace directories (formats/ctf/; ctf(5), tdat-to-ctf(1)). */
+struct tdat_ctf_write_opts {
+	struct tdat_select *sel;	/* the events to convert; NULL all */
+	void (*progress)(void *arg, uint64_t done, uint64_t total);
+	void *progress_arg;
+	/* Filled on return: what was written. */
+	uint64_t events, packets, streams, skipped, discarded;
+};
+
+/* Convert f into the CTF directory dir, an empty directory (the
+ * temporary of tdat_out_open_dir()).  Messages name files from dir. */
+int tdat_ctf_write(struct tdat_file *f, const char *dir,
+    struct tdat_ctf_write_opts *o, struct tdat_err *e);
+
 /* ---------------------------------------------------------------------
  * Checking (lib/check/verify.c; tdat-verify(1)).
  */
