@@ -992,7 +992,7 @@ encode(struct cw *w, struct st *s, const struct fplan *fp, int n,
     const struct tdat_record *r)
 {
 	const unsigned char *d = r->data;
-	uint32_t off, len;
+	uint32_t off, len, avail;
 	int i, rc;
 
 	for (i = 0; i < n; i++) {
@@ -1009,11 +1009,21 @@ encode(struct cw *w, struct st *s, const struct fplan *fp, int n,
 			    (size_t)p->es : (size_t)f->size;
 			if ((rc = room(w, s, need)) < 0)
 				return rc;
-			/* check_record() saw the fixed fields inside */
-			if ((uint32_t)f->offset + need <= r->size)
-				memcpy(s->p + s->len, d + f->offset, need);
-			else
+			/* A fixed array may run past the record's end (ftrace's
+			 * kernel_stack with fewer than 8 callers): the bytes
+			 * that follow it in the page, as trace-cmd report
+			 * prints them; zeros past those. */
+			avail = r->avail > r->size ? r->avail : r->size;
+			if ((uint32_t)f->offset >= avail)
 				memset(s->p + s->len, 0, need);
+			else if ((uint32_t)f->offset + need <= avail)
+				memcpy(s->p + s->len, d + f->offset, need);
+			else {
+				size_t k = avail - (uint32_t)f->offset;
+
+				memcpy(s->p + s->len, d + f->offset, k);
+				memset(s->p + s->len + k, 0, need - k);
+			}
 			s->len += need;
 			break;
 		case FK_STRING: {
