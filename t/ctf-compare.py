@@ -28,7 +28,7 @@ except ImportError:
     sys.exit(2)
 
 LINE = re.compile(r'^\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}): (\S+?):(.*)$')
-LOST = re.compile(r'^(?:(\S+): )?\s*CPU:(\d+) \[LOST (\d+|\?\?\?) EVENTS\]')
+LOST = re.compile(r'^(?:(\S+): )?\s*CPU:(\d+) \[(?:(\d+) )?EVENTS DROPPED\]')
 SYM = re.compile(r'^([^\s+]+)(?:\+0x([0-9a-f]+))?$')
 
 
@@ -41,8 +41,9 @@ def parse_report(path):
         m = LOST.match(line)
         if m:
             k = (m.group(1) or '', int(m.group(2)))
-            lost[k] = lost.get(k, 0) + (int(m.group(3))
-                                        if m.group(3).isdigit() else 1)
+            # "[EVENTS DROPPED]": how many is not known, the CTF says 1
+            lost[k] = lost.get(k, 0) + (int(m.group(3)) if m.group(3)
+                                        else 1)
             continue
         buf = ''
         rest = line
@@ -247,6 +248,7 @@ def main():
     pos = {}
     events = fields = equal = tsok = 0
     lost = {}
+    first_lost = [0]
     diffs = []
     buffers = None
 
@@ -271,7 +273,12 @@ def main():
             except (ValueError, IndexError, AttributeError):
                 pass
             k = (k[0], cpu)
-            lost[k] = lost.get(k, 0) + (msg.count or 0)
+            if pos.get(k, 0) == 0:
+                # before the CPU's first event: trace-cmd does not say
+                # it lost events before its first page
+                first_lost[0] += msg.count or 1
+                continue
+            lost[k] = lost.get(k, 0) + (msg.count or 1)
             continue
         if not isinstance(msg, bt2._EventMessageConst):
             continue
@@ -324,8 +331,10 @@ def main():
     print('%s events %d (trace-cmd %d) fields checked %d equal %d '
           'timestamps equal %d lost %d (trace-cmd %d)%s' %
           (name, events, tc_events, fields, equal, tsok, nlost, tc_lost,
-           ' (%d size-0 fields trace-cmd prints as 0)' % c.size0
-           if c.size0 else ''))
+           (' (%d size-0 fields trace-cmd prints as 0)' % c.size0
+            if c.size0 else '') +
+           (' (%d lost before a CPU\'s first event, which trace-cmd does '
+            'not show)' % first_lost[0] if first_lost[0] else '')))
     for m in diffs:
         print('  ' + m)
     ok = (events == tc_events and fields == equal and tsok == events and

@@ -1118,23 +1118,26 @@ ctf_record(void *arg, size_t k, const struct tdat_record *rec,
 		    "goes back from %llu to %llu ns with the trace's clock "
 		    "options", rec->cpu, (unsigned long long)s->last,
 		    (unsigned long long)rec->ts);
-	s->last = rec->ts;
-	s->have_last = 1;
 	if (rec->missed) {
-		/* The packet ends; the next one's snapshot counts them. */
+		/* The packet ends, and an empty one from the last event to
+		 * this one holds the count in its snapshot: babeltrace2
+		 * says they were discarded between those times. */
+		uint64_t n = rec->missed_count > 0 ?
+		    (uint64_t)rec->missed_count : 1;
+
+		if ((rc = pkt_close(w, s)) < 0 ||
+		    (rc = pkt_open(w, s, s->have_last ? s->last : rec->ts)) < 0)
+			return rc;
+		s->tend = rec->ts;
+		s->disc += n;
+		w->o->discarded += n;
 		if ((rc = pkt_close(w, s)) < 0)
 			return rc;
-		s->disc += rec->missed_count > 0 ?
-		    (uint64_t)rec->missed_count : 1;
-		w->o->discarded += rec->missed_count > 0 ?
-		    (uint64_t)rec->missed_count : 1;
-		if (c == NULL) {
-			/* an empty packet holds the count */
-			if ((rc = pkt_open(w, s, rec->ts)) < 0)
-				return rc;
-			return pkt_close(w, s);
-		}
 	}
+	s->last = rec->ts;
+	s->have_last = 1;
+	if (c == NULL)
+		return 0;
 	if ((rc = check_record(w, rec)) < 0)
 		return rc;
 	need = EV_HDR + rec->size * 2 + 64;
