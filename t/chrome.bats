@@ -87,3 +87,67 @@ need_node() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+# ---- speedscope under headless Chromium
+
+SPEEDSCOPE_VERSION=1.25.0
+
+# need_browser: node, Chromium (CHROMIUM, else chromium on PATH) and
+# speedscope $SPEEDSCOPE_VERSION, installed with npm on first use into
+# the cache (SPEEDSCOPE_CACHE, default ~/.cache/tdat), never into the
+# tree; sets CHROMIUM and RELEASE, or skips in one line.
+need_browser() {
+	need_node
+	CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser)}
+	[ -n "$CHROMIUM" ] && [ -x "$CHROMIUM" ] ||
+	    skip "chromium is not installed"
+	local c=${SPEEDSCOPE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tdat}/speedscope-$SPEEDSCOPE_VERSION
+	RELEASE=$c/node_modules/speedscope/dist/release
+	if ! grep -qs "speedscope@$SPEEDSCOPE_VERSION" "$RELEASE/release.txt"; then
+		command -v npm >/dev/null || skip "npm is not installed (for speedscope)"
+		mkdir -p "$c" &&
+		    npm install --prefix "$c" --no-audit --no-fund --no-save \
+		    --loglevel=error "speedscope@$SPEEDSCOPE_VERSION" >&2 ||
+		    skip "npm could not install speedscope@$SPEEDSCOPE_VERSION"
+		grep -qs "speedscope@$SPEEDSCOPE_VERSION" "$RELEASE/release.txt" ||
+		    skip "npm installed no speedscope@$SPEEDSCOPE_VERSION"
+	fi
+}
+
+@test "speedscope in headless Chromium: CPU slices one after another, no importer warning" {
+	need_browser
+	local b out=()
+	for b in x86_64-default-sched s390x-v7-zstd-sched labsisop-qemu-trace \
+	    x86_64-v7-none-instances; do
+		"$J" --chrome "$D/$b.dat" >"$BATS_TEST_TMPDIR/$b.json"
+		out+=("$BATS_TEST_TMPDIR/$b.json")
+	done
+	run node "$T/chrome-speedscope.js" "$RELEASE" "$CHROMIUM" "${out[@]}"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *"speedscope@$SPEEDSCOPE_VERSION"* ]]
+	[[ "$output" == *"x86_64-default-sched.json: ok: 4 profiles, 2158 slices, deepest stack 1, 0 console"* ]]
+	[[ "$output" == *"s390x-v7-zstd-sched.json: ok: 4 profiles, "* ]]
+	[[ "$output" == *"labsisop-qemu-trace.json: ok: 1 profiles, 55 slices, deepest stack 1, "* ]]
+	[[ "$output" == *"x86_64-v7-none-instances.json: ok: 4 profiles, "* ]]
+}
+
+@test "speedscope in headless Chromium: the check fails on nested slices and the importer's warnings" {
+	need_browser
+	"$J" --chrome "$D/x86_64-default-sched.dat" >"$BATS_TEST_TMPDIR/c.json"
+	# every slice 2 ns longer: each ends inside the next, a staircase
+	node -e '
+		const fs = require("fs");
+		const d = JSON.parse(fs.readFileSync(process.argv[1]));
+		for (const e of d.traceEvents)
+			if (e.ph === "X")
+				e.dur += 0.002;
+		fs.writeFileSync(process.argv[1], JSON.stringify(d));
+	' "$BATS_TEST_TMPDIR/c.json"
+	run node "$T/chrome-speedscope.js" "$RELEASE" "$CHROMIUM" "$BATS_TEST_TMPDIR/c.json"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"c.json: FAIL: 4 profiles, 2158 slices, deepest stack "* ]]
+	[[ "$output" == *"slices opened inside another"* ]]
+	[[ "$output" == *'console.warning: ts='*'Tried to end '* ]]
+}
