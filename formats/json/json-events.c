@@ -935,11 +935,13 @@ usecs_double(uint64_t ns)
 }
 
 /* Whether a slice from start lasting dur nanoseconds, written in
- * microseconds, ends no later than end as the viewers compute it: ts +
- * dur in doubles (Chrome's trace viewer, Perfetto's older reader, any
- * script), and speedscope's (ts - first) + dur against (end - first),
- * first the earliest ts of the track, which it subtracts from every ts
- * of a track before it adds the durations. */
+ * microseconds, ends no later than end as readers compute it: ts + dur
+ * in doubles (a script, a viewer that adds them), and speedscope's
+ * (ts - first) + dur against (end - first), first the earliest ts of the
+ * track, which it subtracts from every ts of a track before it adds the
+ * durations.  (Perfetto's reader rounds ts and dur to integer
+ * nanoseconds: 1000 * the double, llround; it sees the exact times, or a
+ * nanosecond less of duration.) */
 static int
 ends_by(uint64_t first, uint64_t start, uint64_t dur, uint64_t end)
 {
@@ -953,7 +955,7 @@ ends_by(uint64_t first, uint64_t start, uint64_t dur, uint64_t end)
 /* The duration to write for a slice of a track whose first slice starts
  * at first: the exact one when its end as a viewer computes it is not
  * past end, else the longest one nanosecond shorter that is not (one
- * nanosecond shorter below 2^41 microseconds, 25 days; more beyond).
+ * nanosecond shorter below 2^40 microseconds, 12 days; more beyond).
  * Then no slice ends after the next one on its track starts, and the
  * slices do not nest; args.common_dur keeps the exact duration. */
 static uint64_t
