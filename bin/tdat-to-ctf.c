@@ -9,14 +9,19 @@
 
 #include "tdat.h"
 
+enum { O_LTTNG = 256 };
+
 static const struct tdat_cli_opt opts[] = {
+	{ O_LTTNG, "lttng", 0, NULL,
+	    "event and field names of an LTTng kernel trace (lttng-modules "
+	    "2.13), for Trace Compass" },
 	TDAT_CLI_PROGRESS_OPTS,
 	TDAT_SELECT_CLI_OPTS,
 	{ 0, NULL, 0, NULL, NULL },
 };
 
 static const struct tdat_cli cli = {
-	"[--[no-]progress] [selection] [FILE [DIR]]",
+	"[--lttng] [--[no-]progress] [selection] [FILE [DIR]]",
 	"convert a trace.dat into a CTF 1.8 trace directory (default DIR: "
 	"FILE's name with .ctf for .dat, here; FILE - or none with a pipe or "
 	"a file as standard input: stdin; selection: tdat-select(7))",
@@ -44,6 +49,8 @@ default_dir(const char *file)
 }
 
 /* Convert the trace at in into the CTF directory dir; the exit status. */
+static int lttng;
+
 static int
 convert(const char *in, const char *dir, const struct tdat_select_args *sa)
 {
@@ -55,6 +62,7 @@ convert(const char *in, const char *dir, const struct tdat_select_args *sa)
 	int rc;
 
 	memset(&o, 0, sizeof(o));
+	o.lttng = lttng;
 	if ((rc = tdat_open(in, &f, &e)) < 0)
 		return tdat_report_err(in, &e);
 	if (sa->given && (rc = tdat_select_cli_open(sa, &f, 1, &sel)) != 0) {
@@ -87,8 +95,12 @@ main(int argc, char *argv[])
 	int c, rc;
 
 	tdat_cli_init("tdat-to-ctf");
-	while ((c = tdat_getopt(argc, argv, &cli)) != -1)
-		(void)tdat_select_arg(&sa, c, optarg);
+	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
+		if (tdat_select_arg(&sa, c, optarg))
+			continue;
+		if (c == O_LTTNG)
+			lttng = 1;
+	}
 	in = optind < argc ? argv[optind] : tdat_cli_input(NULL);
 	if (in == NULL || argc - optind > 2)
 		tdat_usage_error("expected FILE and DIR");

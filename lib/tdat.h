@@ -302,6 +302,8 @@ int tdat_ltt_write(struct tdat_file *f, const char *dir,
 /* CTF 1.8 trace directories (formats/ctf/; ctf(5), tdat-to-ctf(1)). */
 struct tdat_ctf_write_opts {
 	struct tdat_select *sel;	/* the events to convert; NULL all */
+	int lttng;			/* names, fields and environment of an
+					 * LTTng kernel trace (lttng-modules 2.13) */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	void *progress_arg;
 	/* Filled on return: what was written. */

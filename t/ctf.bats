@@ -110,7 +110,7 @@ compare() {
 	# common fields in the event's context, common_type being its id
 	ev sched:sched_switch | grep -q 'context := struct'
 	ev sched:sched_switch | grep -q 'signed = 1; base = 10; } common_pid;'
-	! ev sched:sched_switch | grep -q common_type
+	[ -z "$(ev sched:sched_switch | grep common_type)" ]
 	# char arrays: encoded bytes (strings); pids signed 32-bit
 	ev sched:sched_switch | grep -q 'encoding = UTF8; } prev_comm\[16\];'
 	ev sched:sched_switch | grep -q 'size = 32; align = 8; signed = 1; base = 10; } next_pid;'
@@ -199,4 +199,39 @@ for m in bt2.TraceCollectionMessageIterator(sys.argv[1]):
 	[[ $output == "tdat-to-ctf: $T/cut.dat: "* ]]
 	[ ! -e "$T/cut.ctf" ]
 	[ -z "$(find "$T" -maxdepth 1 -name '.cut.ctf*')" ]
+}
+
+@test "tdat-to-ctf --lttng: lttng-modules 2.13's names, fields and environment; the statedump names the tasks" {
+	"$C" --lttng "$D/hebel23-driver-trace.dat" "$T/l.ctf"
+	m=$T/l.ctf/metadata
+	grep -q 'domain = "kernel";' "$m"
+	grep -q 'tracer_name = "lttng-modules";' "$m"
+	grep -q 'tracer_major = 2;' "$m" && grep -q 'tracer_minor = 13;' "$m"
+	grep -q 'kernel_release = "4.14.15-wega-lx";' "$m" && grep -q 'hostname = "wega";' "$m"
+	ev() { awk -v n="\"$1\";" '$1 == "name" && $3 == n {p = 1} p && /^};/ {exit} p' "$m"; }
+	# sched_switch as include/instrumentation/events/sched.h has it
+	ev sched_switch | grep -q 'encoding = UTF8; } prev_comm\[16\];'
+	ev sched_switch | grep -q 'size = 32; align = 8; signed = 1; base = 10; } prev_tid;'
+	ev sched_switch | grep -q 'size = 32; align = 8; signed = 1; base = 10; } prev_prio;'
+	ev sched_switch | grep -q '} prev_state;'
+	ev sched_switch | grep -q 'size = 32; align = 8; signed = 1; base = 10; } next_tid;'
+	[ -z "$(ev sched_switch | grep enum)" ]
+	# irq.h: irq_handler_entry (irq, name), irq_softirq_entry (vec)
+	ev irq_handler_entry | grep -q 'string name;'
+	ev irq_softirq_entry | grep -q 'size = 32; align = 8; signed = 0; base = 10; } vec;'
+	ev irq_softirq_raise | grep -q '} vec;'
+	grep -q 'name = "lttng_statedump_process_state";' "$m"
+	command -v babeltrace2 >/dev/null || skip "babeltrace2 is not installed"
+	babeltrace2 "$T/l.ctf" >"$T/out" 2>"$T/err"
+	[ ! -s "$T/err" ]
+	# priorities as lttng gives them: the kernel's less MAX_RT_PRIO (100)
+	"$B/tdat-to-json" -e sched_switch "$D/hebel23-driver-trace.dat" | head -1 |
+	    jq -r '"prev_tid = \(.fields.prev_pid), prev_prio = \(.fields.prev_prio - 100), prev_state = \(.fields.prev_state)"' >"$T/want"
+	grep -m1 ' sched_switch: ' "$T/out" | grep -q -F "$(cat "$T/want")"
+	# one process_state per saved command line, before any other event
+	n=$(grep -c . "$T/l.ctf/tdat/cmdlines")
+	[ "$(grep -c ' lttng_statedump_process_state: ' "$T/out")" -eq "$n" ]
+	head -1 "$T/out" | grep -q ' lttng_statedump_start: '
+	# every event is there, besides the statedump
+	[ "$(grep -vc ' lttng_statedump_' "$T/out")" -eq "$("$B/tdat-to-json" "$D/hebel23-driver-trace.dat" | wc -l)" ]
 }

@@ -51,7 +51,11 @@ enum {
 	FK_ARRAY,		/* a fixed array of integers */
 	FK_STRING,		/* __data_loc char[] (or a flexible one) */
 	FK_SEQ,			/* __data_loc array (or a flexible one) */
+	FK_PRIO,		/* --lttng: a priority less MAX_RT_PRIO, int */
 };
+
+/* lttng-modules' MAX_RT_PRIO: its priorities are the kernel's less it. */
+#define MAX_RT_PRIO	100
 
 struct label {
 	char *name;
@@ -67,6 +71,7 @@ struct fplan {
 	int sgn;
 	struct label *lab;	/* enumeration labels */
 	int nlab;
+	const char *oname;	/* --lttng: the name it is written under */
 };
 
 struct cls {
@@ -74,7 +79,13 @@ struct cls {
 	int id;
 	int nctx, npay;
 	struct fplan *ctx, *pay;
+	char *lname;		/* --lttng: the event's name */
 };
+
+/* --lttng: the statedump events, ids past any ftrace id. */
+#define ID_STATEDUMP_START	0x10000
+#define ID_STATEDUMP_PROCESS	0x10001
+#define ID_STATEDUMP_END	0x10002
 
 struct st {
 	int buf;
@@ -103,6 +114,8 @@ struct cw {
 	size_t target;		/* packet size to aim at */
 	struct tdat_salvage *check;
 	char clock[64];
+	int lttng;		/* --lttng */
+	int statedump_done;
 };
 
 /* ------------------------------------------------------------------ */
@@ -412,6 +425,8 @@ hex_fields(struct cls *c)
 	}
 }
 
+static int lttng_event(struct cw *, struct cls *);
+
 static int
 cls_init(struct cw *w, struct cls *c, const struct tdat_event *ev)
 {
@@ -434,7 +449,186 @@ cls_init(struct cw *w, struct cls *c, const struct tdat_event *ev)
 		walk_syms(c, ev->print->args);
 		hex_fields(c);
 	}
+	return w->lttng ? lttng_event(w, c) : 0;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* --lttng: events and fields as lttng-modules 2.13 writes them
+ * (include/instrumentation/events/{sched,irq,power}.h). */
+
+/* Each field "OUT=SRC", "OUT=SRC~" (a priority less MAX_RT_PRIO, as
+ * lttng's p->prio - MAX_RT_PRIO), or "NAME" (the same). */
+static const struct lmap {
+	const char *sys, *ev, *lname;
+	const char *fld[10];
+} lmaps[] = {
+	{ "sched", "sched_switch", "sched_switch", { "prev_comm",
+	    "prev_tid=prev_pid", "prev_prio=prev_prio~", "prev_state",
+	    "next_comm", "next_tid=next_pid", "next_prio=next_prio~" } },
+	{ "sched", "sched_wakeup", "sched_wakeup", { "comm", "tid=pid",
+	    "prio=prio~", "target_cpu" } },
+	{ "sched", "sched_waking", "sched_waking", { "comm", "tid=pid",
+	    "prio=prio~", "target_cpu" } },
+	{ "sched", "sched_wakeup_new", "sched_wakeup_new", { "comm",
+	    "tid=pid", "prio=prio~", "target_cpu" } },
+	{ "sched", "sched_migrate_task", "sched_migrate_task", { "comm",
+	    "tid=pid", "prio=prio~", "orig_cpu", "dest_cpu" } },
+	{ "sched", "sched_process_free", "sched_process_free", { "comm",
+	    "tid=pid", "prio=prio~" } },
+	{ "sched", "sched_process_exit", "sched_process_exit", { "comm",
+	    "tid=pid", "prio=prio~" } },
+	{ "sched", "sched_wait_task", "sched_wait_task", { "comm",
+	    "tid=pid", "prio=prio~" } },
+	{ "sched", "sched_process_wait", "sched_process_wait", { "comm",
+	    "tid=pid", "prio=prio~" } },
+	{ "sched", "sched_process_fork", "sched_process_fork", {
+	    "parent_comm", "parent_tid=parent_pid", "parent_pid",
+	    "child_comm", "child_tid=child_pid", "child_pid" } },
+	{ "sched", "sched_process_exec", "sched_process_exec", { "filename",
+	    "tid=pid", "old_tid=old_pid" } },
+	{ "sched", "sched_stat_runtime", "sched_stat_runtime", { "comm",
+	    "tid=pid", "runtime", "vruntime" } },
+	{ "sched", "sched_stat_wait", "sched_stat_wait", { "comm", "tid=pid",
+	    "delay" } },
+	{ "sched", "sched_stat_sleep", "sched_stat_sleep", { "comm",
+	    "tid=pid", "delay" } },
+	{ "sched", "sched_stat_iowait", "sched_stat_iowait", { "comm",
+	    "tid=pid", "delay" } },
+	{ "sched", "sched_stat_blocked", "sched_stat_blocked", { "comm",
+	    "tid=pid", "delay" } },
+	{ "sched", "sched_pi_setprio", "sched_pi_setprio", { "comm",
+	    "tid=pid", "oldprio=oldprio~", "newprio=newprio~" } },
+	{ "sched", "sched_kthread_stop", "sched_kthread_stop", { "comm",
+	    "tid=pid" } },
+	{ "sched", "sched_kthread_stop_ret", "sched_kthread_stop_ret", {
+	    "ret" } },
+	{ "irq", "irq_handler_entry", "irq_handler_entry", { "irq",
+	    "name" } },
+	{ "irq", "irq_handler_exit", "irq_handler_exit", { "irq", "ret" } },
+	{ "irq", "softirq_entry", "irq_softirq_entry", { "vec" } },
+	{ "irq", "softirq_exit", "irq_softirq_exit", { "vec" } },
+	{ "irq", "softirq_raise", "irq_softirq_raise", { "vec" } },
+	{ "power", "cpu_idle", "power_cpu_idle", { "state", "cpu_id" } },
+	{ "power", "cpu_frequency", "power_cpu_frequency", { "state",
+	    "cpu_id" } },
+};
+
+/* The event's own field of that name, or NULL. */
+static struct fplan *
+plan_named(struct cls *c, const char *name, size_t n)
+{
+	int i;
+
+	for (i = 0; i < c->npay; i++)
+		if (strlen(c->pay[i].f->name) == n &&
+		    strncmp(c->pay[i].f->name, name, n) == 0)
+			return &c->pay[i];
+	return NULL;
+}
+
+/* The event's fields as the map says, in place of its own; 0, or 1 when
+ * a field is missing (then it passes through). */
+static int
+lttng_fields(struct cw *w, struct cls *c, const struct lmap *m)
+{
+	struct fplan *np, *src;
+	int n, i, k;
+
+	for (n = 0; n < 10 && m->fld[n]; n++)
+		;
+	if ((np = calloc((size_t)n + 1, sizeof(*np))) == NULL)
+		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		const char *f = m->fld[i], *eq = strchr(f, '=');
+		const char *sn = eq ? eq + 1 : f;
+		size_t sl = strlen(sn);
+		int prio = sl && sn[sl - 1] == '~';
+
+		if ((src = plan_named(c, sn, sl - (size_t)prio)) == NULL ||
+		    (prio && (src->kind != FK_INT || src->f->size > 8))) {
+			for (k = 0; k < i; k++)
+				free((char *)np[k].oname);
+			free(np);
+			return 1;
+		}
+		np[i] = *src;
+		np[i].lab = NULL;	/* lttng: plain integers */
+		np[i].nlab = 0;
+		if (prio) {
+			np[i].kind = FK_PRIO;
+			np[i].sgn = 1;
+			np[i].hex = 0;
+		}
+		np[i].oname = strndup(f, eq ? (size_t)(eq - f) : strlen(f));
+		if (np[i].oname == NULL) {
+			for (k = 0; k < i; k++)
+				free((char *)np[k].oname);
+			free(np);
+			return tdat_fail_nooff(w->e, TDAT_ENOMEM,
+			    "out of memory");
+		}
+	}
+	/* the labels stay with the old plans, freed with them */
+	for (i = 0; i < c->npay; i++) {
+		for (k = 0; k < c->pay[i].nlab; k++)
+			free(c->pay[i].lab[k].name);
+		free(c->pay[i].lab);
+	}
+	free(c->pay);
+	c->pay = np;
+	c->npay = n;
 	return 0;
+}
+
+/* The name and fields of an event in LTTng's kernel traces: those
+ * lttng-modules 2.13 defines (lmaps), syscalls:sys_enter_X and
+ * sys_exit_X as syscall_entry_X and syscall_exit_X (without
+ * __syscall_nr), any other SYSTEM_EVENT (EVENT alone when it begins
+ * with SYSTEM_) with its own fields. */
+static int
+lttng_event(struct cw *w, struct cls *c)
+{
+	const struct tdat_event *ev = c->ev;
+	size_t i, n = strlen(ev->system);
+	int rc, k;
+
+	for (i = 0; i < sizeof(lmaps) / sizeof(lmaps[0]); i++)
+		if (strcmp(lmaps[i].ev, ev->name) == 0 &&
+		    strcmp(lmaps[i].sys, ev->system) == 0) {
+			if ((rc = lttng_fields(w, c, &lmaps[i])) < 0)
+				return rc;
+			if (rc == 0) {
+				c->lname = strdup(lmaps[i].lname);
+				goto done;
+			}
+			break;
+		}
+	if (strcmp(ev->system, "syscalls") == 0 &&
+	    (strncmp(ev->name, "sys_enter_", 10) == 0 ||
+	    strncmp(ev->name, "sys_exit_", 9) == 0)) {
+		int enter = ev->name[4] == 'e' && ev->name[5] == 'n';
+
+		if (asprintf(&c->lname, "syscall_%s_%s", enter ? "entry" :
+		    "exit", ev->name + (enter ? 10 : 9)) < 0)
+			c->lname = NULL;
+		for (k = 0; k < c->npay; k++)
+			if (strcmp(c->pay[k].f->name, "__syscall_nr") == 0) {
+				memmove(&c->pay[k], &c->pay[k + 1],
+				    (size_t)(c->npay - k - 1) *
+				    sizeof(*c->pay));
+				c->npay--;
+				break;
+			}
+		goto done;
+	}
+	if (strncmp(ev->name, ev->system, n) == 0 && ev->name[n] == '_')
+		c->lname = strdup(ev->name);
+	else if (asprintf(&c->lname, "%s_%s", ev->system, ev->name) < 0)
+		c->lname = NULL;
+done:
+	return c->lname ? 0 : tdat_fail_nooff(w->e, TDAT_ENOMEM,
+	    "out of memory");
 }
 
 static void
@@ -448,9 +642,11 @@ cls_free(struct cls *c)
 		for (k = 0; k < c->pay[i].nlab; k++)
 			free(c->pay[i].lab[k].name);
 		free(c->pay[i].lab);
+		free((char *)c->pay[i].oname);
 	}
 	free(c->ctx);
 	free(c->pay);
+	free(c->lname);
 }
 
 static int
@@ -509,13 +705,13 @@ field_decls(struct cw *w, struct tdat_sbuf *sb, const struct fplan *fp,
 		char vis[80], len[80];
 		int dup, sfx = 1;
 
-		vis_name(vis, 64, p->f->name);
+		vis_name(vis, 64, p->oname ? p->oname : p->f->name);
 		for (;;) {
 			for (dup = 0, k = 0; k < used && !dup; k++)
 				dup = strcmp(names[k], vis) == 0;
 			if (!dup)
 				break;
-			vis_name(vis, 64, p->f->name);
+			vis_name(vis, 64, p->oname ? p->oname : p->f->name);
 			snprintf(vis + strlen(vis), 16, "_%d", ++sfx);
 		}
 		snprintf(names[used++], sizeof(names[0]), "%s", vis);
@@ -542,6 +738,11 @@ field_decls(struct cw *w, struct tdat_sbuf *sb, const struct fplan *fp,
 				int_decl(w, sb, p->f->size, p->sgn, p->hex, 0);
 				tdat_sb_putc(sb, ' ');
 			}
+			tsdl_name(sb, vis);
+			break;
+		case FK_PRIO:
+			int_decl(w, sb, 4, 1, 0, 0);
+			tdat_sb_putc(sb, ' ');
 			tsdl_name(sb, vis);
 			break;
 		case FK_BYTES:
@@ -641,8 +842,15 @@ env_block(struct cw *w, struct tdat_sbuf *sb, const char *clock)
 	struct tdat_tsc2nsec t;
 	size_t i;
 
-	tdat_sb_puts(sb, "env {\n\ttracer_name = \"tdat\";\n"
-	    "\tformat = \"trace.dat\";\n");
+	if (w->lttng)
+		tdat_sb_puts(sb, "env {\n\tdomain = \"kernel\";\n"
+		    "\ttracer_name = \"lttng-modules\";\n"
+		    "\ttracer_major = 2;\n\ttracer_minor = 13;\n"
+		    "\ttracer_patchlevel = 0;\n\twriter = \"tdat\";\n"
+		    "\tformat = \"trace.dat\";\n");
+	else
+		tdat_sb_puts(sb, "env {\n\ttracer_name = \"tdat\";\n"
+		    "\tformat = \"trace.dat\";\n");
 	tdat_sb_printf(sb, "\ttracedat_version = %d;\n", w->f->version);
 	tdat_sb_printf(sb, "\tlong_size = %d;\n", w->f->lsize);
 	tdat_sb_printf(sb, "\tpage_size = %u;\n", w->f->page_size);
@@ -712,6 +920,36 @@ trace_clock(const struct tdat_file *f)
 	return f->trace_clock && *f->trace_clock ? f->trace_clock : "local";
 }
 
+/* --lttng: LTTng's statedump events (lttng-statedump.h), which give
+ * Trace Compass the names of the tasks: one process_state per line of
+ * the saved command lines, between start and end. */
+static void
+statedump_classes(struct tdat_sbuf *sb, size_t b)
+{
+	static const char *const i32 = "integer { size = 32; align = 8; "
+	    "signed = 1; base = 10; }";
+
+	tdat_sb_printf(sb, "event {\n\tname = \"lttng_statedump_start\";\n"
+	    "\tid = %d;\n\tstream_id = %zu;\n\tfields := struct {\n"
+	    "\t};\n};\n\n", ID_STATEDUMP_START, b);
+	tdat_sb_printf(sb, "event {\n\tname = \"lttng_statedump_end\";\n"
+	    "\tid = %d;\n\tstream_id = %zu;\n\tfields := struct {\n"
+	    "\t};\n};\n\n", ID_STATEDUMP_END, b);
+	tdat_sb_printf(sb, "event {\n\tname = "
+	    "\"lttng_statedump_process_state\";\n\tid = %d;\n"
+	    "\tstream_id = %zu;\n\tfields := struct {\n"
+	    "\t\t%s tid;\n\t\t%s pid;\n\t\t%s ppid;\n"
+	    "\t\tinteger { size = 8; align = 8; signed = 0; base = 10; "
+	    "encoding = UTF8; } name[16];\n"
+	    "\t\t%s type;\n\t\t%s mode;\n\t\t%s submode;\n"
+	    "\t\t%s status;\n"
+	    "\t\tinteger { size = 32; align = 8; signed = 0; base = 10; } "
+	    "cpu;\n"
+	    "\t\tinteger { size = 64; align = 8; signed = 0; base = 16; } "
+	    "file_table_address;\n\t};\n};\n\n", ID_STATEDUMP_PROCESS,
+	    b, i32, i32, i32, i32, i32, i32, i32);
+}
+
 static int
 write_metadata(struct cw *w)
 {
@@ -778,8 +1016,11 @@ write_metadata(struct cw *w)
 			const struct cls *c = &w->cls[i];
 			char name[512];
 
-			snprintf(name, sizeof(name), "%s:%s", c->ev->system,
-			    c->ev->name);
+			if (c->lname)
+				snprintf(name, sizeof(name), "%s", c->lname);
+			else
+				snprintf(name, sizeof(name), "%s:%s",
+				    c->ev->system, c->ev->name);
 			tdat_sb_puts(&sb, "event {\n\tname = ");
 			quotes(&sb, name);
 			tdat_sb_printf(&sb, ";\n\tid = %d;\n\tstream_id = "
@@ -793,6 +1034,8 @@ write_metadata(struct cw *w)
 			field_decls(w, &sb, c->pay, c->npay, "\t\t");
 			tdat_sb_puts(&sb, "\t};\n};\n\n");
 		}
+		if (w->lttng)
+			statedump_classes(&sb, b);
 		if (sb.oom)
 			break;
 	}
@@ -1040,6 +1283,18 @@ encode(struct cw *w, struct st *s, const struct fplan *fp, int n,
 			s->p[s->len++] = 0;
 			break;
 		}
+		case FK_PRIO: {
+			uint64_t v = 0;
+
+			if ((uint32_t)f->offset + (uint32_t)f->size <= r->size)
+				v = tdat_get(d + f->offset, f->size, w->big);
+			if (f->size < 8 && (v >> (f->size * 8 - 1)) & 1)
+				v |= ~0ULL << (f->size * 8);
+			if ((rc = room(w, s, 4)) < 0)
+				return rc;
+			put(w, s, (uint64_t)((int64_t)v - MAX_RT_PRIO), 4);
+			break;
+		}
 		case FK_SEQ:
 			dyn_span(w, f, r, &off, &len);
 			len = len / (uint32_t)p->es;
@@ -1074,6 +1329,72 @@ check_record(struct cw *w, const struct tdat_record *rec)
 		    "the input is damaged (tdat-cat --salvage drops such "
 		    "pages)", rec->cpu, why);
 	return 0;
+}
+
+/* An event of no context in s at ts: its header. */
+static int
+bare_event(struct cw *w, struct st *s, uint32_t id, uint64_t ts,
+    size_t size)
+{
+	int rc;
+
+	if (s->open && s->nev && s->len + EV_HDR + size > w->target)
+		if ((rc = pkt_close(w, s)) < 0)
+			return rc;
+	if (!s->open && (rc = pkt_open(w, s, ts)) < 0)
+		return rc;
+	if ((rc = room(w, s, EV_HDR + size)) < 0)
+		return rc;
+	put(w, s, id, 4);
+	put(w, s, ts, 8);
+	s->tend = ts;
+	s->nev++;
+	return 0;
+}
+
+/* --lttng: the statedump, in the first stream at its first event's time:
+ * a process_state for each "PID COMM" line of the saved command lines
+ * (pid and tid the pid, parent, type, mode, submode and CPU unknown: 0;
+ * status 5, LTTNG_WAIT). */
+static int
+statedump(struct cw *w, struct st *s, uint64_t ts)
+{
+	const char *c = (const char *)w->f->cmdlines.p;
+	const char *end = c ? c + w->f->cmdlines.len : NULL;
+	int rc;
+
+	w->statedump_done = 1;
+	if ((rc = bare_event(w, s, ID_STATEDUMP_START, ts, 0)) < 0)
+		return rc;
+	while (c && c < end) {
+		const char *nl = memchr(c, '\n', (size_t)(end - c));
+		char line[64], *sp, name[16];
+		long pid;
+
+		if (nl == NULL)
+			nl = end;
+		snprintf(line, sizeof(line), "%.*s", (int)(nl - c), c);
+		c = nl + 1;
+		pid = strtol(line, &sp, 10);
+		if (sp == line || *sp != ' ')
+			continue;
+		memset(name, 0, sizeof(name));
+		strncpy(name, sp + 1, sizeof(name) - 1);
+		if ((rc = bare_event(w, s, ID_STATEDUMP_PROCESS, ts, 60)) < 0)
+			return rc;
+		put(w, s, (uint64_t)pid, 4);
+		put(w, s, (uint64_t)pid, 4);
+		put(w, s, 0, 4);
+		memcpy(s->p + s->len, name, 16);
+		s->len += 16;
+		put(w, s, 0, 4);	/* type: LTTNG_USER_THREAD */
+		put(w, s, 0, 4);	/* mode: LTTNG_USER_MODE */
+		put(w, s, 0, 4);	/* submode: LTTNG_NONE */
+		put(w, s, 5, 4);	/* status: LTTNG_WAIT */
+		put(w, s, 0, 4);
+		put(w, s, 0, 8);
+	}
+	return bare_event(w, s, ID_STATEDUMP_END, ts, 0);
 }
 
 static int
@@ -1136,6 +1457,9 @@ ctf_record(void *arg, size_t k, const struct tdat_record *rec,
 	}
 	s->last = rec->ts;
 	s->have_last = 1;
+	if (w->lttng && !w->statedump_done && (rc = statedump(w, s,
+	    rec->ts)) < 0)
+		return rc;
 	if (c == NULL)
 		return 0;
 	if ((rc = check_record(w, rec)) < 0)
@@ -1332,6 +1656,7 @@ tdat_ctf_write(struct tdat_file *f, const char *dir,
 	w.e = e;
 	w.dir = dir;
 	w.big = f->big;
+	w.lttng = o->lttng;
 	o->events = o->packets = o->streams = o->skipped = o->discarded = 0;
 	sink.ops = &ctf_ops;
 	sink.arg = &w;
