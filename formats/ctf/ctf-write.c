@@ -768,7 +768,7 @@ field_decls(struct cw *w, struct tdat_sbuf *sb, const struct fplan *fp,
 			tsdl_name(sb, vis);
 			break;
 		case FK_SEQ:
-			snprintf(len, sizeof(len), "_%s_length", vis);
+			snprintf(len, sizeof(len), "_%.64s_length", vis);
 			snprintf(names[used++], sizeof(names[0]), "%s", len);
 			tdat_sb_puts(sb, "integer { size = 32; align = 8; "
 			    "signed = 0; base = 10; } ");
@@ -1574,7 +1574,7 @@ write_originals(struct cw *w)
 {
 	struct tdat_file *f = w->f;
 	struct tdat_sbuf sb;
-	char rel[PATH_MAX], part[160];
+	char rel[256], part[160];
 	uint32_t i, k;
 	int rc;
 
