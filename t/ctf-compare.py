@@ -128,16 +128,15 @@ class Cmp:
         if t == '(nil)':
             return v & mask == 0
         try:
-            if t.lower().startswith(('0x', '-0x')):
+            # (Python's int() also takes "d_add" in base 16: digits only)
+            if re.fullmatch(r'-?0[xX][0-9a-fA-F]+', t):
                 n = int(t, 16)
             else:
-                try:
-                    n = int(t, 10)
-                except ValueError:
-                    n = None
+                n = int(t, 10) if re.fullmatch(r'-?[0-9]+', t) else None
                 # trace-cmd prints some fields of base 16 (%x in the
                 # print format) in hex without 0x
-                if (n is None or (n & mask) != (v & mask)) and base == 16:
+                if (n is None or (n & mask) != (v & mask)) and \
+                        base == 16 and re.fullmatch(r'[0-9a-fA-F]+', t):
                     n = int(t, 16)
                 if n is None:
                     raise ValueError(t)
