@@ -81,9 +81,6 @@ convert(const char *in, const char *dir, const struct tdat_select_args *sa)
 	tdat_cli_progress_end();
 	tdat_select_close(sel);
 	tdat_close(f);
-	if (rc == 0 && o.skipped)
-		tdat_warn("%s: %llu records of unknown event types skipped",
-		    in, (unsigned long long)o.skipped);
 	return rc;
 }
 

@@ -307,7 +307,8 @@ struct tdat_ctf_write_opts {
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	void *progress_arg;
 	/* Filled on return: what was written. */
-	uint64_t events, packets, streams, skipped, discarded;
+	uint64_t events, packets, streams, discarded;
+	uint64_t unknown;	/* records of types without a format: tdat:unknown */
 };
 
 /* Convert f into the CTF directory dir, an empty directory (the

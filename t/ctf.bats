@@ -235,3 +235,60 @@ for m in bt2.TraceCollectionMessageIterator(sys.argv[1]):
 	# every event is there, besides the statedump
 	[ "$(grep -vc ' lttng_statedump_' "$T/out")" -eq "$("$B/tdat-to-json" "$D/hebel23-driver-trace.dat" | wc -l)" ]
 }
+
+# ctf_bad NAME [ARGS]: tdat-to-ctf ARGS on damaged copies of a fixture
+# (t/mkbad): no crash, one line on a refusal, and what it writes
+# babeltrace2 reads without a word.
+ctf_bad() {
+	local name=$1 w=$T/wrap
+	shift
+	mkdir -p "$w"
+	cat >"$w/tdat-to-ctf" <<-EOF2
+	#!/bin/sh
+	d=\$(mktemp -d "$T/w.XXXXXX")
+	"$C" $* "\$1" "\$d/out.ctf"
+	rc=\$?
+	if [ \$rc -eq 0 ] && command -v babeltrace2 >/dev/null; then
+		babeltrace2 "\$d/out.ctf" >/dev/null 2>"\$d/err" || rc=3
+		[ -s "\$d/err" ] && { head -n 3 "\$d/err" >&2; rc=3; }
+	fi
+	rm -rf "\$d"
+	exit \$rc
+	EOF2
+	chmod +x "$w/tdat-to-ctf"
+	run python3 "$BATS_TEST_DIRNAME/mkbad" -n "${TDAT_MKBAD_N:-12}" -c 12 \
+	    "$D/$name.dat" -- "$w/tdat-to-ctf"
+	echo "$output" | tail -n 20
+	[ "$status" -eq 0 ]
+}
+
+@test "tdat-to-ctf: damaged copies of 32-bit ARM and big-endian zstd traces (t/mkbad)" {
+	ctf_bad hebel23-driver-trace
+	ctf_bad s390x-v7-zstd-sched --lttng
+}
+
+@test "tdat-to-ctf: a record of an event type with no format is a tdat:unknown event with its bytes" {
+	f=$T/unknown.dat
+	cp "$D/labsisop-qemu-trace.dat" "$f"
+	chmod u+w "$f"
+	off=$("$B/tdat-dump" --flyrecord "$f" | sed -n 's/.*cpu 0: offset \([0-9]*\),.*/\1/p')
+	# the first record's common_type (after the 12-byte page header, a
+	# time extend and the record's 4-byte header: sched_switch, 102)
+	# becomes 4095, which no format has
+	python3 - "$f" "$((off + 12 + 8 + 4))" <<-'PY'
+	import sys
+	d = bytearray(open(sys.argv[1], 'rb').read())
+	i = int(sys.argv[2])
+	assert d[i:i + 2] == (102).to_bytes(2, 'little')
+	d[i:i + 2] = (4095).to_bytes(2, 'little')
+	open(sys.argv[1], 'wb').write(d)
+	PY
+	run -0 --separate-stderr "$C" "$f" "$T/u.ctf"
+	[ -z "$stderr" ]
+	grep -q 'name = "tdat:unknown";' "$T/u.ctf/metadata"
+	command -v babeltrace2 >/dev/null || skip "babeltrace2 is not installed"
+	babeltrace2 "$T/u.ctf" >"$T/out" 2>"$T/err"
+	[ ! -s "$T/err" ]
+	grep -m1 'tdat:unknown' "$T/out" | grep -q 'type = 4095, _data_length = '
+	[ "$(wc -l <"$T/out")" -eq "$("$B/tdat-to-json" "$f" | wc -l)" ]
+}

@@ -86,6 +86,8 @@ struct cls {
 #define ID_STATEDUMP_START	0x10000
 #define ID_STATEDUMP_PROCESS	0x10001
 #define ID_STATEDUMP_END	0x10002
+/* A record of an event type the trace has no format for. */
+#define ID_UNKNOWN		0x10003
 
 struct st {
 	int buf;
@@ -1034,6 +1036,15 @@ write_metadata(struct cw *w)
 			field_decls(w, &sb, c->pay, c->npay, "\t\t");
 			tdat_sb_puts(&sb, "\t};\n};\n\n");
 		}
+		tdat_sb_printf(&sb, "event {\n\tname = \"tdat:unknown\";\n"
+		    "\tid = %d;\n\tstream_id = %zu;\n\tfields := struct {\n"
+		    "\t\tinteger { size = 32; align = 8; signed = 0; "
+		    "base = 10; } type;\n"
+		    "\t\tinteger { size = 32; align = 8; signed = 0; "
+		    "base = 10; } __data_length;\n"
+		    "\t\tinteger { size = 8; align = 8; signed = 0; "
+		    "base = 16; } data[__data_length];\n\t};\n};\n\n",
+		    ID_UNKNOWN, b);
 		if (w->lttng)
 			statedump_classes(&sb, b);
 		if (sb.oom)
@@ -1427,11 +1438,6 @@ ctf_record(void *arg, size_t k, const struct tdat_record *rec,
 	id = rec->size >= (uint32_t)w->type_size ?
 	    (int)tdat_get(rec->data, w->type_size, w->big) : -1;
 	c = id >= 0 ? cls_find(w, id) : NULL;
-	if (c == NULL) {
-		w->o->skipped++;
-		if (!rec->missed)
-			return 0;
-	}
 	if ((s = st_get(w, rec->buffer, (uint32_t)rec->cpu)) == NULL)
 		return w->e->code;
 	if (s->have_last && rec->ts < s->last)
@@ -1460,8 +1466,19 @@ ctf_record(void *arg, size_t k, const struct tdat_record *rec,
 	if (w->lttng && !w->statedump_done && (rc = statedump(w, s,
 	    rec->ts)) < 0)
 		return rc;
-	if (c == NULL)
+	if (c == NULL) {
+		/* an event type the trace has no format for: its bytes */
+		w->o->unknown++;
+		if ((rc = bare_event(w, s, ID_UNKNOWN, rec->ts, 8 +
+		    (size_t)rec->size)) < 0)
+			return rc;
+		put(w, s, id >= 0 ? (uint64_t)id : 0xffffffffu, 4);
+		put(w, s, rec->size, 4);
+		memcpy(s->p + s->len, rec->data, rec->size);
+		s->len += rec->size;
+		w->o->events++;
 		return 0;
+	}
 	if ((rc = check_record(w, rec)) < 0)
 		return rc;
 	need = EV_HDR + rec->size * 2 + 64;
@@ -1657,7 +1674,7 @@ tdat_ctf_write(struct tdat_file *f, const char *dir,
 	w.dir = dir;
 	w.big = f->big;
 	w.lttng = o->lttng;
-	o->events = o->packets = o->streams = o->skipped = o->discarded = 0;
+	o->events = o->packets = o->streams = o->discarded = o->unknown = 0;
 	sink.ops = &ctf_ops;
 	sink.arg = &w;
 	if ((rc = tdat_text_refuse(f, e)) < 0)
