@@ -1075,6 +1075,58 @@ take_sized_blob(struct rd *r, int sz, struct tdat_blob *b, const char *what,
 	return 0;
 }
 
+/*
+ * The sections trace-cmd 3.4 adds: BTF_FILE and MODULES_FILE name them.
+ * The modules text is read now (it is small); the BTF is only located.
+ */
+static int
+v7_extra(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
+    uint64_t off, struct tdat_err *e)
+{
+	const struct tdat_section *s;
+	unsigned char *p;
+	uint64_t len;
+	int rc;
+
+	if (!ref->valid)
+		return tdat_fail(e, TDAT_ECORRUPT, off, "option %s too small",
+		    tdat_option_name(id));
+	if ((s = find_section(f, ref->off)) == NULL || s->id != id)
+		return tdat_fail(e, TDAT_ECORRUPT, off,
+		    "option %s names offset %llu, which is not its section",
+		    tdat_option_name(id), (unsigned long long)ref->off);
+	if (id == TDAT_OPT_BTF_FILE) {
+		f->btf_sect = s->off;
+		return 0;
+	}
+	if ((rc = load_section(f, s, &p, &len, e)) < 0)
+		return rc;
+	f->modules.p = p;
+	f->modules.len = len;
+	f->modules.off = s->off;
+	return 0;
+}
+
+int
+tdat_btf(struct tdat_file *f, struct tdat_err *e)
+{
+	const struct tdat_section *s;
+	unsigned char *p;
+	uint64_t len;
+	int rc;
+
+	if (f->btf.p != NULL)
+		return 1;
+	if (f->btf_sect == 0 || (s = find_section(f, f->btf_sect)) == NULL)
+		return 0;
+	if ((rc = load_section(f, s, &p, &len, e)) < 0)
+		return rc;
+	f->btf.p = p;
+	f->btf.len = len;
+	f->btf.off = s->off;
+	return 1;
+}
+
 /* A metadata section named by an option: parse it into f. */
 static int
 v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
@@ -1298,6 +1350,15 @@ v7_apply(struct tdat_file *f, struct tdat_err *e)
 			rc = v7_meta(f, o->id, &ov[i].u.ref, o->off, e);
 			if (rc < 0 && f->salvage && (o->id == TDAT_OPT_KALLSYMS ||
 			    o->id == TDAT_OPT_PRINTK || o->id == TDAT_OPT_CMDLINES))
+				rc = salvaged(f, e, named(e, o->id, rc));
+			break;
+		case TDAT_OPT_BTF_FILE: case TDAT_OPT_MODULES_FILE:
+			bit = 1u << (o->id - TDAT_OPT_HEADER_INFO);
+			if (meta & bit)
+				break;
+			meta |= bit;
+			rc = v7_extra(f, o->id, &ov[i].u.ref, o->off, e);
+			if (rc < 0 && f->salvage)
 				rc = salvaged(f, e, named(e, o->id, rc));
 			break;
 		case TDAT_OPT_BUFFER: case TDAT_OPT_BUFFER_TEXT:
@@ -1927,6 +1988,8 @@ tdat_close(struct tdat_file *f)
 	free_blob(&f->kallsyms);
 	free_blob(&f->printk);
 	free_blob(&f->cmdlines);
+	free_blob(&f->modules);
+	free_blob(&f->btf);
 	for (j = 0; j < f->nftrace; j++)
 		free_blob(&f->ftrace[j]);
 	free(f->ftrace);
