@@ -297,6 +297,9 @@ struct tdat_file {
 	struct tdat_blob modules;
 	uint64_t btf_sect;	/* offset of the BTF section, 0: none */
 	struct tdat_blob btf;
+	/* reads the BTF section into btf (tdat_btf()), for the engine,
+	 * which does not call into the formats: NULL when none can */
+	int (*btf_load)(struct tdat_file *, struct tdat_err *);
 	uint32_t nftrace;
 	struct tdat_blob *ftrace;
 	uint32_t nsys;

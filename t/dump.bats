@@ -487,3 +487,65 @@ peak() {
 	echo "tdat-to-json: $output KiB"
 	[ "$output" -le $((held + 4096)) ]
 }
+
+# ---- trace-cmd 3.4's files (kernel 7.2, t/data/README)
+
+# modules_norm: trace-cmd 3.4 prints the modules section with "%*s" from a
+# buffer with no NUL after the text, so what follows the text's last
+# newline, up to "[N bytes]", is whatever its memory held: left out on
+# both sides.
+modules_norm() {
+	awk '/^\t\[Saved modules\]$/ { m = 1 }
+	    m && /^\[[0-9]+ bytes\]$/ { print ""; m = 0 }
+	    m && !/^\[[0-9]+ bytes\]$/ { if (held != "") print held; held = $0; next }
+	    { held = ""; print }'
+}
+
+@test "--all: trace-cmd 3.4's BTF, LAST_BOOT_INFO and MODULES_FILE as 3.4's dump --all" {
+	local n
+	for n in x86_64-tc34-func-args x86_64-tc34-syscalls \
+	    x86_64-tc34-lastboot-warm; do
+		expected $n tc34-dump-all | norm | modules_norm \
+		    >"$BATS_TEST_TMPDIR/x"
+		run -0 "$DUMP" --all "$D/$n.dat"
+		printf '%s\n' "$output" | norm | modules_norm >"$BATS_TEST_TMPDIR/a"
+		same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a" || return 1
+	done
+	grep -q '^		\[Option LAST_BOOT_INFO, 242 bytes\]$' "$BATS_TEST_TMPDIR/a"
+	grep -q '^		\[Option MODULES_FILE, 8 bytes\] @ ' "$BATS_TEST_TMPDIR/a"
+	grep -q '^sd_mod 98304 0 - Live 0xffffffffc0661000$' "$BATS_TEST_TMPDIR/a"
+}
+
+@test "--modules: the saved modules, as trace-cmd 3.4's dump --modules" {
+	local n=x86_64-tc34-lastboot-warm
+	modules_norm <"$D/expected/$n.tc34-dump-modules.txt" >"$BATS_TEST_TMPDIR/x"
+	run -0 "$DUMP" --modules "$D/$n.dat"
+	printf '%s\n' "$output" | modules_norm >"$BATS_TEST_TMPDIR/a"
+	same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a"
+	run -0 "$DUMP" --help
+	[[ $output == *--modules* ]]
+}
+
+@test "--records: kernel 7.x's __print_dynamic_array (sys_enter_write) as trace-cmd 3.4 and 3.3 print it" {
+	records x86_64-tc34-syscalls tc34-report -t
+	records x86_64-tc34-syscalls tc34-report-N -t -N
+	records x86_64-tc34-syscalls tc34-report-R -t -R
+	# libtraceevent 1.8 (trace-cmd 3.3.1) does not know it
+	run -0 "$DUMP" --records -t --trace-cmd=3.3 "$D/x86_64-tc34-syscalls.dat"
+	[[ $output == *'sys_enter_write:      [FAILED TO PARSE] __syscall_nr=1 fd=1 buf=0x563b79c7e610 count=11 __buf_val=1795799535'* ]]
+}
+
+@test "--records: trace-cmd 3.4's func-args file of kernel 7.2 with -N and -R" {
+	records x86_64-tc34-func-args tc34-report-N -t -N
+	records x86_64-tc34-func-args tc34-report-R -t -R
+}
+
+@test "--records: func-args and funcgraph-args print the arguments from the BTF section, as trace-cmd 3.4" {
+	records x86_64-tc34-func-args tc34-report -t
+	records x86_64-tc34-fgraph-args tc34-report -t
+	records x86_64-tc34-fgraph-args tc34-report-N -t -N
+	records x86_64-tc34-fgraph-args tc34-report-R -t -R
+	# trace-cmd 3.3.1 (libtraceevent 1.8) prints no arguments
+	records x86_64-tc34-func-args tc33-report -t
+	records x86_64-tc34-fgraph-args tc33-report -t
+}

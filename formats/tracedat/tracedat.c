@@ -1097,6 +1097,7 @@ v7_extra(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 		    tdat_option_name(id), (unsigned long long)ref->off);
 	if (id == TDAT_OPT_BTF_FILE) {
 		f->btf_sect = s->off;
+		f->btf_load = tdat_btf;
 		return 0;
 	}
 	if ((rc = load_section(f, s, &p, &len, e)) < 0)

@@ -339,6 +339,40 @@ tdat_plugins_free(struct tdat_events *s)
 	s->nfstack = 0;
 }
 
+/*
+ * Kernel 7.x's function and funcgraph_entry events end in args[]: with
+ * func-args or funcgraph-args, the function's register arguments.
+ * trace-cmd 3.4 (libtraceevent 1.9) prints them after the name, in
+ * parentheses, from the file's BTF: "(path=0x..., file=0x...)"; when
+ * the record holds none, nothing.  0 when it printed none.
+ */
+static int
+func_args(const struct tdat_event *ev, const struct tdat_record *rec,
+    const char *fn, unsigned long long ip, struct tdat_sbuf *out)
+{
+	const struct tdat_field *f;
+	struct tdat_events *set = ev->set;
+	char hex[24];
+	int n;
+
+	if (set == NULL || set->tc != TDAT_TC_34 ||
+	    (f = tdat_event_field(ev, "args")) == NULL ||
+	    !(f->flags & TDAT_FLD_ARRAY) || f->size != 0 ||
+	    (uint32_t)f->offset >= rec->size ||
+	    (n = (int)((rec->size - (uint32_t)f->offset) / (uint32_t)set->lsize))
+	    == 0)
+		return 0;
+	if (fn == NULL) {
+		snprintf(hex, sizeof(hex), "0x%llx", ip);
+		fn = hex;
+	}
+	tdat_sb_putc(out, '(');
+	tdat_btf_print_args(tdat_events_btf(set), out, rec->data + f->offset, n,
+	    set->lsize, set->big, fn);
+	tdat_sb_putc(out, ')');
+	return 1;
+}
+
 static int
 function(const struct tdat_event *ev, const struct tdat_record *rec,
     const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
@@ -364,6 +398,7 @@ function(const struct tdat_event *ev, const struct tdat_record *rec,
 		tdat_sb_puts(out, fn);
 	else
 		tdat_sb_printf(out, "0x%llx", ip);
+	func_args(ev, rec, fn, ip, out);
 	return 0;
 }
 
@@ -995,8 +1030,8 @@ graph_indent(struct tdat_sbuf *out, unsigned long long depth)
 }
 
 static void
-graph_func(const struct tdat_event *ev, unsigned long long v, const char *end,
-    struct tdat_sbuf *out)
+graph_func(const struct tdat_event *ev, const struct tdat_record *rec,
+    unsigned long long v, const char *end, struct tdat_sbuf *out)
 {
 	const char *fn = tdat_events_sym(ev->set, v, NULL);
 
@@ -1004,6 +1039,8 @@ graph_func(const struct tdat_event *ev, unsigned long long v, const char *end,
 		sb_add(out, fn, strlen(fn));
 	else
 		tdat_sb_printf(out, "%llx", v);
+	if (rec != NULL && func_args(ev, rec, fn, v, out))
+		end += 2;	/* "() {" and "();" without their "()" */
 	sb_add(out, end, strlen(end));
 }
 
@@ -1028,6 +1065,9 @@ graph_leaf(const struct tdat_event *ev, const struct tdat_record *rec,
 
 	if (ctx == NULL || ctx->peek == NULL || (n = ctx->peek(ctx->arg)) ==
 	    NULL || n->buffer != rec->buffer)
+		return NULL;
+	/* trace-cmd 3.3 and 3.4: not when the return is on another CPU */
+	if (ev->set->tc != TDAT_TC_31 && n->cpu != rec->cpu)
 		return NULL;
 	if (!ev->set->fgraph_looked) {
 		ev->set->fgraph_exit = tdat_events_find_name(ev->set, "ftrace",
@@ -1091,7 +1131,7 @@ funcgraph_entry(const struct tdat_event *ev, const struct tdat_record *rec,
 		return 0;
 	}
 	graph_indent(out, depth);
-	graph_func(ev, func, ret ? "();" : "() {", out);
+	graph_func(ev, rec, func, ret ? "();" : "() {", out);
 	return 0;
 }
 

@@ -1009,7 +1009,8 @@ process_function(struct pctx *c, struct parg *a, char *name, char **tok)
 		r = process_hex(c, a, tok, PA_HEX_STR);
 	else if (!strcmp(name, "__print_array"))
 		r = process_int_array(c, a, tok);
-	else if (!strcmp(name, "__print_dynamic_array"))
+	else if (!strcmp(name, "__print_dynamic_array") && (c->ev->set ==
+	    NULL || !c->ev->set->tc_chosen || c->ev->set->tc == TDAT_TC_34))
 		r = process_print_dynamic_array(c, a, tok);
 	else if (!strcmp(name, "__get_str") || !strcmp(name, "__get_rel_str"))
 		r = process_named(c, a, tok, PA_STRING);
