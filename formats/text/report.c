@@ -820,6 +820,7 @@ report_begin(void *arg, struct tdat_file *const *files, size_t n,
 			return rc;
 		}
 		in->ev->tc = r->o->tc;
+		in->ev->fgraph = r->o->fgraph;
 		tdat_events_finish(in->ev, plugins);
 		in->flags = first_common(in->ev, "common_flags");
 		in->pc = first_common(in->ev, "common_preempt_count");
