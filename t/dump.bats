@@ -323,6 +323,18 @@ records() {
 	records hebel23-driver-trace tc33-report-R -t -R
 }
 
+# cse552-cut.dat: the corpus's cse552-trace (32-bit ARM, PREEMPT_RT: its
+# events have common_migrate_disable, a sixth latency character).
+@test "--records: a PREEMPT_RT kernel's migrate-disable count, as trace-cmd 3.4 and 3.3.1 print it" {
+	records cse552-cut tc34-report-N -t -N
+	records cse552-cut tc33-report-R -t -R
+}
+
+@test "--records -F: what trace-cmd 3.4 report -F prints" {
+	records x86_64-default-sched tc34-report-F -t \
+	    -F 'sched_switch: prev_pid == 0' -F 'timer: expires > 0'
+}
+
 # x86_64-v7-maple.dat: the maple tree events and page_fault_user of
 # x86_64-v6-all (shared/corpus), cut by tdat-cat -e and without kallsyms:
 # libtraceevent 1.9 parses their print format (a tab in its string),
@@ -542,6 +554,11 @@ records_bad() {
 		"$DUMP" --records --trace-cmd=3.1 -t $a \
 		    "$BATS_TEST_TMPDIR/unk.dat" >"$BATS_TEST_TMPDIR/a"
 		same "$D/expected/labsisop-unknown-event.$m.txt" "$BATS_TEST_TMPDIR/a"
+		# trace-cmd 3.4: the latency column (-R: the flags) too
+		"$DUMP" --records -t $a "$BATS_TEST_TMPDIR/unk.dat" \
+		    >"$BATS_TEST_TMPDIR/a"
+		same "$D/expected/labsisop-unknown-event.tc34-$m.txt" \
+		    "$BATS_TEST_TMPDIR/a"
 	done
 }
 
