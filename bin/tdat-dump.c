@@ -225,8 +225,9 @@ main(int argc, char *argv[])
 		case 't':
 			j.ro.full_ts = 1;
 			break;
-		case 'N':
-			j.ro.mode = TDAT_RECORDS_PRINT;
+		case 'N':	/* -R wins, in any order, as in trace-cmd */
+			if (j.ro.mode != TDAT_RECORDS_RAW)
+				j.ro.mode = TDAT_RECORDS_PRINT;
 			break;
 		case 'R':
 			j.ro.mode = TDAT_RECORDS_RAW;

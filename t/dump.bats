@@ -378,6 +378,13 @@ records() {
 	[[ $stderr == *"-O fgraph:nosuch: not an option"* ]]
 }
 
+# trace-cmd report -R -N prints raw fields: -N only turns plugins off.
+@test "--records -R -N: -R wins in either order, as in trace-cmd" {
+	records x86_64-default-sched report-R -t -R -N
+	records x86_64-default-sched tc34-report-R -t -N -R
+	records x86_64-default-sched tc34-report-R -t -R -N
+}
+
 @test "--records from stdin equals --records from the file" {
 	"$DUMP" --records -t "$D/labsisop-qemu-trace.dat" >"$BATS_TEST_TMPDIR/x"
 	cat "$D/labsisop-qemu-trace.dat" | "$DUMP" --records -t - >"$BATS_TEST_TMPDIR/a"
