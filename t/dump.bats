@@ -323,11 +323,11 @@ records() {
 	records hebel23-driver-trace tc33-report-R -t -R
 }
 
-# cse552-cut.dat: the corpus's cse552-trace (32-bit ARM, PREEMPT_RT: its
+# tc34/cse552-cut.dat: the corpus's cse552-trace (32-bit ARM, PREEMPT_RT: its
 # events have common_migrate_disable, a sixth latency character).
 @test "--records: a PREEMPT_RT kernel's migrate-disable count, as trace-cmd 3.4 and 3.3.1 print it" {
-	records cse552-cut tc34-report-N -t -N
-	records cse552-cut tc33-report-R -t -R
+	records tc34/cse552-cut tc34-report-N -t -N
+	records tc34/cse552-cut tc33-report-R -t -R
 }
 
 @test "--records -F: what trace-cmd 3.4 report -F prints" {
@@ -335,17 +335,17 @@ records() {
 	    -F 'sched_switch: prev_pid == 0' -F 'timer: expires > 0'
 }
 
-# x86_64-v7-maple.dat: the maple tree events and page_fault_user of
+# tc34/x86_64-v7-maple.dat: the maple tree events and page_fault_user of
 # x86_64-v6-all (shared/corpus), cut by tdat-cat -e and without kallsyms:
 # libtraceevent 1.9 parses their print format (a tab in its string),
 # 1.8 and before print [FAILED TO PARSE]; a user address has no symbol
 # (-R: "ip= (0x...)").
 @test "--records: maple tree events as trace-cmd 3.4, 3.3.1 and 3.1.6 print them" {
-	records x86_64-v7-maple tc34-report-N -t -N
-	records x86_64-v7-maple tc34-report-R -t -R
-	records x86_64-v7-maple tc33-report-N -t -N
-	records x86_64-v7-maple tc33-report-R -t -R
-	records x86_64-v7-maple report-N -t -N
+	records tc34/x86_64-v7-maple tc34-report-N -t -N
+	records tc34/x86_64-v7-maple tc34-report-R -t -R
+	records tc34/x86_64-v7-maple tc33-report-N -t -N
+	records tc34/x86_64-v7-maple tc33-report-R -t -R
+	records tc34/x86_64-v7-maple report-N -t -N
 }
 
 @test "--records -l: the latency layout of trace-cmd report -l (3.4, 3.3.1, 3.1.6)" {
