@@ -183,9 +183,18 @@ struct tdat_records_opts {
 	int tc;			/* as trace-cmd TDAT_TC_31 (0), _33 or _34
 				 * with its libtraceevent prints it */
 	int lat;		/* -l: the latency layout (3.3 and 3.4) */
+	unsigned fgraph;	/* -O fgraph:OPTION: TDAT_FGRAPH_* */
 };
 /* The trace-cmd versions whose report output tdat can print. */
 enum { TDAT_TC_31 = 0, TDAT_TC_33 = 33, TDAT_TC_34 = 34 };
+/* trace-cmd report -O fgraph:OPTION (the retval ones since 3.3). */
+enum {
+	TDAT_FGRAPH_TAIL = 1 << 0,	/* tailprint: the function after "}" */
+	TDAT_FGRAPH_DEPTH = 1 << 1,	/* depth: " (depth)" */
+	TDAT_FGRAPH_RETVAL_SKIP = 1 << 2,	/* no return values */
+	TDAT_FGRAPH_RETVAL_DEC = 1 << 3,	/* in decimal */
+	TDAT_FGRAPH_RETVAL_HEX = 1 << 4,	/* in hex */
+};
 int tdat_print_records(struct tdat_file *, FILE *out,
     const struct tdat_records_opts *, struct tdat_err *e);
 /* Several inputs merged by time, as trace-cmd report -i A -i B prints
