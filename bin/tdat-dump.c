@@ -12,7 +12,7 @@
 enum {
 	O_HEAD_PAGE = 256, O_HEAD_EVENT, O_FTRACE, O_SYSTEMS, O_EVENTS,
 	O_KALLSYMS, O_PRINTK, O_CMDLINES, O_OPTIONS, O_FLYRECORD, O_SECTIONS,
-	O_STRINGS, O_CLOCK, O_ALL, O_RECORDS, O_TRACE_CMD,
+	O_STRINGS, O_CLOCK, O_MODULES, O_ALL, O_RECORDS, O_TRACE_CMD,
 };
 
 static const struct tdat_cli_opt opts[] = {
@@ -31,6 +31,7 @@ static const struct tdat_cli_opt opts[] = {
 	{ O_SECTIONS, "sections", 0, NULL, "the v7 sections" },
 	{ O_STRINGS, "strings", 0, NULL, "the v7 strings" },
 	{ O_CLOCK, "clock", 0, NULL, "the trace clock" },
+	{ O_MODULES, "modules", 0, NULL, "the saved modules (trace-cmd 3.4)" },
 	{ O_RECORDS, "records", 0, NULL, "the events, as trace-cmd report prints them" },
 	{ 't', NULL, 0, NULL, "with --records: full nanosecond timestamps" },
 	{ 'N', "no-plugins", 0, NULL, "with --records: print formats only (report -N)" },
@@ -203,6 +204,7 @@ main(int argc, char *argv[])
 		[O_SECTIONS - 256] = TDAT_DUMP_SECTIONS,
 		[O_STRINGS - 256] = TDAT_DUMP_STRINGS,
 		[O_CLOCK - 256] = TDAT_DUMP_CLOCK,
+		[O_MODULES - 256] = TDAT_DUMP_MODULES,
 		[O_ALL - 256] = TDAT_DUMP_ALL,
 	};
 	struct job j;

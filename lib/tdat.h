@@ -75,7 +75,8 @@ enum {
 	TDAT_DUMP_CMDLINES = 1 << 8, TDAT_DUMP_OPTIONS = 1 << 9,
 	TDAT_DUMP_FLYRECORD = 1 << 10, TDAT_DUMP_CLOCK = 1 << 11,
 	TDAT_DUMP_SECTIONS = 1 << 12, TDAT_DUMP_STRINGS = 1 << 13,
-	TDAT_DUMP_ALL = 0x3fff,
+	TDAT_DUMP_MODULES = 1 << 14,
+	TDAT_DUMP_ALL = 0x7fff,
 };
 /* Print the structure in trace-cmd dump's layout. */
 int tdat_dump(struct tdat_file *, FILE *out, unsigned what, struct tdat_err *e);

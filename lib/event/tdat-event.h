@@ -98,7 +98,7 @@ struct tdat_fmt_issue {
  * parser of tdat_event_parse(), but a line that does not parse goes to
  * note and is passed over instead of failing the event.  The event has
  * its name (or NULL), id and the fields that parse; its print format is
- * not compiled.  TDAT_ECORRUPT, after a note, when it has no usable ID.
+ * not compiled: fmt holds its text, from "print fmt:" on.  TDAT_ECORRUPT, after a note, when it has no usable ID.
  */
 int tdat_event_scan(const char *text, size_t len, const char *system,
     int lsize, void (*note)(void *, const struct tdat_fmt_issue *),
