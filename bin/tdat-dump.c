@@ -11,7 +11,7 @@
 enum {
 	O_HEAD_PAGE = 256, O_HEAD_EVENT, O_FTRACE, O_SYSTEMS, O_EVENTS,
 	O_KALLSYMS, O_PRINTK, O_CMDLINES, O_OPTIONS, O_FLYRECORD, O_SECTIONS,
-	O_STRINGS, O_CLOCK, O_ALL, O_RECORDS,
+	O_STRINGS, O_CLOCK, O_ALL, O_RECORDS, O_TRACE_CMD,
 };
 
 static const struct tdat_cli_opt opts[] = {
@@ -34,13 +34,17 @@ static const struct tdat_cli_opt opts[] = {
 	{ 't', NULL, 0, NULL, "with --records: full nanosecond timestamps" },
 	{ 'N', "no-plugins", 0, NULL, "with --records: print formats only (report -N)" },
 	{ 'R', "raw", 0, NULL, "with --records: raw field values (report -R)" },
+	{ 'l', NULL, 0, NULL, "with --records: the latency layout (report -l)" },
+	{ O_TRACE_CMD, "trace-cmd", 1, "VERSION", "with --records: print what "
+	    "trace-cmd VERSION prints: 3.4 (the default), 3.3 or 3.1" },
 	TDAT_SELECT_CLI_OPTS,
 	{ 0, NULL, 0, NULL, NULL },
 };
 
 static const struct tdat_cli cli = {
 	"[--all | --options | --events | ... | --flyrecord] [FILE]\n"
-	"--records [-t] [-N | -R] [selection] [FILE...]",
+	"--records [-t] [-N | -R] [-l] [--trace-cmd=VERSION] [selection] "
+	"[FILE...]",
 	"print the structure or the events of a trace.dat file (default "
 	"FILE: standard input if a pipe or a file, else trace.dat; - for "
 	"stdin; several FILEs: one listing merged by time, as trace-cmd "
@@ -55,6 +59,33 @@ struct job {
 	struct tdat_records_opts ro;
 	struct tdat_select_args sa;
 };
+
+/* --trace-cmd=VERSION: 3.1, 3.3 or 3.4, or a release of one of them. */
+static int
+trace_cmd_version(const char *v)
+{
+	static const struct {
+		const char *name;
+		int tc;
+	} known[] = {
+		{ "3.1", TDAT_TC_31 }, { "3.3", TDAT_TC_33 },
+		{ "3.4", TDAT_TC_34 },
+	};
+	size_t k, n;
+
+	for (k = 0; k < sizeof(known) / sizeof(known[0]); k++) {
+		n = strlen(known[k].name);
+		if (strncmp(v, known[k].name, n) != 0)
+			continue;
+		if (v[n] == '\0')
+			return known[k].tc;
+		if (v[n] == '.' && v[n + 1] != '\0' &&
+		    strspn(v + n + 1, "0123456789") == strlen(v + n + 1))
+			return known[k].tc;
+	}
+	tdat_usage_error("--trace-cmd: '%s' is not 3.1, 3.3 or 3.4", v);
+	return -1;
+}
 
 static int
 dump_files(char *const *paths, size_t n, struct job *j)
@@ -126,10 +157,11 @@ main(int argc, char *argv[])
 		[O_ALL - 256] = TDAT_DUMP_ALL,
 	};
 	struct job j;
-	int c, st;
+	int c, st, lat = 0, tc_given = 0;
 
 	memset(&j, 0, sizeof(j));
 	j.ro.mode = TDAT_RECORDS_PLUGINS;
+	j.ro.tc = TDAT_TC_34;
 	tdat_cli_init("tdat-dump");
 	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
 		if (tdat_select_arg(&j.sa, c, optarg))
@@ -150,6 +182,14 @@ main(int argc, char *argv[])
 		case 'R':
 			j.ro.mode = TDAT_RECORDS_RAW;
 			break;
+		case 'l':
+			j.ro.lat = 1;
+			lat = 1;
+			break;
+		case O_TRACE_CMD:
+			j.ro.tc = trace_cmd_version(optarg);
+			tc_given = 1;
+			break;
 		default:
 			if (c >= 256 && c <= O_ALL)
 				j.what |= bits[c - 256];
@@ -163,6 +203,9 @@ main(int argc, char *argv[])
 		    "options");
 	if (j.sa.given && !j.records)
 		tdat_usage_error("selection options need --records");
+	if ((lat || tc_given) && !j.records)
+		tdat_usage_error("%s needs --records", lat ? "-l" :
+		    "--trace-cmd");
 	if (optind < argc)
 		st = dump_files(argv + optind, (size_t)(argc - optind), &j);
 	else {

@@ -180,7 +180,12 @@ struct tdat_records_opts {
 	int mode;		/* TDAT_RECORDS_*: report, report -N, report -R */
 	int full_ts;		/* -t: full nanosecond timestamps */
 	struct tdat_select *sel;	/* the records to print; NULL all */
+	int tc;			/* as trace-cmd TDAT_TC_31 (0), _33 or _34
+				 * with its libtraceevent prints it */
+	int lat;		/* -l: the latency layout (3.3 and 3.4) */
 };
+/* The trace-cmd versions whose report output tdat can print. */
+enum { TDAT_TC_31 = 0, TDAT_TC_33 = 33, TDAT_TC_34 = 34 };
 int tdat_print_records(struct tdat_file *, FILE *out,
     const struct tdat_records_opts *, struct tdat_err *e);
 /* Several inputs merged by time, as trace-cmd report -i A -i B prints

@@ -71,7 +71,7 @@ metadata() {
 
 # records FILE: tdat-dump --records -N -t, if this build has it.
 records() {
-	"$DUMP" --records -N -t "$1" 2>/dev/null
+	"$DUMP" --records --trace-cmd=3.1 -N -t "$1" 2>/dev/null
 }
 
 # convert NAME VARIANT: tdat-cat NAME into VARIANT; tdat's own reading of
@@ -252,7 +252,7 @@ convert() {
 	[ $((td * 100)) -le $((tc * 95)) ]
 	run "$B/tdat-verify" -q "$T/out.dat"
 	[ "$status" -eq 0 ]
-	[ "$("$DUMP" --records -N -t "$T/out.dat" | sha256sum | cut -d' ' -f1)" = \
+	[ "$("$DUMP" --records --trace-cmd=3.1 -N -t "$T/out.dat" | sha256sum | cut -d' ' -f1)" = \
 	    "$(cat "$D/zstd/function-cpu0.report-N.sha256")" ]
 }
 
@@ -276,7 +276,7 @@ convert() {
 		"$CAT" --file-version 7 --compression $c -o "$T/$c.dat" "$f"
 		"$DUMP" --flyrecord "$T/$c.dat" |
 		    grep -q ': .* 58 chunks, .* 1148 pages$'
-		[ "$("$DUMP" --records -N -t "$T/$c.dat" | sha256sum |
+		[ "$("$DUMP" --records --trace-cmd=3.1 -N -t "$T/$c.dat" | sha256sum |
 		    cut -d' ' -f1)" = "$want" ]
 	done
 }

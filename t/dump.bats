@@ -254,14 +254,16 @@ flyrecord() {
 
 # ---- records
 
-# records NAME KIND ARGS...: tdat-dump --records equals trace-cmd report.
+# records NAME KIND ARGS...: tdat-dump --records equals trace-cmd report
+# (KIND tc34-*: trace-cmd 3.4's, tc33-*: 3.3.1's, else 3.1.6's).
 records() {
-	local name=$1 kind=$2
+	local name=$1 kind=$2 tc
 	shift 2
+	tc=$(tc_of "$kind")
 	expected "$name" "$kind" >"$BATS_TEST_TMPDIR/x"
-	run --separate-stderr "$DUMP" --records "$@" "$D/$name.dat"
+	run --separate-stderr "$DUMP" --records $tc "$@" "$D/$name.dat"
 	[ "$status" -eq 0 ] || { echo "exit $status: $stderr"; return 1; }
-	"$DUMP" --records "$@" "$D/$name.dat" >"$BATS_TEST_TMPDIR/a"
+	"$DUMP" --records $tc "$@" "$D/$name.dat" >"$BATS_TEST_TMPDIR/a"
 	same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a"
 }
 
@@ -324,13 +326,14 @@ records() {
 # records_hg KIND ARGS...: tdat-dump --records ARGS HOST GUEST
 # equals trace-cmd's output for the host+guest pair.
 records_hg() {
-	local kind=$1
+	local kind=$1 tc
 	shift
+	tc=$(tc_of "$kind")
 	zstd -dcq "$D/multi/hip24-host+guest.$kind.txt.zst" >"$BATS_TEST_TMPDIR/x"
-	run --separate-stderr "$DUMP" --records "$@" "$D/hip24-host-trace.dat" \
-	    "$D/multi/hip24-guest-cut.dat"
+	run --separate-stderr "$DUMP" --records $tc "$@" \
+	    "$D/hip24-host-trace.dat" "$D/multi/hip24-guest-cut.dat"
 	[ "$status" -eq 0 ] || { echo "exit $status: $stderr"; return 1; }
-	"$DUMP" --records "$@" "$D/hip24-host-trace.dat" \
+	"$DUMP" --records $tc "$@" "$D/hip24-host-trace.dat" \
 	    "$D/multi/hip24-guest-cut.dat" >"$BATS_TEST_TMPDIR/a"
 	same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a"
 }
@@ -359,7 +362,8 @@ multi() {
 	command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
 	(cd "$D" && tc_report "${args[@]}" "${ti[@]}") \
 	    >"$BATS_TEST_TMPDIR/x" 2>/dev/null
-	(cd "$D" && "$DUMP" --records "${args[@]}" "$@") >"$BATS_TEST_TMPDIR/a"
+	(cd "$D" && "$DUMP" --records --trace-cmd=3.1 "${args[@]}" "$@") \
+	    >"$BATS_TEST_TMPDIR/a"
 	same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a"
 }
 
@@ -456,7 +460,8 @@ records_bad() {
 	    "$BATS_TEST_TMPDIR/unk.dat"
 	for m in report report-N report-R; do
 		case $m in report-N) a=-N ;; report-R) a=-R ;; *) a= ;; esac
-		"$DUMP" --records -t $a "$BATS_TEST_TMPDIR/unk.dat" >"$BATS_TEST_TMPDIR/a"
+		"$DUMP" --records --trace-cmd=3.1 -t $a \
+		    "$BATS_TEST_TMPDIR/unk.dat" >"$BATS_TEST_TMPDIR/a"
 		same "$D/expected/labsisop-unknown-event.$m.txt" "$BATS_TEST_TMPDIR/a"
 	done
 }

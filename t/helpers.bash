@@ -26,3 +26,14 @@ tc_report() {
 	cat "$BATS_TEST_TMPDIR/tc_report.out"
 	return "$st"
 }
+
+# tc_of KIND: the tdat-dump option that prints what the trace-cmd of an
+# expected output KIND printed: tc34-* trace-cmd 3.4 (the default, no
+# option), tc33-* 3.3.1, anything else 3.1.6.
+tc_of() {
+	case $1 in
+	tc34-*) ;;
+	tc33-*) echo --trace-cmd=3.3 ;;
+	*) echo --trace-cmd=3.1 ;;
+	esac
+}

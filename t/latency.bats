@@ -35,9 +35,9 @@ expected() {
 # records FILE KIND: tdat-dump --records as trace-cmd report KIND.
 records() {
 	case $2 in
-	report) "$B/tdat-dump" --records -t "$1" ;;
-	report-N) "$B/tdat-dump" --records -N -t "$1" ;;
-	report-R) "$B/tdat-dump" --records -R -t "$1" ;;
+	report) "$B/tdat-dump" --records --trace-cmd=3.1 -t "$1" ;;
+	report-N) "$B/tdat-dump" --records --trace-cmd=3.1 -N -t "$1" ;;
+	report-R) "$B/tdat-dump" --records --trace-cmd=3.1 -R -t "$1" ;;
 	esac
 }
 
@@ -82,7 +82,7 @@ EOF
 	"$B/tdat-cat" --file-version 7 --compression zstd -o "$T/nul7.dat" \
 	    "$T/nul6.dat"
 	reported "$T/nul7.dat" >"$T/x"
-	"$B/tdat-dump" --records -t "$T/nul7.dat" >"$T/a"
+	"$B/tdat-dump" --records --trace-cmd=3.1 -t "$T/nul7.dat" >"$T/a"
 	same "$T/x" "$T/a"
 	# tdat-cat compresses the text in 8192-byte chunks: the pieces of
 	# the v6 file, which therefore reports the same.

@@ -360,7 +360,7 @@ PY
 		rm -rf "$T/d" "$T/d2"
 		"$TOLTT" --lttv=2005 "$D/$n.dat" "$T/d"
 		for m in N R; do
-			run --separate-stderr "$B/tdat-dump" --records -$m -t "$T/d"
+			run --separate-stderr "$B/tdat-dump" --records --trace-cmd=3.1 -$m -t "$T/d"
 			[ "$status" -eq 0 ] || { echo "$n -$m: $stderr"; return 1; }
 			printf '%s\n' "$output" >"$T/got"
 			expected "$n" report-$m >"$T/want"
@@ -371,7 +371,7 @@ PY
 		"$B/tdat-to-json" "$T/d" >"$T/got.json"
 		cmp "$T/want.json" "$T/got.json"
 		"$TOLTT" "$T/d" "$T/d2"
-		"$B/tdat-dump" --records -N -t "$T/d2" >"$T/got"
+		"$B/tdat-dump" --records --trace-cmd=3.1 -N -t "$T/d2" >"$T/got"
 		expected "$n" report-N | cmp - "$T/got"
 	done
 	run --separate-stderr "$B/tdat-cat" --salvage -o "$T/s.dat" "$T/d"

@@ -22,18 +22,19 @@ load helpers
 # records NAME KIND ARGS...: tdat-dump --records ARGS equals trace-cmd's
 # output KIND (report, report-N, report-R) for t/data/plugins/NAME.dat.
 records() {
-	local name=$1 kind=$2 f
+	local name=$1 kind=$2 f tc
 	shift 2
+	tc=$(tc_of "$kind")
 	f=$D/expected/$name.$kind.txt
 	if [ -f "$f" ]; then
 		cat "$f"
 	else
 		zstd -dcq "$f.zst"
 	fi >"$BATS_TEST_TMPDIR/x"
-	run --separate-stderr "$DUMP" --records "$@" "$D/$name.dat"
+	run --separate-stderr "$DUMP" --records $tc "$@" "$D/$name.dat"
 	[ "$status" -eq 0 ] || { echo "exit $status: $stderr"; return 1; }
 	[ -z "$stderr" ] || { echo "stderr: $stderr"; return 1; }
-	"$DUMP" --records "$@" "$D/$name.dat" >"$BATS_TEST_TMPDIR/a"
+	"$DUMP" --records $tc "$@" "$D/$name.dat" >"$BATS_TEST_TMPDIR/a"
 	same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a"
 }
 

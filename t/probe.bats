@@ -23,7 +23,8 @@ load helpers
 records() {
 	local n=$1 k=$2
 	shift 2
-	run --separate-stderr "$DUMP" --records "$@" "$P/$n.dat"
+	# shellcheck disable=SC2046 # no option for 3.4
+	run --separate-stderr "$DUMP" --records $(tc_of "$k") "$@" "$P/$n.dat"
 	[ "$status" -eq 0 ] && [ -z "$stderr" ] ||
 	    { echo "exit $status: $stderr"; return 1; }
 	printf '%s\n' "$output" >"$T/a"

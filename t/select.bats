@@ -52,7 +52,7 @@ like_tc() {
 	tc "${b[@]}" "$f" >"$T/want"
 	[ "$(wc -l <"$T/want")" -gt 1 ] ||
 	    { echo "trace-cmd printed no event: ${b[*]} ${f##*/}"; return 1; }
-	run --separate-stderr "$B/tdat-dump" --records "${a[@]}" "$f"
+	run --separate-stderr "$B/tdat-dump" --records --trace-cmd=3.1 "${a[@]}" "$f"
 	[ "$status" -eq 0 ] || { echo "exit $status: $stderr"; return 1; }
 	printf '%s\n' "$output" >"$T/got"
 	same "$T/want" "$T/got" || { echo "tdat: ${a[*]}; trace-cmd: ${b[*]}"; return 1; }
@@ -235,8 +235,8 @@ SELECTIONS=(
 each_tool_keeps() {
 	local f=$D/x86_64-v7-none-instances.dat sel=$1 s
 	eval "s=($sel)"
-	"$B/tdat-dump" --records -t "${s[@]}" "$f" | keys | sort >"$T/want"
-	"$B/tdat-dump" --records -t "$f" | keys | sort >"$T/all"
+	"$B/tdat-dump" --records --trace-cmd=3.1 -t "${s[@]}" "$f" | keys | sort >"$T/want"
+	"$B/tdat-dump" --records --trace-cmd=3.1 -t "$f" | keys | sort >"$T/all"
 	[ -s "$T/want" ] || { echo "$sel keeps nothing"; return 1; }
 	! cmp -s "$T/want" "$T/all" || { echo "$sel keeps everything"; return 1; }
 	"$B/tdat-to-json" "${s[@]}" "$f" | json_keys | sort >"$T/got"
@@ -247,10 +247,10 @@ each_tool_keeps() {
 	rm -rf "$T/l"
 	"$B/tdat-to-ltt" --block-size 4096 "${s[@]}" "$f" "$T/l"
 	"$B/tdat-cat" -o "$T/l.dat" "$T/l"
-	"$B/tdat-dump" --records -t "$T/l.dat" | keys | sort >"$T/got"
+	"$B/tdat-dump" --records --trace-cmd=3.1 -t "$T/l.dat" | keys | sort >"$T/got"
 	same "$T/want" "$T/got" || { echo "tdat-to-ltt $sel"; return 1; }
 	"$B/tdat-cat" "${s[@]}" -o "$T/c.dat" "$f"
-	"$B/tdat-dump" --records -t "$T/c.dat" | keys | sort >"$T/got"
+	"$B/tdat-dump" --records --trace-cmd=3.1 -t "$T/c.dat" | keys | sort >"$T/got"
 	same "$T/want" "$T/got" || { echo "tdat-cat $sel"; return 1; }
 }
 
@@ -392,7 +392,7 @@ ns_span() {
 # its last, empty, relative, and around some page stamps.
 windows() {
 	local f=$1 first last mid s end=999999999999999999
-	"$B/tdat-dump" --records -t "$f" >"$T/all.txt"
+	"$B/tdat-dump" --records --trace-cmd=3.1 -t "$f" >"$T/all.txt"
 	{ read -r first; read -r last; } < <(ns_span "$T/all.txt")
 	mid=$(((first + last) / 2))
 	echo "0 $((first - 1)) --until $((first - 1))ns"
@@ -450,9 +450,9 @@ cuts_agree() {
 	[ "$(wc -l <"$T/windows")" -ge 15 ] || { echo "few windows"; return 1; }
 	while read -r from to args; do
 		read -r -a a <<<"$args"
-		"$B/tdat-dump" --records -N -t "${a[@]}" "$f" >"$T/fast" ||
+		"$B/tdat-dump" --records --trace-cmd=3.1 -N -t "${a[@]}" "$f" >"$T/fast" ||
 		    { echo "tdat-dump $args: exit $?"; return 1; }
-		TDAT_FULL_DECODE=1 "$B/tdat-dump" --records -N -t "${a[@]}" "$f" >"$T/full"
+		TDAT_FULL_DECODE=1 "$B/tdat-dump" --records --trace-cmd=3.1 -N -t "${a[@]}" "$f" >"$T/full"
 		same "$T/full" "$T/fast" || { echo "tdat-dump $args"; return 1; }
 		in_range "$from" "$to" <"$T/tc-all" >"$T/tc"
 		same "$T/tc" "$T/fast" || { echo "trace-cmd, $args"; return 1; }

@@ -38,6 +38,8 @@ struct slice {
 	int active;		/* a task is running since start */
 	int pid;
 	uint64_t start;
+	int written;		/* a slice of this CPU was written, */
+	uint64_t first;		/* starting at first */
 	char comm[32];
 	long long prio;
 };
@@ -905,6 +907,76 @@ lost:
 /* ------------------------------------------------------------------ */
 /* Chrome trace event format. */
 
+/* A double rounded to its type: no excess precision (x87) in the sums
+ * below, which must be the ones a viewer makes. */
+static double
+dbl(double x)
+{
+	volatile double v = x;
+
+	return v;
+}
+
+/* The double a reader makes of usecs(ns): the text's value correctly
+ * rounded (JavaScript's Number, JSON.parse, strtod, Perfetto's reader).
+ * Below 2^53, ns is exact as a double and one correctly rounded division
+ * gives that value; beyond, strtod reads the text (in the C locale: the
+ * tools never call setlocale). */
+static double
+usecs_double(uint64_t ns)
+{
+	char s[32];
+
+	if (ns < (uint64_t)1 << 53)
+		return dbl((double)ns / 1000);
+	snprintf(s, sizeof(s), "%llu.%03u", (unsigned long long)(ns / 1000),
+	    (unsigned)(ns % 1000));
+	return strtod(s, NULL);
+}
+
+/* Whether a slice from start lasting dur nanoseconds, written in
+ * microseconds, ends no later than end as readers compute it: ts + dur
+ * in doubles (a script, a viewer that adds them), and speedscope's
+ * (ts - first) + dur against (end - first), first the earliest ts of the
+ * track, which it subtracts from every ts of a track before it adds the
+ * durations.  (Perfetto's reader rounds ts and dur to integer
+ * nanoseconds: 1000 * the double, llround; it sees the exact times, or a
+ * nanosecond less of duration.) */
+static int
+ends_by(uint64_t first, uint64_t start, uint64_t dur, uint64_t end)
+{
+	double f = usecs_double(first), t = usecs_double(start);
+	double d = usecs_double(dur), e = usecs_double(end);
+
+	return dbl(t + d) <= e &&
+	    dbl(dbl(t - f) + d) <= dbl(e - f);
+}
+
+/* The duration to write for a slice of a track whose first slice starts
+ * at first: the exact one when its end as a viewer computes it is not
+ * past end, else the longest one nanosecond shorter that is not (one
+ * nanosecond shorter below 2^40 microseconds, 12 days; more beyond).
+ * Then no slice ends after the next one on its track starts, and the
+ * slices do not nest; args.common_dur keeps the exact duration. */
+static uint64_t
+fit_dur(uint64_t first, uint64_t start, uint64_t end)
+{
+	uint64_t dur = end - start, lo = 0, hi = dur, mid;
+
+	if (ends_by(first, start, dur, end))
+		return dur;
+	/* Shorter never ends later, and 0 ends by end: the shortest cut
+	 * that fits is in (lo, hi]. */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (ends_by(first, start, dur - mid, end))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return dur - hi;
+}
+
 /* Microseconds with three decimals: exact nanoseconds. */
 static void
 usecs(struct tdat_jw *w, uint64_t ns)
@@ -1026,6 +1098,12 @@ slice_end(struct jev *j, int cpu, uint64_t ts, const long long *state)
 	s->active = 0;
 	if (s->pid == 0)
 		return;		/* idle */
+	if (ts <= s->start)
+		return;		/* no time: it would nest in the next slice */
+	if (!s->written) {
+		s->written = 1;
+		s->first = s->start;
+	}
 	tdat_jw_obj(w);
 	tdat_jw_key(w, "name");
 	tdat_jw_name(w, s->comm, strlen(s->comm));
@@ -1036,7 +1114,7 @@ slice_end(struct jev *j, int cpu, uint64_t ts, const long long *state)
 	tdat_jw_key(w, "ts");
 	usecs(w, s->start);
 	tdat_jw_key(w, "dur");
-	usecs(w, ts >= s->start ? ts - s->start : 0);
+	usecs(w, fit_dur(s->first, s->start, ts));
 	tdat_jw_key(w, "pid");
 	tdat_jw_i64(w, CPU_PID);
 	tdat_jw_key(w, "tid");
@@ -1051,6 +1129,10 @@ slice_end(struct jev *j, int cpu, uint64_t ts, const long long *state)
 		tdat_jw_key(w, "end_state");
 		tdat_jw_i64(w, *state);
 	}
+	tdat_jw_key(w, "common_ts");
+	tdat_jw_u64(w, s->start);
+	tdat_jw_key(w, "common_dur");
+	tdat_jw_u64(w, ts - s->start);
 	tdat_jw_end(w, '}');
 	tdat_jw_end(w, '}');
 }

@@ -22,6 +22,8 @@ tdat_print_records_n(struct tdat_file *const *files, size_t n, FILE *out,
 	}
 	r.ns = o->full_ts;
 	r.sel = o->sel;
+	r.tc = o->tc;
+	r.lat = o->lat;
 	return tdat_report_n(files, n, out, &r, e);
 }
 

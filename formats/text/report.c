@@ -33,6 +33,9 @@ struct rin {
 	struct tdat_events *ev;
 	const char *name;	/* several inputs: its base name */
 	int usecs;		/* the clock counts time (not cycles) */
+	/* the common fields of its first event (by id), as libtraceevent
+	 * finds them for the latency column; NULL: none */
+	const struct tdat_field *flags, *pc, *ld, *md;
 };
 
 struct report {
@@ -47,6 +50,11 @@ struct report {
 	int multi;		/* lines start with the file's name */
 	int prefix;		/* the width of that column */
 	int usecs;		/* the clock counts time (not cycles) */
+	struct rin *cur;	/* the input of the record being printed */
+	/* libtraceevent looks for common_lock_depth and
+	 * common_migrate_disable once in the process, in the first record
+	 * it prints: 1 found, -1 not, 0 not looked yet */
+	int ld_seen, md_seen;
 	unsigned char *ext;	/* a short record and zeros after it */
 	size_t extcap;
 	struct look look;
@@ -410,6 +418,13 @@ put_task(struct report *r, const char *comm, int pid, int cpu)
 	sb_putc(l, ']');
 }
 
+/* -l: "%8.8s-%-5d %3d" */
+static void
+put_task_lat(struct report *r, const char *comm, int pid, int cpu)
+{
+	tdat_sb_printf(&r->line, "%8.8s-%-5d %3d", comm, pid, cpu);
+}
+
 /* put_task() for the last few tasks and CPUs: their comm strings stay
  * where they are while the set lives. */
 static void
@@ -433,6 +448,88 @@ put_task_kept(struct report *r, const char *comm, int pid, int cpu)
 	c->comm = comm;
 	c->pid = pid;
 	c->cpu = cpu;
+}
+
+/* A common field of the first event of a set, as libtraceevent's
+ * get_common_info() finds it. */
+static const struct tdat_field *
+first_common(const struct tdat_events *set, const char *name)
+{
+	const struct tdat_event *ev;
+	int i;
+
+	if (set->nev == 0)
+		return NULL;
+	ev = set->ev[0];
+	for (i = 0; i < ev->ncommon; i++)
+		if (strcmp(ev->common[i].name, name) == 0)
+			return &ev->common[i];
+	return NULL;
+}
+
+/* tep_read_number() of a common field: -1 when the event lacks it. */
+static long long
+common_num(const struct tdat_events *set, const struct tdat_field *f,
+    const struct tdat_record *rec)
+{
+	unsigned long long v = 0;
+
+	if (f == NULL)
+		return -1;
+	if ((uint32_t)f->offset + (uint32_t)f->size <= rec->size)
+		v = tdat_read_num(set, rec->data + f->offset, f->size);
+	return (int)v;
+}
+
+/*
+ * libtraceevent's latency column (trace-cmd 3.3 and 3.4 print it after
+ * the CPU): irqs-off ('d', 'X' where the kernel cannot tell), need-resched
+ * ('N'), hardirq/softirq ('h', 's', 'H' both), the preempt depth and the
+ * migrate-disable depth in hex or '.', then common_migrate_disable and
+ * common_lock_depth where the kernel has them.  libtraceevent 1.9 adds
+ * the lazy need-resched ('L').
+ */
+static void
+put_latency(struct report *r, const struct tdat_record *rec)
+{
+	const struct tdat_events *set = r->ev;
+	struct rin *in = r->cur;
+	char buf[48], *p = buf;
+	long long flags, pc, ld = 0, md = 0;
+	int hard, soft;
+
+	flags = common_num(set, in->flags, rec);
+	pc = common_num(set, in->pc, rec);
+	if (r->ld_seen > 0)
+		ld = common_num(set, in->ld, rec);
+	else if (r->ld_seen == 0) {
+		ld = common_num(set, in->ld, rec);
+		r->ld_seen = ld < 0 ? -1 : 1;
+	}
+	if (r->md_seen > 0)
+		md = common_num(set, in->md, rec);
+	else if (r->md_seen == 0) {
+		md = common_num(set, in->md, rec);
+		r->md_seen = md < 0 ? -1 : 1;
+	}
+	hard = (flags & 0x08) != 0;
+	soft = (flags & 0x10) != 0;
+	if (r->o->tc == TDAT_TC_34) {	/* 0x02: lazy, no more "no irqs" */
+		*p++ = (flags & 0x01) ? 'd' : '.';
+		*p++ = (flags & 0x04) ? 'N' : (flags & 0x02) ? 'L' : '.';
+	} else {
+		*p++ = (flags & 0x01) ? 'd' : (flags & 0x02) ? 'X' : '.';
+		*p++ = (flags & 0x04) ? 'N' : '.';
+	}
+	*p++ = hard && soft ? 'H' : hard ? 'h' : soft ? 's' : '.';
+	p += snprintf(p, 8, (pc & 0xf) ? "%x" : ".", (unsigned)(pc & 0xf));
+	p += snprintf(p, 8, (pc & 0xf0) ? "%x" : ".",
+	    (unsigned)((unsigned long long)pc >> 4));
+	if (r->md_seen > 0)
+		p += snprintf(p, 16, md < 0 ? "." : "%d", (int)md);
+	if (r->ld_seen > 0)
+		p += snprintf(p, 16, ld < 0 ? "." : "%d", (int)ld);
+	sb_add(&r->line, buf, (size_t)(p - buf));
 }
 
 static int
@@ -467,14 +564,32 @@ report_record(struct report *r, const struct tdat_record *rec)
 		    r->ev->ev[0]->ncommon ? r->ev->ev[0]->common[0].size : 2);
 	ev = find_event(r, id);
 	if (ev == NULL) {
-		/* trace-cmd: no task, no time, "(NULL)" for the name. */
-		tdat_sb_puts(l, "[UNKNOWN EVENT][UNKNOWN EVENT]");
+		/* trace-cmd: no task, no time, "(NULL)" for the name;
+		 * -R's flags are there */
+		tdat_sb_puts(l, "[UNKNOWN EVENT]");
+		if (r->o->mode == TDAT_PRINT_RAW && (r->o->tc || r->o->lat))
+			tdat_sb_printf(l, "-0x%x", (unsigned)common_num(r->ev,
+			    r->cur->flags, rec));
+		else if (r->o->tc || r->o->lat)
+			tdat_sb_puts(l, "[UNKNOWN EVENT]");
+		tdat_sb_puts(l, "[UNKNOWN EVENT]");
 		put_name(r, "(NULL)");
 		tdat_sb_puts(l, "[UNKNOWN EVENT]");
 		goto done;
 	}
 	pid = (int)tdat_field_read(ev, ev->pid, rec->data, rec->size);
-	put_task_kept(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
+	if (r->o->lat)
+		put_task_lat(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
+	else
+		put_task_kept(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
+	if (r->o->mode == TDAT_PRINT_RAW && (r->o->tc || r->o->lat))
+		tdat_sb_printf(l, "-0x%x", (unsigned)common_num(r->ev,
+		    r->cur->flags, rec));
+	else if (r->o->tc || r->o->lat) {
+		if (!r->o->lat)
+			sb_putc(l, ' ');
+		put_latency(r, rec);
+	}
 	put_time(r, rec->ts);
 	put_event_name(r, ev);
 	print_info(r, ev, rec);
@@ -704,7 +819,15 @@ report_begin(void *arg, struct tdat_file *const *files, size_t n,
 				tdat_err_name(e, tdat_file_path(in->f));
 			return rc;
 		}
+		in->ev->tc = r->o->tc;
 		tdat_events_finish(in->ev, plugins);
+		in->flags = first_common(in->ev, "common_flags");
+		in->pc = first_common(in->ev, "common_preempt_count");
+		in->ld = first_common(in->ev, "common_lock_depth");
+		/* libtraceevent keeps its place where it keeps the lock
+		 * depth's: found first, that one serves both */
+		in->md = in->ld ? in->ld :
+		    first_common(in->ev, "common_migrate_disable");
 		in->ev->repeat_ts = !in->usecs ? TDAT_RTS_CYCLES : r->o->ns ?
 		    TDAT_RTS_NSEC : TDAT_RTS_USEC;
 	}
@@ -724,6 +847,7 @@ report_rec(void *arg, size_t k, const struct tdat_record *rec,
 
 	r->look.k = k;
 	r->f = r->in[k].f;
+	r->cur = &r->in[k];
 	r->ev = r->in[k].ev;
 	r->usecs = r->in[k].usecs;
 	if ((rc = report_record(r, rec)) == -2)

@@ -133,6 +133,8 @@ struct tdat_events {
 	    unsigned long long *start);
 	void *guest_arg;
 	int repeat_ts;		/* func_repeats' last time: TDAT_RTS_* */
+	int tc;			/* print as trace-cmd TDAT_TC_* with its
+				 * libtraceevent: 0 3.1.6, 33 3.3.1, 34 3.4 */
 	struct commcache {
 		int pid;
 		const char *comm;	/* NULL: empty */
@@ -151,6 +153,8 @@ enum { T_ERROR, T_NONE, T_SPACE, T_NEWLINE, T_OP, T_DELIM, T_ITEM, T_DQUOTE,
 struct ptok {
 	const char *buf;
 	size_t len, pos;
+	int tabs;		/* a tab goes on a quoted string (libtraceevent
+				 * 1.9); else it ends it (1.8 and before) */
 };
 int tdat_tok_raw(struct ptok *, char **tok);
 int tdat_tok_read(struct ptok *, char **tok);	/* skips spaces */

@@ -67,7 +67,7 @@ tok_done(struct tdat_sbuf *b, char **tok, int type)
 static int
 tok_forced(const char *s, char **tok)
 {
-	struct ptok t = { s, strlen(s), 0 };
+	struct ptok t = { s, strlen(s), 0, 0 };
 
 	return tdat_tok_raw(&t, tok);
 }
@@ -117,7 +117,8 @@ again:
 		if (ch <= 0)
 			break;
 		tdat_sb_putc(b, ch);
-	} while ((ch != quote && isprint(ch)) || last == '\\' || ch == '\n');
+	} while ((ch != quote && (isprint(ch) || (ch == '\t' && t->tabs))) ||
+	    last == '\\' || ch == '\n');
 	if (ch <= 0)
 		return T_NONE;
 	b->len--;		/* the closing quote or stray character */
@@ -936,7 +937,7 @@ event_head(const char *text, size_t len, const char *system,
     struct tdat_events *set, struct tdat_event **out, size_t *body,
     struct tdat_err *e)
 {
-	struct ptok t = { text, len, 0 };
+	struct ptok t = { text, len, 0, 0 };
 	struct tdat_event *ev;
 
 	*out = NULL;
@@ -969,7 +970,8 @@ static int
 event_body(struct tdat_event *ev, const char *text, size_t len, size_t body,
     int lsize, int fields_only)
 {
-	struct ptok t = { text, len, body };
+	struct ptok t = { text, len, body, ev->set != NULL &&
+	    ev->set->tc == TDAT_TC_34 };
 	int n, ftrace = (ev->flags & TDAT_EV_FTRACE) != 0;
 	size_t at;
 
@@ -1593,7 +1595,7 @@ tdat_event_scan(const char *text, size_t len, const char *system, int lsize,
     void (*note)(void *, const struct tdat_fmt_issue *), void *arg,
     struct tdat_event **out, struct tdat_err *e)
 {
-	struct ptok t = { text, len, 0 };
+	struct ptok t = { text, len, 0, 0 };
 	struct scan sc = { note, arg, NULL };
 	int r, have_id = 0, ftrace = strcmp(system, "ftrace") == 0;
 

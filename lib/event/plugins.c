@@ -92,13 +92,98 @@ any_field(const struct tdat_event *ev, const char *name)
 
 /* ---- sched ---- */
 
-static void
-write_state(struct tdat_sbuf *out, int v)
-{
-	static const char states[] = "SDTtZXxW";
-	int i, found = 0;
+/*
+ * libtraceevent 1.8 and on (trace-cmd 3.3, 3.4) take the state letters
+ * from the kernel's print format: the first __print_flags() found in the
+ * operations of its arguments whose value is the prev_state field (or a
+ * plain field, at the top), each flag's letter at its lowest bit; the
+ * letters end at the first bit without one.  No such flags:
+ * "SDTtXZPI".
+ */
+#define STATE_BITS	32
 
-	for (i = 0; i < (int)sizeof(states) - 1; i++) {
+static const struct tdat_field *
+state_arg_field(const struct tdat_field *ps, const struct parg *a)
+{
+	const struct tdat_field *f;
+
+	if (a == NULL)
+		return NULL;
+	if (a->type == PA_FIELD)
+		return a->field;
+	if (a->type == PA_OP) {
+		if ((f = state_arg_field(ps, a->left)) != NULL && f == ps)
+			return f;
+		if ((f = state_arg_field(ps, a->right)) != NULL && f == ps)
+			return f;
+	}
+	return NULL;
+}
+
+static const struct flagsym *
+state_flags(const struct tdat_field *ps, const struct parg *a)
+{
+	const struct flagsym *sym;
+
+	if (a == NULL)
+		return NULL;
+	if (a->type == PA_OP) {
+		if ((sym = state_flags(ps, a->left)) != NULL)
+			return sym;
+		return state_flags(ps, a->right);
+	}
+	if (a->type == PA_FLAGS && state_arg_field(ps, a->left) != NULL)
+		return a->syms;
+	return NULL;
+}
+
+static void
+state_letters(const struct tdat_event *ev, const struct tdat_field *ps,
+    char states[STATE_BITS + 1])
+{
+	const struct flagsym *sym = NULL;
+	const struct parg *a;
+	unsigned long bits;
+	int i;
+
+	memset(states, 0, STATE_BITS + 1);
+	for (a = ev->print ? ev->print->args : NULL; a && !sym; a = a->next)
+		sym = state_flags(ps, a);
+	if (sym == NULL) {
+		strcpy(states, "SDTtXZPI");
+		return;
+	}
+	for (; sym; sym = sym->next) {
+		bits = strtoul(sym->value, NULL, 0);
+		if (bits == 0)
+			continue;	/* libtraceevent loops forever */
+		for (i = 0; !(bits & 1); i++)
+			bits >>= 1;
+		if (i < STATE_BITS)
+			states[i] = sym->str[0];
+	}
+}
+
+static void
+write_state(const struct tdat_event *ev, const struct tdat_field *ps,
+    struct tdat_sbuf *out, int v)
+{
+	static const char old[] = "SDTtZXxW";
+	/* as libtraceevent keeps them: for the last field seen */
+	static _Thread_local const struct tdat_field *last;
+	static _Thread_local char buf[STATE_BITS + 1];
+	const char *states = old;
+	int i, found = 0, n = (int)sizeof(old) - 1;
+
+	if (ev->set && ev->set->tc != 0) {
+		if (ps != last || ps == NULL) {
+			state_letters(ev, ps, buf);
+			last = ps;
+		}
+		states = buf;
+		n = (int)strlen(buf);
+	}
+	for (i = 0; i < n; i++) {
 		if (!(v & (1 << i)))
 			continue;
 		if (found)
@@ -146,7 +231,7 @@ sched_switch(const struct tdat_event *ev, const struct tdat_record *rec,
 	if (field_val(ev, rec, "prev_prio", &v, 1, out) == 0)
 		tdat_sb_printf(out, "[%d] ", (int)v);
 	if (field_val(ev, rec, "prev_state", &v, 1, out) == 0)
-		write_state(out, (int)v);
+		write_state(ev, any_field(ev, "prev_state"), out, (int)v);
 	tdat_sb_puts(out, " ==> ");
 	if (field_val(ev, rec, "next_pid", &v, 1, out) < 0) {
 		tdat_sb_putc(out, '!');

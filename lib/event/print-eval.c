@@ -24,6 +24,8 @@ struct rec {
 	const unsigned char *data;
 	uint32_t size;
 	uint32_t avail;		/* readable bytes at data, >= size */
+	int raw;		/* report -R of libtraceevent 1.8.4 and on:
+				 * a function's address follows its name */
 };
 
 static inline unsigned long long
@@ -721,12 +723,17 @@ function_at(const struct rec *r, struct tdat_sbuf *out, char conv,
 		sb_add(out, name, strlen(name));
 		if (conv == 'F' || conv == 'S')
 			tdat_sb_printf(out, "+0x%llx", v - start);
-		return;
+		if (!r->raw)
+			return;
 	}
+	if (r->raw)
+		sb_add(out, " (", 2);
 	if (r->set && r->set->lsize == 4)
 		tdat_sb_printf(out, "0x%lx", (long)v);
 	else
 		tdat_sb_printf(out, "0x%llx", v);
+	if (r->raw)
+		sb_putc(out, ')');
 }
 
 static void
@@ -1508,7 +1515,8 @@ static void
 print_fields_avail(const struct tdat_event *ev, const unsigned char *data,
     uint32_t size, uint32_t avail, int use_fmt, struct tdat_sbuf *out)
 {
-	struct rec r = { ev, ev->set, data, size, avail };
+	struct rec r = { ev, ev->set, data, size, avail,
+	    use_fmt && ev->set && ev->set->tc != 0 };
 	int i, cursor = 0;
 
 	for (i = 0; i < ev->nfields; i++) {
@@ -1669,7 +1677,7 @@ static void
 print_pretty_how(const struct tdat_event *ev, const unsigned char *data,
     uint32_t size, uint32_t avail, int walk, struct tdat_sbuf *out)
 {
-	struct rec r = { ev, ev->set, data, size, avail };
+	struct rec r = { ev, ev->set, data, size, avail, 0 };
 
 	if (ev->failed) {
 		tdat_sb_puts(out, "[FAILED TO PARSE]");

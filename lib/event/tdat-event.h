@@ -210,6 +210,9 @@ struct tdat_report_opts {
 	int mode;		/* TDAT_PRINT_FMT, _RAW or _PLUGINS */
 	int ns;			/* -t: full nanosecond timestamps */
 	struct tdat_select *sel;	/* the records to print; NULL all */
+	int tc;			/* the trace-cmd whose listing it is:
+				 * TDAT_TC_31 (0), TDAT_TC_33 or TDAT_TC_34 */
+	int lat;		/* -l: the latency layout (3.3, 3.4) */
 };
 int tdat_report(struct tdat_file *, FILE *out, const struct tdat_report_opts *,
     struct tdat_err *e);
