@@ -304,6 +304,9 @@ int tdat_ltt_write(struct tdat_file *f, const char *dir,
  * meta.json. */
 struct tdat_table_opts {
 	int hex;			/* addresses as "0x..." strings */
+	int max_open;			/* tables written at once (each with
+					 * a buffer and a file open): 0 for
+					 * 128; the tests make it small */
 	struct tdat_select *sel;	/* the events to write; NULL all */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	void *progress_arg;

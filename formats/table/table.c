@@ -20,7 +20,7 @@
  * tracer's text to latency.csv.
  *
  * Memory.  Each table being written has a buffer of TBUF bytes and an
- * open file; at most HOT of them at once: the one least recently written
+ * open file; at most HOT of them at once (fewer if asked: max_open): the one least recently written
  * is flushed and closed for another, and opened again (O_APPEND) when it
  * gets rows again.  However many event types there are, the buffers take
  * at most HOT * TBUF bytes.
@@ -121,7 +121,7 @@ struct tw {
 	struct table **t;
 	size_t nt;
 	struct table *hot[HOT];
-	int nhot;
+	int nhot, maxhot;
 	uint64_t tick;
 	struct tev **cache;	/* open addressing on (event, input) */
 	size_t ncache, capcache;
@@ -228,7 +228,7 @@ theat(struct tw *w, struct table *t)
 
 	if (t->buf)
 		return 0;
-	if (w->nhot == HOT) {
+	if (w->nhot >= w->maxhot) {
 		for (i = 1, k = 0; i < w->nhot; i++)
 			if (w->hot[i]->last < w->hot[k]->last)
 				k = i;
@@ -1842,6 +1842,7 @@ tdat_table_write(struct tdat_file *const *files, size_t n, const char *dir,
 	w.dir = dir;
 	w.o = o;
 	w.e = e;
+	w.maxhot = o->max_open > 0 && o->max_open < HOT ? o->max_open : HOT;
 	tdat_sb_init(&w.sb);
 	o->rows = o->tables = 0;
 	o->out_failed = 0;
