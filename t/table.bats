@@ -259,3 +259,45 @@ sched.sched_switch.csv" ]
 	[ ! -e "$W/y" ]
 	[ -z "$(ls -A "$W" | grep '^\.')" ]
 }
+
+# bad NAME CUTS: tdat-to-table on damaged copies of NAME.dat (t/mkbad,
+# CUTS cuts at boundaries): no crash or hang, one message line, nothing
+# left of a refused copy; and pandas reads every table of the copies it
+# took, with the row counts meta.json gives.
+bad() {
+	local out=$W/bad
+	mkdir -p "$out" "$W/wrap"
+	# mkbad appends the copy's path and wants messages named by the
+	# command: a tdat-to-table that writes each copy's tables to a DIR
+	# of its own
+	printf '#!/bin/sh\nexec "%s" "$1" "%s/t.$$"\n' "$B/tdat-to-table" \
+	    "$out" >"$W/wrap/tdat-to-table"
+	chmod +x "$W/wrap/tdat-to-table"
+	run python3 "$T/mkbad" -n "${TDAT_MKBAD_N:-12}" -c "$2" "$D/$1.dat" -- \
+	    "$W/wrap/tdat-to-table"
+	echo "$output" | tail -n 20
+	[ "$status" -eq 0 ]
+	run ls -A "$out"
+	[[ $output != *.t.* ]] || { echo "left behind: $output"; return 1; }
+	need_pandas
+	run "$PY" -c '
+import json, os, sys
+import pandas as pd
+n = 0
+for d in sorted(os.listdir(sys.argv[1])):
+    d = os.path.join(sys.argv[1], d)
+    meta = json.load(open(os.path.join(d, "meta.json")))
+    for t in meta["events-info"]:
+        df = pd.read_csv(os.path.join(d, t["path"]), **t["read_csv"])
+        assert len(df) == t["nr-rows"], (d, t["path"], len(df))
+        n += 1
+print("%d tables read" % n)
+sys.exit(n == 0)' "$out"
+	echo "$output" | tail -n 5
+	[ "$status" -eq 0 ]
+}
+
+@test "damaged inputs: refused in one line, or tables pandas reads (v6 32-bit, v7 zstd big-endian)" {
+	bad labsisop-qemu-trace 60
+	bad s390x-v7-zstd-sched 60
+}
