@@ -185,6 +185,27 @@ open(sys.argv[2], "wb").write(d)' "$W/unk.dat" "$W/lost.dat"
 	check_pandas p
 }
 
+@test "a table per trace_printk format, its arguments in typed columns named from the format" {
+	need_pandas
+	"$B/tdat-to-table" "$D/table/rtapp-bprint.dat" "$W/p"
+	[ "$(jq '[."events-info"[] | select(.kind == "printk")] | length' "$W/p/meta.json")" -eq 10 ]
+	t=$(jq -r '."events-info"[] | select(.format == "evt=util_est_rq step=pre pid=%d comm=%s cpu=%d rq=%p event=enqueue t_avg=%lu t_est=%lu q_avg=%lu q_est=%lu") | .path' "$W/p/meta.json")
+	[ "$(head -n 1 "$W/p/$t")" = common_ts,common_cpu,common_pid,common_comm,common_flags,common_preempt_count,ip,pid,comm,cpu,rq,t_avg,t_est,q_avg,q_est ]
+	[ "$(jq -r --arg t "$t" '."events-info"[] | select(.path == $t) | .read_csv.dtype | "\(.pid) \(.comm) \(.rq) \(.t_avg)"' "$W/p/meta.json")" = "int32 str uint64 uint64" ]
+	# every row's arguments put back into its format make the message
+	# tdat-dump prints, and every bprint record has its row
+	"$B/tdat-dump" --records -N -t "$D/table/rtapp-bprint.dat" >"$W/report.txt"
+	run "$PY" "$T/table-printk.py" "$W/p" "$W/report.txt"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "10 tables, 200 rows, 200 messages equal" ]
+	# the format tables' rows are not counted twice
+	[ "$(jq '."nr-rows"' "$W/p/meta.json")" -eq 200 ]
+	# --hex: %p arguments as "0x..." strings too
+	"$B/tdat-to-table" --hex "$D/table/rtapp-bprint.dat" "$W/h"
+	sed -n 2p "$W/h/$t" | grep -q ',"0xffffffc97fed2f68",'
+}
+
 @test "unknown events and lost events go to tables of their own" {
 	need_pandas
 	lost_unknown

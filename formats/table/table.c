@@ -61,6 +61,7 @@ enum {
 	C_LOST,			/* lost.csv: events lost, empty if unknown */
 	C_LINE,			/* latency.csv: a line */
 	C_NEWLINE,		/* latency.csv: whether a newline ends it */
+	C_ARG,			/* a printk format's argument */
 };
 
 struct col {
@@ -70,6 +71,8 @@ struct col {
 	int es;			/* element size of an array */
 	int kind;		/* K_* of an array's elements */
 	int common;		/* a common field (JSON: "common" or top) */
+	char conv;		/* C_ARG: 'd' signed, 'u' unsigned, 'p'
+				 * address, 's' string */
 	char *name;
 	const char *dtype;	/* pandas */
 	const char *duck;	/* DuckDB */
@@ -86,6 +89,15 @@ struct table {
 	int fd;			/* open while hot */
 	uint64_t last;		/* when a row last came */
 	int special;		/* unknown, lost, latency */
+	char *format;		/* a printk format's table: the format */
+};
+
+/* The table of one trace_printk format of one input. */
+struct ptab {
+	const char *fmt;	/* the input's printk format (its address) */
+	struct table *t;	/* NULL: the format has no table */
+	struct col *cols;
+	int ncols;
 };
 
 /* One event type of one input, and the table it goes to. */
@@ -95,6 +107,8 @@ struct tev {
 	struct table *t;
 	struct col *cols;
 	int ncols;
+	const struct tdat_field *fmt, *buf;	/* bprint's, for its
+						 * format's table */
 };
 
 #define IDC	256
@@ -126,6 +140,9 @@ struct tw {
 	struct tev **cache;	/* open addressing on (event, input) */
 	size_t ncache, capcache;
 	struct table *unknown, *lost, *latency;
+	struct ptab *ptab;	/* open addressing on the format's address */
+	size_t nptab, capptab;
+	int nformat;		/* printk format tables made */
 	struct tdat_sbuf sb;	/* scratch */
 	uint64_t first_ts, last_ts;
 	int any;
@@ -976,12 +993,12 @@ table_new(struct tw *w, const char *sys, const char *event, const char *base,
 		goto oom;
 	t->fd = -1;
 	tdat_sb_init(&b);
-	if (sys) {
+	if (base) {
+		tdat_sb_puts(&b, base);
+	} else {
 		clean(&b, sys);
 		tdat_sb_putc(&b, '.');
 		clean(&b, event);
-	} else {
-		tdat_sb_puts(&b, base);
 	}
 	k = (int)b.len;
 	tdat_sb_puts(&b, ".csv");
@@ -1055,10 +1072,18 @@ tev_new(struct tw *w, size_t in, const struct tdat_event *ev)
 	v->in = in;
 	if (event_cols(w, ev, w->in[in].f->lsize, &v->cols, &v->ncols) < 0)
 		goto fail;
+	if ((ev->flags & TDAT_EV_BPRINT) && has_col(v->cols, v->ncols,
+	    "format")) {
+		v->fmt = tdat_event_field(ev, "fmt");
+		v->buf = tdat_event_field(ev, "buf");
+		if (v->buf == NULL || v->buf->offset < 0)
+			v->fmt = NULL;
+	}
 	for (i = 0; i < w->nt; i++) {
 		struct table *t = w->t[i];
 
-		if (!t->special && strcmp(t->system, ev->system) == 0 &&
+		if (!t->special && !t->format &&
+		    strcmp(t->system, ev->system) == 0 &&
 		    strcmp(t->event, ev->name) == 0 &&
 		    same_schema(t->cols, t->ncols, v->cols, v->ncols)) {
 			v->t = t;
@@ -1188,85 +1213,361 @@ lead(struct tw *w, struct table *t, const struct col *cols, size_t k,
 	return i;
 }
 
+/* The cell of column c of event type v for record r (after its comma);
+ * *pid is the record's pid once its common_pid cell is written. */
+static void
+cell(struct tw *w, struct table *t, const struct tev *v, const struct col *c,
+    size_t k, const struct tdat_record *r, int *pid)
+{
+	const struct tdat_field *f = c->f;
+	int big = w->in[k].f->big;
+	uint32_t off, len;
+	uint64_t x;
+	const char *s;
+
+	switch (c->how) {
+	case C_PID:
+		*pid = (int)(v->ev->pid ? tdat_field_read(v->ev,
+		    v->ev->pid, r->data, r->size) : 0);
+		put_i64(w, t, *pid);
+		break;
+	case C_COMM:
+		put_name(w, t, comm_of(w, k, *pid));
+		break;
+	case C_UINT: case C_SINT: case C_ADDR:
+		x = f == NULL || f->size < 0 || (uint32_t)f->offset +
+		    (uint32_t)f->size > r->size ? 0 :
+		    getn(r->data + f->offset, c->size, big);
+		if (c->how == C_ADDR)
+			put_addr(w, t, x);
+		else if (c->how == C_SINT)
+			put_i64(w, t, sext(x, c->size));
+		else
+			put_u64(w, t, x);
+		break;
+	case C_STR: {
+		const unsigned char *nul;
+
+		array_span(f, r, big, &off, &len);
+		nul = memchr(r->data + off, 0, len);
+		put_str(w, t, r->data + off, nul ?
+		    (size_t)(nul - (r->data + off)) : len);
+		break;
+	}
+	case C_BYTES:
+		/* quoted: no bytes is "", not a missing value */
+		putc1(w, t, '"');
+		if (!(f->flags & TDAT_FLD_ARRAY) && f->size != 0) {
+			/* an odd size (none past the record) */
+			if ((uint32_t)f->offset + (uint32_t)f->size <=
+			    r->size)
+				put_hex(w, t, r->data + f->offset,
+				    (size_t)f->size);
+		} else {
+			array_span(f, r, big, &off, &len);
+			put_hex(w, t, r->data + off, len);
+		}
+		putc1(w, t, '"');
+		break;
+	case C_ARRAY:
+		array_span(f, r, big, &off, &len);
+		put_array(w, t, c, r->data + off, len, big);
+		break;
+	case C_SYM:
+	case C_FORMAT:
+		x = (uint32_t)f->offset + (uint32_t)f->size > r->size ?
+		    0 : getn(r->data + f->offset, c->size, big);
+		s = x == 0 ? NULL : c->how == C_SYM ?
+		    tdat_events_sym(w->in[k].ev, x, NULL) :
+		    tdat_events_printk(w->in[k].ev, x);
+		if (s)
+			put_name(w, t, s);
+		else
+			put(w, t, "\"\"", 2);
+		break;
+	}
+}
+
+static void printk_row(struct tw *, const struct tev *, size_t,
+    const struct tdat_record *);
+
 static void
 event_row(struct tw *w, const struct tev *v, size_t k,
     const struct tdat_record *r)
 {
 	struct table *t = v->t;
-	const struct col *c;
-	const struct tdat_field *f;
-	int big = w->in[k].f->big, i, pid = 0;
-	uint32_t off, len;
-	uint64_t x;
-	const char *s;
+	int i, pid = 0;
 
 	if (row_begin(w, t) < 0)
 		return;
 	for (i = lead(w, t, v->cols, k, r); i < v->ncols; i++) {
-		c = &v->cols[i];
-		f = c->f;
 		putc1(w, t, ',');
-		switch (c->how) {
-		case C_PID:
-			pid = (int)(v->ev->pid ? tdat_field_read(v->ev,
-			    v->ev->pid, r->data, r->size) : 0);
-			put_i64(w, t, pid);
+		cell(w, t, v, &v->cols[i], k, r, &pid);
+	}
+	putc1(w, t, '\n');
+	if (v->fmt && !w->err)
+		printk_row(w, v, k, r);
+}
+
+/* ------------------------------------------------------------------ */
+/* A table per trace_printk format: bprint's arguments, decoded. */
+
+#define MAXARGS	64
+
+/* A column name for the argument at conversion p of fmt: the word of
+ * "word=%d" or "word: %d", else argN. */
+static void
+arg_name(const char *fmt, const char *p, int n, char *name, size_t cap,
+    const struct col *cols, int ncols)
+{
+	const char *e = p, *b;
+
+	if (e > fmt && e[-1] == ' ' && e - 1 > fmt && e[-2] == ':')
+		e--;
+	if (e > fmt && (e[-1] == '=' || e[-1] == ':')) {
+		e--;
+		for (b = e; b > fmt && (b[-1] == '_' || (b[-1] >= 'a' &&
+		    b[-1] <= 'z') || (b[-1] >= 'A' && b[-1] <= 'Z') ||
+		    (b[-1] >= '0' && b[-1] <= '9')); b--)
+			;
+		if (b < e && (size_t)(e - b) < cap && !(*b >= '0' &&
+		    *b <= '9')) {
+			memcpy(name, b, (size_t)(e - b));
+			name[e - b] = '\0';
+			if (!has_col(cols, ncols, name) &&
+			    strncmp(name, "common_", 7) != 0)
+				return;
+		}
+	}
+	snprintf(name, cap, "arg%d", n);
+}
+
+/*
+ * The argument columns of a printk format, in the order the kernel's
+ * vbin_printf() stores the arguments and lib/event/print-eval.c's
+ * vbin_args() reads them: integers 4-byte aligned, of 4 bytes, a long's
+ * (l, z, %p) or 8 (ll, L); strings NUL-terminated, unaligned.  -1 for a
+ * format whose arguments that reading does not take one by one (a '*'
+ * width, %c, %h, a '-' or ' ' flag, %p with an extension that prints
+ * its argument as text): its rows stay in ftrace.bprint.csv alone.
+ */
+static int
+printk_cols(const char *fmt, int lsize, int hex, struct col **cols, int *n)
+{
+	const char *p, *conv;
+	char name[64];
+	int ls, na = 0, size;
+	char kind;
+
+	for (p = fmt; *p; p++) {
+		if (*p != '%')
+			continue;
+		conv = p;
+		ls = 0;
+		kind = 0;
+		for (p++; *p; p++) {
+			if (*p == 'l')
+				ls++;
+			else if (*p == 'L')
+				ls = 2;
+			else if (*p == 'z' || *p == 'Z')
+				ls = 1;
+			else if (!strchr("0123456789.#+", *p))
+				break;
+		}
+		switch (*p) {
+		case '%':
+			if (p == conv + 1)
+				continue;
+			return -1;
+		case 'p':
+			if ((p[1] >= 'a' && p[1] <= 'z') || (p[1] >= 'A' &&
+			    p[1] <= 'Z') || (p[1] >= '0' && p[1] <= '9')) {
+				p++;
+				if (!strchr("sSxfF", *p) || ((*p == 'f' ||
+				    *p == 'F') && p[1] == 'w'))
+					return -1;
+			}
+			ls = 1;
+			kind = 'p';
 			break;
-		case C_COMM:
-			put_name(w, t, comm_of(w, k, pid));
+		case 'd': case 'i':
+			kind = 'd';
 			break;
-		case C_UINT: case C_SINT: case C_ADDR:
-			x = f == NULL || f->size < 0 || (uint32_t)f->offset +
-			    (uint32_t)f->size > r->size ? 0 :
-			    getn(r->data + f->offset, c->size, big);
-			if (c->how == C_ADDR)
-				put_addr(w, t, x);
-			else if (c->how == C_SINT)
-				put_i64(w, t, sext(x, c->size));
-			else
-				put_u64(w, t, x);
+		case 'u': case 'x': case 'X': case 'o':
+			kind = 'u';
 			break;
-		case C_STR: {
+		case 's':
+			kind = 's';
+			break;
+		default:
+			return -1;
+		}
+		if (ls > 2 || ++na > MAXARGS)
+			return -1;
+		size = ls == 0 ? 4 : ls == 1 ? lsize : 8;
+		arg_name(fmt, conv, na, name, sizeof(name), *cols, *n);
+		if (col_add(cols, n, C_ARG, name, NULL) < 0)
+			return -2;
+		(*cols)[*n - 1].conv = kind;
+		(*cols)[*n - 1].size = size;
+		if (kind == 'd')
+			(*cols)[*n - 1].dtype = sdtype(size,
+			    &(*cols)[*n - 1].duck);
+		else if (kind == 'u' || (kind == 'p' && !hex))
+			(*cols)[*n - 1].dtype = udtype(size,
+			    &(*cols)[*n - 1].duck);
+		if (!*p)
+			break;
+	}
+	return 0;
+}
+
+static size_t
+ptab_slot(const struct ptab *t, size_t cap, const char *fmt)
+{
+	size_t k = ((uintptr_t)fmt >> 3) * 2654435761u & (cap - 1);
+
+	while (t[k].fmt && t[k].fmt != fmt)
+		k = (k + 1) & (cap - 1);
+	return k;
+}
+
+/* The table of printk format fmt (the columns of v up to its fields,
+ * ip, then the arguments); NULL with w->err set when out of memory. */
+static struct ptab *
+ptab_get(struct tw *w, const struct tev *v, const char *fmt)
+{
+	struct ptab *pt = NULL, *np;
+	struct col *cols = NULL;
+	size_t i, k, cap;
+	char base[48];
+	int n = 0, rc, c;
+
+	if (w->capptab && w->ptab[k = ptab_slot(w->ptab, w->capptab,
+	    fmt)].fmt)
+		return &w->ptab[k];
+	if ((w->nptab + 1) * 2 > w->capptab) {
+		cap = w->capptab ? w->capptab * 2 : 64;
+		if ((np = calloc(cap, sizeof(*np))) == NULL)
+			goto oom;
+		for (i = 0; i < w->capptab; i++)
+			if (w->ptab[i].fmt)
+				np[ptab_slot(np, cap, w->ptab[i].fmt)] =
+				    w->ptab[i];
+		free(w->ptab);
+		w->ptab = np;
+		w->capptab = cap;
+	}
+	pt = &w->ptab[ptab_slot(w->ptab, w->capptab, fmt)];
+	pt->fmt = fmt;
+	w->nptab++;
+	/* the columns before the fields, and ip */
+	for (c = 0; c < v->ncols && (v->cols[c].f == NULL ||
+	    v->cols[c].common || strcmp(v->cols[c].name, "ip") == 0); c++) {
+		if (col_add(&cols, &n, v->cols[c].how, v->cols[c].name,
+		    v->cols[c].f) < 0)
+			goto oom;
+		free(cols[n - 1].name);
+		cols[n - 1] = v->cols[c];
+		if ((cols[n - 1].name = strdup(v->cols[c].name)) == NULL)
+			goto oom;
+	}
+	if ((rc = printk_cols(fmt, w->in[v->in].f->lsize, w->o->hex,
+	    &cols, &n)) == -2)
+		goto oom;
+	if (rc < 0) {
+		cols_free(cols, n);
+		return pt;	/* no table */
+	}
+	pt->cols = cols;
+	pt->ncols = n;
+	for (i = 0; i < w->nt; i++)
+		if (w->t[i]->format && strcmp(w->t[i]->format, fmt) == 0 &&
+		    same_schema(w->t[i]->cols, w->t[i]->ncols, cols, n)) {
+			pt->t = w->t[i];
+			return pt;
+		}
+	snprintf(base, sizeof(base), "%s.%s.%d", "ftrace", "bprint",
+	    ++w->nformat);
+	if ((pt->t = table_new(w, v->ev->system, v->ev->name, base, cols,
+	    n)) == NULL)
+		return NULL;
+	if ((pt->t->format = strdup(fmt)) == NULL)
+		goto oom;
+	return pt;
+oom:
+	if (pt && pt->cols != cols)
+		cols_free(cols, n);
+	errno = ENOMEM;
+	wfail(w, NULL, "out of memory");
+	return NULL;
+}
+
+/* The row of a bprint record in its format's table, when the format has
+ * one and the record holds every argument. */
+static void
+printk_row(struct tw *w, const struct tev *v, size_t k,
+    const struct tdat_record *r)
+{
+	const struct tdat_field *f = v->fmt;
+	struct ptab *pt;
+	struct table *t;
+	uint64_t val[MAXARGS], x;
+	uint32_t at[MAXARGS], len[MAXARGS], off;
+	int big = w->in[k].f->big, i, a, pid = 0;
+	const char *fmt;
+
+	if (f->size < 1 || f->size > 8 || (f->size & (f->size - 1)) ||
+	    (uint32_t)f->offset + (uint32_t)f->size > r->size)
+		return;
+	x = getn(r->data + f->offset, f->size, big);
+	if (x == 0 || (fmt = tdat_events_printk(w->in[k].ev, x)) == NULL)
+		return;
+	if ((pt = ptab_get(w, v, fmt)) == NULL || (t = pt->t) == NULL)
+		return;
+	/* the arguments, as vbin_args() reads them */
+	off = (uint32_t)v->buf->offset;
+	for (i = 0, a = 0; i < pt->ncols; i++) {
+		const struct col *c = &pt->cols[i];
+
+		if (c->how != C_ARG)
+			continue;
+		if (c->conv == 's') {
 			const unsigned char *nul;
 
-			array_span(f, r, big, &off, &len);
-			nul = memchr(r->data + off, 0, len);
-			put_str(w, t, r->data + off, nul ?
-			    (size_t)(nul - (r->data + off)) : len);
-			break;
+			if (off >= r->size)
+				return;
+			nul = memchr(r->data + off, 0, r->size - off);
+			at[a] = off;
+			len[a] = nul ? (uint32_t)(nul - (r->data + off)) :
+			    r->size - off;
+			off += len[a++] + 1;
+			continue;
 		}
-		case C_BYTES:
-			/* quoted: no bytes is "", not a missing value */
-			putc1(w, t, '"');
-			if (!(f->flags & TDAT_FLD_ARRAY) && f->size != 0) {
-				/* an odd size (none past the record) */
-				if ((uint32_t)f->offset + (uint32_t)f->size <=
-				    r->size)
-					put_hex(w, t, r->data + f->offset,
-					    (size_t)f->size);
-			} else {
-				array_span(f, r, big, &off, &len);
-				put_hex(w, t, r->data + off, len);
-			}
-			putc1(w, t, '"');
-			break;
-		case C_ARRAY:
-			array_span(f, r, big, &off, &len);
-			put_array(w, t, c, r->data + off, len, big);
-			break;
-		case C_SYM:
-		case C_FORMAT:
-			x = (uint32_t)f->offset + (uint32_t)f->size > r->size ?
-			    0 : getn(r->data + f->offset, c->size, big);
-			s = x == 0 ? NULL : c->how == C_SYM ?
-			    tdat_events_sym(w->in[k].ev, x, NULL) :
-			    tdat_events_printk(w->in[k].ev, x);
-			if (s)
-				put_name(w, t, s);
-			else
-				put(w, t, "\"\"", 2);
-			break;
-		}
+		off = (off + 3) & ~3u;
+		if (off >= r->size || (uint32_t)c->size > r->size - off)
+			return;
+		val[a++] = getn(r->data + off, c->size, big);
+		off += (uint32_t)c->size;
+	}
+	if (row_begin(w, t) < 0)
+		return;
+	for (i = lead(w, t, pt->cols, k, r), a = 0; i < pt->ncols; i++) {
+		const struct col *c = &pt->cols[i];
+
+		putc1(w, t, ',');
+		if (c->how != C_ARG)
+			cell(w, t, v, c, k, r, &pid);
+		else if (c->conv == 's') {
+			put_str(w, t, r->data + at[a], len[a]);
+			a++;
+		} else if (c->conv == 'd')
+			put_i64(w, t, sext(val[a++], c->size));
+		else if (c->conv == 'p')
+			put_addr(w, t, val[a++]);
+		else
+			put_u64(w, t, val[a++]);
 	}
 	putc1(w, t, '\n');
 }
@@ -1473,7 +1774,9 @@ table_meta(struct tdat_jw *j, const struct table *t)
 		kstr(j, "kind", t->file[0] == 'u' ? "unknown" :
 		    t->file[1] == 'o' ? "lost" : "latency");
 	else
-		kstr(j, "kind", "event");
+		kstr(j, "kind", t->format ? "printk" : "event");
+	if (t->format)
+		kstr(j, "format", t->format);
 	kstr(j, "path", t->file);
 	tdat_jw_key(j, "nr-rows");
 	tdat_jw_u64(j, t->rows);
@@ -1488,6 +1791,10 @@ table_meta(struct tdat_jw *j, const struct table *t)
 		kstr(j, "dtype", c->dtype);
 		kstr(j, "duckdb", c->duck);
 		switch (c->how) {
+		case C_ARG:
+			as = c->conv == 's' ? "text" : c->conv == 'p' ?
+			    "address" : "integer";
+			break;
 		case C_ADDR:
 			as = "address";
 			break;
@@ -1647,7 +1954,8 @@ write_meta(struct tw *w)
 	tdat_jw_arr(&j);
 	for (i = 0; i < w->nt; i++) {
 		table_meta(&j, w->t[i]);
-		rows += w->t[i]->rows;
+		if (w->t[i]->format == NULL)
+			rows += w->t[i]->rows;
 	}
 	tdat_jw_end(&j, ']');
 	tdat_jw_key(&j, "nr-rows");
@@ -1808,6 +2116,11 @@ tw_free(void *arg)
 			free(w->cache[k]);
 		}
 	free(w->cache);
+	for (k = 0; k < w->capptab; k++)
+		if (w->ptab[k].fmt && (w->ptab[k].t == NULL ||
+		    w->ptab[k].t->cols != w->ptab[k].cols))
+			cols_free(w->ptab[k].cols, w->ptab[k].ncols);
+	free(w->ptab);
 	for (k = 0; k < w->nt; k++) {
 		struct table *t = w->t[k];
 
@@ -1816,6 +2129,7 @@ tw_free(void *arg)
 		free(t->buf);
 		cols_free(t->cols, t->ncols);
 		free(t->file);
+		free(t->format);
 		free(t->system);
 		free(t->event);
 		free(t);
