@@ -555,7 +555,7 @@ comm_of(struct tw *w, size_t k, int pid)
 	return w->comm;
 }
 
-static void
+static inline void
 put_addr(struct tw *w, struct table *t, uint64_t v)
 {
 	char d[NUMW], *end = d + sizeof(d), *p;
@@ -1188,7 +1188,7 @@ row_begin(struct tw *w, struct table *t)
 }
 
 /* The leading cells; returns how many columns they took. */
-static int
+static inline int
 lead(struct tw *w, struct table *t, const struct col *cols, size_t k,
     const struct tdat_record *r)
 {
@@ -1215,7 +1215,7 @@ lead(struct tw *w, struct table *t, const struct col *cols, size_t k,
 
 /* The cell of column c of event type v for record r (after its comma);
  * *pid is the record's pid once its common_pid cell is written. */
-static void
+static inline void
 cell(struct tw *w, struct table *t, const struct tev *v, const struct col *c,
     size_t k, const struct tdat_record *r, int *pid)
 {
