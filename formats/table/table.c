@@ -673,20 +673,32 @@ sdtype(int size, const char **duck)
 	return "int64";
 }
 
+/* A byte of a column name as col_add() keeps it. */
+static char
+name_byte(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_' ? c : '_';
+}
+
 static int
 col_add(struct col **cols, int *n, int how, const char *name,
     const struct tdat_field *f)
 {
 	struct col *c, *v;
+	char *q;
 
 	if ((v = realloc(*cols, (size_t)(*n + 1) * sizeof(*v))) == NULL)
 		return -1;
 	*cols = v;
 	c = &v[*n];
 	memset(c, 0, sizeof(*c));
-	if ((c->name = strdup(name)) == NULL)
+	if ((c->name = strdup(*name ? name : "_")) == NULL)
 		return -1;
 	(*n)++;
+	/* a damaged format's name stays one CSV field and JSON string */
+	for (q = c->name; *q; q++)
+		*q = name_byte(*q);
 	c->how = how;
 	c->f = f;
 	c->dtype = "str";
@@ -850,14 +862,22 @@ lead_cols(struct tw *w, struct col **cols, int *n)
 	return 0;
 }
 
+/* Whether cols has a column named name (as col_add() would keep it). */
 static int
 has_col(const struct col *cols, int n, const char *name)
 {
+	const char *a, *b;
 	int i;
 
-	for (i = 0; i < n; i++)
-		if (strcmp(cols[i].name, name) == 0)
+	if (*name == '\0')
+		name = "_";
+	for (i = 0; i < n; i++) {
+		for (a = cols[i].name, b = name; *a && *b &&
+		    *a == name_byte(*b); a++, b++)
+			;
+		if (*a == '\0' && *b == '\0')
 			return 1;
+	}
 	return 0;
 }
 
