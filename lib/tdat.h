@@ -309,6 +309,30 @@ struct tdat_ltt_write_opts {
 int tdat_ltt_write(struct tdat_file *f, const char *dir,
     struct tdat_ltt_write_opts *o, struct tdat_err *e);
 
+/* Tables for dataframes (formats/table/table.c; tdat-to-table(1),
+ * schemas/table-meta.schema.json): one CSV file per event type and
+ * meta.json. */
+struct tdat_table_opts {
+	int hex;			/* addresses as "0x..." strings */
+	int max_open;			/* tables written at once (each with
+					 * a buffer and a file open): 0 for
+					 * 128; the tests make it small */
+	struct tdat_select *sel;	/* the events to write; NULL all */
+	void (*progress)(void *arg, uint64_t done, uint64_t total);
+	void *progress_arg;
+	/* Filled on return: what was written; out_failed when the
+	 * error was the output's (a write error: name DIR). */
+	uint64_t rows, tables;
+	int out_failed;
+};
+
+/* Write the events of the n inputs (merged by time) as tables into dir,
+ * an empty directory (the temporary of tdat_out_open_dir()).  Messages
+ * name files from dir ("sched.sched_switch.csv").  A selection is
+ * opened over the same inputs with separate set (tdat_select_opts). */
+int tdat_table_write(struct tdat_file *const *files, size_t n,
+    const char *dir, struct tdat_table_opts *o, struct tdat_err *e);
+
 /* ---------------------------------------------------------------------
  * Checking (lib/check/verify.c; tdat-verify(1)).
  */
