@@ -332,6 +332,21 @@ struct tdat_table_opts {
  * opened over the same inputs with separate set (tdat_select_opts). */
 int tdat_table_write(struct tdat_file *const *files, size_t n,
     const char *dir, struct tdat_table_opts *o, struct tdat_err *e);
+/* CTF 1.8 trace directories (formats/ctf/; ctf(5), tdat-to-ctf(1)). */
+struct tdat_ctf_write_opts {
+	struct tdat_select *sel;	/* the events to convert; NULL all */
+	int lttng;			/* names, fields and environment of an
+					 * LTTng kernel trace (lttng-modules 2.13) */
+	void (*progress)(void *arg, uint64_t done, uint64_t total);
+	void *progress_arg;
+	/* Filled on return: what was written. */
+	uint64_t events, packets, streams, skipped, discarded;
+};
+
+/* Convert f into the CTF directory dir, an empty directory (the
+ * temporary of tdat_out_open_dir()).  Messages name files from dir. */
+int tdat_ctf_write(struct tdat_file *f, const char *dir,
+    struct tdat_ctf_write_opts *o, struct tdat_err *e);
 
 /* ---------------------------------------------------------------------
  * Checking (lib/check/verify.c; tdat-verify(1)).
