@@ -842,7 +842,7 @@ PY
 }
 
 @test "trace-cmd 3.4's sections: kept in v7, left out of v6 as 3.4's convert leaves them" {
-	local L=$D/x86_64-tc34-lastboot-warm.dat t=$BATS_TEST_TMPDIR
+	local L=$D/tc34/x86_64-tc34-lastboot-warm.dat t=$BATS_TEST_TMPDIR
 	run -0 "$CAT" -o "$t/7.dat" "$L"
 	run -0 "$CAT" --compression none -o "$t/n.dat" "$L"
 	for f in "$t/7.dat" "$t/n.dat"; do

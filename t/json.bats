@@ -685,7 +685,7 @@ PY
 @test "--meta: trace-cmd 3.4's modules, LAST_BOOT_INFO and BTF" {
 	command -v jq >/dev/null || skip "jq is not installed"
 	need_jsonschema
-	local L=$D/x86_64-tc34-lastboot-warm.dat
+	local L=$D/tc34/x86_64-tc34-lastboot-warm.dat
 	"$J" --meta "$L" >"$BATS_TEST_TMPDIR/out"
 	run -0 python3 "$T/json-validate.py" "$S/meta.schema.json" \
 	    "$BATS_TEST_TMPDIR/out"

@@ -256,10 +256,10 @@ assert [l["summary"] for l in lines if "summary" in l] == ["damaged", "ok"]
 	# (__print_dynamic_array); BTF and modules sections named by BTF_FILE
 	# and MODULES_FILE; extract -B boot_mapped: two buffers, the top one
 	# with no CPUs.
-	run -0 "$V" "$D/x86_64-tc34-syscalls.dat" "$D/x86_64-tc34-func-args.dat"
-	[ "${lines[0]}" = "$D/x86_64-tc34-syscalls.dat: ok: v7 zstd, 1 buffer, 4 CPUs, 172 pages, 10201 records, 0 errors, 0 warnings" ]
-	[ "${lines[1]}" = "$D/x86_64-tc34-func-args.dat: ok: v7 zstd, 1 buffer, 4 CPUs, 7 pages, 231 records, 0 errors, 0 warnings" ]
-	run -0 "$V" -k "$D/x86_64-tc34-lastboot-warm.dat"
+	run -0 "$V" "$D/tc34/x86_64-tc34-syscalls.dat" "$D/tc34/x86_64-tc34-func-args.dat"
+	[ "${lines[0]}" = "$D/tc34/x86_64-tc34-syscalls.dat: ok: v7 zstd, 1 buffer, 4 CPUs, 172 pages, 10201 records, 0 errors, 0 warnings" ]
+	[ "${lines[1]}" = "$D/tc34/x86_64-tc34-func-args.dat: ok: v7 zstd, 1 buffer, 4 CPUs, 7 pages, 231 records, 0 errors, 0 warnings" ]
+	run -0 "$V" -k "$D/tc34/x86_64-tc34-lastboot-warm.dat"
 	[[ $output != *'no option names this section'* ]]
 	[[ ${lines[-1]} == *": ok with warnings: v7 zstd, 2 buffers, 4 CPUs, 19 pages, 1083 records, 0 errors, 2 warnings" ]]
 	# (the warnings: scsi_dispatch_cmd_start/_done's print formats, which
@@ -270,7 +270,7 @@ assert [l["summary"] for l in lines if "summary" in l] == ["damaged", "ok"]
 @test "tdat-verify: a BTF section that is not BTF is an error" {
 	# the func-args fixture, uncompressed, its BTF magic flipped
 	"$B/tdat-cat" --compression none -o "$BATS_TEST_TMPDIR/n.dat" \
-	    "$D/x86_64-tc34-func-args.dat"
+	    "$D/tc34/x86_64-tc34-func-args.dat"
 	off=$("$B/tdat-dump" --sections "$BATS_TEST_TMPDIR/n.dat" |
 	    sed -n 's/.*Section 23 @ \([0-9]*\) .*/\1/p')
 	[ -n "$off" ]

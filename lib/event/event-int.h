@@ -141,6 +141,7 @@ struct tdat_events {
 	int tc_chosen;		/* tc was chosen (a report), not left at 0:
 				 * what only libtraceevent 1.9 parses fails
 				 * before 3.4 */
+	unsigned fgraph;	/* -O fgraph:...: TDAT_FGRAPH_* */
 	struct commcache {
 		int pid;
 		const char *comm;	/* NULL: empty */

@@ -213,6 +213,7 @@ struct tdat_report_opts {
 	int tc;			/* the trace-cmd whose listing it is:
 				 * TDAT_TC_31 (0), TDAT_TC_33 or TDAT_TC_34 */
 	int lat;		/* -l: the latency layout (3.3, 3.4) */
+	unsigned fgraph;	/* -O fgraph:...: TDAT_FGRAPH_* */
 };
 int tdat_report(struct tdat_file *, FILE *out, const struct tdat_report_opts *,
     struct tdat_err *e);

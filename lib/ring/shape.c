@@ -98,27 +98,48 @@ tdat_shape_of(const struct tdat_event *te, struct tdat_shape *sh)
 	return 0;
 }
 
+int
+tdat_shape_test(const struct tdat_shape *sh, const unsigned char *d,
+    uint32_t size, int big, uint32_t *i, uint32_t *off, uint32_t *len)
+{
+	const struct tdat_loc *l;
+	uint32_t loc;
+
+	if (*i == 0 && size < sh->min_size)
+		return TDAT_SHAPE_SHORT;
+	for (; *i < sh->nloc; (*i)++) {
+		l = &sh->loc[*i];
+		loc = tdat_rd32(d + l->off, big);
+		*off = loc & 0xffff;
+		*len = loc >> 16;
+		if (l->rel)
+			*off += l->off + 4;
+		if (*off > size || *len > size - *off)
+			return TDAT_SHAPE_OUTSIDE;
+		if (!l->str || *len == 0 || memchr(d + *off, '\0', *len))
+			continue;
+		if (memchr(d + *off, '\0', size - *off) == NULL)
+			return TDAT_SHAPE_UNTERMINATED;
+		return TDAT_SHAPE_LONG_STRING;
+	}
+	return TDAT_SHAPE_OK;
+}
+
 const char *
 tdat_shape_check(const struct tdat_shape *sh, const unsigned char *d,
     uint32_t size, int big)
 {
-	const struct tdat_loc *l;
-	uint32_t i, loc, off, len;
+	uint32_t i = 0, off, len;
 
-	if (size < sh->min_size)
-		return "record is shorter than its event";
-	for (i = 0; i < sh->nloc; i++) {
-		l = &sh->loc[i];
-		loc = tdat_rd32(d + l->off, big);
-		off = loc & 0xffff;
-		len = loc >> 16;
-		if (l->rel)
-			off += l->off + 4;
-		if (off > size || len > size - off)
+	for (;; i++)
+		switch (tdat_shape_test(sh, d, size, big, &i, &off, &len)) {
+		case TDAT_SHAPE_OK:
+			return NULL;
+		case TDAT_SHAPE_SHORT:
+			return "record is shorter than its event";
+		case TDAT_SHAPE_OUTSIDE:
 			return "a __data_loc field lies outside its record";
-		if (l->str && len != 0 && memchr(d + off, '\0', len) == NULL &&
-		    memchr(d + off, '\0', size - off) == NULL)
+		case TDAT_SHAPE_UNTERMINATED:
 			return "a string field is not terminated in its record";
-	}
-	return NULL;
+		}
 }
