@@ -652,3 +652,10 @@ modules_norm() {
 	records tc34/x86_64-tc34-func-args tc33-report -t
 	records tc34/x86_64-tc34-fgraph-args tc33-report -t
 }
+
+@test "--records: a persistent buffer's addresses move by LAST_BOOT_INFO, as trace-cmd 3.4 moves them" {
+	# the marker's ip is the previous boot's tracing_mark_write+0x81
+	records tc34/x86_64-tc34-lastboot-warm tc34-report -t
+	records tc34/x86_64-tc34-lastboot-warm tc34-report-N -t -N
+	records tc34/x86_64-tc34-lastboot-warm tc34-report-R -t -R
+}

@@ -136,6 +136,14 @@ struct tdat_events {
 	int tc;			/* print as trace-cmd TDAT_TC_* with its
 				 * libtraceevent: 0 3.1.6, 33 3.3.1, 34 3.4 */
 	struct tdat_file *file;	/* what it was loaded from, or NULL */
+	/* trace-cmd 3.4: a persistent buffer's addresses are the previous
+	 * boot's (LAST_BOOT_INFO): moved to this boot's for symbols */
+	int lb_state;		/* 0 not looked, 1 none, 2 in use */
+	unsigned long long lb_kernel, lb_kend, lb_delta;
+	struct lbmod {
+		unsigned long long old, cur;	/* cur 0: not loaded now */
+	} *lbmod;		/* by old address */
+	size_t nlbmod;
 	struct tdat_btf *btf;	/* file's BTF, read at the first need */
 	int btf_looked;
 	int tc_chosen;		/* tc was chosen (a report), not left at 0:

@@ -1077,6 +1077,7 @@ tdat_events_free(struct tdat_events *s)
 	free(s->comm);
 	tdat_plugins_free(s);
 	tdat_btf_free(s->btf);
+	free(s->lbmod);
 	free(s->symcache);
 	free(s);
 }
