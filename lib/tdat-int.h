@@ -18,176 +18,9 @@
 
 #include "tdat.h"
 
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
+#include "tdat-common.h"
+#include "tdat-ring.h"
 
-void tdat_vis(char *dst, size_t n, const char *src);
-int tdat_fail(struct tdat_err *e, int code, uint64_t off, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-int tdat_fail_nooff(struct tdat_err *e, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/*
- * How the calls that work over several open files begin (lib/select/select.c,
- * lib/ring/repack.c): a zeroed handle of size bytes and, in *in, its array of
- * n (at least one) zeroed entries of insize bytes, each of which begins
- * with a struct tdat_file *, set to files[i].  NULL, *e filled, without
- * memory.
- */
-void *tdat_handle_new(size_t size, struct tdat_file *const *files,
-    size_t n, size_t insize, void **in, struct tdat_err *e);
-
-/* A growable string buffer. */
-struct tdat_sbuf {
-	char *p;
-	size_t len, cap;
-	int oom;
-	int full;		/* it would have passed max: refused, as oom */
-	size_t max;		/* 0: no bound (tdat_sb_limit) */
-};
-/* An event's text stops there: a record or print format that makes more
- * is damaged (real ones make kilobytes), and memory stays bounded. */
-#define TDAT_TEXT_MAX	((size_t)4 << 20)
-void tdat_sb_init(struct tdat_sbuf *);
-void tdat_sb_limit(struct tdat_sbuf *, size_t max);
-void tdat_sb_free(struct tdat_sbuf *);
-void tdat_sb_reset(struct tdat_sbuf *);
-void tdat_sb_putc(struct tdat_sbuf *, int c);
-void tdat_sb_add(struct tdat_sbuf *, const char *s, size_t n);
-void tdat_sb_puts(struct tdat_sbuf *, const char *s);
-void tdat_sb_printf(struct tdat_sbuf *, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-const char *tdat_sb_str(struct tdat_sbuf *);
-
-/* The NUL-terminated string at *p inside [*p, end), moving *p past it;
- * NULL (and *p unchanged) when no NUL ends it.  *len gets its length. */
-const char *tdat_cstr(const unsigned char **p, const unsigned char *end,
-    size_t *len);
-
-/* Byte order helpers: read an n-byte unsigned number in the file's order. */
-uint64_t tdat_get(const void *p, int n, int big);
-uint16_t tdat_get16(const void *p, int big);
-uint32_t tdat_get32(const void *p, int big);
-uint64_t tdat_get64(const void *p, int big);
-/* Store v as an n-byte number in the file's order (the inverse of tdat_get). */
-void tdat_put(void *p, uint64_t v, int n, int big);
-/* The same reads without a call, for loops that run for every record. */
-static inline uint16_t
-tdat_rd16(const unsigned char *p, int big)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	if (big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
-		v = __builtin_bswap16(v);
-	return v;
-}
-
-static inline uint32_t
-tdat_rd32(const unsigned char *p, int big)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	if (big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
-		v = __builtin_bswap32(v);
-	return v;
-}
-
-/*
- * The item at d in the fast walk of a little-endian page (tdat-verify's
- * and salvage's; at least 8 bytes readable): 1 a record of *len bytes
- * after a *hdr-byte header, *delta its time delta; 2 a time extend or
- * stamp (when ext_ok), *ts moved and 8 bytes long; 0 anything else,
- * for the general walk.
- */
-static inline int
-tdat_fast_item(const unsigned char *d, int ext_ok, uint32_t *len,
-    uint32_t *hdr, uint32_t *delta, uint64_t *ts)
-{
-	uint32_t word = tdat_rd32(d, 0), type = word & 0x1f;
-	uint64_t x;
-
-	*delta = word >> 5;
-	if (type - 1 < 28) {
-		*len = type * 4;
-		*hdr = 4;
-		return 1;
-	}
-	if (type == 0) {
-		if ((*len = tdat_rd32(d + 4, 0)) < 4)
-			return 0;
-		*len = ((*len - 4) + 3) & ~3u;
-		*hdr = 8;
-		return 1;
-	}
-	if ((type != 30 && type != 31) || !ext_ok)
-		return 0;
-	x = ((uint64_t)tdat_rd32(d + 4, 0) << 27) + *delta;
-	if (type == 31)
-		*ts = x | (*ts & (0xf8ULL << 56));
-	else if (*ts + x < *ts)
-		return 0;
-	else
-		*ts += x;
-	return 2;
-}
-
-/* Numbers as text, two digits at a time: "00".."99" and "00".."ff"
- * (lib/common/common.c), for the printers' hot paths. */
-extern const char tdat_dec2[201], tdat_hex2[513];
-
-/* The decimal digits of v ending at end (20 bytes of room before it);
- * returns their start. */
-static inline char *
-tdat_udec_digits(char *end, uint64_t v)
-{
-	char *p = end;
-	uint32_t w;
-
-	while (v >= 100000000) {
-		/* eight digits at a time in 32 bits */
-		w = (uint32_t)(v % 100000000);
-		v /= 100000000;
-		memcpy(p - 2, tdat_dec2 + 2 * (w % 100), 2);
-		w /= 100;
-		memcpy(p - 4, tdat_dec2 + 2 * (w % 100), 2);
-		w /= 100;
-		memcpy(p - 6, tdat_dec2 + 2 * (w % 100), 2);
-		memcpy(p - 8, tdat_dec2 + 2 * (w / 100), 2);
-		p -= 8;
-	}
-	w = (uint32_t)v;
-	while (w >= 100) {
-		p -= 2;
-		memcpy(p, tdat_dec2 + 2 * (w % 100), 2);
-		w /= 100;
-	}
-	if (w >= 10) {
-		p -= 2;
-		memcpy(p, tdat_dec2 + 2 * w, 2);
-	} else
-		*--p = (char)('0' + w);
-	return p;
-}
-
-/* The lowercase hex digits of v (no prefix) ending at end (16 bytes of
- * room before it); returns their start. */
-static inline char *
-tdat_hex_digits(char *end, uint64_t v)
-{
-	char *p = end;
-
-	while (v >= 16) {
-		p -= 2;
-		memcpy(p, tdat_hex2 + 2 * (v & 255), 2);
-		v >>= 8;
-	}
-	if (v || p == end)
-		*--p = tdat_hex2[2 * v + 1];
-	return p;
-}
 
 /* ---------------------------------------------------------------------
  * Container: trace.dat v6 and v7 (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)).
@@ -291,6 +124,12 @@ struct tdat_file {
 	 * of the same codec copies them); csize 0 if not */
 	uint64_t ksec_data;
 	uint32_t ksec_csize, ksec_usize;
+	/* v7, trace-cmd 3.4: the modules section (/proc/modules of the
+	 * recording machine, text); the BTF section (the kernel's
+	 * /sys/kernel/btf/vmlinux), read only when asked (tdat_btf()) */
+	struct tdat_blob modules;
+	uint64_t btf_sect;	/* offset of the BTF section, 0: none */
+	struct tdat_blob btf;
 	uint32_t nftrace;
 	struct tdat_blob *ftrace;
 	uint32_t nsys;
@@ -332,31 +171,10 @@ struct tdat_file {
 };
 
 const char *tdat_string(const struct tdat_file *, uint32_t id);	/* v7 strings */
+/* The BTF section's bytes in f->btf, read the first time: 1 when the file
+ * has one, 0 when not, < 0 with *e filled when it does not read. */
+int tdat_btf(struct tdat_file *f, struct tdat_err *e);
 
-/*
- * What a record of an event must hold (lib/ring/shape.c), from its format as
- * tdat-verify reads it: at least min_size bytes, and each __data_loc or
- * __rel_loc field inside the record (a char[] one NUL-terminated in it).
- * tdat_shape_of(): 0, or -1 out of memory; free sh->loc.
- * tdat_shape_check(): NULL when a record holds it, else what is wrong.
- */
-struct tdat_loc {
-	uint32_t off;		/* of the 4-byte locator */
-	int rel;		/* __rel_loc: relative to the locator's end */
-	int str;		/* char[]: a NUL-terminated string */
-	char name[32];
-};
-
-struct tdat_shape {
-	uint32_t min_size;	/* end of the last fixed field */
-	uint32_t nloc;
-	struct tdat_loc *loc;
-};
-
-struct tdat_event;
-int tdat_shape_of(const struct tdat_event *, struct tdat_shape *);
-const char *tdat_shape_check(const struct tdat_shape *, const unsigned char *d,
-    uint32_t size, int big);
 
 /*
  * The metadata texts (lib/event/kallsyms.c): whether each line has the shape the
@@ -662,13 +480,7 @@ struct tdat_record {
 				 * unknown (then size) */
 };
 
-/* What the header_page and header_event of a file describe. */
-struct tdat_page_layout {
-	int commit_size;	/* bytes of the commit field: long size */
-	int data_off;		/* where records start in a page */
-	int big;
-	int padding_type, extend_type, stamp_type;	/* 29, 30, 31 */
-};
+/* The page layout of a file (lib/ring: tdat_ring_layout()). */
 int tdat_page_layout(const struct tdat_file *, struct tdat_page_layout *,
     struct tdat_err *e);
 

@@ -299,6 +299,92 @@ records() {
 	records x86_64-default-sched report-R -t -R
 }
 
+# ---- trace-cmd 3.4 (the default) and 3.3: t/data/expected/NAME.tc34-*
+# and NAME.tc33-* come from the real trace-cmd 3.4 (Debian unstable,
+# libtraceevent 1.9) and 3.3.1 (Debian 13, libtraceevent 1.8.4).
+
+@test "--records -t: x86_64-default-sched as trace-cmd 3.4 prints it: latency column, state letters" {
+	records x86_64-default-sched tc34-report -t
+}
+
+@test "--records -t -R: x86_64-default-sched as trace-cmd 3.4: flags in hex, function addresses" {
+	records x86_64-default-sched tc34-report-R -t -R
+}
+
+@test "--records -t -N: kinmax-listen (32-bit) as trace-cmd 3.4 prints it" {
+	records kinmax-listen-trace.192.168.1.10_53616 tc34-report-N -t -N
+}
+
+@test "--records --trace-cmd=3.3 -t: labsisop-qemu as trace-cmd 3.3.1 prints it" {
+	records labsisop-qemu-trace tc33-report -t
+}
+
+@test "--records --trace-cmd=3.3 -t -R: hebel23-driver as trace-cmd 3.3.1 prints it" {
+	records hebel23-driver-trace tc33-report-R -t -R
+}
+
+# tc34/cse552-cut.dat: the corpus's cse552-trace (32-bit ARM, PREEMPT_RT: its
+# events have common_migrate_disable, a sixth latency character).
+@test "--records: a PREEMPT_RT kernel's migrate-disable count, as trace-cmd 3.4 and 3.3.1 print it" {
+	records tc34/cse552-cut tc34-report-N -t -N
+	records tc34/cse552-cut tc33-report-R -t -R
+}
+
+@test "--records -F: what trace-cmd 3.4 report -F prints" {
+	records x86_64-default-sched tc34-report-F -t \
+	    -F 'sched_switch: prev_pid == 0' -F 'timer: expires > 0'
+}
+
+# tc34/x86_64-v7-maple.dat: the maple tree events and page_fault_user of
+# x86_64-v6-all (shared/corpus), cut by tdat-cat -e and without kallsyms:
+# libtraceevent 1.9 parses their print format (a tab in its string),
+# 1.8 and before print [FAILED TO PARSE]; a user address has no symbol
+# (-R: "ip= (0x...)").
+@test "--records: maple tree events as trace-cmd 3.4, 3.3.1 and 3.1.6 print them" {
+	records tc34/x86_64-v7-maple tc34-report-N -t -N
+	records tc34/x86_64-v7-maple tc34-report-R -t -R
+	records tc34/x86_64-v7-maple tc33-report-N -t -N
+	records tc34/x86_64-v7-maple tc33-report-R -t -R
+	records tc34/x86_64-v7-maple report-N -t -N
+}
+
+@test "--records -l: the latency layout of trace-cmd report -l (3.4, 3.3.1, 3.1.6)" {
+	records kinmax-listen-trace.192.168.1.10_53616 tc34-report-l -t -l
+	records kinmax-listen-trace.192.168.1.10_53616 tc34-report-l-N -t -l -N
+	records hebel23-driver-trace tc33-report-l-R -t -l -R
+	records kinmax-listen-trace.192.168.1.10_53616 report-l -t -l
+}
+
+@test "--trace-cmd takes 3.1, 3.3, 3.4 and their releases, and nothing else" {
+	local v
+	for v in 3.1 3.1.6 3.3 3.3.1 3.4 3.4.0; do
+		run --separate-stderr "$DUMP" --records --trace-cmd=$v -N -t \
+		    "$D/kinmax-listen-trace.192.168.1.10_53616.dat"
+		[ "$status" -eq 0 ] || { echo "$v: exit $status"; return 1; }
+	done
+	for v in 3 3.2 3.5 3.4x 3.4. 3.10 ""; do
+		run --separate-stderr "$DUMP" --records --trace-cmd="$v" \
+		    "$D/kinmax-listen-trace.192.168.1.10_53616.dat"
+		[ "$status" -eq 2 ] || { echo "'$v': exit $status"; return 1; }
+		[[ $stderr == *"--trace-cmd:"* ]]
+	done
+	run --separate-stderr "$DUMP" --trace-cmd=3.3 \
+	    "$D/kinmax-listen-trace.192.168.1.10_53616.dat"
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"--trace-cmd needs --records"* ]]
+	run --separate-stderr "$DUMP" --records -O fgraph:nosuch \
+	    "$D/kinmax-listen-trace.192.168.1.10_53616.dat"
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"-O fgraph:nosuch: not an option"* ]]
+}
+
+# trace-cmd report -R -N prints raw fields: -N only turns plugins off.
+@test "--records -R -N: -R wins in either order, as in trace-cmd" {
+	records x86_64-default-sched report-R -t -R -N
+	records x86_64-default-sched tc34-report-R -t -N -R
+	records x86_64-default-sched tc34-report-R -t -R -N
+}
+
 @test "--records from stdin equals --records from the file" {
 	"$DUMP" --records -t "$D/labsisop-qemu-trace.dat" >"$BATS_TEST_TMPDIR/x"
 	cat "$D/labsisop-qemu-trace.dat" | "$DUMP" --records -t - >"$BATS_TEST_TMPDIR/a"
@@ -350,6 +436,18 @@ records_hg() {
 	records_hg report -t
 	grep -q 'kvm_exit: .* rip 0x[0-9a-f]* [a-z_0-9]*+0x' "$BATS_TEST_TMPDIR/a"
 	grep -q '^ *hip24-guest-cut.dat: ' "$BATS_TEST_TMPDIR/a"
+}
+
+@test "host guest as trace-cmd 3.4 prints them: -N, -R, plugins" {
+	records_hg tc34-report-N -N -t
+	records_hg tc34-report-R -R -t
+	records_hg tc34-report -t
+}
+
+@test "host guest as trace-cmd 3.3.1 prints them: -N, -R, plugins" {
+	records_hg tc33-report-N -N -t
+	records_hg tc33-report-R -R -t
+	records_hg tc33-report -t
 }
 
 # multi ARGS... -- FILES...: tdat-dump --records ARGS FILES equals
@@ -463,6 +561,11 @@ records_bad() {
 		"$DUMP" --records --trace-cmd=3.1 -t $a \
 		    "$BATS_TEST_TMPDIR/unk.dat" >"$BATS_TEST_TMPDIR/a"
 		same "$D/expected/labsisop-unknown-event.$m.txt" "$BATS_TEST_TMPDIR/a"
+		# trace-cmd 3.4: the latency column (-R: the flags) too
+		"$DUMP" --records -t $a "$BATS_TEST_TMPDIR/unk.dat" \
+		    >"$BATS_TEST_TMPDIR/a"
+		same "$D/expected/labsisop-unknown-event.tc34-$m.txt" \
+		    "$BATS_TEST_TMPDIR/a"
 	done
 }
 

@@ -21,9 +21,6 @@
 #include "ltt-int.h"
 
 #define X(s)	((const xmlChar *)(s))
-#define SMALL_DATA	112	/* bytes a type_len can give */
-#define MISSING_EVENTS	(1ULL << 31)
-#define MISSING_STORED	(1ULL << 30)
 
 struct ltf {
 	int buf;
@@ -749,14 +746,6 @@ next_record(struct lstream *s)
 	return rc;
 }
 
-static void
-put_word(struct tdat_ltt *l, unsigned char *p, uint32_t type, uint32_t d)
-{
-	uint32_t w = l->pl.big ? (type << 27) | d : type | (d << 5);
-
-	tdat_put(p, w, 4, l->pl.big);
-}
-
 /* Damage found after a page was begun: the page is finished with the
  * records before it, and the next fill_page() reports it. */
 static void
@@ -766,16 +755,13 @@ defer(struct lstream *s, int rc)
 	s->err = *s->e;
 }
 
-/* Fill one page (pg) with records; 1 if a page was made, 0 when the
- * tracefile has no more, < 0 on damage. */
+/* Fill one page (pg) with records (lib/ring's encoder); 1 if a page was
+ * made, 0 when the tracefile has no more, < 0 on damage. */
 static int
 fill_page(struct lstream *s, unsigned char *pg)
 {
 	struct tdat_ltt *l = s->l;
-	uint32_t ps = s->ps, cap, used = 0;
-	unsigned char *d = pg + l->pl.data_off;
-	uint64_t last, flags = 0;
-	long long count = -1;
+	struct tdat_ring_enc enc;
 	int rc;
 
 	if (s->err_rc) {
@@ -789,56 +775,21 @@ fill_page(struct lstream *s, unsigned char *pg)
 			return rc;
 		s->pending = 1;
 	}
-	memset(pg, 0, ps);
-	cap = ps - (uint32_t)l->pl.data_off;
-	last = s->rec_ts;
-	tdat_put(pg, last, 8, l->pl.big);
-	if (s->rec_missed) {
-		flags = MISSING_EVENTS;
-		count = s->rec_count;
-		if (count >= 0) {
-			flags |= MISSING_STORED;
-			cap -= (uint32_t)l->pl.commit_size;
-		}
-	}
+	tdat_ring_enc_init(&enc, &l->pl, pg, s->ps);
+	if (!tdat_ring_enc_fits(&enc, (uint32_t)s->rec.len))
+		return tdat_fail_nooff(s->e, TDAT_EUNSUP, "%s/%s: a record of "
+		    "%u bytes does not fit a page of %u", l->d.dir, s->cur.rel,
+		    (uint32_t)s->rec.len, s->ps);
+	tdat_ring_enc_start(&enc, s->rec_ts, s->rec_missed, s->rec_count);
 	for (;;) {
-		uint32_t n = (uint32_t)s->rec.len, hdr, ext = 0;
-		uint64_t delta;
-
-		/* (a gap no time extend holds, 27 + 32 bits: the next
-		 * page's 64-bit time stamp) */
-		if (s->rec_ts < last || (used > 0 && (s->rec_missed ||
-		    s->rec_ts - last >= 1ULL << 59)))
+		/* (a time going back, a gap no time extend holds, lost
+		 * events: the next page, its 64-bit time stamp) */
+		if (!tdat_ring_enc_fits(&enc, (uint32_t)s->rec.len) ||
+		    tdat_ring_enc_full(&enc, (uint32_t)s->rec.len, s->rec_ts,
+		    enc.used > 0 && s->rec_missed))
 			break;
-		delta = s->rec_ts - last;
-		if (delta >= (1u << 27))
-			ext = 8;
-		hdr = n <= SMALL_DATA && n > 0 ? 4 : 8;
-		if (used + ext + hdr + n > cap) {
-			if (used == 0)
-				return tdat_fail_nooff(s->e, TDAT_EUNSUP,
-				    "%s/%s: a record of %u bytes does not fit "
-				    "a page of %u", l->d.dir, s->cur.rel, n,
-				    ps);
-			break;
-		}
-		if (ext) {
-			put_word(l, d + used, (uint32_t)l->pl.extend_type,
-			    (uint32_t)(delta & ((1u << 27) - 1)));
-			tdat_put(d + used + 4, delta >> 27, 4, l->pl.big);
-			used += 8;
-			delta = 0;
-		}
-		if (hdr == 4)
-			put_word(l, d + used, n / 4, (uint32_t)delta);
-		else {
-			put_word(l, d + used, 0, (uint32_t)delta);
-			tdat_put(d + used + 4, n + 4, 4, l->pl.big);
-		}
-		if (n)
-			memcpy(d + used + hdr, s->rec.p, n);
-		used += hdr + n;
-		last = s->rec_ts;
+		tdat_ring_enc_add(&enc, s->rec.p, (uint32_t)s->rec.len,
+		    s->rec_ts);
 		s->pending = 0;
 		if ((rc = next_record(s)) < 0) {
 			defer(s, rc);
@@ -848,9 +799,7 @@ fill_page(struct lstream *s, unsigned char *pg)
 			break;
 		s->pending = 1;
 	}
-	tdat_put(pg + 8, used | flags, l->pl.commit_size, l->pl.big);
-	if (flags & MISSING_STORED)
-		tdat_put(d + used, (uint64_t)count, l->pl.commit_size, l->pl.big);
+	tdat_ring_enc_finish(&enc, pg);
 	return 1;
 }
 

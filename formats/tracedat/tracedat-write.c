@@ -1139,7 +1139,8 @@ option_buffer(const struct tdat_file *f, size_t opt)
 }
 
 /* The order buffers are written in: the input's BUFFER options, the top
- * buffer first when it has none (v6). */
+ * buffer first when it has none (v6); then, from a salvage open, the
+ * buffers whose BUFFER option was lost (read from their data alone). */
 static void
 buffer_order(const struct tdat_file *f, int *order, size_t *n)
 {
@@ -1157,6 +1158,9 @@ buffer_order(const struct tdat_file *f, int *order, size_t *n)
 		if ((bi = option_buffer(f, i)) >= 0)
 			order[(*n)++] = bi;
 	}
+	for (i = 1; f->salvage && i < f->nbuf; i++)
+		if (f->buf[i].opt_index < 0 && !f->buf[i].latency)
+			order[(*n)++] = (int)i;
 }
 
 /* ------------------------------------------------------------------ */

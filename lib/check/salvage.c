@@ -15,32 +15,17 @@
 
 #include "tdat-int.h"
 
-/* What the records of an event id must hold (cached: the writer checks
- * every record it copies). */
-struct ev_check {
-	const struct tdat_shape *sh;	/* NULL: empty */
-	unsigned id;
-};
-#define NCHECK	256
-
-/* An event id and what its records must hold. */
-struct sev {
-	uint32_t id;
-	size_t order;			/* of its format in the file */
-	struct tdat_shape sh;
-};
-
 struct tdat_salvage {
 	struct tdat_file *f;
-	struct ev_check check[NCHECK];
 	struct tdat_page_layout pl;
-	struct sev *sev;		/* the formats by id, as tdat-verify */
-	size_t nsev;			/* reads them (load_formats) */
+	struct tdat_ring_events events;	/* the formats by id, as tdat-verify
+					 * reads them (load_formats) */
+	struct tdat_ring_check ck;	/* the CPU's pages (its clock) */
+	struct tdat_err *ce;		/* the page's first error ... */
+	int bad, bad_in_record;		/* ... if any, and whether in a record */
 	struct tdat_page_src src;
 	struct tdat_pages *ps;		/* the CPU being read, or NULL */
 	struct tdat_salvage_cpu *cur;	/* its counts */
-	uint64_t last_ts;		/* its last kept record */
-	int have_ts;
 	struct tdat_chunk *ch;		/* its chunk table, when compressed */
 	uint32_t nch;
 	size_t n;
@@ -58,133 +43,53 @@ note(struct tdat_salvage_cpu *c, const struct tdat_err *e)
 	snprintf(c->why, sizeof(c->why), "%s", e->msg);
 }
 
+/* What the page checker finds (lib/ring/check.c), in --salvage's words:
+ * the first error drops the page. */
 static int
-bad(struct tdat_err *e, const struct tdat_page_layout *pl,
-    const struct tdat_page *pg, uint32_t at, const char *msg)
+issue(void *arg, const struct tdat_ring_issue *is)
 {
-	return tdat_fail(e, TDAT_ECORRUPT, tdat_page_where(pl, pg, at), "%s",
-	    msg);
-}
+	struct tdat_salvage *s = arg;
+	const char *why = NULL;
 
-/* What the records of event id must hold, or NULL: the cache missed. */
-static const struct ev_check *
-lookup_slow(struct tdat_salvage *s, struct ev_check *c, unsigned id)
-{
-	size_t lo = 0, hi = s->nsev, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (s->sev[mid].id == id) {
-			c->sh = &s->sev[mid].sh;
-			c->id = id;
-			return c;
-		}
-		if (s->sev[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* What the records of event id must hold, or NULL. */
-static inline const struct ev_check *
-lookup(struct tdat_salvage *s, unsigned id)
-{
-	struct ev_check *c = &s->check[id % NCHECK];
-
-	if (c->sh != NULL && c->id == id)
-		return c;
-	return lookup_slow(s, c, id);
-}
-
-/* A record against its format: NULL if sound, else what is not. */
-static inline const char *
-check_fields(const struct ev_check *c, const unsigned char *d, uint32_t size,
-    int big)
-{
-	return tdat_shape_check(c->sh, d, size, big);
-}
-
-/* One item of a page: 0 if sound, < 0 if it shows damage. */
-static inline int
-check_item(struct tdat_salvage *s, struct tdat_page *pg,
-    const struct tdat_page_item *it, uint64_t before, uint64_t *nrec,
-    struct tdat_err *e)
-{
-	const struct tdat_page_layout *pl = &s->pl;
-	const struct ev_check *c;
-	const char *why;
-
-	switch (it->kind) {
-	case TDAT_ITEM_DATA:
-		if (pg->ts < before || (s->have_ts && pg->ts < s->last_ts))
-			return bad(e, pl, pg, it->at, "time goes backwards");
-		if (it->size < 2 || (c = lookup(s, tdat_rd16(it->data,
-		    pl->big))) == NULL)
-			return bad(e, pl, pg, it->at, "event id has no format");
-		if ((why = check_fields(c, it->data, it->size, pl->big)))
-			return bad(e, pl, pg, it->at, why);
-		(*nrec)++;
-		s->last_ts = pg->ts;
-		s->have_ts = 1;
+	if (is->what >= TDAT_RI_WARNINGS)
+		return 0;
+	s->bad = 1;
+	s->bad_in_record = is->in_record;
+	switch (is->what) {
+	case TDAT_RI_PAGE_COMMIT:
+	case TDAT_RI_ITEM:
+		*s->ce = *is->err;
+		return 1;
+	case TDAT_RI_PAGE_BACK:
+		why = "page time stamp is before the CPU's last record";
 		break;
-	case TDAT_ITEM_PADDING:
-		if ((it->rest && it->delta != 0) ||
-		    (!it->rest && (it->size < 4 || it->size % 4)))
-			return bad(e, pl, pg, it->at, "malformed padding");
+	case TDAT_RI_TIME_WRAP:
+	case TDAT_RI_TIME_BACK:
+		why = "time goes backwards";
 		break;
-	case TDAT_ITEM_EXTEND:
-		if (pg->ts < before)
-			return bad(e, pl, pg, it->at, "time extend wraps the "
-			    "clock");
+	case TDAT_RI_PADDING_PAST:
+	case TDAT_RI_PADDING_LEN:
+		why = "malformed padding";
+		break;
+	case TDAT_RI_EXTEND_WRAP:
+		why = "time extend wraps the clock";
+		break;
+	case TDAT_RI_NO_ID:
+	case TDAT_RI_NO_FORMAT:
+		why = "event id has no format";
+		break;
+	case TDAT_RI_SHORT:
+		why = "record is shorter than its event";
+		break;
+	case TDAT_RI_OUTSIDE:
+		why = "a __data_loc field lies outside its record";
+		break;
+	case TDAT_RI_UNTERMINATED:
+		why = "a string field is not terminated in its record";
 		break;
 	}
-	return 0;
-}
-
-/*
- * The items of a page from pg->pos on, for as long as they are what most
- * items are and sound: records check_item() finds nothing in, time
- * extends and stamps, of a little-endian page with the usual item types,
- * without a call each.  It stops at any other item (a padding, damage)
- * with pg->pos and pg->ts at it, for check_page() to read as before.
- */
-static void
-walk_fast(struct tdat_salvage *s, struct tdat_page *pg, uint64_t *nrec)
-{
-	const unsigned char *d = pg->p + s->pl.data_off;
-	const struct ev_check *c;
-	uint32_t pos = pg->pos, end = pg->commit, len, hdr, delta;
-	uint64_t ts = pg->ts, nts, last = s->have_ts ? s->last_ts : 0;
-	uint64_t n = 0;
-	int k;
-
-	/* pos stays at or below end; with no record yet, last is 0 */
-	while (end - pos >= 8) {
-		if ((k = tdat_fast_item(d + pos, 1, &len, &hdr, &delta,
-		    &ts)) == 0)
-			break;
-		if (k == 2) {
-			pos += 8;
-			continue;
-		}
-		nts = ts + delta;
-		if (len > end - pos - hdr || nts < ts || nts < last || len < 2 ||
-		    (c = lookup(s, tdat_rd16(d + pos + hdr, 0))) == NULL ||
-		    check_fields(c, d + pos + hdr, len, 0) != NULL)
-			break;
-		ts = last = nts;
-		n++;
-		pos += hdr + len;
-	}
-	pg->pos = pos;
-	pg->ts = ts;
-	if (n > 0) {
-		s->last_ts = last;
-		s->have_ts = 1;
-		*nrec += n;
-	}
+	tdat_fail(s->ce, TDAT_ECORRUPT, is->off, "%s", why ? why : "damaged");
+	return 1;
 }
 
 /* Check a whole page; *nrec gets its events (those before any damage). */
@@ -192,32 +97,18 @@ static int
 check_page(struct tdat_salvage *s, struct tdat_page *pg, uint64_t *nrec,
     struct tdat_err *e)
 {
-	struct tdat_page_item it;
-	uint64_t before, last = s->last_ts;
-	int rc, have = s->have_ts, fast;
+	uint64_t last = s->ck.last_ts, r0 = s->ck.records;
+	int have = s->ck.have_ts;
 
-	*nrec = 0;
-	if ((rc = tdat_page_init(&s->pl, pg, e)) < 0)
-		return rc;
-	if (pg->commit == 0)
+	s->bad = 0;
+	s->ce = e;
+	tdat_ring_check_page(&s->ck, pg);
+	*nrec = s->ck.records - r0 - (uint64_t)(s->bad && s->bad_in_record);
+	if (!s->bad)
 		return 0;
-	if (s->have_ts && pg->stamp < s->last_ts)
-		return tdat_fail(e, TDAT_ECORRUPT, pg->off, "page time stamp "
-		    "is before the CPU's last record");
-	fast = !s->pl.big && s->pl.padding_type == 29 &&
-	    s->pl.extend_type == 30 && s->pl.stamp_type == 31;
-	for (;;) {
-		if (fast)
-			walk_fast(s, pg, nrec);
-		before = pg->ts;
-		if ((rc = tdat_page_next(&s->pl, pg, &it, e)) == 0)
-			return 0;
-		if (rc < 0 || (rc = check_item(s, pg, &it, before, nrec, e)) < 0)
-			break;
-	}
-	s->last_ts = last;	/* a dropped page does not move the clock */
-	s->have_ts = have;
-	return rc;
+	s->ck.last_ts = last;	/* a dropped page does not move the clock */
+	s->ck.have_ts = have;
+	return e->code < 0 ? e->code : TDAT_ECORRUPT;
 }
 
 static struct tdat_salvage_cpu *
@@ -255,7 +146,7 @@ src_begin(void *arg, int buf, uint32_t id, uint64_t *total,
 	s->ch = NULL;
 	s->nch = 0;
 	s->cur = NULL;
-	s->have_ts = 0;
+	tdat_ring_check_cpu(&s->ck);
 	for (i = 0; i < b->ncpu; i++)
 		if (b->cpu[i].id == id)
 			cp = &b->cpu[i];
@@ -377,14 +268,17 @@ no_note(void *arg, const struct tdat_fmt_issue *is)
 }
 
 /* One format file, read as tdat-verify reads it (lib/check/verify.c
- * scan_format): leniently, a file that does not give an id passed over. */
+ * scan_format): leniently, a file that does not give an id passed over;
+ * the first of an id holds it. */
 static int
 add_format(struct tdat_salvage *s, const struct tdat_file *f,
     const struct tdat_blob *b, const char *sys, struct tdat_err *e)
 {
 	struct tdat_event *te;
 	struct tdat_err se = { 0 };
-	struct sev *v;
+	struct tdat_shape sh;
+	char name[64];
+	size_t ix;
 	int rc;
 
 	if (b->p == NULL)
@@ -393,30 +287,16 @@ add_format(struct tdat_salvage *s, const struct tdat_file *f,
 	    b->len), sys, f->lsize, no_note, NULL, &te, &se) < 0)
 		return se.code == TDAT_ENOMEM ? tdat_fail_nooff(e, TDAT_ENOMEM,
 		    "out of memory") : 0;
-	if ((v = realloc(s->sev, (s->nsev + 1) * sizeof(*v))) == NULL) {
-		tdat_event_free(te);
-		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	}
-	s->sev = v;
-	v += s->nsev;
-	v->id = (uint32_t)te->id;
-	v->order = s->nsev;
-	rc = tdat_shape_of(te, &v->sh);
+	snprintf(name, sizeof(name), "%s:%s", sys, te->name ? te->name : "?");
+	tdat_vis(name, sizeof(name), name);
+	rc = tdat_shape_of(te, &sh);
+	if (rc == 0)
+		rc = tdat_ring_events_add(&s->events, (uint32_t)te->id, name,
+		    &sh, &ix);
 	tdat_event_free(te);
 	if (rc < 0)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	s->nsev++;
 	return 0;
-}
-
-static int
-sev_cmp(const void *a, const void *b)
-{
-	const struct sev *x = a, *y = b;
-
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 /*
@@ -429,7 +309,7 @@ static int
 load_formats(struct tdat_salvage *s, const struct tdat_file *f,
     struct tdat_err *e)
 {
-	size_t i, j;
+	size_t i;
 	uint32_t si, ei;
 	int rc = 0;
 
@@ -439,19 +319,7 @@ load_formats(struct tdat_salvage *s, const struct tdat_file *f,
 		for (ei = 0; rc == 0 && ei < f->sys[si].nev; ei++)
 			rc = add_format(s, f, &f->sys[si].ev[ei],
 			    f->sys[si].name ? f->sys[si].name : "?", e);
-	if (rc < 0)
-		return rc;
-	if (s->nsev > 1)
-		qsort(s->sev, s->nsev, sizeof(*s->sev), sev_cmp);
-	for (i = j = 0; i < s->nsev; i++) {
-		if (j > 0 && s->sev[j - 1].id == s->sev[i].id) {
-			free(s->sev[i].sh.loc);
-			continue;
-		}
-		s->sev[j++] = s->sev[i];
-	}
-	s->nsev = j;
-	return 0;
+	return rc;
 }
 
 int
@@ -465,6 +333,10 @@ tdat_salvage_open(struct tdat_file *f, struct tdat_salvage **out,
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	s->f = f;
+	s->ck.pl = &s->pl;
+	s->ck.events = &s->events;
+	s->ck.issue = issue;
+	s->ck.arg = s;
 	if ((rc = tdat_page_layout(f, &s->pl, e)) < 0 ||
 	    (rc = load_formats(s, f, e)) < 0) {
 		tdat_salvage_close(s);
@@ -516,7 +388,7 @@ tdat_salvage_check_page(struct tdat_salvage *s, struct tdat_page *pg,
 	uint64_t nrec;
 
 	if (first)
-		s->have_ts = 0;
+		tdat_ring_check_cpu(&s->ck);
 	return check_page(s, pg, &nrec, e);
 }
 
@@ -524,11 +396,12 @@ const char *
 tdat_salvage_check_record(struct tdat_salvage *s, const unsigned char *d,
     uint32_t size)
 {
-	const struct ev_check *c;
+	const struct tdat_ring_ev *ev;
 
-	if (size < 2 || (c = lookup(s, tdat_rd16(d, s->pl.big))) == NULL)
+	if (size < 2 || (ev = tdat_ring_event(&s->events, tdat_rd16(d,
+	    s->pl.big))) == NULL)
 		return "event id has no format";
-	return check_fields(c, d, size, s->pl.big);
+	return tdat_shape_check(&ev->sh, d, size, s->pl.big);
 }
 
 size_t
@@ -559,15 +432,12 @@ tdat_salvage_damaged(const struct tdat_salvage *s)
 void
 tdat_salvage_close(struct tdat_salvage *s)
 {
-	size_t i;
 
 	if (s == NULL)
 		return;
 	tdat_pages_close(s->ps);
 	free(s->ch);
-	for (i = 0; i < s->nsev; i++)
-		free(s->sev[i].sh.loc);
-	free(s->sev);
+	tdat_ring_events_free(&s->events);
 	free(s->cpu);
 	free(s);
 }

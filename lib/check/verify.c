@@ -27,25 +27,12 @@
 
 #define MAX_CHUNK	(16u << 20)	/* uncompressed bytes of one chunk */
 #define MAX_WARN_KINDS	32
-#define NIDS		65536
-#define COMMIT_MASK	((1u << 27) - 1)
-#define KNOWN_FLAGS	(COMMIT_MASK | (1u << 30) | (1u << 31))
 /* Work worth a second thread: bytes of format text, of CPU data. */
 #define MIN_FORMATS_2	(64u << 10)
 #define MIN_PAGES_2	(1u << 20)
 
-/* What a record of an event must hold, packed for walk_fast(). */
-struct vquick {
-	uint32_t min_size, nloc;
-	const struct tdat_loc *loc;
-};
-
-/* An event's format: what its records must hold (lib/ring/shape.c). */
+/* An event of the table (v->events.ev[i]): where its format is. */
 struct vevent {
-	char name[64];
-	uint32_t min_size;	/* end of the last fixed field */
-	uint32_t nloc;
-	struct tdat_loc *loc;	/* __data_loc and __rel_loc fields */
 	const struct tdat_blob *bl;	/* its format file */
 	const char *sys;
 };
@@ -70,13 +57,11 @@ struct vctx {
 	/* pages */
 	struct tdat_page_layout pl;
 	int have_pl;
-	/* event formats: idx[id] is 1 + the index in ev, or 0 */
-	uint32_t *idx;
-	uint32_t nidx;		/* ids below it; the largest format's id + 1 */
+	/* event formats: the table by id (lib/ring), and ev[i] the format
+	 * file of events.ev[i] */
+	struct tdat_ring_events events;
 	struct vevent *ev;
-	size_t nev;
 	unsigned char *seen;	/* seen[i]: a record of ev[i] is in the pages */
-	struct vquick *quick;	/* quick[i]: of ev[i] */
 	struct tdat_codec *codec;	/* for the pages; NULL: the file's */
 	/* regions */
 	struct region *reg;
@@ -250,7 +235,8 @@ struct fmtjob {
 	const char *sys;
 	int rc;			/* 0 an event; 1 none; -1 out of memory */
 	uint32_t id;
-	struct vevent ev;
+	char name[64];
+	struct tdat_shape sh;	/* what its records must hold */
 	char **note;		/* "event-format" warnings, in order */
 	size_t nnote;
 	int oom;
@@ -312,21 +298,6 @@ format_note(void *arg, const struct tdat_fmt_issue *is)
 	j->nnote++;
 }
 
-/* What a record of the event must hold (lib/ring/shape.c); nonzero when out
- * of memory. */
-static int
-event_fields(struct vevent *ev, const struct tdat_event *te)
-{
-	struct tdat_shape sh;
-
-	if (tdat_shape_of(te, &sh) < 0)
-		return 1;
-	ev->min_size = sh.min_size;
-	ev->nloc = sh.nloc;
-	ev->loc = sh.loc;
-	return 0;
-}
-
 /* One format file, read leniently by lib/event/event.c: what it says is wrong
  * becomes a warning, and the event keeps the fields that parse.  Touches
  * nothing but *j: either thread runs it. */
@@ -345,11 +316,11 @@ scan_format(struct fmtjob *j, int lsize)
 		if (e.code == TDAT_ENOMEM)
 			j->rc = -1;
 	} else {
-		snprintf(j->ev.name, sizeof(j->ev.name), "%s:%s", j->sys,
+		snprintf(j->name, sizeof(j->name), "%s:%s", j->sys,
 		    te->name ? te->name : "?");
-		tdat_vis(j->ev.name, sizeof(j->ev.name), j->ev.name);
+		tdat_vis(j->name, sizeof(j->name), j->name);
 		j->id = (uint32_t)te->id;
-		j->rc = event_fields(&j->ev, te) ? -1 : 0;
+		j->rc = tdat_shape_of(te, &j->sh) < 0 ? -1 : 0;
 		tdat_event_free(te);
 	}
 	if (j->oom)
@@ -362,30 +333,29 @@ static int
 take_format(struct vctx *v, struct fmtjob *j)
 {
 	struct vevent *ev;
-	size_t i;
+	size_t i, ix;
+	int rc;
 
 	for (i = 0; i < j->nnote; i++)
 		WARN(v, "event-format", j->bl->off, "%s", j->note[i]);
 	if (j->rc < 0)
 		return nomem(v);
-	if (j->rc > 0 || j->id >= v->nidx)
+	if (j->rc > 0)
 		return 0;
-	if ((ev = realloc(v->ev, (v->nev + 1) * sizeof(*ev))) == NULL)
+	rc = tdat_ring_events_add(&v->events, j->id, j->name, &j->sh, &ix);
+	j->sh.loc = NULL;
+	if (rc < 0)
+		return nomem(v);
+	if (rc == 1)
+		WARN(v, "event-id-twice", j->bl->off, "event id %u belongs to "
+		    "both %s and %s", j->id, v->events.ev[ix].name, j->name);
+	if (rc != 0)
+		return 0;
+	if ((ev = realloc(v->ev, v->events.nev * sizeof(*ev))) == NULL)
 		return nomem(v);
 	v->ev = ev;
-	ev = &v->ev[v->nev];
-	*ev = j->ev;
-	j->ev.loc = NULL;
-	if (v->idx[j->id]) {
-		WARN(v, "event-id-twice", j->bl->off, "event id %u belongs to "
-		    "both %s and %s", j->id, v->ev[v->idx[j->id] - 1].name,
-		    ev->name);
-		free(ev->loc);
-		return 0;
-	}
-	ev->bl = j->bl;
-	ev->sys = j->sys;
-	v->idx[j->id] = (uint32_t)++v->nev;
+	ev[ix].bl = j->bl;
+	ev[ix].sys = j->sys;
 	return 0;
 }
 
@@ -408,14 +378,15 @@ check_print_formats(struct vctx *v, int all)
 
 	section(v);
 	if ((set = tdat_events_new(v->f->lsize, v->f->big)) == NULL ||
-	    (evs = calloc(v->nev + 1, sizeof(*evs))) == NULL) {
+	    (evs = calloc(v->events.nev + 1, sizeof(*evs))) == NULL) {
 		if (set)
 			tdat_events_free(set);
 		nomem(v);
 		return;
 	}
-	for (i = 0; i < v->nev && !v->fatal; i++) {
+	for (i = 0; i < v->events.nev && !v->fatal; i++) {
 		const struct vevent *ve = &v->ev[i];
+		const char *name = v->events.ev[i].name;
 
 		if (!all && !(v->seen && v->seen[i]))
 			continue;
@@ -426,7 +397,7 @@ check_print_formats(struct vctx *v, int all)
 				nomem(v);
 			else
 				WARN(v, "event-parse", ve->bl->off, "event %s: its "
-				    "format does not parse: %s", ve->name, e.msg);
+				    "format does not parse: %s", name, e.msg);
 			evs[i] = NULL;
 		}
 	}
@@ -436,23 +407,23 @@ check_print_formats(struct vctx *v, int all)
 	memset(&rec, 0, sizeof(rec));
 	rec.data = zeros;
 	rec.size = sizeof(zeros);
-	for (i = 0; i < v->nev && !v->fatal; i++) {
+	for (i = 0; i < v->events.nev && !v->fatal; i++) {
 		if (evs[i] == NULL)
 			continue;
 		if (evs[i]->failed) {
 			WARN(v, "print-format", v->ev[i].bl->off, "event %s: its "
-			    "print format does not parse", v->ev[i].name);
+			    "print format does not parse", v->events.ev[i].name);
 			continue;
 		}
 		tdat_sb_reset(&sb);
 		tdat_event_print(evs[i], &rec, TDAT_PRINT_FMT, &sb);
 		if (evs[i]->failed)
 			WARN(v, "print-format", v->ev[i].bl->off, "event %s: its "
-			    "print format does not render", v->ev[i].name);
+			    "print format does not render", v->events.ev[i].name);
 		else if (sb.full)
 			WARN(v, "print-format", v->ev[i].bl->off, "event %s: its "
 			    "print format makes more than %zu MiB of text",
-			    v->ev[i].name, TDAT_TEXT_MAX >> 20);
+			    v->events.ev[i].name, TDAT_TEXT_MAX >> 20);
 	}
 	tdat_sb_free(&sb);
 	free(evs);
@@ -526,21 +497,14 @@ check_formats(struct vctx *v)
 		pthread_join(t, NULL);
 	else
 		scan_formats(&b);
-	/* The id table up to the largest id, not NIDS: made for each file,
-	 * a 256 KiB table costs more than a small file's checks. */
-	for (i = 0; i < n; i++)
-		if (jobs[i].rc == 0 && jobs[i].id < NIDS && jobs[i].id >= v->nidx)
-			v->nidx = jobs[i].id + 1;
-	if ((v->idx = calloc(v->nidx ? v->nidx : 1, sizeof(*v->idx))) == NULL)
-		nomem(v);
-	for (i = 0; i < n && !v->fatal && v->idx; i++)
+	for (i = 0; i < n && !v->fatal; i++)
 		if (take_format(v, &jobs[i]))
 			break;
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < jobs[i].nnote; k++)
 			free(jobs[i].note[k]);
 		free(jobs[i].note);
-		free(jobs[i].ev.loc);
+		free(jobs[i].sh.loc);
 	}
 	free(jobs);
 }
@@ -672,6 +636,7 @@ check_options(struct vctx *v)
 			break;
 		case TDAT_OPT_DATE: case TDAT_OPT_UNAME: case TDAT_OPT_VERSION:
 		case TDAT_OPT_TRACECLOCK: case TDAT_OPT_CPUSTAT:
+		case TDAT_OPT_LAST_BOOT_INFO:
 			/* text: a NUL ends it within the payload */
 			if (o->size > 0 && ovi->u.text.len == o->size)
 				WARN(v, "option-text", at, "option %s is not "
@@ -680,6 +645,7 @@ check_options(struct vctx *v)
 		case TDAT_OPT_HEADER_INFO: case TDAT_OPT_FTRACE_EVENTS:
 		case TDAT_OPT_EVENT_FORMATS: case TDAT_OPT_KALLSYMS:
 		case TDAT_OPT_PRINTK: case TDAT_OPT_CMDLINES:
+		case TDAT_OPT_BTF_FILE: case TDAT_OPT_MODULES_FILE:
 			if (f->version >= 7 && o->size != 8)
 				WARN(v, "option-size", at, "option %s has %u bytes, "
 				    "not 8", name, o->size);
@@ -699,13 +665,56 @@ check_options(struct vctx *v)
 		    seen[TDAT_OPT_CPUCOUNT]);
 }
 
-/* Does a v7 metadata option (HEADER_INFO...CMDLINES) point at section s? */
+/* Does a v7 metadata option (HEADER_INFO...CMDLINES, and trace-cmd 3.4's
+ * BTF_FILE and MODULES_FILE) point at section s? */
 static int
 names_section(const struct tdat_optval *o, const struct tdat_section *s)
 {
-	return o->id == s->id && o->id >= TDAT_OPT_HEADER_INFO &&
-	    o->id <= TDAT_OPT_CMDLINES && o->u.ref.valid &&
+	return o->id == s->id && ((o->id >= TDAT_OPT_HEADER_INFO &&
+	    o->id <= TDAT_OPT_CMDLINES) || o->id == TDAT_OPT_BTF_FILE ||
+	    o->id == TDAT_OPT_MODULES_FILE) && o->u.ref.valid &&
 	    o->u.ref.off == s->off;
+}
+
+/*
+ * The BTF section (trace-cmd 3.4 copies /sys/kernel/btf/vmlinux): its
+ * header (magic 0xeb9f in the kernel's byte order, version 1) and the
+ * type and string parts it names inside it; why is set when it is wrong.
+ */
+static void
+btf_check(const unsigned char *p, uint64_t n, char *why, size_t len)
+{
+	uint32_t hl, toff, tlen, soff, slen;
+	int big;
+
+	why[0] = '\0';
+	if (n < 24) {
+		snprintf(why, len, "%llu bytes hold no BTF header",
+		    (unsigned long long)n);
+		return;
+	}
+	if (p[0] == 0x9f && p[1] == 0xeb)
+		big = 0;
+	else if (p[0] == 0xeb && p[1] == 0x9f)
+		big = 1;
+	else {
+		snprintf(why, len, "no BTF magic (0x%02x%02x)", p[0], p[1]);
+		return;
+	}
+	hl = tdat_get32(p + 4, big);
+	toff = tdat_get32(p + 8, big);
+	tlen = tdat_get32(p + 12, big);
+	soff = tdat_get32(p + 16, big);
+	slen = tdat_get32(p + 20, big);
+	if (p[2] != 1)
+		snprintf(why, len, "BTF version %u, not 1", p[2]);
+	else if (hl < 24 || hl > n)
+		snprintf(why, len, "BTF header length %u is not sane", hl);
+	else if ((uint64_t)toff + tlen > n - hl ||
+	    (uint64_t)soff + slen > n - hl)
+		snprintf(why, len, "BTF types (%u bytes at %u) or strings (%u "
+		    "bytes at %u) lie outside its %llu bytes", tlen, toff, slen,
+		    soff, (unsigned long long)(n - hl));
 }
 
 /* v7: sections, their names, what names them, compressed payloads. */
@@ -781,6 +790,13 @@ check_sections(struct vctx *v)
 			    tdat_option_name(s->id) : "?");
 		else
 			add_region(v, s->off, s->off + 16, "section header");
+		if (s->id == TDAT_OPT_BTF_FILE &&
+		    !(s->flags & TDAT_SEC_COMPRESSED) && s->size <= MAX_CHUNK * 4 &&
+		    !readat(v, &v->win, &v->wcap, s->off + 16, s->size, "BTF")) {
+			btf_check(v->win, s->size, why, sizeof(why));
+			if (why[0] != '\0')
+				ERR(v, "btf", s->off + 16, "section BTF: %s", why);
+		}
 		if (!(s->flags & TDAT_SEC_COMPRESSED) ||
 		    s->id == TDAT_OPT_BUFFER || s->id == TDAT_OPT_BUFFER_TEXT)
 			continue;
@@ -804,10 +820,19 @@ check_sections(struct vctx *v)
 		    "compressed") || room(v, &v->win, &v->wcap, s->usize))
 			continue;
 		if (inflate_exact(v, v->cbuf, s->csize, v->win, s->usize, why,
-		    sizeof(why)) && !v->fatal)
-			ERR(v, "decompress", s->off + 24, "section %s: %s",
-			    tdat_option_name(s->id) ? tdat_option_name(s->id) :
-			    "?", why);
+		    sizeof(why))) {
+			if (!v->fatal)
+				ERR(v, "decompress", s->off + 24, "section %s: %s",
+				    tdat_option_name(s->id) ?
+				    tdat_option_name(s->id) : "?", why);
+			continue;
+		}
+		if (s->id == TDAT_OPT_BTF_FILE) {
+			btf_check(v->win, s->usize, why, sizeof(why));
+			if (why[0] != '\0')
+				ERR(v, "btf", s->off + 24, "section BTF: %s",
+				    why);
+		}
 	}
 }
 
@@ -994,12 +1019,24 @@ check_texts(struct vctx *v)
 /* Pages. */
 
 struct cpuwalk {
+	struct vctx *v;
 	const struct tdat_buffer *b;
 	const struct tdat_cpu *c;
 	long long page;		/* index of the current page */
-	uint64_t last_ts;	/* of the last record */
-	int have_ts;
+	struct tdat_ring_check ck;	/* the checker, the CPU's clock */
+	uint64_t pages, records;	/* of its counts, those in v->st */
 };
+
+/* The checker's counts into the stats (a finding kept by the second
+ * thread notes them as they are). */
+static void
+counts(struct cpuwalk *w)
+{
+	w->v->st->pages += w->ck.pages - w->pages;
+	w->v->st->records += w->ck.records - w->records;
+	w->pages = w->ck.pages;
+	w->records = w->ck.records;
+}
 
 #define PERR(v, w, kind, off, ...) \
 	find(v, TDAT_FIND_ERROR, kind, 1, off, (w)->b, (int)(w)->c->id, \
@@ -1008,223 +1045,77 @@ struct cpuwalk {
 	find(v, TDAT_FIND_WARNING, kind, 1, off, (w)->b, (int)(w)->c->id, \
 	    (w)->page, __VA_ARGS__)
 
-/* The data of a record against its format; nonzero to stop the page. */
-/* Where a finding about the record it lies: worked out only for one. */
-#define WHERE	tdat_page_where(&v->pl, pg, it->at)
-
+/* What the page checker (lib/ring/check.c) finds, as findings. */
 static int
-check_record(struct vctx *v, struct cpuwalk *w, const struct tdat_page *pg,
-    const struct tdat_page_item *it)
+page_issue(void *arg, const struct tdat_ring_issue *is)
 {
-	struct vevent *ev;
-	uint32_t id, i, size = it->size;
+	struct cpuwalk *w = arg;
+	struct vctx *v = w->v;
+	const char *ev = is->ev ? is->ev->name : "?";
+	const char *fld = is->loc ? is->loc->name : "?";
+	unsigned long long ts = is->ts, last = is->last;
 
-	if (size < 2)
-		return PERR(v, w, "record-size", WHERE, "record of %u bytes holds "
-		    "no event id", size);
-	id = tdat_rd16(it->data, v->pl.big);
-	if (id >= v->nidx || v->idx[id] == 0)
-		return PERR(v, w, "event-id", WHERE, "event id %u has no format",
-		    id);
-	ev = &v->ev[v->idx[id] - 1];
-	v->seen[v->idx[id] - 1] = 1;
-	if (size < ev->min_size)
-		return PERR(v, w, "record-size", WHERE, "record of %u bytes is "
-		    "shorter than event %s (%u)", size, ev->name, ev->min_size);
-	for (i = 0; i < ev->nloc; i++) {
-		const struct tdat_loc *l = &ev->loc[i];
-		uint32_t loc = tdat_rd32(it->data + l->off, v->pl.big);
-		uint32_t off = loc & 0xffff, len = loc >> 16;
-
-		if (l->rel)
-			off += l->off + 4;
-		if (off > size || len > size - off)
-			return PERR(v, w, "data-loc", WHERE, "event %s: field %s "
-			    "(%u bytes at %u) lies outside its record of %u bytes",
-			    ev->name, l->name, len, off, size);
-		if (!l->str || len == 0 || memchr(it->data + off, '\0', len))
-			continue;
-		/* Some modules store strlen() as the length, NUL after it. */
-		if (memchr(it->data + off, '\0', size - off) == NULL)
-			return PERR(v, w, "string", WHERE, "event %s: string field "
-			    "%s is not terminated in its record", ev->name,
-			    l->name);
-		if (PWARN(v, w, "string-length", WHERE, "event %s: string field "
-		    "%s ends after its stated length %u", ev->name, l->name, len))
-			return 1;
+	counts(w);
+	switch (is->what) {
+	case TDAT_RI_PAGE_COMMIT:
+		return PERR(v, w, "page-commit", is->off, "%s", is->msg);
+	case TDAT_RI_PAGE_FLAGS:
+		return PWARN(v, w, "page-flags", is->off, "unknown page flags "
+		    "0x%llx", (unsigned long long)is->flags);
+	case TDAT_RI_MISSED:
+		if (is->lost > 0)
+			return PWARN(v, w, "missed-events", is->off, "%lld "
+			    "events were lost before this page", is->lost);
+		return PWARN(v, w, "missed-events", is->off, "events were lost "
+		    "before this page");
+	case TDAT_RI_PAGE_BACK:
+		return PERR(v, w, "time-backwards", is->off, "page time stamp "
+		    "%llu is before the CPU's last record (%llu)", ts, last);
+	case TDAT_RI_ITEM:
+		return PERR(v, w, "record", is->off, "%s", is->msg);
+	case TDAT_RI_TIME_WRAP:
+		return PERR(v, w, "time-wrap", is->off, "time delta wraps the "
+		    "clock");
+	case TDAT_RI_TIME_BACK:
+		return PERR(v, w, "time-backwards", is->off, "timestamp %llu is "
+		    "before the last (%llu)", ts, last);
+	case TDAT_RI_PADDING_PAST:
+		return PERR(v, w, "padding", is->off, "padding of %u bytes runs "
+		    "past the page commit (%u)", is->size, is->commit);
+	case TDAT_RI_PADDING_LEN:
+		return PERR(v, w, "padding", is->off, "padding length %u is "
+		    "malformed", is->size);
+	case TDAT_RI_EXTEND_WRAP:
+		return PERR(v, w, "time-wrap", is->off, "time extend %llu wraps "
+		    "the clock", (unsigned long long)is->ext);
+	case TDAT_RI_EXTEND_TWICE:
+		return PWARN(v, w, "time-extend", is->off, "two time extends in "
+		    "a row");
+	case TDAT_RI_EXTEND_END:
+		return PWARN(v, w, "time-extend", is->off, "time extend at the "
+		    "end of the page's records");
+	case TDAT_RI_NO_ID:
+		return PERR(v, w, "record-size", is->off, "record of %u bytes "
+		    "holds no event id", is->size);
+	case TDAT_RI_NO_FORMAT:
+		return PERR(v, w, "event-id", is->off, "event id %u has no "
+		    "format", is->id);
+	case TDAT_RI_SHORT:
+		return PERR(v, w, "record-size", is->off, "record of %u bytes is "
+		    "shorter than event %s (%u)", is->size, ev,
+		    is->ev ? is->ev->sh.min_size : 0);
+	case TDAT_RI_OUTSIDE:
+		return PERR(v, w, "data-loc", is->off, "event %s: field %s (%u "
+		    "bytes at %u) lies outside its record of %u bytes", ev, fld,
+		    is->len, is->off_in, is->size);
+	case TDAT_RI_UNTERMINATED:
+		return PERR(v, w, "string", is->off, "event %s: string field %s "
+		    "is not terminated in its record", ev, fld);
+	case TDAT_RI_LONG_STRING:
+		return PWARN(v, w, "string-length", is->off, "event %s: string "
+		    "field %s ends after its stated length %u", ev, fld,
+		    is->len);
 	}
-	return 0;
-}
-
-/*
- * What check_record() finds nothing in, told without a finding: a record
- * of a little-endian page (walk_fast()).
- */
-static inline int
-record_ok(const uint32_t *idx, uint32_t nidx, const struct vquick *quick,
-    unsigned char *seen, const unsigned char *d, uint32_t size)
-{
-	const struct vquick *q;
-	const struct tdat_loc *l;
-	uint32_t id, ix, i, loc, off, len;
-
-	if (size < 2 || (id = tdat_rd16(d, 0)) >= nidx || (ix = idx[id]) == 0)
-		return 0;
-	q = &quick[ix - 1];
-	if (size < q->min_size)
-		return 0;
-	for (i = 0; i < q->nloc; i++) {
-		l = &q->loc[i];
-		loc = tdat_rd32(d + l->off, 0);
-		off = loc & 0xffff;
-		len = loc >> 16;
-		if (l->rel)
-			off += l->off + 4;
-		if (off > size || len > size - off || (l->str && len != 0 &&
-		    memchr(d + off, '\0', len) == NULL))
-			return 0;
-	}
-	seen[ix - 1] = 1;
-	return 1;
-}
-
-/*
- * The items of a page from pg->pos on, for as long as they are what most
- * items are and sound: records check_record() finds nothing in, time
- * extends and stamps, of a little-endian page with the usual item types.
- * It stops at any other item (a padding, damage, a finding to make) with
- * pg->pos, pg->ts, *extend and the CPU's clock as check_page() would have
- * them there, and check_page() reads that item; so the findings are its.
- */
-static void
-walk_fast(struct vctx *v, struct cpuwalk *w, struct tdat_page *pg,
-    int *extend)
-{
-	const unsigned char *d = pg->p + v->pl.data_off;
-	uint32_t pos = pg->pos, end = pg->commit, len, hdr, delta;
-	uint64_t ts = pg->ts, nts, last = w->have_ts ? w->last_ts : 0;
-	uint64_t nrec = 0;
-	int ext = *extend, k;
-	const uint32_t *idx = v->idx;
-	const struct vquick *quick = v->quick;
-	unsigned char *seen = v->seen;
-
-	/* pos stays at or below end; with no record yet, last is 0 */
-	while (end - pos >= 8) {
-		if ((k = tdat_fast_item(d + pos, !ext, &len, &hdr, &delta,
-		    &ts)) == 0)
-			break;
-		if (k == 2) {
-			ext = 1;
-			pos += 8;
-			continue;
-		}
-		nts = ts + delta;
-		if (len > end - pos - hdr || nts < ts || nts < last ||
-		    !record_ok(idx, v->nidx, quick, seen, d + pos + hdr, len))
-			break;
-		ts = last = nts;
-		ext = 0;
-		nrec++;
-		pos += hdr + len;
-	}
-	pg->pos = pos;
-	pg->ts = ts;
-	*extend = ext;
-	if (nrec > 0) {
-		w->last_ts = last;
-		w->have_ts = 1;
-		v->st->records += nrec;
-	}
-}
-
-/* One page; nonzero when the CPU's check should stop. */
-static int
-check_page(struct vctx *v, struct cpuwalk *w, struct tdat_page *pg)
-{
-	struct tdat_page_item it;
-	struct tdat_err e = { 0 };
-	uint64_t before, high;
-	int rc, extend = 0, fast;
-
-	v->st->pages++;
-	if (tdat_page_init(&v->pl, pg, &e) < 0)
-		return PERR(v, w, "page-commit", e.off, "%s", e.msg);
-	/* A 64-bit commit word holds bit 31 sign-extended. */
-	high = pg->flags >> 32;
-	if (((pg->flags & 0xffffffffu & ~KNOWN_FLAGS) || (high &&
-	    (high != 0xffffffffu || !(pg->flags & (1u << 31))))) &&
-	    PWARN(v, w, "page-flags", pg->off, "unknown page flags 0x%llx",
-	    (unsigned long long)(pg->flags & ~(uint64_t)COMMIT_MASK)))
-		return 1;
-	if (pg->commit == 0)
-		return 0;
-	if (pg->lost && PWARN(v, w, "missed-events", pg->off, pg->lost > 0 ?
-	    "%lld events were lost before this page" :
-	    "events were lost before this page", pg->lost))
-		return 1;
-	if (w->have_ts && pg->stamp < w->last_ts)
-		return PERR(v, w, "time-backwards", pg->off, "page time stamp "
-		    "%llu is before the CPU's last record (%llu)",
-		    (unsigned long long)pg->stamp,
-		    (unsigned long long)w->last_ts);
-	fast = v->quick && !v->pl.big && v->pl.padding_type == 29 &&
-	    v->pl.extend_type == 30 && v->pl.stamp_type == 31;
-	for (;;) {
-		if (fast)
-			walk_fast(v, w, pg, &extend);
-		before = pg->ts;
-		if ((rc = tdat_page_next(&v->pl, pg, &it, &e)) < 0)
-			return PERR(v, w, "record", e.off, "%s", e.msg);
-		if (rc == 0)
-			break;
-		switch (it.kind) {
-		case TDAT_ITEM_DATA:
-			extend = 0;
-			v->st->records++;
-			if (pg->ts < before)
-				return PERR(v, w, "time-wrap", tdat_page_where(&v->pl,
-				    pg, it.at), "time delta wraps the clock");
-			if (w->have_ts && pg->ts < w->last_ts)
-				return PERR(v, w, "time-backwards",
-				    tdat_page_where(&v->pl, pg, it.at),
-				    "timestamp %llu is before the last (%llu)",
-				    (unsigned long long)pg->ts,
-				    (unsigned long long)w->last_ts);
-			w->last_ts = pg->ts;
-			w->have_ts = 1;
-			if (check_record(v, w, pg, &it))
-				return 1;
-			break;
-		case TDAT_ITEM_PADDING:
-			if (it.rest && it.delta != 0 && PERR(v, w, "padding",
-			    tdat_page_where(&v->pl, pg, it.at), "padding of %u "
-			    "bytes runs past the page commit (%u)", it.size,
-			    pg->commit))
-				return 1;
-			if (!it.rest && (it.size < 4 || it.size % 4) &&
-			    PERR(v, w, "padding", tdat_page_where(&v->pl, pg,
-			    it.at), "padding length %u is malformed", it.size))
-				return 1;
-			break;
-		case TDAT_ITEM_EXTEND:
-			if (pg->ts < before)
-				return PERR(v, w, "time-wrap", tdat_page_where(&v->pl,
-				    pg, it.at), "time extend %llu wraps the clock",
-				    (unsigned long long)it.ext);
-			/* FALLTHROUGH */
-		case TDAT_ITEM_STAMP:
-			if (extend && PWARN(v, w, "time-extend",
-			    tdat_page_where(&v->pl, pg, it.at),
-			    "two time extends in a row"))
-				return 1;
-			extend = 1;
-			break;
-		}
-	}
-	if (extend && PWARN(v, w, "time-extend", pg->off, "time extend at the "
-	    "end of the page's records"))
-		return 1;
 	return 0;
 }
 
@@ -1237,7 +1128,7 @@ static void
 check_cpu(struct vctx *v, int bi, uint32_t ci)
 {
 	const struct tdat_buffer *b = &v->f->buf[bi];
-	struct cpuwalk w = { b, &b->cpu[ci], -1, 0, 0 };
+	struct cpuwalk w = { v, b, &b->cpu[ci], -1, { 0 }, 0, 0 };
 	struct tdat_pages *ps;
 	struct tdat_page pg;
 	struct tdat_err e = { 0 };
@@ -1246,6 +1137,11 @@ check_cpu(struct vctx *v, int bi, uint32_t ci)
 	int rc;
 
 	section(v);
+	w.ck.pl = &v->pl;
+	w.ck.events = &v->events;
+	w.ck.issue = page_issue;
+	w.ck.arg = &w;
+	w.ck.seen = v->seen;
 	if (b->compressed && v->f->codec == NULL) {
 		PERR(v, &w, "compressed", w.c->off, "data is compressed but the "
 		    "file names no compression");
@@ -1282,7 +1178,9 @@ check_cpu(struct vctx *v, int bi, uint32_t ci)
 			continue;
 		}
 		w.page++;
-		if (check_page(v, &w, &pg))
+		rc = tdat_ring_check_page(&w.ck, &pg);
+		counts(&w);
+		if (rc)
 			break;
 	}
 	tdat_pages_close(ps);
@@ -1543,7 +1441,7 @@ run_tasks(struct vctx *v, struct task *t, size_t n)
 	if (v->f->codec && (p.hv.codec = tdat_codec_new(tdat_codec_name(
 	    v->f->codec))) == NULL)
 		return 1;
-	if ((p.hv.seen = calloc(v->nev + 1, 1)) == NULL) {
+	if ((p.hv.seen = calloc(v->events.nev + 1, 1)) == NULL) {
 		tdat_codec_free(p.hv.codec);
 		return 1;
 	}
@@ -1590,7 +1488,7 @@ run_tasks(struct vctx *v, struct task *t, size_t n)
 	pthread_cond_broadcast(&p.cv);
 	pthread_mutex_unlock(&p.mu);
 	pthread_join(th, NULL);
-	for (i = 0; i < v->nev; i++)
+	for (i = 0; i < v->events.nev; i++)
 		v->seen[i] |= p.hv.seen[i];
 	for (i = 0; i < n; i++)
 		task_free(&t[i]);
@@ -1666,8 +1564,10 @@ verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 	snprintf(st->comp, sizeof(st->comp), "%s", f->comp ? f->comp : "none");
 	st->buffers = 0;
 	for (i = 0; i < f->nbuf; i++) {
+		/* the empty top buffer a v7 file without one is given, not a
+		 * top buffer a BUFFER option names (extract -B boot_mapped) */
 		if (f->buf[i].ncpu == 0 && !f->buf[i].latency && i == 0 &&
-		    f->nbuf > 1)
+		    f->nbuf > 1 && f->buf[i].opt_index < 0)
 			continue;
 		st->buffers++;
 		st->cpus += f->buf[i].ncpu;
@@ -1684,25 +1584,15 @@ verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 		check_texts(&v);
 	if (!v.fatal && !v.stop)
 		check_formats(&v);
-	if (!v.fatal && !v.stop && (v.seen = calloc(v.nev + 1, 1)) == NULL)
+	if (!v.fatal && !v.stop && (v.seen = calloc(v.events.nev + 1, 1)) == NULL)
 		nomem(&v);
-	if (!v.fatal && !v.stop && (v.quick = calloc(v.nev + 1,
-	    sizeof(*v.quick))) != NULL)
-		for (i = 0; i < v.nev; i++) {
-			v.quick[i].min_size = v.ev[i].min_size;
-			v.quick[i].nloc = v.ev[i].nloc;
-			v.quick[i].loc = v.ev[i].loc;
-		}
 	if (!v.fatal && !v.stop && !o->no_pages)
 		check_pages(&v);
 	if (!v.fatal && !v.stop)
 		check_print_formats(&v, o->no_pages);
-	for (i = 0; i < v.nev; i++)
-		free(v.ev[i].loc);
+	tdat_ring_events_free(&v.events);
 	free(v.ev);
 	free(v.seen);
-	free(v.quick);
-	free(v.idx);
 	free(v.reg);
 	free(v.win);
 	free(v.cbuf);

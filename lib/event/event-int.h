@@ -135,6 +135,7 @@ struct tdat_events {
 	int repeat_ts;		/* func_repeats' last time: TDAT_RTS_* */
 	int tc;			/* print as trace-cmd TDAT_TC_* with its
 				 * libtraceevent: 0 3.1.6, 33 3.3.1, 34 3.4 */
+	unsigned fgraph;	/* -O fgraph:...: TDAT_FGRAPH_* */
 	struct commcache {
 		int pid;
 		const char *comm;	/* NULL: empty */

@@ -1620,6 +1620,8 @@ tdat_event_scan(const char *text, size_t len, const char *system, int lsize,
 		goto nomem;
 	if (!scan_print(&t))
 		scan_note(&sc, TDAT_FMT_NO_PRINT, NULL, NULL);
+	else if ((sc.ev->fmt = strndup(text + t.pos, len - t.pos)) == NULL)
+		goto nomem;
 	*out = sc.ev;
 	return 0;
 nomem:

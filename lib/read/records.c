@@ -5,11 +5,9 @@
  *
  * Each CPU stream reads its pages through lib/read/pages.c, which holds one
  * window of them (trace.dat: a read of some pages, or one decompressed
- * chunk), so memory stays bounded whatever the trace size.  The page
- * layout comes from the file's header_page and header_event; the record
- * header is the kernel's struct
- * ring_buffer_event { u32 type_len:5, time_delta:27; u32 array[]; } whose
- * bit fields sit at opposite ends of the word on big-endian machines.
+ * chunk), so memory stays bounded whatever the trace size.  Pages are
+ * decoded by lib/ring's decoder (tdat-ring.h), with the layout the file's
+ * header_page describes.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,11 +17,6 @@
 #include "tdat-int.h"
 
 #define MAX_AVAIL	(16u << 20)	/* bytes readable a record tells */
-#define TS_SHIFT	27
-#define TS_MSB		(0xf8ULL << 56)
-#define COMMIT_MASK	((1u << 27) - 1)
-#define MISSING_EVENTS	(1ULL << 31)
-#define MISSING_STORED	(1ULL << 30)
 
 struct stream {
 	struct tdat_reader *r;
@@ -86,201 +79,12 @@ struct tdat_reader {
 
 /* ------------------------------------------------------------------ */
 
-/* The value after "KEY:" in a header_page field line naming name. */
-static int
-hp_field(const char *text, const char *name, const char *key, int *out)
-{
-	const char *p = text, *line, *end;
-	char pat[64];
-
-	snprintf(pat, sizeof(pat), " %s;", name);
-	while ((line = strstr(p, pat)) != NULL) {
-		end = strchr(line, '\n');
-		if (end == NULL)
-			end = line + strlen(line);
-		p = strstr(line, key);
-		if (p != NULL && p < end) {
-			*out = atoi(p + strlen(key));
-			return 0;
-		}
-		p = end;
-	}
-	return -1;
-}
-
 int
 tdat_page_layout(const struct tdat_file *f, struct tdat_page_layout *pl,
     struct tdat_err *e)
 {
-	const char *hp = f->hpage.p ? (const char *)f->hpage.p : "";
-
-	memset(pl, 0, sizeof(*pl));
-	pl->big = f->big;
-	pl->commit_size = f->lsize;
-	pl->data_off = 8 + f->lsize;
-	hp_field(hp, "commit", "size:", &pl->commit_size);
-	hp_field(hp, "data", "offset:", &pl->data_off);
-	if (pl->commit_size != 4 && pl->commit_size != 8)
-		return tdat_fail(e, TDAT_ECORRUPT, f->hpage.off,
-		    "header_page: commit size %d is neither 4 nor 8",
-		    pl->commit_size);
-	if (pl->data_off < 8 + pl->commit_size || pl->data_off > 64)
-		return tdat_fail(e, TDAT_ECORRUPT, f->hpage.off,
-		    "header_page: data offset %d is not sane", pl->data_off);
-	/* The item types are the kernel's constants, which header_event
-	 * only describes; libtraceevent's kbuffer fixes them too.  (Read
-	 * from a damaged header_event, they could name padding and a time
-	 * extend alike, and a writer's time extend be read as padding.) */
-	pl->padding_type = 29;
-	pl->extend_type = 30;
-	pl->stamp_type = 31;
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Pages, item by item: the decoder the reader and tdat-verify share. */
-
-static inline int
-page_init(const struct tdat_page_layout *pl, struct tdat_page *pg,
-    struct tdat_err *e)
-{
-	pg->stamp = pg->ts = tdat_get64(pg->p, pl->big);
-	pg->flags = tdat_get(pg->p + 8, pl->commit_size, pl->big);
-	pg->commit = (uint32_t)pg->flags & COMMIT_MASK;
-	pg->pos = 0;
-	pg->lost = 0;
-	if (pg->commit > pg->page_size - (uint32_t)pl->data_off)
-		return tdat_fail(e, TDAT_ECORRUPT, pg->off,
-		    "page commit %u exceeds the page%s", pg->commit,
-		    pg->chunk_pos < 0 ? "" : " (in a compressed chunk)");
-	if (pg->flags & MISSING_EVENTS) {
-		pg->lost = -1;
-		if ((pg->flags & MISSING_STORED) && pg->commit +
-		    (uint32_t)pl->data_off + pl->commit_size <= pg->page_size)
-			pg->lost = (long long)tdat_get(pg->p + pl->data_off +
-			    pg->commit, pl->commit_size, pl->big);
-	}
-	return 0;
-}
-
-uint64_t
-tdat_page_where(const struct tdat_page_layout *pl, const struct tdat_page *pg,
-    uint32_t pos)
-{
-	if (pg->chunk_pos >= 0)
-		return pg->off;
-	return pg->off + (uint64_t)pl->data_off + pos;
-}
-
-static int item_fail(const struct tdat_page_layout *, const struct tdat_page *,
-    uint32_t, struct tdat_err *, const char *, ...)
-    __attribute__((format(printf, 5, 6)));
-
-static int
-item_fail(const struct tdat_page_layout *pl, const struct tdat_page *pg,
-    uint32_t at, struct tdat_err *e, const char *fmt, ...)
-{
-	char msg[160];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (pg->chunk_pos < 0)
-		return tdat_fail(e, TDAT_ECORRUPT, tdat_page_where(pl, pg, at),
-		    "%s", msg);
-	return tdat_fail(e, TDAT_ECORRUPT, pg->off, "%s (chunk data +0x%llx)",
-	    msg, (unsigned long long)pg->chunk_pos + (uint64_t)pl->data_off + at);
-}
-
-/* The next item of a page; 1, 0 at the commit, < 0 on damage. */
-static inline int
-page_next(const struct tdat_page_layout *pl, struct tdat_page *pg,
-    struct tdat_page_item *it, struct tdat_err *e)
-{
-	const unsigned char *d = pg->p + pl->data_off;
-	uint32_t w, type, delta, len, at = pg->pos, size = pg->commit;
-
-	if (at >= size)
-		return 0;
-	if (size - at < 4)
-		return item_fail(pl, pg, at, e,
-		    "record header runs past the page commit");
-	w = tdat_rd32(d + at, pl->big);
-	if (pl->big) {
-		type = w >> 27;
-		delta = w & ((1u << 27) - 1);
-	} else {
-		type = w & 0x1f;
-		delta = w >> 5;
-	}
-	it->at = at;
-	it->type_len = type;
-	it->delta = delta;
-	at += 4;
-	if ((int)type == pl->padding_type) {
-		len = size - at >= 4 ? tdat_rd32(d + at, pl->big) : 0;
-		it->kind = TDAT_ITEM_PADDING;
-		it->size = len;
-		pg->ts += delta;
-		it->rest = delta == 0 || len > size - at;
-		pg->pos = it->rest ? size : at + len;
-		return 1;
-	}
-	if ((int)type == pl->extend_type || (int)type == pl->stamp_type) {
-		if (size - at < 4)
-			return item_fail(pl, pg, it->at, e,
-			    "time extend runs past the page commit");
-		it->ext = (uint64_t)tdat_rd32(d + at, pl->big) << TS_SHIFT;
-		it->ext += delta;
-		pg->pos = at + 4;
-		if ((int)type == pl->stamp_type) {
-			it->kind = TDAT_ITEM_STAMP;
-			pg->ts = it->ext | (pg->ts & TS_MSB);
-		} else {
-			it->kind = TDAT_ITEM_EXTEND;
-			pg->ts += it->ext;
-		}
-		return 1;
-	}
-	if (type == 0) {
-		if (size - at < 4)
-			return item_fail(pl, pg, it->at, e,
-			    "record length runs past the page commit");
-		len = tdat_rd32(d + at, pl->big);
-		if (len < 4)
-			return item_fail(pl, pg, it->at, e,
-			    "record length %u is too small", len);
-		len = ((len - 4) + 3) & ~3u;
-		at += 4;
-	} else if (type > 28) {
-		return item_fail(pl, pg, it->at, e, "unknown record type %u",
-		    type);
-	} else
-		len = type * 4;
-	if (len > size - at)
-		return item_fail(pl, pg, it->at, e,
-		    "record of %u bytes runs past the page commit", len);
-	pg->ts += delta;
-	it->kind = TDAT_ITEM_DATA;
-	it->data = d + at;
-	it->size = len;
-	pg->pos = at + len;
-	return 1;
-}
-
-int
-tdat_page_init(const struct tdat_page_layout *pl, struct tdat_page *pg,
-    struct tdat_err *e)
-{
-	return page_init(pl, pg, e);
-}
-
-int
-tdat_page_next(const struct tdat_page_layout *pl, struct tdat_page *pg,
-    struct tdat_page_item *it, struct tdat_err *e)
-{
-	return page_next(pl, pg, it, e);
+	return tdat_ring_layout(f->big, f->lsize, (const char *)f->hpage.p,
+	    f->hpage.off, pl, e);
 }
 
 /* Name the CPU in a decoder error. */
@@ -306,7 +110,7 @@ next_page(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
 	for (;;) {
 		if ((rc = tdat_pages_next(s->ps, &s->pg, &s->avail, e)) <= 0)
 			return rc < 0 ? cpu_fail(s, e, rc) : 0;
-		if ((rc = page_init(&r->pl, &s->pg, e)) < 0)
+		if ((rc = tdat_page_init(&r->pl, &s->pg, e)) < 0)
 			return cpu_fail(s, e, rc);
 		s->first = 1;
 		if (s->pg.commit > 0)
@@ -406,7 +210,7 @@ decode(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
 				return rc;
 			s->in_page = 1;
 		}
-		if ((rc = page_next(&r->pl, &s->pg, &it, e)) < 0)
+		if ((rc = tdat_page_next(&r->pl, &s->pg, &it, e)) < 0)
 			return cpu_fail(s, e, rc);
 		if (rc == 0) {
 			s->in_page = 0;

@@ -159,9 +159,9 @@ next_input(struct tdat_run *r)
 			return NULL;
 		if (!in->have)
 			continue;
-		if (best == NULL || in->rec.ts < best->rec.ts ||
-		    (in->rec.ts == best->rec.ts &&
-		    in->rank[in->rec.buffer] < best->rank[best->rec.buffer]))
+		if (best == NULL || tdat_merge_before(in->rec.ts,
+		    in->rank[in->rec.buffer], best->rec.ts,
+		    best->rank[best->rec.buffer]))
 			best = in;
 	}
 	return best;

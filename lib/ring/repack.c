@@ -1,22 +1,14 @@
 /*
  * repack.c: the kept records of one or more traces (lib/select/select.c),
- * merged in time order and packed into new ring-buffer pages as the
- * kernel lays them out (struct buffer_data_page: timestamp, commit, then
- * records; a time extend where a delta overflows 27 bits), served to the
- * writer through a struct tdat_page_src.
+ * merged in time order and packed into new ring-buffer pages by the
+ * encoder (lib/ring/encode.c), served to the writer through a struct
+ * tdat_page_src.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tdat-int.h"
 #include "tdat-sink.h"
-
-#define TS_SHIFT	27
-#define TS_MASK		((1u << TS_SHIFT) - 1)
-#define MAX_SMALL	(28 * 4)
-#define MAX_DELTA	((1ULL << 59) - 1)	/* a time extend's 27 + 32 bits */
-#define MISSING_EVENTS	(1ULL << 31)
-#define MISSING_STORED	(1ULL << 30)
 
 struct input {
 	struct tdat_file *f;
@@ -33,128 +25,62 @@ struct tdat_repack {
 	struct tdat_page_layout pl;
 	struct tdat_page_src src;
 	struct tdat_salvage *check;	/* files[0]'s formats, for each record */
-	/* the page being built, of the current buffer's page size */
+	/* the page being built (lib/ring's encoder), of the current
+	 * buffer's page size */
 	unsigned char *page;
-	uint32_t page_size, used;
-	uint64_t page_ts, last_ts;
-	uint64_t flags;
-	long long lost;
-	int open;		/* a page is started */
+	uint32_t page_size;
+	struct tdat_ring_enc enc;
 	int done;		/* the CPU's records are exhausted */
 };
 
 /* ------------------------------------------------------------------ */
 /* Pages. */
 
-static void
-put_header(struct tdat_repack *s, unsigned char *d, uint32_t type,
-    uint32_t delta)
-{
-	uint32_t w = s->pl.big ? type << 27 | delta : delta << 5 | type;
-
-	tdat_put(d, w, 4, s->pl.big);
-}
-
-/* Close the page being built into dst (page_size bytes). */
-static void
-finish_page(struct tdat_repack *s, unsigned char *dst)
-{
-	const struct tdat_page_layout *pl = &s->pl;
-	uint64_t commit = s->used | s->flags;
-
-	if (s->lost >= 0 && (s->flags & MISSING_EVENTS) &&
-	    s->used + (uint32_t)pl->data_off + (uint32_t)pl->commit_size <=
-	    s->page_size) {
-		tdat_put(s->page + pl->data_off + s->used, (uint64_t)s->lost,
-		    pl->commit_size, pl->big);
-		commit |= MISSING_STORED;
-	}
-	tdat_put(s->page, s->page_ts, 8, pl->big);
-	tdat_put(s->page + 8, commit, pl->commit_size, pl->big);
-	memcpy(dst, s->page, s->page_size);
-	s->open = 0;
-}
-
-static void
-start_page(struct tdat_repack *s, const struct tdat_record *r, uint64_t ts)
-{
-	memset(s->page, 0, s->page_size);
-	s->used = 0;
-	s->page_ts = ts;
-	s->last_ts = ts;
-	s->flags = r->missed ? MISSING_EVENTS : 0;
-	s->lost = r->missed ? r->missed_count : -1;
-	s->open = 1;
-}
-
 /* Add a record; a page completed on the way goes to dst (*emitted 1). */
 static int
 add_record(struct tdat_repack *s, const struct tdat_record *r,
     unsigned char *dst, int *emitted, struct tdat_err *e)
 {
-	uint32_t cap = s->page_size - (uint32_t)s->pl.data_off, need, size;
-	uint64_t ts = r->raw_ts, delta;
+	struct tdat_ring_enc *c = &s->enc;
+	uint64_t ts = r->raw_ts;
 	const char *why;
 	unsigned char *d;
 
 	*emitted = 0;
-	size = (r->size + 3) & ~3u;
-	if (s->open && ts < s->last_ts)
-		ts = s->last_ts;	/* merged inputs: keep time moving on */
-	need = 4 + size + (size > MAX_SMALL || size == 0 ? 4 : 0);
-	if (need + 8 > cap)
+	if (c->open && ts < c->last_ts)
+		ts = c->last_ts;	/* merged inputs: keep time moving on */
+	if (!tdat_ring_enc_fits(c, r->size))
 		return tdat_fail(e, TDAT_EUNSUP, r->off, "record of %u bytes "
 		    "does not fit a page of %u", r->size, s->page_size);
-	delta = s->open ? ts - s->last_ts : 0;
-	/* A delta no time extend holds (a damaged input's, of 18 years)
-	 * goes to the next page's 64-bit time stamp. */
-	if (s->open && (r->missed || delta > MAX_DELTA || s->used + need +
-	    (delta > TS_MASK ? 8 : 0) > cap)) {
-		finish_page(s, dst);
+	if (tdat_ring_enc_full(c, r->size, ts, r->missed)) {
+		tdat_ring_enc_finish(c, dst);
 		*emitted = 1;
 	}
-	if (!s->open) {
-		start_page(s, r, ts);
-		delta = 0;
-	}
-	d = s->page + s->pl.data_off + s->used;
-	if (delta > TS_MASK) {
-		put_header(s, d, (uint32_t)s->pl.extend_type, (uint32_t)(delta &
-		    TS_MASK));
-		tdat_put(d + 4, delta >> TS_SHIFT, 4, s->pl.big);
-		d += 8;
-		s->used += 8;
-		delta = 0;
-	}
-	if (size > MAX_SMALL || size == 0) {
-		put_header(s, d, 0, (uint32_t)delta);
-		tdat_put(d + 4, size + 4, 4, s->pl.big);
-		d += 8;
-	} else {
-		put_header(s, d, size / 4, (uint32_t)delta);
-		d += 4;
-	}
-	memcpy(d, r->data, r->size);
+	if (!c->open)
+		tdat_ring_enc_start(c, ts, r->missed, r->missed_count);
+	d = tdat_ring_enc_add(c, r->data, r->size, ts);
 	/* A record tdat-verify would flag in the output: refuse the input
 	 * (tdat-cat --salvage copies its intact pages). */
-	if ((why = tdat_salvage_check_record(s->check, d, size)) != NULL)
+	if ((why = tdat_salvage_check_record(s->check, d, (r->size + 3) &
+	    ~3u)) != NULL)
 		return tdat_fail(e, TDAT_ECORRUPT, r->off, "%s", why);
-	s->used += need;
-	s->last_ts = ts;
 	return 0;
 }
 
-/* The next record of the CPU over every input, in time order. */
+/* The next record of the CPU over every input, in time order (ties: the
+ * earlier input, as the driver's ranks have it for one buffer). */
 static struct input *
 next_input(struct tdat_repack *s)
 {
 	struct input *best = NULL;
-	size_t i;
+	size_t i, bi = 0;
 
 	for (i = 0; i < s->nin; i++)
 		if (s->in[i].have && (best == NULL ||
-		    s->in[i].rec.ts < best->rec.ts))
+		    tdat_merge_before(s->in[i].rec.ts, i, best->rec.ts, bi))) {
 			best = &s->in[i];
+			bi = i;
+		}
 	return best;
 }
 
@@ -240,11 +166,11 @@ src_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
 
 	close_readers(s);
 	*total = 0;
-	s->open = 0;
 	s->done = 0;
 	/* Pages are built to this buffer's page size, which the writer
 	 * writes, whatever the other buffers' or the file header's is. */
 	s->page_size = s->in[0].f->buf[buf].page_size;
+	tdat_ring_enc_init(&s->enc, &s->pl, s->page, s->page_size);
 	/* (The writer asks for every CPU number up to the highest: a
 	 * damaged input's CPU 327680 is no reason to open readers and a
 	 * map of cpu + 1 bytes for each of the numbers below it.) */
@@ -294,8 +220,8 @@ src_read(void *arg, unsigned char *dst, size_t cap, size_t *got,
 	while (!s->done && cap - *got >= s->page_size) {
 		if ((in = next_input(s)) == NULL) {
 			s->done = 1;
-			if (s->open) {
-				finish_page(s, dst + *got);
+			if (s->enc.open) {
+				tdat_ring_enc_finish(&s->enc, dst + *got);
 				*got += s->page_size;
 			}
 			break;

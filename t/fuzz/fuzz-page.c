@@ -15,7 +15,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tdat_page_layout pl;
 	struct tdat_page pg;
-	struct tdat_page_item it;
+	struct tdat_page_item it = { 0 };
 	struct tdat_err e;
 	unsigned char *page;
 	uint32_t ps;

@@ -1,0 +1,144 @@
+/*
+ * tdat-common.h: what every layer uses (lib/common/): errors as values,
+ * growable string buffers, numbers read and written in a file's byte
+ * order, numbers as text.
+ */
+#ifndef TDAT_COMMON_H
+#define TDAT_COMMON_H
+
+#include "tdat.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+void tdat_vis(char *dst, size_t n, const char *src);
+int tdat_fail(struct tdat_err *e, int code, uint64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int tdat_fail_nooff(struct tdat_err *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/*
+ * How the calls that work over several open files begin (lib/select/select.c,
+ * lib/ring/repack.c): a zeroed handle of size bytes and, in *in, its array of
+ * n (at least one) zeroed entries of insize bytes, each of which begins
+ * with a struct tdat_file *, set to files[i].  NULL, *e filled, without
+ * memory.
+ */
+void *tdat_handle_new(size_t size, struct tdat_file *const *files,
+    size_t n, size_t insize, void **in, struct tdat_err *e);
+
+/* A growable string buffer. */
+struct tdat_sbuf {
+	char *p;
+	size_t len, cap;
+	int oom;
+	int full;		/* it would have passed max: refused, as oom */
+	size_t max;		/* 0: no bound (tdat_sb_limit) */
+};
+/* An event's text stops there: a record or print format that makes more
+ * is damaged (real ones make kilobytes), and memory stays bounded. */
+#define TDAT_TEXT_MAX	((size_t)4 << 20)
+void tdat_sb_init(struct tdat_sbuf *);
+void tdat_sb_limit(struct tdat_sbuf *, size_t max);
+void tdat_sb_free(struct tdat_sbuf *);
+void tdat_sb_reset(struct tdat_sbuf *);
+void tdat_sb_putc(struct tdat_sbuf *, int c);
+void tdat_sb_add(struct tdat_sbuf *, const char *s, size_t n);
+void tdat_sb_puts(struct tdat_sbuf *, const char *s);
+void tdat_sb_printf(struct tdat_sbuf *, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+const char *tdat_sb_str(struct tdat_sbuf *);
+
+/* The NUL-terminated string at *p inside [*p, end), moving *p past it;
+ * NULL (and *p unchanged) when no NUL ends it.  *len gets its length. */
+const char *tdat_cstr(const unsigned char **p, const unsigned char *end,
+    size_t *len);
+
+/* Byte order helpers: read an n-byte unsigned number in the file's order. */
+uint64_t tdat_get(const void *p, int n, int big);
+uint16_t tdat_get16(const void *p, int big);
+uint32_t tdat_get32(const void *p, int big);
+uint64_t tdat_get64(const void *p, int big);
+/* Store v as an n-byte number in the file's order (the inverse of tdat_get). */
+void tdat_put(void *p, uint64_t v, int n, int big);
+/* The same reads without a call, for loops that run for every record. */
+static inline uint16_t
+tdat_rd16(const unsigned char *p, int big)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	if (big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap16(v);
+	return v;
+}
+
+static inline uint32_t
+tdat_rd32(const unsigned char *p, int big)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	if (big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap32(v);
+	return v;
+}
+
+
+/* Numbers as text, two digits at a time: "00".."99" and "00".."ff"
+ * (lib/common/common.c), for the printers' hot paths. */
+extern const char tdat_dec2[201], tdat_hex2[513];
+
+/* The decimal digits of v ending at end (20 bytes of room before it);
+ * returns their start. */
+static inline char *
+tdat_udec_digits(char *end, uint64_t v)
+{
+	char *p = end;
+	uint32_t w;
+
+	while (v >= 100000000) {
+		/* eight digits at a time in 32 bits */
+		w = (uint32_t)(v % 100000000);
+		v /= 100000000;
+		memcpy(p - 2, tdat_dec2 + 2 * (w % 100), 2);
+		w /= 100;
+		memcpy(p - 4, tdat_dec2 + 2 * (w % 100), 2);
+		w /= 100;
+		memcpy(p - 6, tdat_dec2 + 2 * (w % 100), 2);
+		memcpy(p - 8, tdat_dec2 + 2 * (w / 100), 2);
+		p -= 8;
+	}
+	w = (uint32_t)v;
+	while (w >= 100) {
+		p -= 2;
+		memcpy(p, tdat_dec2 + 2 * (w % 100), 2);
+		w /= 100;
+	}
+	if (w >= 10) {
+		p -= 2;
+		memcpy(p, tdat_dec2 + 2 * w, 2);
+	} else
+		*--p = (char)('0' + w);
+	return p;
+}
+
+/* The lowercase hex digits of v (no prefix) ending at end (16 bytes of
+ * room before it); returns their start. */
+static inline char *
+tdat_hex_digits(char *end, uint64_t v)
+{
+	char *p = end;
+
+	while (v >= 16) {
+		p -= 2;
+		memcpy(p, tdat_hex2 + 2 * (v & 255), 2);
+		v >>= 8;
+	}
+	if (v || p == end)
+		*--p = tdat_hex2[2 * v + 1];
+	return p;
+}
+
+#endif

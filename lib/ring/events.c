@@ -1,0 +1,67 @@
+/*
+ * events.c: the event table by id the checks read records against: the
+ * first event of an id holds it, ids index a table as large as the
+ * largest one (a record's id has 16 bits).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat-ring.h"
+
+#define NIDS	65536
+
+int
+tdat_ring_events_add(struct tdat_ring_events *t, uint32_t id,
+    const char *name, struct tdat_shape *sh, size_t *ix)
+{
+	struct tdat_ring_ev *ev;
+	uint32_t *idx, n;
+
+	if (id >= NIDS) {
+		free(sh->loc);
+		return 2;
+	}
+	if (id < t->nidx && t->idx[id]) {
+		*ix = t->idx[id] - 1;
+		free(sh->loc);
+		return 1;
+	}
+	if (id >= t->nidx) {
+		/* grown as ids come, not to NIDS at once: a 256 KiB table
+		 * made for each file costs more than a small file's checks */
+		n = t->nidx * 2 > id + 1 ? t->nidx * 2 : id + 1;
+		if (n > NIDS)
+			n = NIDS;
+		if ((idx = realloc(t->idx, n * sizeof(*idx))) == NULL)
+			goto nomem;
+		memset(idx + t->nidx, 0, (n - t->nidx) * sizeof(*idx));
+		t->idx = idx;
+		t->nidx = n;
+	}
+	if ((ev = realloc(t->ev, (t->nev + 1) * sizeof(*ev))) == NULL)
+		goto nomem;
+	t->ev = ev;
+	ev += t->nev;
+	memset(ev, 0, sizeof(*ev));
+	snprintf(ev->name, sizeof(ev->name), "%s", name);
+	ev->sh = *sh;
+	*ix = t->nev;
+	t->idx[id] = (uint32_t)++t->nev;
+	return 0;
+nomem:
+	free(sh->loc);
+	return -1;
+}
+
+void
+tdat_ring_events_free(struct tdat_ring_events *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nev; i++)
+		free(t->ev[i].sh.loc);
+	free(t->ev);
+	free(t->idx);
+	memset(t, 0, sizeof(*t));
+}
