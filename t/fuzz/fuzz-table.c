@@ -23,6 +23,9 @@
 #include "tdat-int.h"
 #include "fuzz.h"
 
+static void fail(const char *, const char *, size_t)
+    __attribute__((noreturn));
+
 static void
 fail(const char *path, const char *what, size_t at)
 {
@@ -88,7 +91,7 @@ check_table(const char *dir, struct json_object *t)
 	struct json_object *o, *cols, *c;
 	const char *name, *dtype, *p, *end, *f;
 	char path[4200];
-	size_t n, i, ncol, k, fl;
+	size_t n, i, ncol = 0, k, fl;
 	int64_t rows = -1, got = 0;
 	char *text;
 	int quoted;
