@@ -481,14 +481,7 @@ common_num(const struct tdat_events *set, const struct tdat_field *f,
 	return (int)v;
 }
 
-/*
- * libtraceevent's latency column (trace-cmd 3.3 and 3.4 print it after
- * the CPU): irqs-off ('d', 'X' where the kernel cannot tell), need-resched
- * ('N'), hardirq/softirq ('h', 's', 'H' both), the preempt depth and the
- * migrate-disable depth in hex or '.', then common_migrate_disable and
- * common_lock_depth where the kernel has them.  libtraceevent 1.9 adds
- * the lazy need-resched ('L').
- */
+/* "%x" of v, at p; returns the end. */
 static char *
 put_hex_digits(char *p, unsigned v)
 {
@@ -501,7 +494,7 @@ put_hex_digits(char *p, unsigned v)
 	return p + (tmp + sizeof(tmp) - q);
 }
 
-/* "%d" of v, at p. */
+/* "%d" of v, at p; returns the end. */
 static char *
 put_int(char *p, long long v)
 {
