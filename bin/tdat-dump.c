@@ -5,13 +5,14 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
+#include <strings.h>
 
 #include "tdat.h"
 
 enum {
 	O_HEAD_PAGE = 256, O_HEAD_EVENT, O_FTRACE, O_SYSTEMS, O_EVENTS,
 	O_KALLSYMS, O_PRINTK, O_CMDLINES, O_OPTIONS, O_FLYRECORD, O_SECTIONS,
-	O_STRINGS, O_CLOCK, O_ALL, O_RECORDS, O_TRACE_CMD,
+	O_STRINGS, O_CLOCK, O_MODULES, O_ALL, O_RECORDS, O_TRACE_CMD,
 };
 
 static const struct tdat_cli_opt opts[] = {
@@ -30,6 +31,7 @@ static const struct tdat_cli_opt opts[] = {
 	{ O_SECTIONS, "sections", 0, NULL, "the v7 sections" },
 	{ O_STRINGS, "strings", 0, NULL, "the v7 strings" },
 	{ O_CLOCK, "clock", 0, NULL, "the trace clock" },
+	{ O_MODULES, "modules", 0, NULL, "the saved modules (trace-cmd 3.4)" },
 	{ O_RECORDS, "records", 0, NULL, "the events, as trace-cmd report prints them" },
 	{ 't', NULL, 0, NULL, "with --records: full nanosecond timestamps" },
 	{ 'N', "no-plugins", 0, NULL, "with --records: print formats only (report -N)" },
@@ -37,14 +39,17 @@ static const struct tdat_cli_opt opts[] = {
 	{ 'l', NULL, 0, NULL, "with --records: the latency layout (report -l)" },
 	{ O_TRACE_CMD, "trace-cmd", 1, "VERSION", "with --records: print what "
 	    "trace-cmd VERSION prints: 3.4 (the default), 3.3 or 3.1" },
+	{ 'O', NULL, 1, "[fgraph:]OPTION[=0|1]", "with --records: a function_graph "
+	    "option of trace-cmd report -O: tailprint, depth, retval-skip, "
+	    "retval-dec, retval-hex" },
 	TDAT_SELECT_CLI_OPTS,
 	{ 0, NULL, 0, NULL, NULL },
 };
 
 static const struct tdat_cli cli = {
 	"[--all | --options | --events | ... | --flyrecord] [FILE]\n"
-	"--records [-t] [-N | -R] [-l] [--trace-cmd=VERSION] [selection] "
-	"[FILE...]",
+	"--records [-t] [-N | -R] [-l] [-O OPTION]... [--trace-cmd=VERSION] "
+	"[selection] [FILE...]",
 	"print the structure or the events of a trace.dat file (default "
 	"FILE: standard input if a pipe or a file, else trace.dat; - for "
 	"stdin; several FILEs: one listing merged by time, as trace-cmd "
@@ -85,6 +90,51 @@ trace_cmd_version(const char *v)
 	}
 	tdat_usage_error("--trace-cmd: '%s' is not 3.1, 3.3 or 3.4", v);
 	return -1;
+}
+
+/*
+ * -O [fgraph:]NAME[=VALUE], as trace-cmd report -O sets a plugin option:
+ * no value or 1/true sets it, 0/false clears it.
+ */
+static void
+plugin_option(const char *arg, unsigned *bits)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} known[] = {
+		{ "tailprint", TDAT_FGRAPH_TAIL },
+		{ "depth", TDAT_FGRAPH_DEPTH },
+		{ "retval-skip", TDAT_FGRAPH_RETVAL_SKIP },
+		{ "retval-dec", TDAT_FGRAPH_RETVAL_DEC },
+		{ "retval-hex", TDAT_FGRAPH_RETVAL_HEX },
+	};
+	const char *name = arg, *val;
+	size_t k, n;
+
+	if (strncmp(name, "fgraph:", 7) == 0)
+		name += 7;
+	val = strchr(name, '=');
+	n = val ? (size_t)(val - name) : strlen(name);
+	for (k = 0; k < sizeof(known) / sizeof(known[0]); k++) {
+		if (strlen(known[k].name) != n ||
+		    strncmp(name, known[k].name, n) != 0)
+			continue;
+		if (val == NULL)
+			*bits |= known[k].bit;
+		else if (strcasecmp(val + 1, "1") == 0 ||
+		    strcasecmp(val + 1, "true") == 0)
+			*bits |= known[k].bit;
+		else if (strcasecmp(val + 1, "0") == 0 ||
+		    strcasecmp(val + 1, "false") == 0)
+			*bits &= ~known[k].bit;
+		else
+			tdat_usage_error("-O %s: the value is not 0, 1, true "
+			    "or false", arg);
+		return;
+	}
+	tdat_usage_error("-O %s: not an option of the function_graph plugin "
+	    "(tailprint, depth, retval-skip, retval-dec, retval-hex)", arg);
 }
 
 static int
@@ -154,10 +204,11 @@ main(int argc, char *argv[])
 		[O_SECTIONS - 256] = TDAT_DUMP_SECTIONS,
 		[O_STRINGS - 256] = TDAT_DUMP_STRINGS,
 		[O_CLOCK - 256] = TDAT_DUMP_CLOCK,
+		[O_MODULES - 256] = TDAT_DUMP_MODULES,
 		[O_ALL - 256] = TDAT_DUMP_ALL,
 	};
 	struct job j;
-	int c, st, lat = 0, tc_given = 0;
+	int c, st, lat = 0, tc_given = 0, popt = 0;
 
 	memset(&j, 0, sizeof(j));
 	j.ro.mode = TDAT_RECORDS_PLUGINS;
@@ -176,8 +227,9 @@ main(int argc, char *argv[])
 		case 't':
 			j.ro.full_ts = 1;
 			break;
-		case 'N':
-			j.ro.mode = TDAT_RECORDS_PRINT;
+		case 'N':	/* -R wins, in any order, as in trace-cmd */
+			if (j.ro.mode != TDAT_RECORDS_RAW)
+				j.ro.mode = TDAT_RECORDS_PRINT;
 			break;
 		case 'R':
 			j.ro.mode = TDAT_RECORDS_RAW;
@@ -185,6 +237,10 @@ main(int argc, char *argv[])
 		case 'l':
 			j.ro.lat = 1;
 			lat = 1;
+			break;
+		case 'O':
+			plugin_option(optarg, &j.ro.fgraph);
+			popt = 1;
 			break;
 		case O_TRACE_CMD:
 			j.ro.tc = trace_cmd_version(optarg);
@@ -203,9 +259,9 @@ main(int argc, char *argv[])
 		    "options");
 	if (j.sa.given && !j.records)
 		tdat_usage_error("selection options need --records");
-	if ((lat || tc_given) && !j.records)
-		tdat_usage_error("%s needs --records", lat ? "-l" :
-		    "--trace-cmd");
+	if ((lat || tc_given || popt) && !j.records)
+		tdat_usage_error("%s needs --records", lat ? "-l" : popt ?
+		    "-O" : "--trace-cmd");
 	if (optind < argc)
 		st = dump_files(argv + optind, (size_t)(argc - optind), &j);
 	else {

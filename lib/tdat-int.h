@@ -124,6 +124,15 @@ struct tdat_file {
 	 * of the same codec copies them); csize 0 if not */
 	uint64_t ksec_data;
 	uint32_t ksec_csize, ksec_usize;
+	/* v7, trace-cmd 3.4: the modules section (/proc/modules of the
+	 * recording machine, text); the BTF section (the kernel's
+	 * /sys/kernel/btf/vmlinux), read only when asked (tdat_btf()) */
+	struct tdat_blob modules;
+	uint64_t btf_sect;	/* offset of the BTF section, 0: none */
+	struct tdat_blob btf;
+	/* reads the BTF section into btf (tdat_btf()), for the engine,
+	 * which does not call into the formats: NULL when none can */
+	int (*btf_load)(struct tdat_file *, struct tdat_err *);
 	uint32_t nftrace;
 	struct tdat_blob *ftrace;
 	uint32_t nsys;
@@ -165,6 +174,9 @@ struct tdat_file {
 };
 
 const char *tdat_string(const struct tdat_file *, uint32_t id);	/* v7 strings */
+/* The BTF section's bytes in f->btf, read the first time: 1 when the file
+ * has one, 0 when not, < 0 with *e filled when it does not read. */
+int tdat_btf(struct tdat_file *f, struct tdat_err *e);
 
 
 /*

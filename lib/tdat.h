@@ -75,7 +75,8 @@ enum {
 	TDAT_DUMP_CMDLINES = 1 << 8, TDAT_DUMP_OPTIONS = 1 << 9,
 	TDAT_DUMP_FLYRECORD = 1 << 10, TDAT_DUMP_CLOCK = 1 << 11,
 	TDAT_DUMP_SECTIONS = 1 << 12, TDAT_DUMP_STRINGS = 1 << 13,
-	TDAT_DUMP_ALL = 0x3fff,
+	TDAT_DUMP_MODULES = 1 << 14,
+	TDAT_DUMP_ALL = 0x7fff,
 };
 /* Print the structure in trace-cmd dump's layout. */
 int tdat_dump(struct tdat_file *, FILE *out, unsigned what, struct tdat_err *e);
@@ -183,9 +184,18 @@ struct tdat_records_opts {
 	int tc;			/* as trace-cmd TDAT_TC_31 (0), _33 or _34
 				 * with its libtraceevent prints it */
 	int lat;		/* -l: the latency layout (3.3 and 3.4) */
+	unsigned fgraph;	/* -O fgraph:OPTION: TDAT_FGRAPH_* */
 };
 /* The trace-cmd versions whose report output tdat can print. */
 enum { TDAT_TC_31 = 0, TDAT_TC_33 = 33, TDAT_TC_34 = 34 };
+/* trace-cmd report -O fgraph:OPTION (the retval ones since 3.3). */
+enum {
+	TDAT_FGRAPH_TAIL = 1 << 0,	/* tailprint: the function after "}" */
+	TDAT_FGRAPH_DEPTH = 1 << 1,	/* depth: " (depth)" */
+	TDAT_FGRAPH_RETVAL_SKIP = 1 << 2,	/* no return values */
+	TDAT_FGRAPH_RETVAL_DEC = 1 << 3,	/* in decimal */
+	TDAT_FGRAPH_RETVAL_HEX = 1 << 4,	/* in hex */
+};
 int tdat_print_records(struct tdat_file *, FILE *out,
     const struct tdat_records_opts *, struct tdat_err *e);
 /* Several inputs merged by time, as trace-cmd report -i A -i B prints
@@ -303,6 +313,46 @@ struct tdat_ltt_write_opts {
  * removes it on failure).  Messages name files from dir ("cpu/cpu_0"). */
 int tdat_ltt_write(struct tdat_file *f, const char *dir,
     struct tdat_ltt_write_opts *o, struct tdat_err *e);
+
+/* Tables for dataframes (formats/table/table.c; tdat-to-table(1),
+ * schemas/table-meta.schema.json): one CSV file per event type and
+ * meta.json. */
+struct tdat_table_opts {
+	int hex;			/* addresses as "0x..." strings */
+	int max_open;			/* tables written at once (each with
+					 * a buffer and a file open): 0 for
+					 * 128; the tests make it small */
+	struct tdat_select *sel;	/* the events to write; NULL all */
+	void (*progress)(void *arg, uint64_t done, uint64_t total);
+	void *progress_arg;
+	/* Filled on return: what was written; out_failed when the
+	 * error was the output's (a write error: name DIR). */
+	uint64_t rows, tables;
+	int out_failed;
+};
+
+/* Write the events of the n inputs (merged by time) as tables into dir,
+ * an empty directory (the temporary of tdat_out_open_dir()).  Messages
+ * name files from dir ("sched.sched_switch.csv").  A selection is
+ * opened over the same inputs with separate set (tdat_select_opts). */
+int tdat_table_write(struct tdat_file *const *files, size_t n,
+    const char *dir, struct tdat_table_opts *o, struct tdat_err *e);
+/* CTF 1.8 trace directories (formats/ctf/; ctf(5), tdat-to-ctf(1)). */
+struct tdat_ctf_write_opts {
+	struct tdat_select *sel;	/* the events to convert; NULL all */
+	int lttng;			/* names, fields and environment of an
+					 * LTTng kernel trace (lttng-modules 2.13) */
+	void (*progress)(void *arg, uint64_t done, uint64_t total);
+	void *progress_arg;
+	/* Filled on return: what was written. */
+	uint64_t events, packets, streams, discarded;
+	uint64_t unknown;	/* records of types without a format: tdat:unknown */
+};
+
+/* Convert f into the CTF directory dir, an empty directory (the
+ * temporary of tdat_out_open_dir()).  Messages name files from dir. */
+int tdat_ctf_write(struct tdat_file *f, const char *dir,
+    struct tdat_ctf_write_opts *o, struct tdat_err *e);
 
 /* ---------------------------------------------------------------------
  * Checking (lib/check/verify.c; tdat-verify(1)).

@@ -840,3 +840,30 @@ PY
 	[ "$(last "$T/back.dat")" = "$want" ]
 	"$B/tdat-verify" -q "$T/back.dat"
 }
+
+@test "trace-cmd 3.4's sections: kept in v7, left out of v6 as 3.4's convert leaves them" {
+	local L=$D/tc34/x86_64-tc34-lastboot-warm.dat t=$BATS_TEST_TMPDIR
+	run -0 "$CAT" -o "$t/7.dat" "$L"
+	run -0 "$CAT" --compression none -o "$t/n.dat" "$L"
+	for f in "$t/7.dat" "$t/n.dat"; do
+		"$B/tdat-verify" "$f"
+		"$B/tdat-dump" --sections "$f" | grep -o '"[a-zA-Z_ ]*"' |
+		    tr '\n' ' ' >"$t/s"
+		[ "$(cat "$t/s")" = '"headers" "ftrace events" "events format" "kallsyms" "printk" "modules" "BTF" "command lines" "options" "buffer flyrecord " "options" "buffer flyrecord boot_mapped" "options" "strings" ' ]
+		# the options name the sections where they now are
+		m=$("$B/tdat-dump" --sections "$f" | sed -n 's/.*Section 25 @ \([0-9]*\) .*/\1/p')
+		"$B/tdat-dump" --options "$f" | grep -q "^		\[Option MODULES_FILE, 8 bytes\] @ $m$"
+		"$B/tdat-dump" --modules "$f" | tail -n +2 >"$t/m"
+		"$B/tdat-dump" --modules "$L" | tail -n +2 | diff - "$t/m"
+		"$B/tdat-dump" --options "$L" | grep -A9 LAST_BOOT_INFO >"$t/lb"
+		"$B/tdat-dump" --options "$f" | grep -A9 LAST_BOOT_INFO | diff "$t/lb" -
+		"$B/tdat-to-json" --meta "$f" | grep -q '"btf":{"offset":[0-9]*,"size":5440252}'
+	done
+	# v6 has no sections: no BTF_FILE or MODULES_FILE option naming
+	# none (trace-cmd 3.4's convert copies them, offsets and all)
+	run -0 "$CAT" --file-version 6 -o "$t/6.dat" "$L"
+	"$B/tdat-verify" "$t/6.dat"
+	run -0 "$B/tdat-dump" --options "$t/6.dat"
+	[[ $output == *'[Option LAST_BOOT_INFO, 242 bytes]'* ]]
+	[[ $output != *MODULES_FILE* && $output != *' 23 8'* ]]
+}

@@ -22,6 +22,8 @@ args() {
 	case ${1##*/} in
 	tdat-cat | tdat-to-json) echo "-o $BATS_TEST_TMPDIR/out.x $2" ;;
 	tdat-to-ltt) echo "$2 $BATS_TEST_TMPDIR/out.ltt" ;;
+	tdat-to-table) echo "$2 $BATS_TEST_TMPDIR/out.tables" ;;
+	tdat-to-ctf) echo "$2 $BATS_TEST_TMPDIR/out.ctf" ;;
 	*) echo "$2" ;;
 	esac
 }

@@ -299,6 +299,92 @@ records() {
 	records x86_64-default-sched report-R -t -R
 }
 
+# ---- trace-cmd 3.4 (the default) and 3.3: t/data/expected/NAME.tc34-*
+# and NAME.tc33-* come from the real trace-cmd 3.4 (Debian unstable,
+# libtraceevent 1.9) and 3.3.1 (Debian 13, libtraceevent 1.8.4).
+
+@test "--records -t: x86_64-default-sched as trace-cmd 3.4 prints it: latency column, state letters" {
+	records x86_64-default-sched tc34-report -t
+}
+
+@test "--records -t -R: x86_64-default-sched as trace-cmd 3.4: flags in hex, function addresses" {
+	records x86_64-default-sched tc34-report-R -t -R
+}
+
+@test "--records -t -N: kinmax-listen (32-bit) as trace-cmd 3.4 prints it" {
+	records kinmax-listen-trace.192.168.1.10_53616 tc34-report-N -t -N
+}
+
+@test "--records --trace-cmd=3.3 -t: labsisop-qemu as trace-cmd 3.3.1 prints it" {
+	records labsisop-qemu-trace tc33-report -t
+}
+
+@test "--records --trace-cmd=3.3 -t -R: hebel23-driver as trace-cmd 3.3.1 prints it" {
+	records hebel23-driver-trace tc33-report-R -t -R
+}
+
+# tc34/cse552-cut.dat: the corpus's cse552-trace (32-bit ARM, PREEMPT_RT: its
+# events have common_migrate_disable, a sixth latency character).
+@test "--records: a PREEMPT_RT kernel's migrate-disable count, as trace-cmd 3.4 and 3.3.1 print it" {
+	records tc34/cse552-cut tc34-report-N -t -N
+	records tc34/cse552-cut tc33-report-R -t -R
+}
+
+@test "--records -F: what trace-cmd 3.4 report -F prints" {
+	records x86_64-default-sched tc34-report-F -t \
+	    -F 'sched_switch: prev_pid == 0' -F 'timer: expires > 0'
+}
+
+# tc34/x86_64-v7-maple.dat: the maple tree events and page_fault_user of
+# x86_64-v6-all (shared/corpus), cut by tdat-cat -e and without kallsyms:
+# libtraceevent 1.9 parses their print format (a tab in its string),
+# 1.8 and before print [FAILED TO PARSE]; a user address has no symbol
+# (-R: "ip= (0x...)").
+@test "--records: maple tree events as trace-cmd 3.4, 3.3.1 and 3.1.6 print them" {
+	records tc34/x86_64-v7-maple tc34-report-N -t -N
+	records tc34/x86_64-v7-maple tc34-report-R -t -R
+	records tc34/x86_64-v7-maple tc33-report-N -t -N
+	records tc34/x86_64-v7-maple tc33-report-R -t -R
+	records tc34/x86_64-v7-maple report-N -t -N
+}
+
+@test "--records -l: the latency layout of trace-cmd report -l (3.4, 3.3.1, 3.1.6)" {
+	records kinmax-listen-trace.192.168.1.10_53616 tc34-report-l -t -l
+	records kinmax-listen-trace.192.168.1.10_53616 tc34-report-l-N -t -l -N
+	records hebel23-driver-trace tc33-report-l-R -t -l -R
+	records kinmax-listen-trace.192.168.1.10_53616 report-l -t -l
+}
+
+@test "--trace-cmd takes 3.1, 3.3, 3.4 and their releases, and nothing else" {
+	local v
+	for v in 3.1 3.1.6 3.3 3.3.1 3.4 3.4.0; do
+		run --separate-stderr "$DUMP" --records --trace-cmd=$v -N -t \
+		    "$D/kinmax-listen-trace.192.168.1.10_53616.dat"
+		[ "$status" -eq 0 ] || { echo "$v: exit $status"; return 1; }
+	done
+	for v in 3 3.2 3.5 3.4x 3.4. 3.10 ""; do
+		run --separate-stderr "$DUMP" --records --trace-cmd="$v" \
+		    "$D/kinmax-listen-trace.192.168.1.10_53616.dat"
+		[ "$status" -eq 2 ] || { echo "'$v': exit $status"; return 1; }
+		[[ $stderr == *"--trace-cmd:"* ]]
+	done
+	run --separate-stderr "$DUMP" --trace-cmd=3.3 \
+	    "$D/kinmax-listen-trace.192.168.1.10_53616.dat"
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"--trace-cmd needs --records"* ]]
+	run --separate-stderr "$DUMP" --records -O fgraph:nosuch \
+	    "$D/kinmax-listen-trace.192.168.1.10_53616.dat"
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"-O fgraph:nosuch: not an option"* ]]
+}
+
+# trace-cmd report -R -N prints raw fields: -N only turns plugins off.
+@test "--records -R -N: -R wins in either order, as in trace-cmd" {
+	records x86_64-default-sched report-R -t -R -N
+	records x86_64-default-sched tc34-report-R -t -N -R
+	records x86_64-default-sched tc34-report-R -t -R -N
+}
+
 @test "--records from stdin equals --records from the file" {
 	"$DUMP" --records -t "$D/labsisop-qemu-trace.dat" >"$BATS_TEST_TMPDIR/x"
 	cat "$D/labsisop-qemu-trace.dat" | "$DUMP" --records -t - >"$BATS_TEST_TMPDIR/a"
@@ -350,6 +436,18 @@ records_hg() {
 	records_hg report -t
 	grep -q 'kvm_exit: .* rip 0x[0-9a-f]* [a-z_0-9]*+0x' "$BATS_TEST_TMPDIR/a"
 	grep -q '^ *hip24-guest-cut.dat: ' "$BATS_TEST_TMPDIR/a"
+}
+
+@test "host guest as trace-cmd 3.4 prints them: -N, -R, plugins" {
+	records_hg tc34-report-N -N -t
+	records_hg tc34-report-R -R -t
+	records_hg tc34-report -t
+}
+
+@test "host guest as trace-cmd 3.3.1 prints them: -N, -R, plugins" {
+	records_hg tc33-report-N -N -t
+	records_hg tc33-report-R -R -t
+	records_hg tc33-report -t
 }
 
 # multi ARGS... -- FILES...: tdat-dump --records ARGS FILES equals
@@ -463,6 +561,11 @@ records_bad() {
 		"$DUMP" --records --trace-cmd=3.1 -t $a \
 		    "$BATS_TEST_TMPDIR/unk.dat" >"$BATS_TEST_TMPDIR/a"
 		same "$D/expected/labsisop-unknown-event.$m.txt" "$BATS_TEST_TMPDIR/a"
+		# trace-cmd 3.4: the latency column (-R: the flags) too
+		"$DUMP" --records -t $a "$BATS_TEST_TMPDIR/unk.dat" \
+		    >"$BATS_TEST_TMPDIR/a"
+		same "$D/expected/labsisop-unknown-event.tc34-$m.txt" \
+		    "$BATS_TEST_TMPDIR/a"
 	done
 }
 
@@ -486,4 +589,73 @@ peak() {
 	run peak "$(dirname "$DUMP")/tdat-to-json" "$f"
 	echo "tdat-to-json: $output KiB"
 	[ "$output" -le $((held + 4096)) ]
+}
+
+# ---- trace-cmd 3.4's files (kernel 7.2, t/data/README)
+
+# modules_norm: trace-cmd 3.4 prints the modules section with "%*s" from a
+# buffer with no NUL after the text, so what follows the text's last
+# newline, up to "[N bytes]", is whatever its memory held: left out on
+# both sides.
+modules_norm() {
+	awk '/^\t\[Saved modules\]$/ { m = 1 }
+	    m && /^\[[0-9]+ bytes\]$/ { print ""; m = 0 }
+	    m && !/^\[[0-9]+ bytes\]$/ { if (held != "") print held; held = $0; next }
+	    { held = ""; print }'
+}
+
+@test "--all: trace-cmd 3.4's BTF, LAST_BOOT_INFO and MODULES_FILE as 3.4's dump --all" {
+	local n
+	for n in tc34/x86_64-tc34-func-args tc34/x86_64-tc34-syscalls \
+	    tc34/x86_64-tc34-lastboot-warm; do
+		expected $n tc34-dump-all | norm | modules_norm \
+		    >"$BATS_TEST_TMPDIR/x"
+		run -0 "$DUMP" --all "$D/$n.dat"
+		printf '%s\n' "$output" | norm | modules_norm >"$BATS_TEST_TMPDIR/a"
+		same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a" || return 1
+	done
+	grep -q '^		\[Option LAST_BOOT_INFO, 242 bytes\]$' "$BATS_TEST_TMPDIR/a"
+	grep -q '^		\[Option MODULES_FILE, 8 bytes\] @ ' "$BATS_TEST_TMPDIR/a"
+	grep -q '^sd_mod 98304 0 - Live 0xffffffffc0661000$' "$BATS_TEST_TMPDIR/a"
+}
+
+@test "--modules: the saved modules, as trace-cmd 3.4's dump --modules" {
+	local n=tc34/x86_64-tc34-lastboot-warm
+	modules_norm <"$D/expected/$n.tc34-dump-modules.txt" >"$BATS_TEST_TMPDIR/x"
+	run -0 "$DUMP" --modules "$D/$n.dat"
+	printf '%s\n' "$output" | modules_norm >"$BATS_TEST_TMPDIR/a"
+	same "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a"
+	run -0 "$DUMP" --help
+	[[ $output == *--modules* ]]
+}
+
+@test "--records: kernel 7.x's __print_dynamic_array (sys_enter_write) as trace-cmd 3.4 and 3.3 print it" {
+	records tc34/x86_64-tc34-syscalls tc34-report -t
+	records tc34/x86_64-tc34-syscalls tc34-report-N -t -N
+	records tc34/x86_64-tc34-syscalls tc34-report-R -t -R
+	# libtraceevent 1.8 (trace-cmd 3.3.1) does not know it
+	run -0 "$DUMP" --records -t --trace-cmd=3.3 "$D/tc34/x86_64-tc34-syscalls.dat"
+	[[ $output == *'sys_enter_write:      [FAILED TO PARSE] __syscall_nr=1 fd=1 buf=0x563b79c7e610 count=11 __buf_val=1795799535'* ]]
+}
+
+@test "--records: trace-cmd 3.4's func-args file of kernel 7.2 with -N and -R" {
+	records tc34/x86_64-tc34-func-args tc34-report-N -t -N
+	records tc34/x86_64-tc34-func-args tc34-report-R -t -R
+}
+
+@test "--records: func-args and funcgraph-args print the arguments from the BTF section, as trace-cmd 3.4" {
+	records tc34/x86_64-tc34-func-args tc34-report -t
+	records tc34/x86_64-tc34-fgraph-args tc34-report -t
+	records tc34/x86_64-tc34-fgraph-args tc34-report-N -t -N
+	records tc34/x86_64-tc34-fgraph-args tc34-report-R -t -R
+	# trace-cmd 3.3.1 (libtraceevent 1.8) prints no arguments
+	records tc34/x86_64-tc34-func-args tc33-report -t
+	records tc34/x86_64-tc34-fgraph-args tc33-report -t
+}
+
+@test "--records: a persistent buffer's addresses move by LAST_BOOT_INFO, as trace-cmd 3.4 moves them" {
+	# the marker's ip is the previous boot's tracing_mark_write+0x81
+	records tc34/x86_64-tc34-lastboot-warm tc34-report -t
+	records tc34/x86_64-tc34-lastboot-warm tc34-report-N -t -N
+	records tc34/x86_64-tc34-lastboot-warm tc34-report-R -t -R
 }

@@ -57,6 +57,10 @@ replay() {
 	replay salvage salvage
 }
 
+@test "fuzz regressions: the CTF writer over the writer's inputs (regress/write)" {
+	replay ctf write
+}
+
 @test "fuzz regressions: selections and LTT directories" {
 	replay select select
 	replay ltt ltt

@@ -681,3 +681,16 @@ PY
 	[ -z "$stderr" ]
 	[[ "$output" == *'"name":"trace-cmd"'* ]]
 }
+
+@test "--meta: trace-cmd 3.4's modules, LAST_BOOT_INFO and BTF" {
+	command -v jq >/dev/null || skip "jq is not installed"
+	need_jsonschema
+	local L=$D/tc34/x86_64-tc34-lastboot-warm.dat
+	"$J" --meta "$L" >"$BATS_TEST_TMPDIR/out"
+	run -0 python3 "$T/json-validate.py" "$S/meta.schema.json" \
+	    "$BATS_TEST_TMPDIR/out"
+	run -0 jq -c '[.modules.modules[2], (.modules.modules | length), .last_boot.buffer, .last_boot.kernel, .last_boot.modules[0], .btf.size, ([.options[] | select(.id >= 23) | .name])]' "$BATS_TEST_TMPDIR/out"
+	[ "$output" = '[{"name":"scsi_mod","size":344064,"refcount":2,"used_by":["sd_mod","scsi_debug"],"state":"Live","address":"0xffffffffc0632000","taints":null},8,"boot_mapped","0xffffffffa3c00000",{"name":"netfs","address":"0xffffffffc0600000"},5440252,["LAST_BOOT_INFO","MODULES_FILE","BTF_FILE"]]' ]
+	run -0 sh -c "'$J' --meta '$D/x86_64-default-sched.dat' | jq -c '[.modules, .last_boot, .btf]'"
+	[ "$output" = '[null,null,null]' ]
+}

@@ -822,3 +822,22 @@ PY
 		[ "$status" -eq 0 ]
 	done
 }
+
+@test "trace-cmd 3.4's BTF and modules sections go to info/btf and info/modules, and come back" {
+	local F=$D/tc34/x86_64-tc34-func-args.dat
+	local L=$D/tc34/x86_64-tc34-lastboot-warm.dat t=$BATS_TEST_TMPDIR
+	run -0 "$B/tdat-to-ltt" "$F" "$t/fa.ltt"
+	[ -s "$t/fa.ltt/info/btf" ]
+	# the arguments print from the BTF, as from the trace.dat
+	"$B/tdat-dump" --records -t "$t/fa.ltt" |
+	    diff "$D/expected/tc34/x86_64-tc34-func-args.tc34-report.txt" -
+	run -0 "$B/tdat-to-ltt" "$L" "$t/lw.ltt"
+	"$B/tdat-dump" --modules "$L" | tail -n +2 >"$t/m"
+	"$B/tdat-cat" -o "$t/back.dat" "$t/lw.ltt"
+	"$B/tdat-dump" --modules "$t/back.dat" | tail -n +2 | diff "$t/m" -
+	"$B/tdat-verify" "$t/back.dat"
+	# their options, offsets in the trace.dat, are not kept
+	run -0 "$B/tdat-dump" --options "$t/lw.ltt"
+	[[ $output == *'[Option LAST_BOOT_INFO, 242 bytes]'* ]]
+	[[ $output != *MODULES_FILE* && $output != *' 23 8'* ]]
+}

@@ -124,6 +124,15 @@ interrupt() {
 	done
 }
 
+@test "tdat-to-table: SIGTERM, SIGINT, SIGHUP, SIGPIPE leave no temporary directory" {
+	for s in TERM:15 INT:2 HUP:1 PIPE:13; do
+		echo "# SIG${s%:*}"
+		interrupt "${s%:*}" "${s#*:}" out.tables "$B/tdat-to-table" \
+		    --progress "$BIG" "$T/out.tables"
+		rm -f "$T/fifo"
+	done
+}
+
 @test "tdat-cat -o: SIGBUS (its mapped input cut short) leaves no temporary, one line, exit 2" {
 	local pid cpid st=0
 

@@ -90,3 +90,23 @@ all_modes() {
 @test "function: func_repeats of a trace whose clock counts (hand-built records)" {
 	all_modes synthetic-func-repeats-counter
 }
+
+# x86_64-fgraph-retval.dat (t/mkfgraph): function_graph records of a
+# kernel with funcgraph-retval and funcgraph-retaddr, which Debian's lack;
+# the expected outputs are trace-cmd 3.4's and 3.3.1's.  Since 3.3 a
+# call whose return is on another CPU is not a leaf, and return values
+# print; 3.4 names the caller of fgraph_retaddr_entry.
+@test "function_graph: return values, callers, returns on another CPU (3.4, 3.3; hand-built records)" {
+	records x86_64-fgraph-retval tc34-report -t
+	records x86_64-fgraph-retval tc33-report -t
+	records x86_64-fgraph-retval tc34-report-N -t -N
+	records x86_64-fgraph-retval tc34-report-R -t -R
+}
+
+@test "function_graph: -O fgraph:retval-dec, retval-hex, retval-skip, tailprint, depth" {
+	records x86_64-fgraph-retval tc34-report-retval-dec -t -O fgraph:retval-dec
+	records x86_64-fgraph-retval tc34-report-retval-hex -t -O fgraph:retval-hex
+	records x86_64-fgraph-retval tc33-report-retval-skip -t -O retval-skip
+	records x86_64-fgraph-retval tc34-report-tail-depth -t -O fgraph:tailprint \
+	    -O depth
+}

@@ -310,6 +310,65 @@ PY
 	trace-cmd report "$T/out.dat" >/dev/null
 }
 
+# same_events IN OUT SEL...: the salvage OUT lists, for the CPUs SEL
+# selects, exactly the events IN lists for them.
+same_events() {
+	local in=$1 out=$2
+	shift 2
+	"$B/tdat-dump" --records -N -t "$@" "$in" | sed 's/^ *//' >"$T/want"
+	"$B/tdat-dump" --records -N -t "$@" "$out" | sed 's/^ *//' >"$T/got"
+	diff "$T/want" "$T/got"
+}
+
+# prefix_events IN OUT N SEL...: OUT lists N events for SEL, the first N
+# of IN's.
+prefix_events() {
+	local in=$1 out=$2 n=$3
+	shift 3
+	"$B/tdat-dump" --records -N -t "$@" "$in" | sed 's/^ *//' |
+	    head -n $((n + 1)) >"$T/want"
+	"$B/tdat-dump" --records -N -t "$@" "$out" | sed 's/^ *//' >"$T/got"
+	[ "$(wc -l <"$T/got")" -eq $((n + 1)) ]
+	diff "$T/want" "$T/got"
+}
+
+@test "v7 cut before its BUFFER option: every event keeps its CPU (CPUSTAT)" {
+	# hip24-host: 18 CPUs, 15 with data (1, 3 and 9 have none); the cut is
+	# inside CPU 10's chunks.  Without CPUSTAT the streams were taken as
+	# CPUs 0, 1, 2...: CPU 2's events printed as CPU 1's.
+	local H=$D/hip24-host-trace.dat
+	head -c 2464433 "$H" >"$T/cut.dat"
+	salvage "$T/cut.dat" "$T/out.dat"
+	grep -q 'read as buffer "" with 8 CPUs (CPUs from CPUSTAT)' "$T/out.dat.err"
+	"$B/tdat-dump" --flyrecord "$T/out.dat" | grep -o 'cpu [0-9]*' | tr '\n' ' ' >"$T/cpus"
+	[ "$(cat "$T/cpus")" = "cpu 0 cpu 2 cpu 4 cpu 5 cpu 6 cpu 7 cpu 8 cpu 10 " ]
+	same_events "$H" "$T/out.dat" --cpu 0,2,4-8
+	prefix_events "$H" "$T/out.dat" 841 --cpu 10
+	run -0 "$B/tdat-dump" --records -N -t --cpu 1,3,9,11-17 "$T/out.dat"
+	[ "$output" = "cpus=20" ]
+	trace-cmd report "$T/out.dat" >/dev/null
+}
+
+@test "uncompressed v7 cut before its BUFFER options: the pages split by CPUSTAT's counts" {
+	local I=$D/x86_64-v7-none-instances.dat
+	# Inside the top buffer's CPU 2: CPUs 0 and 1 whole, CPU 2's whole pages.
+	head -c 4370432 "$I" >"$T/cut.dat"
+	salvage "$T/cut.dat" "$T/out.dat"
+	grep -q 'read as buffer "" with 3 CPUs (CPUs from CPUSTAT)' "$T/out.dat.err"
+	same_events "$I" "$T/out.dat" --buffer '' --cpu 0,1
+	prefix_events "$I" "$T/out.dat" 1132 --buffer '' --cpu 2
+	# Inside instance foo's CPU 2: the top buffer and bar whole, foo
+	# named from its CPUSTAT block, its CPUs 0 and 1 whole.
+	head -c 4742390 "$I" >"$T/cut.dat"
+	salvage "$T/cut.dat" "$T/out.dat"
+	grep -q 'read as buffer "foo" with 3 CPUs (CPUs from CPUSTAT)' "$T/out.dat.err"
+	same_events "$I" "$T/out.dat" --buffer ''
+	same_events "$I" "$T/out.dat" --buffer bar
+	same_events "$I" "$T/out.dat" --buffer foo --cpu 0,1
+	prefix_events "$I" "$T/out.dat" 154 --buffer foo --cpu 2
+	trace-cmd report "$T/out.dat" >/dev/null
+}
+
 @test "trace-cmd reads every salvaged output" {
 	local cut
 	for cut in 920000 1000000 1171000; do

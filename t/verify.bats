@@ -251,6 +251,34 @@ assert [l["summary"] for l in lines if "summary" in l] == ["damaged", "ok"]
 	[ "$(cat "$err")" = "tdat-verify: stdin: file changed while being read" ]
 }
 
+@test "tdat-verify: trace-cmd 3.4's files of kernel 7.2 are clean" {
+	# sys_enter_write's __buf_val: the user's bytes, no NUL
+	# (__print_dynamic_array); BTF and modules sections named by BTF_FILE
+	# and MODULES_FILE; extract -B boot_mapped: two buffers, the top one
+	# with no CPUs.
+	run -0 "$V" "$D/tc34/x86_64-tc34-syscalls.dat" "$D/tc34/x86_64-tc34-func-args.dat"
+	[ "${lines[0]}" = "$D/tc34/x86_64-tc34-syscalls.dat: ok: v7 zstd, 1 buffer, 4 CPUs, 172 pages, 10201 records, 0 errors, 0 warnings" ]
+	[ "${lines[1]}" = "$D/tc34/x86_64-tc34-func-args.dat: ok: v7 zstd, 1 buffer, 4 CPUs, 7 pages, 231 records, 0 errors, 0 warnings" ]
+	run -0 "$V" -k "$D/tc34/x86_64-tc34-lastboot-warm.dat"
+	[[ $output != *'no option names this section'* ]]
+	[[ ${lines[-1]} == *": ok with warnings: v7 zstd, 2 buffers, 4 CPUs, 19 pages, 1083 records, 0 errors, 2 warnings" ]]
+	# (the warnings: scsi_dispatch_cmd_start/_done's print formats, which
+	# trace-cmd 3.4 does not parse either)
+	[ "$(grep -c 'print format does not parse' <<<"$output")" -eq 2 ]
+}
+
+@test "tdat-verify: a BTF section that is not BTF is an error" {
+	# the func-args fixture, uncompressed, its BTF magic flipped
+	"$B/tdat-cat" --compression none -o "$BATS_TEST_TMPDIR/n.dat" \
+	    "$D/tc34/x86_64-tc34-func-args.dat"
+	off=$("$B/tdat-dump" --sections "$BATS_TEST_TMPDIR/n.dat" |
+	    sed -n 's/.*Section 23 @ \([0-9]*\) .*/\1/p')
+	[ -n "$off" ]
+	printf '\x00' | dd of="$BATS_TEST_TMPDIR/n.dat" bs=1 seek=$((off + 16)) \
+	    conv=notrunc 2>/dev/null
+	run -1 "$V" "$BATS_TEST_TMPDIR/n.dat"
+	[[ $output == *": error: section BTF: no BTF magic (0x00eb)"* ]]
+
 @test "tdat-verify --json: integers past 2^53 are strings, as in every JSON output" {
 	command -v python3 >/dev/null || skip "python3 is not installed"
 	# the v7 header's offset of the first options section: 2^60

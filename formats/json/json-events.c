@@ -18,7 +18,9 @@
  * call_site), the symbol's name is written too, in "symbols".
  *
  * In the Chrome format, sched_switch becomes per-CPU "X" slices named
- * after the task that ran (idle time is left empty); every other event
+ * after the task that ran (idle time is left empty), each ending, as
+ * viewers add ts + dur in doubles, no later than the next one starts
+ * (fit_dur()), its exact times in args; every other event
  * is an instant event ("i", thread scope) on the track of its pid with
  * its fields as args; "M" events name every process and thread seen,
  * from the saved cmdlines, from sched_switch, or "<...>".
@@ -954,8 +956,9 @@ ends_by(uint64_t first, uint64_t start, uint64_t dur, uint64_t end)
 
 /* The duration to write for a slice of a track whose first slice starts
  * at first: the exact one when its end as a viewer computes it is not
- * past end, else the longest one nanosecond shorter that is not (one
- * nanosecond shorter below 2^40 microseconds, 12 days; more beyond).
+ * past end, else the longest one shorter by whole nanoseconds whose end
+ * is not (one nanosecond shorter below 2^40 microseconds, 12 days; more
+ * beyond).
  * Then no slice ends after the next one on its track starts, and the
  * slices do not nest; args.common_dur keeps the exact duration. */
 static uint64_t

@@ -439,6 +439,7 @@ opt_value(struct meta *m, const struct tdat_option *o,
 	case TDAT_OPT_DATE: case TDAT_OPT_CPUSTAT: case TDAT_OPT_UNAME:
 	case TDAT_OPT_HOOK: case TDAT_OPT_OFFSET: case TDAT_OPT_VERSION:
 	case TDAT_OPT_PROCMAPS: case TDAT_OPT_TRACECLOCK:
+	case TDAT_OPT_LAST_BOOT_INFO:
 		tdat_jw_str(w, v->u.text.s, v->u.text.len);
 		break;
 	case TDAT_OPT_BUFFER: case TDAT_OPT_BUFFER_TEXT:
@@ -481,6 +482,7 @@ opt_value(struct meta *m, const struct tdat_option *o,
 	case TDAT_OPT_HEADER_INFO: case TDAT_OPT_FTRACE_EVENTS:
 	case TDAT_OPT_EVENT_FORMATS: case TDAT_OPT_KALLSYMS:
 	case TDAT_OPT_PRINTK: case TDAT_OPT_CMDLINES:
+	case TDAT_OPT_BTF_FILE: case TDAT_OPT_MODULES_FILE:
 		/* The offset of a section (DONE: of the next options). */
 		if (v->u.ref.valid)
 			tdat_jw_u64(w, v->u.ref.off);
@@ -701,6 +703,203 @@ latency(struct meta *m)
 	tdat_jw_end(w, '}');
 }
 
+/* A number of the n bytes at s in base (10 or 16, no "0x"), all of them. */
+static int
+word_num(const char *s, size_t n, int base, uint64_t *v)
+{
+	size_t i;
+	int d;
+
+	*v = 0;
+	for (i = 0; i < n; i++) {
+		if (s[i] >= '0' && s[i] <= '9')
+			d = s[i] - '0';
+		else if (base == 16 && s[i] >= 'a' && s[i] <= 'f')
+			d = s[i] - 'a' + 10;
+		else
+			return -1;
+		if (*v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			return -1;
+		*v = *v * (uint64_t)base + (uint64_t)d;
+	}
+	return n > 0 ? 0 : -1;
+}
+
+/* The words of a line (split at spaces), at most max of them. */
+static size_t
+words(const char *s, size_t n, const char **w, size_t *wl, size_t max)
+{
+	size_t k = 0, i = 0, j;
+
+	while (i < n && k < max) {
+		while (i < n && s[i] == ' ')
+			i++;
+		for (j = i; j < n && s[j] != ' '; j++)
+			;
+		if (j > i) {
+			w[k] = s + i;
+			wl[k++] = j - i;
+		}
+		i = j;
+	}
+	return k;
+}
+
+/*
+ * trace-cmd 3.4's modules section: the recording machine's /proc/modules,
+ * "NAME SIZE REFCOUNT USED_BY STATE ADDRESS [TAINTS]" a line; a line not
+ * of that shape is given whole.
+ */
+static void
+modules(struct meta *m)
+{
+	const struct tdat_blob *b = &m->f->modules;
+	struct tdat_jw *w = m->w;
+	const char *p, *end, *line, *wd[8];
+	size_t len, wl[8], n, i;
+	uint64_t size, refs, addr;
+
+	tdat_jw_key(w, "modules");
+	if (b->p == NULL) {
+		tdat_jw_null(w);
+		return;
+	}
+	tdat_jw_obj(w);
+	ku64(w, "offset", b->off);
+	tdat_jw_key(w, "modules");
+	tdat_jw_arr(w);
+	p = (const char *)b->p;
+	end = p + textlen(b->p, b->len);
+	while (next_line(&p, end, &line, &len)) {
+		if (len == 0)
+			continue;
+		tdat_jw_obj(w);
+		n = words(line, len, wd, wl, 8);
+		if (n < 6 || n > 7 || word_num(wd[1], wl[1], 10, &size) < 0 ||
+		    word_num(wd[2], wl[2], 10, &refs) < 0 || wl[5] < 3 ||
+		    memcmp(wd[5], "0x", 2) != 0 ||
+		    word_num(wd[5] + 2, wl[5] - 2, 16, &addr) < 0) {
+			tdat_jw_key(w, "line");
+			tdat_jw_str(w, line, len);
+			tdat_jw_end(w, '}');
+			continue;
+		}
+		tdat_jw_key(w, "name");
+		tdat_jw_str(w, wd[0], wl[0]);
+		ku64(w, "size", size);
+		ku64(w, "refcount", refs);
+		tdat_jw_key(w, "used_by");
+		tdat_jw_arr(w);
+		for (i = 0; i < wl[3] && !(wl[3] == 1 && wd[3][0] == '-');) {
+			size_t j = i;
+
+			while (j < wl[3] && wd[3][j] != ',')
+				j++;
+			if (j > i)
+				tdat_jw_str(w, wd[3] + i, j - i);
+			i = j + 1;
+		}
+		tdat_jw_end(w, ']');
+		tdat_jw_key(w, "state");
+		tdat_jw_str(w, wd[4], wl[4]);
+		kaddr(w, "address", addr);
+		tdat_jw_key(w, "taints");
+		if (n == 7)
+			tdat_jw_str(w, wd[6], wl[6]);
+		else
+			tdat_jw_null(w);
+		tdat_jw_end(w, '}');
+	}
+	tdat_jw_end(w, ']');
+	tdat_jw_end(w, '}');
+}
+
+/*
+ * trace-cmd 3.4's LAST_BOOT_INFO option: where the kernel and each module
+ * lay in the boot a persistent buffer was recorded in, for its addresses:
+ * "BUFFER:ADDR\t[kernel]", then "ADDR\tMODULE" a line.  null without it.
+ */
+static void
+last_boot(struct meta *m)
+{
+	struct tdat_jw *w = m->w;
+	const struct tdat_opt_text *t = NULL;
+	const char *p, *end, *line, *c, *tab;
+	size_t i, len;
+	uint64_t addr;
+	int first = 1;
+
+	for (i = 0; i < m->f->nopt && t == NULL; i++)
+		if (m->ov[i].id == TDAT_OPT_LAST_BOOT_INFO && m->ov[i].u.text.s)
+			t = &m->ov[i].u.text;
+	tdat_jw_key(w, "last_boot");
+	if (t == NULL) {
+		tdat_jw_null(w);
+		return;
+	}
+	tdat_jw_obj(w);
+	p = t->s;
+	end = p + t->len;
+	while (next_line(&p, end, &line, &len)) {
+		if (first) {
+			first = 0;
+			c = memchr(line, ':', len);
+			tdat_jw_key(w, "buffer");
+			tdat_jw_str(w, line, c ? (size_t)(c - line) : len);
+			tdat_jw_key(w, "kernel");
+			tab = c ? memchr(c, '\t', len - (size_t)(c - line)) : NULL;
+			if (tab && word_num(c + 1, (size_t)(tab - c - 1), 16,
+			    &addr) == 0)
+				tdat_jw_hex(w, addr);
+			else
+				tdat_jw_null(w);
+			tdat_jw_key(w, "modules");
+			tdat_jw_arr(w);
+			continue;
+		}
+		tab = memchr(line, '\t', len);
+		if (tab == NULL || word_num(line, (size_t)(tab - line), 16,
+		    &addr) < 0)
+			continue;
+		tdat_jw_obj(w);
+		tdat_jw_key(w, "name");
+		tdat_jw_str(w, tab + 1, len - (size_t)(tab + 1 - line));
+		kaddr(w, "address", addr);
+		tdat_jw_end(w, '}');
+	}
+	if (first) {
+		kstr(w, "buffer", NULL);
+		kstr(w, "kernel", NULL);
+		tdat_jw_key(w, "modules");
+		tdat_jw_arr(w);
+	}
+	tdat_jw_end(w, ']');
+	tdat_jw_end(w, '}');
+}
+
+/* trace-cmd 3.4's BTF section: where it is and its size; null without. */
+static void
+btf(struct meta *m)
+{
+	struct tdat_file *f = m->f;
+	struct tdat_jw *w = m->w;
+	size_t i;
+
+	tdat_jw_key(w, "btf");
+	for (i = 0; i < f->nsect; i++)
+		if (f->btf_sect != 0 && f->sect[i].off == f->btf_sect)
+			break;
+	if (f->btf_sect == 0 || i == f->nsect) {
+		tdat_jw_null(w);
+		return;
+	}
+	tdat_jw_obj(w);
+	ku64(w, "offset", f->sect[i].off);
+	ku64(w, "size", f->sect[i].flags & TDAT_SEC_COMPRESSED ?
+	    f->sect[i].usize : f->sect[i].size);
+	tdat_jw_end(w, '}');
+}
+
 int
 tdat_json_meta(struct tdat_file *f, FILE *out, const struct tdat_json_opts *o,
     struct tdat_err *e)
@@ -743,6 +942,9 @@ tdat_json_meta(struct tdat_file *f, FILE *out, const struct tdat_json_opts *o,
 	latency(&m);
 	cmdlines(&m);
 	printk(&m);
+	modules(&m);
+	last_boot(&m);
+	btf(&m);
 	kallsyms(&m);
 	tdat_jw_end(w, '}');
 	tdat_jw_nl(w);

@@ -107,6 +107,35 @@ read_blob(struct tdat_ltt *l, const char *rel, struct tdat_blob *b,
 	return 0;
 }
 
+/* The BTF read back from info/btf (tdat_file.btf_load). */
+static int
+btf_kept(struct tdat_file *f, struct tdat_err *e)
+{
+	(void)e;
+	return f->btf.p != NULL;
+}
+
+/* trace-cmd 3.4's sections, kept by tdat-to-ltt in info/modules and
+ * info/btf when the trace had them. */
+static int
+read_extra(struct tdat_ltt *l, struct tdat_err *e)
+{
+	char path[PATH_MAX];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/info/modules", l->d.dir);
+	if (access(path, R_OK) == 0 &&
+	    (rc = read_blob(l, "info/modules", &l->f->modules, e)) < 0)
+		return rc;
+	snprintf(path, sizeof(path), "%s/info/btf", l->d.dir);
+	if (access(path, R_OK) == 0) {
+		if ((rc = read_blob(l, "info/btf", &l->f->btf, e)) < 0)
+			return rc;
+		l->f->btf_load = btf_kept;
+	}
+	return 0;
+}
+
 static int
 read_dir_blobs(struct tdat_ltt *l, const char *rel, struct tdat_blob **out,
     uint32_t *n, struct tdat_err *e)
@@ -1121,6 +1150,7 @@ tdat_ltt_open(const char *dir, struct tdat_ltt **out, struct tdat_err *e)
 	    (rc = read_blob(l, "info/kallsyms", &l->f->kallsyms, e)) < 0 ||
 	    (rc = read_blob(l, "info/printk", &l->f->printk, e)) < 0 ||
 	    (rc = read_blob(l, "info/cmdlines", &l->f->cmdlines, e)) < 0 ||
+	    (rc = read_extra(l, e)) < 0 ||
 	    (rc = read_dir_blobs(l, "info/formats/ftrace", &l->f->ftrace,
 	    &l->f->nftrace, e)) < 0 ||
 	    (rc = read_systems(l, e)) < 0 ||

@@ -979,11 +979,24 @@ write_originals(struct wr *w)
 				return rc;
 		}
 	}
-	/* Options as stored: u16 id, u32 size, data, in the trace's order. */
+	/* trace-cmd 3.4's sections: the modules text and the BTF, whole
+	 * (LTTV reads neither; tdat reads them back: the arguments of
+	 * func-args and funcgraph-args print from the BTF). */
+	if (f->modules.p != NULL &&
+	    (rc = write_blob(w, "info/modules", &f->modules)) < 0)
+		return rc;
+	if (f->btf_load != NULL && f->btf_load(f, w->e) > 0 &&
+	    (rc = write_blob(w, "info/btf", &f->btf)) < 0)
+		return rc;
+	/* Options as stored: u16 id, u32 size, data, in the trace's order;
+	 * not BTF_FILE and MODULES_FILE, offsets in the trace.dat. */
 	tdat_sb_init(&sb);
 	for (i = 0; i < f->nopt; i++) {
 		unsigned char h[6];
 
+		if (f->opt[i].id == TDAT_OPT_BTF_FILE ||
+		    f->opt[i].id == TDAT_OPT_MODULES_FILE)
+			continue;
 		tdat_put(h, f->opt[i].id, 2, w->big);
 		tdat_put(h + 2, f->opt[i].size, 4, w->big);
 		tdat_sb_add(&sb, (const char *)h, 6);

@@ -304,6 +304,7 @@ option(struct dumper *d, const struct tdat_option *o,
 		[TDAT_OPT_UNAME] = "UNAME", [TDAT_OPT_HOOK] = "HOOK",
 		[TDAT_OPT_OFFSET] = "OFFSET", [TDAT_OPT_VERSION] = "VERSION",
 		[TDAT_OPT_PROCMAPS] = "PROCMAPS",
+		[TDAT_OPT_LAST_BOOT_INFO] = "LAST_BOOT_INFO",
 	};
 	static const char *const meta[] = {
 		[TDAT_OPT_HEADER_INFO] = "HEADERS",
@@ -311,6 +312,7 @@ option(struct dumper *d, const struct tdat_option *o,
 		[TDAT_OPT_EVENT_FORMATS] = "EVENT FORMATS",
 		[TDAT_OPT_KALLSYMS] = "KALLSYMS", [TDAT_OPT_PRINTK] = "PRINTK",
 		[TDAT_OPT_CMDLINES] = "CMDLINES",
+		[TDAT_OPT_MODULES_FILE] = "MODULES_FILE",
 	};
 
 	if (o->id < sizeof(plain) / sizeof(plain[0]) && plain[o->id]) {
@@ -489,6 +491,33 @@ section_list(struct dumper *d)
 	}
 }
 
+/*
+ * The modules section (trace-cmd 3.4): its text in pieces of 1024 bytes,
+ * each printed as trace-cmd's "%*s" prints it: right-aligned in as many
+ * columns as the piece has bytes, up to its first NUL.  (trace-cmd reads
+ * on past a piece with no NUL, into whatever its buffer holds after it:
+ * that is not printed here.)
+ */
+static void
+modules(struct dumper *d)
+{
+	const struct tdat_blob *b = &d->f->modules;
+	uint64_t at = 0, n, k;
+
+	pr(d, TDAT_DUMP_SUMMARY | TDAT_DUMP_MODULES, "\t[Saved modules]\n");
+	while (b->p != NULL && at < b->len) {
+		n = b->len - at < 1024 ? b->len - at : 1024;
+		k = strnlen((const char *)b->p + at, n);
+		pr(d, TDAT_DUMP_SUMMARY | TDAT_DUMP_MODULES, "%*s",
+		    (int)(n - k), "");
+		if (SHOW(d, TDAT_DUMP_SUMMARY | TDAT_DUMP_MODULES))
+			fwrite(b->p + at, 1, (size_t)k, d->out);
+		at += n;
+	}
+	pr(d, TDAT_DUMP_SUMMARY | TDAT_DUMP_MODULES, "\n[%d bytes]\n",
+	    (int)b->len);
+}
+
 /* The metadata sections, in the reverse order of their options. */
 static void
 meta_sections(struct dumper *d)
@@ -501,6 +530,7 @@ meta_sections(struct dumper *d)
 		[TDAT_OPT_KALLSYMS] = TDAT_DUMP_KALLSYMS,
 		[TDAT_OPT_PRINTK] = TDAT_DUMP_PRINTK,
 		[TDAT_OPT_CMDLINES] = TDAT_DUMP_CMDLINES,
+		[TDAT_OPT_MODULES_FILE] = TDAT_DUMP_MODULES,
 	};
 	int i;
 
@@ -530,6 +560,9 @@ meta_sections(struct dumper *d)
 		case TDAT_OPT_CMDLINES:
 			blob(d, TDAT_DUMP_CMDLINES, "Saved command lines",
 			    &f->cmdlines);
+			break;
+		case TDAT_OPT_MODULES_FILE:
+			modules(d);
 			break;
 		}
 	}

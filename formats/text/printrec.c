@@ -24,6 +24,7 @@ tdat_print_records_n(struct tdat_file *const *files, size_t n, FILE *out,
 	r.sel = o->sel;
 	r.tc = o->tc;
 	r.lat = o->lat;
+	r.fgraph = o->fgraph;
 	return tdat_report_n(files, n, out, &r, e);
 }
 

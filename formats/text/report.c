@@ -481,20 +481,48 @@ common_num(const struct tdat_events *set, const struct tdat_field *f,
 	return (int)v;
 }
 
+/* "%x" of v, at p; returns the end. */
+static char *
+put_hex_digits(char *p, unsigned v)
+{
+	char tmp[8], *q = tmp + sizeof(tmp);
+
+	do
+		*--q = "0123456789abcdef"[v & 0xf];
+	while ((v >>= 4) != 0);
+	memcpy(p, q, (size_t)(tmp + sizeof(tmp) - q));
+	return p + (tmp + sizeof(tmp) - q);
+}
+
+/* "%d" of v, at p; returns the end. */
+static char *
+put_int(char *p, long long v)
+{
+	char tmp[24], *q = tmp + sizeof(tmp);
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v :
+	    (unsigned long long)v;
+
+	q = tdat_udec_digits(q, u);
+	if (v < 0)
+		*--q = '-';
+	memcpy(p, q, (size_t)(tmp + sizeof(tmp) - q));
+	return p + (tmp + sizeof(tmp) - q);
+}
+
 /*
  * libtraceevent's latency column (trace-cmd 3.3 and 3.4 print it after
  * the CPU): irqs-off ('d', 'X' where the kernel cannot tell), need-resched
  * ('N'), hardirq/softirq ('h', 's', 'H' both), the preempt depth and the
  * migrate-disable depth in hex or '.', then common_migrate_disable and
  * common_lock_depth where the kernel has them.  libtraceevent 1.9 adds
- * the lazy need-resched ('L').
+ * the lazy need-resched ('L').  lead: a blank before it.
  */
 static void
-put_latency(struct report *r, const struct tdat_record *rec)
+put_latency(struct report *r, const struct tdat_record *rec, int lead)
 {
 	const struct tdat_events *set = r->ev;
 	struct rin *in = r->cur;
-	char buf[48], *p = buf;
+	char buf[SB_SHORT > 80 ? SB_SHORT : 80], *p = buf;
 	long long flags, pc, ld = 0, md = 0;
 	int hard, soft;
 
@@ -512,6 +540,8 @@ put_latency(struct report *r, const struct tdat_record *rec)
 		md = common_num(set, in->md, rec);
 		r->md_seen = md < 0 ? -1 : 1;
 	}
+	if (lead)
+		*p++ = ' ';
 	hard = (flags & 0x08) != 0;
 	soft = (flags & 0x10) != 0;
 	if (r->o->tc == TDAT_TC_34) {	/* 0x02: lazy, no more "no irqs" */
@@ -522,14 +552,40 @@ put_latency(struct report *r, const struct tdat_record *rec)
 		*p++ = (flags & 0x04) ? 'N' : '.';
 	}
 	*p++ = hard && soft ? 'H' : hard ? 'h' : soft ? 's' : '.';
-	p += snprintf(p, 8, (pc & 0xf) ? "%x" : ".", (unsigned)(pc & 0xf));
-	p += snprintf(p, 8, (pc & 0xf0) ? "%x" : ".",
-	    (unsigned)((unsigned long long)pc >> 4));
-	if (r->md_seen > 0)
-		p += snprintf(p, 16, md < 0 ? "." : "%d", (int)md);
-	if (r->ld_seen > 0)
-		p += snprintf(p, 16, ld < 0 ? "." : "%d", (int)ld);
+	if (pc & 0xf)
+		p = put_hex_digits(p, (unsigned)(pc & 0xf));
+	else
+		*p++ = '.';
+	if (pc & 0xf0)
+		p = put_hex_digits(p, (unsigned)pc >> 4);
+	else
+		*p++ = '.';
+	if (r->md_seen > 0) {
+		if (md < 0)
+			*p++ = '.';
+		else
+			p = put_int(p, (int)md);
+	}
+	if (r->ld_seen > 0) {
+		if (ld < 0)
+			*p++ = '.';
+		else
+			p = put_int(p, (int)ld);
+	}
 	sb_add(&r->line, buf, (size_t)(p - buf));
+}
+
+/* -R's flags after the CPU: "-0x%x". */
+static void
+put_raw_flags(struct report *r, const struct tdat_record *rec)
+{
+	char buf[SB_SHORT], *p = buf;
+
+	*p++ = '-';
+	*p++ = '0';
+	*p++ = 'x';
+	p = put_hex_digits(p, (unsigned)common_num(r->ev, r->cur->flags, rec));
+	sb_add_short(&r->line, buf, (size_t)(p - buf));
 }
 
 static int
@@ -568,8 +624,7 @@ report_record(struct report *r, const struct tdat_record *rec)
 		 * -R's flags are there */
 		tdat_sb_puts(l, "[UNKNOWN EVENT]");
 		if (r->o->mode == TDAT_PRINT_RAW && (r->o->tc || r->o->lat))
-			tdat_sb_printf(l, "-0x%x", (unsigned)common_num(r->ev,
-			    r->cur->flags, rec));
+			put_raw_flags(r, rec);
 		else if (r->o->tc || r->o->lat)
 			tdat_sb_puts(l, "[UNKNOWN EVENT]");
 		tdat_sb_puts(l, "[UNKNOWN EVENT]");
@@ -583,13 +638,9 @@ report_record(struct report *r, const struct tdat_record *rec)
 	else
 		put_task_kept(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
 	if (r->o->mode == TDAT_PRINT_RAW && (r->o->tc || r->o->lat))
-		tdat_sb_printf(l, "-0x%x", (unsigned)common_num(r->ev,
-		    r->cur->flags, rec));
-	else if (r->o->tc || r->o->lat) {
-		if (!r->o->lat)
-			sb_putc(l, ' ');
-		put_latency(r, rec);
-	}
+		put_raw_flags(r, rec);
+	else if (r->o->tc || r->o->lat)
+		put_latency(r, rec, !r->o->lat);
 	put_time(r, rec->ts);
 	put_event_name(r, ev);
 	print_info(r, ev, rec);
@@ -820,6 +871,8 @@ report_begin(void *arg, struct tdat_file *const *files, size_t n,
 			return rc;
 		}
 		in->ev->tc = r->o->tc;
+		in->ev->tc_chosen = 1;
+		in->ev->fgraph = r->o->fgraph;
 		tdat_events_finish(in->ev, plugins);
 		in->flags = first_common(in->ev, "common_flags");
 		in->pc = first_common(in->ev, "common_preempt_count");

@@ -21,7 +21,8 @@
 struct tdat_file;
 struct tdat_err;
 
-/* DATE, CPUSTAT, UNAME, HOOK, OFFSET, VERSION, PROCMAPS, TRACECLOCK. */
+/* DATE, CPUSTAT, UNAME, HOOK, OFFSET, VERSION, PROCMAPS, TRACECLOCK,
+ * LAST_BOOT_INFO. */
 struct tdat_opt_text {
 	const char *s;		/* the payload (NULL when it is empty) */
 	size_t len;		/* bytes up to its first NUL */
@@ -40,7 +41,8 @@ struct tdat_opt_number {
 	uint64_t value;		/* 0 when width is 0 */
 };
 
-/* DONE and the v7 metadata options: the offset of a section. */
+/* DONE and the v7 metadata options (BTF_FILE and MODULES_FILE too): the
+ * offset of a section. */
 struct tdat_opt_ref {
 	int valid;		/* the payload has 8 bytes or more */
 	uint64_t off;

@@ -209,6 +209,7 @@ tdat_opt_decode(uint16_t id, const unsigned char *d, uint32_t size, int big,
 	case TDAT_OPT_DATE: case TDAT_OPT_CPUSTAT: case TDAT_OPT_UNAME:
 	case TDAT_OPT_HOOK: case TDAT_OPT_OFFSET: case TDAT_OPT_VERSION:
 	case TDAT_OPT_PROCMAPS: case TDAT_OPT_TRACECLOCK:
+	case TDAT_OPT_LAST_BOOT_INFO:
 		dec_text(&v->u.text, id, d, size);
 		break;
 	case TDAT_OPT_CPUCOUNT: case TDAT_OPT_TRACEID:
@@ -218,6 +219,7 @@ tdat_opt_decode(uint16_t id, const unsigned char *d, uint32_t size, int big,
 	case TDAT_OPT_HEADER_INFO: case TDAT_OPT_FTRACE_EVENTS:
 	case TDAT_OPT_EVENT_FORMATS: case TDAT_OPT_KALLSYMS:
 	case TDAT_OPT_PRINTK: case TDAT_OPT_CMDLINES:
+	case TDAT_OPT_BTF_FILE: case TDAT_OPT_MODULES_FILE:
 		if (size >= 8) {
 			v->u.ref.valid = 1;
 			v->u.ref.off = tdat_get64(d, big);

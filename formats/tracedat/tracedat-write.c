@@ -68,6 +68,7 @@ struct w {
 	struct bytes strings;		/* v7 section names */
 	uint64_t next_opt;		/* where the next options offset goes */
 	uint64_t meta[6];		/* v7 HEADER_INFO..CMDLINES sections */
+	uint64_t btf, modules;		/* v7 BTF and modules sections, or 0 */
 	unsigned char *win;		/* input window */
 	size_t wincap;
 	/*
@@ -1123,6 +1124,10 @@ regenerated(uint16_t id)
 	case TDAT_OPT_HEADER_INFO: case TDAT_OPT_FTRACE_EVENTS:
 	case TDAT_OPT_EVENT_FORMATS: case TDAT_OPT_KALLSYMS:
 	case TDAT_OPT_PRINTK: case TDAT_OPT_CMDLINES:
+	/* trace-cmd 3.4's sections: written anew in v7 (v7_extra()); a v6
+	 * file has no sections to name (trace-cmd 3.4's convert copies
+	 * the options with offsets that name nothing) */
+	case TDAT_OPT_BTF_FILE: case TDAT_OPT_MODULES_FILE:
 		return 1;
 	}
 	return 0;
@@ -1141,7 +1146,8 @@ option_buffer(const struct tdat_file *f, size_t opt)
 }
 
 /* The order buffers are written in: the input's BUFFER options, the top
- * buffer first when it has none (v6). */
+ * buffer first when it has none (v6); then, from a salvage open, the
+ * buffers whose BUFFER option was lost (read from their data alone). */
 static void
 buffer_order(const struct tdat_file *f, int *order, size_t *n)
 {
@@ -1159,6 +1165,9 @@ buffer_order(const struct tdat_file *f, int *order, size_t *n)
 		if ((bi = option_buffer(f, i)) >= 0)
 			order[(*n)++] = bi;
 	}
+	for (i = 1; f->salvage && i < f->nbuf; i++)
+		if (f->buf[i].opt_index < 0 && !f->buf[i].latency)
+			order[(*n)++] = (int)i;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1659,6 +1668,35 @@ static const char *const meta_name[] = {
 	"command lines",
 };
 
+/*
+ * trace-cmd 3.4's modules and BTF sections, copied (after the printk
+ * formats, as trace-cmd writes them).
+ */
+static int
+v7_extra(struct w *w)
+{
+	struct tdat_file *f = w->f;
+	struct bytes b = { 0 };
+	int rc;
+
+	if (f->modules.p != NULL) {
+		b.p = f->modules.p;
+		b.len = (size_t)f->modules.len;
+		if ((rc = sect_blob(w, TDAT_OPT_MODULES_FILE, add_string(w,
+		    "modules"), &b, &w->modules)) < 0)
+			return rc;
+	}
+	if ((rc = tdat_btf(f, w->e)) <= 0)
+		return rc;
+	b.p = f->btf.p;
+	b.len = (size_t)f->btf.len;
+	rc = sect_blob(w, TDAT_OPT_BTF_FILE, add_string(w, "BTF"), &b,
+	    &w->btf);
+	/* Read for the copy alone: its 5 MiB go now. */
+	tdat_blob_free(&f->btf);
+	return rc;
+}
+
 static int
 v7_meta_sections(struct w *w)
 {
@@ -1667,6 +1705,8 @@ v7_meta_sections(struct w *w)
 
 	for (id = TDAT_OPT_HEADER_INFO; id <= TDAT_OPT_CMDLINES && rc == 0;
 	    id++) {
+		if (id == TDAT_OPT_CMDLINES && (rc = v7_extra(w)) < 0)
+			break;
 		if (id == TDAT_OPT_KALLSYMS) {
 			rc = sect_kallsyms(w, add_string(w,
 			    meta_name[id - TDAT_OPT_HEADER_INFO]),
@@ -1698,6 +1738,20 @@ meta_option(struct w *w, struct bytes *ob, int id, unsigned *done)
 	enc_option(w, ob, (uint16_t)id, d, 8);
 }
 
+/* The option naming the BTF or modules section, once, if written. */
+static void
+extra_option(struct w *w, struct bytes *ob, uint16_t id)
+{
+	uint64_t *at = id == TDAT_OPT_BTF_FILE ? &w->btf : &w->modules;
+	unsigned char d[8];
+
+	if (*at == 0)
+		return;
+	tdat_put(d, *at, 8, w->big);
+	enc_option(w, ob, id, d, 8);
+	*at = 0;
+}
+
 /* The first options section: everything but buffers, in input order,
  * each metadata section named once (a v6 input: the first five before
  * the other options, the command lines after them, as trace-cmd writes
@@ -1725,7 +1779,12 @@ v7_options(struct w *w)
 			meta_option(w, &ob, o->id, &done);
 		else if (!regenerated(o->id))
 			copy_option(w, &ob, o);
+		else if (o->id == TDAT_OPT_BTF_FILE ||
+		    o->id == TDAT_OPT_MODULES_FILE)
+			extra_option(w, &ob, o->id);
 	}
+	extra_option(w, &ob, TDAT_OPT_MODULES_FILE);
+	extra_option(w, &ob, TDAT_OPT_BTF_FILE);
 	for (id = TDAT_OPT_HEADER_INFO; id <= TDAT_OPT_CMDLINES; id++)
 		meta_option(w, &ob, id, &done);
 	tdat_put(d, f->ncpus, 4, w->big);

@@ -1075,6 +1075,59 @@ take_sized_blob(struct rd *r, int sz, struct tdat_blob *b, const char *what,
 	return 0;
 }
 
+/*
+ * The sections trace-cmd 3.4 adds: BTF_FILE and MODULES_FILE name them.
+ * The modules text is read now (it is small); the BTF is only located.
+ */
+static int
+v7_extra(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
+    uint64_t off, struct tdat_err *e)
+{
+	const struct tdat_section *s;
+	unsigned char *p;
+	uint64_t len;
+	int rc;
+
+	if (!ref->valid)
+		return tdat_fail(e, TDAT_ECORRUPT, off, "option %s too small",
+		    tdat_option_name(id));
+	if ((s = find_section(f, ref->off)) == NULL || s->id != id)
+		return tdat_fail(e, TDAT_ECORRUPT, off,
+		    "option %s names offset %llu, which is not its section",
+		    tdat_option_name(id), (unsigned long long)ref->off);
+	if (id == TDAT_OPT_BTF_FILE) {
+		f->btf_sect = s->off;
+		f->btf_load = tdat_btf;
+		return 0;
+	}
+	if ((rc = load_section(f, s, &p, &len, e)) < 0)
+		return rc;
+	f->modules.p = p;
+	f->modules.len = len;
+	f->modules.off = s->off;
+	return 0;
+}
+
+int
+tdat_btf(struct tdat_file *f, struct tdat_err *e)
+{
+	const struct tdat_section *s;
+	unsigned char *p;
+	uint64_t len;
+	int rc;
+
+	if (f->btf.p != NULL)
+		return 1;
+	if (f->btf_sect == 0 || (s = find_section(f, f->btf_sect)) == NULL)
+		return 0;
+	if ((rc = load_section(f, s, &p, &len, e)) < 0)
+		return rc;
+	f->btf.p = p;
+	f->btf.len = len;
+	f->btf.off = s->off;
+	return 1;
+}
+
 /* A metadata section named by an option: parse it into f. */
 static int
 v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
@@ -1300,6 +1353,15 @@ v7_apply(struct tdat_file *f, struct tdat_err *e)
 			    o->id == TDAT_OPT_PRINTK || o->id == TDAT_OPT_CMDLINES))
 				rc = salvaged(f, e, named(e, o->id, rc));
 			break;
+		case TDAT_OPT_BTF_FILE: case TDAT_OPT_MODULES_FILE:
+			bit = 1u << (o->id - TDAT_OPT_HEADER_INFO);
+			if (meta & bit)
+				break;
+			meta |= bit;
+			rc = v7_extra(f, o->id, &ov[i].u.ref, o->off, e);
+			if (rc < 0 && f->salvage)
+				rc = salvaged(f, e, named(e, o->id, rc));
+			break;
 		case TDAT_OPT_BUFFER: case TDAT_OPT_BUFFER_TEXT:
 			rc = v7_buffer(f, o, &ov[i].u.buf, (int)i, e);
 			if (rc < 0)
@@ -1345,82 +1407,384 @@ orphan_stream(struct tdat_file *f, uint64_t off, uint64_t end)
 }
 
 /*
- * Salvage: a compressed flyrecord section no BUFFER option names (trace-cmd
- * writes the option after the data, so a cut file loses it).  Its CPU
- * streams start on page boundaries; they are taken as CPUs 0, 1, ...
+ * Salvage: what the CPUSTAT options (written before the data) say of a
+ * buffer's CPUs.  trace-cmd writes one block per buffer, the top one
+ * first and each instance's after a "Buffer: NAME" line, with a
+ * "CPU: N" option for every CPU; a CPU's events in the file are its
+ * "entries" plus its "read events", and a CPU with none of either has
+ * no data, so the streams of a buffer whose BUFFER option is lost
+ * belong, in order, to the CPUs that have events.
  */
-static int
-v7_orphan(struct tdat_file *f, const struct tdat_section *s, int top,
-    struct tdat_err *e)
-{
-	struct tdat_buffer *b;
-	struct tdat_cpu *c;
-	uint64_t pos, end = s->off + 16 + s->size, stop;
-	char name[32];
+struct stat_cpu {
+	uint32_t id;
+	uint64_t events;
+};
 
-	name[0] = '\0';
-	if (!top)
-		snprintf(name, sizeof(name), "salvage-%llu",
-		    (unsigned long long)s->off);
-	if ((b = add_buffer(f)) == NULL || (b->name = strdup(name)) == NULL ||
-	    (b->clock = strdup(f->trace_clock ? f->trace_clock : "local")) ==
-	    NULL)
-		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	b->page_size = f->page_size;
-	b->compressed = 1;
-	b->opt_off = s->off;
-	b->data_end = end;
-	pos = s->off + 16;
+struct stat_blk {
+	char name[256];
+	uint32_t n;			/* CPUs with events, ascending */
+	struct stat_cpu *c;
+	int known;			/* some CPU has events */
+};
+
+/* The number after "key: " on a line of the n bytes at s, or 0. */
+static uint64_t
+stat_num(const char *s, size_t n, const char *key, int *found)
+{
+	size_t klen = strlen(key), i = 0;
+	uint64_t v = 0;
+
+	while (i < n) {
+		if ((i == 0 || s[i - 1] == '\n') && n - i > klen &&
+		    memcmp(s + i, key, klen) == 0 && s[i + klen] == ':') {
+			for (i += klen + 1; i < n && s[i] == ' '; i++)
+				;
+			for (*found = 0; i < n && s[i] >= '0' && s[i] <= '9' &&
+			    v < UINT64_MAX / 16; i++, *found = 1)
+				v = v * 10 + (uint64_t)(s[i] - '0');
+			return v;
+		}
+		i++;
+	}
+	*found = 0;
+	return 0;
+}
+
+static void
+stat_free(struct stat_blk *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(b[i].c);
+	free(b);
+}
+
+/* The CPUSTAT blocks of f, in file order; 0 or TDAT_ENOMEM. */
+static int
+stat_blocks(const struct tdat_file *f, struct stat_blk **out, size_t *nout)
+{
+	struct stat_blk *b = NULL, *nb;
+	size_t n = 0, i, len;
+	const char *s, *name;
+	uint64_t cpu, ev;
+	int has_cpu, has_e, has_r;
+
+	for (i = 0; i < f->nopt; i++) {
+		const struct tdat_option *o = &f->opt[i];
+		struct stat_cpu *c;
+
+		if (o->id != TDAT_OPT_CPUSTAT || o->data == NULL)
+			continue;
+		s = (const char *)o->data;
+		len = strnlen(s, o->size);
+		while (len && (*s == '\n' || *s == ' '))
+			s++, len--;
+		name = NULL;
+		if (len >= 7 && memcmp(s, "Buffer:", 7) == 0) {
+			name = s + 7;
+			while (name < s + len && *name == ' ')
+				name++;
+		}
+		if (name != NULL || n == 0) {
+			if ((nb = realloc(b, (n + 1) * sizeof(*b))) == NULL)
+				goto nomem;
+			b = nb;
+			memset(&b[n], 0, sizeof(*b));
+			if (name != NULL) {
+				size_t l = strcspn(name, "\n");
+
+				if (l > (size_t)(s + len - name))
+					l = (size_t)(s + len - name);
+				if (l >= sizeof(b[n].name))
+					l = sizeof(b[n].name) - 1;
+				memcpy(b[n].name, name, l);
+			}
+			n++;
+			if (name != NULL)
+				continue;
+		}
+		cpu = stat_num(s, len, "CPU", &has_cpu);
+		ev = stat_num(s, len, "entries", &has_e);
+		ev += stat_num(s, len, "read events", &has_r);
+		if (!has_cpu || cpu > UINT32_MAX || ev == 0)
+			continue;
+		if (b[n - 1].n >= MAX_COUNT || (c = realloc(b[n - 1].c,
+		    (b[n - 1].n + 1) * sizeof(*c))) == NULL)
+			goto nomem;
+		b[n - 1].c = c;
+		c[b[n - 1].n].id = (uint32_t)cpu;
+		c[b[n - 1].n++].events = ev;
+		b[n - 1].known = 1;
+	}
+	*out = b;
+	*nout = n;
+	return 0;
+nomem:
+	stat_free(b, n);
+	return TDAT_ENOMEM;
+}
+
+/* The items of events in an uncompressed page of pl's layout, or -1
+ * when it does not decode. */
+static long
+page_events(const unsigned char *pg, uint32_t psize,
+    const struct tdat_page_layout *pl)
+{
+	uint64_t commit = tdat_get(pg + 8, pl->commit_size, pl->big);
+	uint32_t at = (uint32_t)pl->data_off, end, word, type, len;
+	long n = 0;
+
+	commit &= (1u << 27) - 1;
+	if (commit > psize - (uint32_t)pl->data_off)
+		return -1;
+	end = at + (uint32_t)commit;
+	while (end - at >= 4) {
+		word = tdat_get32(pg + at, pl->big);
+		type = pl->big ? word >> 27 : word & 0x1f;
+		if (type >= 30) {
+			len = 8;
+		} else if (type == 0 || type == 29) {
+			if (end - at < 8)
+				return -1;
+			if (type == 29 && (pl->big ? word & ((1u << 27) - 1) :
+			    word >> 5) == 0)
+				break;		/* padding to the end */
+			len = tdat_get32(pg + at + 4, pl->big);
+			if (len < 4 || len > end - at - 4)
+				return -1;
+			len = 4 + ((len + 3) & ~3u);
+			n += type == 0;
+		} else {
+			len = 4 + type * 4;
+			n++;
+		}
+		if (len > end - at)
+			return -1;
+		at += len;
+	}
+	return n;
+}
+
+/* A CPU stream found in a flyrecord section no BUFFER option names. */
+struct orphan_cpu {
+	uint64_t off, size, cut;
+};
+
+/* The streams of a compressed section: each starts on a page boundary. */
+static int
+orphan_streams(struct tdat_file *f, const struct tdat_section *s,
+    struct orphan_cpu **out, uint32_t *nout)
+{
+	struct orphan_cpu *c = NULL, *nc;
+	uint64_t pos = s->off + 16, end = s->off + 16 + s->size, stop;
+	uint32_t n = 0;
+
 	for (;;) {
 		pos += (f->page_size - pos % f->page_size) % f->page_size;
 		if (pos >= end || (stop = orphan_stream(f, pos, end)) == pos)
 			break;
-		if (b->ncpu >= MAX_COUNT || (c = realloc(b->cpu, (b->ncpu + 1) *
-		    sizeof(*c))) == NULL)
-			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-		b->cpu = c;
-		c += b->ncpu;
-		memset(c, 0, sizeof(*c));
-		c->id = b->ncpu++;
-		c->off = pos;
-		c->size = stop - pos;
+		if (n >= MAX_COUNT || (nc = realloc(c, (n + 1) *
+		    sizeof(*c))) == NULL) {
+			free(c);
+			return TDAT_ENOMEM;
+		}
+		c = nc;
+		c[n].off = pos;
+		c[n].size = stop - pos;
+		c[n++].cut = 0;
 		pos = stop;
 	}
+	*out = c;
+	*nout = n;
+	return 0;
+}
+
+/*
+ * The streams of an uncompressed section: its pages, one CPU after the
+ * other, each CPU's as many as hold its events (sb's counts).  A page
+ * that does not decode or holds more than its CPU has left ends the walk:
+ * what follows has no known CPU.  *why says why the walk stopped early.
+ */
+static int
+orphan_pages(struct tdat_file *f, const struct tdat_section *s,
+    const struct stat_blk *sb, struct orphan_cpu *c, uint32_t *nout,
+    char *why, size_t whylen)
+{
+	struct tdat_page_layout pl;
+	uint64_t pos = s->off + 16, end = s->off + 16 + s->size, limit, start;
+	uint64_t got;
+	uint32_t j, ps = f->page_size, n = 0;
+	unsigned char *pg;
+	long k = 0;
+
+	*nout = 0;
+	if (tdat_page_layout(f, &pl, &(struct tdat_err){ 0 }) < 0 ||
+	    ps < (uint32_t)pl.data_off + 4) {
+		snprintf(why, whylen, "the page header is not known");
+		return 0;
+	}
+	if ((pg = malloc(ps)) == NULL)
+		return TDAT_ENOMEM;
+	pos += (ps - pos % ps) % ps;
+	limit = end < f->fsize ? end : f->fsize;
+	for (j = 0; j < sb->n && pos < limit; j++) {
+		start = pos;
+		got = 0;
+		while (got < sb->c[j].events && limit - pos >= ps) {
+			if (tdat_pread(f, pg, pos, ps, &(struct tdat_err){ 0 }) <
+			    0 || (k = page_events(pg, ps, &pl)) < 0 ||
+			    (uint64_t)k > sb->c[j].events - got) {
+				snprintf(why, whylen, "the page at offset %llu "
+				    "does not %s CPU %u's %llu events",
+				    (unsigned long long)pos, k < 0 ? "decode, "
+				    "after" : "fit", sb->c[j].id,
+				    (unsigned long long)sb->c[j].events);
+				k = -1;
+				break;
+			}
+			got += (uint64_t)k;
+			pos += ps;
+		}
+		c[n].off = start;
+		c[n].size = pos - start;
+		c[n].cut = k >= 0 && got < sb->c[j].events && end > pos ?
+		    end - pos : 0;
+		if (c[n].size || c[n].cut)
+			n++;
+		if (got < sb->c[j].events)
+			break;		/* cut short, or a page that does not fit */
+	}
+	free(pg);
+	*nout = n;
+	return 0;
+}
+
+/*
+ * Salvage: a flyrecord section no BUFFER option names (trace-cmd writes
+ * the option after the data, so a cut file loses it).  sb, when known, is
+ * its buffer's CPUSTAT block: its name, and which CPUs the streams are
+ * (in order, those with events).  Without it the streams are CPUs 0, 1...
+ * only when there is one for every CPU of the file; otherwise they are
+ * dropped: no event is given a CPU it did not have.
+ */
+static int
+v7_orphan(struct tdat_file *f, const struct tdat_section *s, int top,
+    const struct stat_blk *sb, struct tdat_err *e)
+{
+	struct tdat_buffer *b;
+	struct tdat_cpu *c;
+	struct orphan_cpu *oc = NULL;
+	uint32_t n = 0, i;
+	uint64_t end = s->off + 16 + s->size;
+	char name[sizeof(sb->name) + 32], why[160];
+	int comp = (s->flags & TDAT_SEC_COMPRESSED) && f->codec != NULL;
+	int known = sb != NULL && sb->known, rc;
+
+	why[0] = '\0';
+	if (sb != NULL)
+		snprintf(name, sizeof(name), "%s", sb->name);
+	else if (top)
+		name[0] = '\0';
+	else
+		snprintf(name, sizeof(name), "salvage-%llu",
+		    (unsigned long long)s->off);
+	if (comp) {
+		if ((rc = orphan_streams(f, s, &oc, &n)) < 0)
+			return tdat_fail_nooff(e, rc, "out of memory");
+		if (known && n > sb->n)
+			snprintf(why, sizeof(why), "%u CPU streams, but CPUSTAT "
+			    "gives %u CPUs events", n, sb->n);
+		else if (!known && n != f->ncpus)
+			snprintf(why, sizeof(why), "%u CPU streams of %u CPUs, "
+			    "and no CPUSTAT says which", n, f->ncpus);
+	} else if (!known) {
+		snprintf(why, sizeof(why), "no CPUSTAT gives its CPUs' events");
+	} else {
+		if ((oc = calloc(sb->n ? sb->n : 1, sizeof(*oc))) == NULL)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		if ((rc = orphan_pages(f, s, sb, oc, &n, why, sizeof(why))) < 0) {
+			free(oc);
+			return tdat_fail_nooff(e, rc, "out of memory");
+		}
+	}
+	if (why[0] != '\0' && (comp || n == 0)) {
+		free(oc);
+		tdat_fail(e, TDAT_ECORRUPT, s->off, "buffer data without its "
+		    "BUFFER option: %s; dropped", why);
+		return salvaged(f, e, TDAT_ECORRUPT);
+	}
+	if ((b = add_buffer(f)) == NULL || (b->name = strdup(name)) == NULL ||
+	    (b->clock = strdup(f->trace_clock ? f->trace_clock : "local")) ==
+	    NULL || (b->cpu = calloc(n ? n : 1, sizeof(*c))) == NULL) {
+		free(oc);
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	b->page_size = f->page_size;
+	b->compressed = comp;
+	b->opt_off = s->off;
+	b->data_end = end;
+	for (i = 0; i < n; i++) {
+		c = &b->cpu[b->ncpu++];
+		c->id = known ? sb->c[i].id : i;
+		c->off = oc[i].off;
+		c->size = oc[i].size;
+		c->cut = oc[i].cut;
+	}
+	free(oc);
 	tdat_fail(e, TDAT_ECORRUPT, s->off, "buffer data without its BUFFER "
-	    "option: read as buffer \"%s\" with %u CPUs (ids assumed)",
-	    b->name, b->ncpu);
+	    "option: read as buffer \"%s\" with %u CPUs (%s)%s%s", b->name,
+	    b->ncpu, known ? "CPUs from CPUSTAT" : "one for every CPU",
+	    why[0] ? "; the rest dropped: " : "", why);
 	return salvaged(f, e, TDAT_ECORRUPT);
 }
 
+/*
+ * Salvage: read every flyrecord section no BUFFER option names.  The
+ * CPUSTAT blocks are in the order of the sections: a named section moves
+ * past the block of its name (a buffer with no CPUs may have none), an
+ * orphan with data takes the next block.
+ */
 static int
 v7_orphans(struct tdat_file *f, struct tdat_err *e)
 {
-	size_t i, j;
-	int rc, top = 1;
+	struct stat_blk *sb = NULL;
+	size_t i, j, k, nsb = 0, next = 0;
+	int rc = 0, top = 1;
 
 	for (j = 0; j < f->nbuf; j++)
 		if (f->buf[j].name[0] == '\0' && !f->buf[j].latency)
 			top = 0;
-	for (i = 0; i < f->nsect; i++) {
+	if (stat_blocks(f, &sb, &nsb) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	for (i = 0; i < f->nsect && rc >= 0; i++) {
 		const struct tdat_section *s = &f->sect[i];
+		const struct stat_blk *blk = NULL;
 
+		if (s->id != TDAT_OPT_BUFFER)
+			continue;
 		for (j = 0; j < f->nbuf; j++)
 			if (f->buf[j].opt_off == s->off)
 				break;
-		if (s->id != TDAT_OPT_BUFFER || j < f->nbuf)
-			continue;
-		if (!(s->flags & TDAT_SEC_COMPRESSED) || f->codec == NULL) {
-			tdat_fail(e, TDAT_ECORRUPT, s->off, "uncompressed "
-			    "buffer data without its BUFFER option: dropped");
-			if ((rc = salvaged(f, e, TDAT_ECORRUPT)) < 0)
-				return rc;
+		if (j < f->nbuf) {
+			for (k = next; k < nsb; k++)
+				if (strcmp(sb[k].name, f->buf[j].name) == 0) {
+					next = k + 1;
+					break;
+				}
 			continue;
 		}
-		if ((rc = v7_orphan(f, s, top, e)) < 0)
-			return rc;
-		top = 0;
+		if (s->size == 0)
+			continue;
+		if (next < nsb)
+			blk = &sb[next++];
+		if ((rc = v7_orphan(f, s, top, blk, e)) < 0)
+			break;
+		if (blk == NULL || blk->name[0] == '\0')
+			top = 0;
 	}
-	return 0;
+	stat_free(sb, nsb);
+	return rc < 0 ? rc : 0;
 }
 
 /* Put the top buffer (named "") first; a file without one gets an empty one. */
@@ -1625,6 +1989,8 @@ tdat_close(struct tdat_file *f)
 	free_blob(&f->kallsyms);
 	free_blob(&f->printk);
 	free_blob(&f->cmdlines);
+	free_blob(&f->modules);
+	free_blob(&f->btf);
 	for (j = 0; j < f->nftrace; j++)
 		free_blob(&f->ftrace[j]);
 	free(f->ftrace);

@@ -636,6 +636,7 @@ check_options(struct vctx *v)
 			break;
 		case TDAT_OPT_DATE: case TDAT_OPT_UNAME: case TDAT_OPT_VERSION:
 		case TDAT_OPT_TRACECLOCK: case TDAT_OPT_CPUSTAT:
+		case TDAT_OPT_LAST_BOOT_INFO:
 			/* text: a NUL ends it within the payload */
 			if (o->size > 0 && ovi->u.text.len == o->size)
 				WARN(v, "option-text", at, "option %s is not "
@@ -644,6 +645,7 @@ check_options(struct vctx *v)
 		case TDAT_OPT_HEADER_INFO: case TDAT_OPT_FTRACE_EVENTS:
 		case TDAT_OPT_EVENT_FORMATS: case TDAT_OPT_KALLSYMS:
 		case TDAT_OPT_PRINTK: case TDAT_OPT_CMDLINES:
+		case TDAT_OPT_BTF_FILE: case TDAT_OPT_MODULES_FILE:
 			if (f->version >= 7 && o->size != 8)
 				WARN(v, "option-size", at, "option %s has %u bytes, "
 				    "not 8", name, o->size);
@@ -663,13 +665,56 @@ check_options(struct vctx *v)
 		    seen[TDAT_OPT_CPUCOUNT]);
 }
 
-/* Does a v7 metadata option (HEADER_INFO...CMDLINES) point at section s? */
+/* Does a v7 metadata option (HEADER_INFO...CMDLINES, and trace-cmd 3.4's
+ * BTF_FILE and MODULES_FILE) point at section s? */
 static int
 names_section(const struct tdat_optval *o, const struct tdat_section *s)
 {
-	return o->id == s->id && o->id >= TDAT_OPT_HEADER_INFO &&
-	    o->id <= TDAT_OPT_CMDLINES && o->u.ref.valid &&
+	return o->id == s->id && ((o->id >= TDAT_OPT_HEADER_INFO &&
+	    o->id <= TDAT_OPT_CMDLINES) || o->id == TDAT_OPT_BTF_FILE ||
+	    o->id == TDAT_OPT_MODULES_FILE) && o->u.ref.valid &&
 	    o->u.ref.off == s->off;
+}
+
+/*
+ * The BTF section (trace-cmd 3.4 copies /sys/kernel/btf/vmlinux): its
+ * header (magic 0xeb9f in the kernel's byte order, version 1) and the
+ * type and string parts it names inside it; why is set when it is wrong.
+ */
+static void
+btf_check(const unsigned char *p, uint64_t n, char *why, size_t len)
+{
+	uint32_t hl, toff, tlen, soff, slen;
+	int big;
+
+	why[0] = '\0';
+	if (n < 24) {
+		snprintf(why, len, "%llu bytes hold no BTF header",
+		    (unsigned long long)n);
+		return;
+	}
+	if (p[0] == 0x9f && p[1] == 0xeb)
+		big = 0;
+	else if (p[0] == 0xeb && p[1] == 0x9f)
+		big = 1;
+	else {
+		snprintf(why, len, "no BTF magic (0x%02x%02x)", p[0], p[1]);
+		return;
+	}
+	hl = tdat_get32(p + 4, big);
+	toff = tdat_get32(p + 8, big);
+	tlen = tdat_get32(p + 12, big);
+	soff = tdat_get32(p + 16, big);
+	slen = tdat_get32(p + 20, big);
+	if (p[2] != 1)
+		snprintf(why, len, "BTF version %u, not 1", p[2]);
+	else if (hl < 24 || hl > n)
+		snprintf(why, len, "BTF header length %u is not sane", hl);
+	else if ((uint64_t)toff + tlen > n - hl ||
+	    (uint64_t)soff + slen > n - hl)
+		snprintf(why, len, "BTF types (%u bytes at %u) or strings (%u "
+		    "bytes at %u) lie outside its %llu bytes", tlen, toff, slen,
+		    soff, (unsigned long long)(n - hl));
 }
 
 /* v7: sections, their names, what names them, compressed payloads. */
@@ -745,6 +790,13 @@ check_sections(struct vctx *v)
 			    tdat_option_name(s->id) : "?");
 		else
 			add_region(v, s->off, s->off + 16, "section header");
+		if (s->id == TDAT_OPT_BTF_FILE &&
+		    !(s->flags & TDAT_SEC_COMPRESSED) && s->size <= MAX_CHUNK * 4 &&
+		    !readat(v, &v->win, &v->wcap, s->off + 16, s->size, "BTF")) {
+			btf_check(v->win, s->size, why, sizeof(why));
+			if (why[0] != '\0')
+				ERR(v, "btf", s->off + 16, "section BTF: %s", why);
+		}
 		if (!(s->flags & TDAT_SEC_COMPRESSED) ||
 		    s->id == TDAT_OPT_BUFFER || s->id == TDAT_OPT_BUFFER_TEXT)
 			continue;
@@ -768,10 +820,19 @@ check_sections(struct vctx *v)
 		    "compressed") || room(v, &v->win, &v->wcap, s->usize))
 			continue;
 		if (inflate_exact(v, v->cbuf, s->csize, v->win, s->usize, why,
-		    sizeof(why)) && !v->fatal)
-			ERR(v, "decompress", s->off + 24, "section %s: %s",
-			    tdat_option_name(s->id) ? tdat_option_name(s->id) :
-			    "?", why);
+		    sizeof(why))) {
+			if (!v->fatal)
+				ERR(v, "decompress", s->off + 24, "section %s: %s",
+				    tdat_option_name(s->id) ?
+				    tdat_option_name(s->id) : "?", why);
+			continue;
+		}
+		if (s->id == TDAT_OPT_BTF_FILE) {
+			btf_check(v->win, s->usize, why, sizeof(why));
+			if (why[0] != '\0')
+				ERR(v, "btf", s->off + 24, "section BTF: %s",
+				    why);
+		}
 	}
 }
 
@@ -1503,8 +1564,10 @@ verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 	snprintf(st->comp, sizeof(st->comp), "%s", f->comp ? f->comp : "none");
 	st->buffers = 0;
 	for (i = 0; i < f->nbuf; i++) {
+		/* the empty top buffer a v7 file without one is given, not a
+		 * top buffer a BUFFER option names (extract -B boot_mapped) */
 		if (f->buf[i].ncpu == 0 && !f->buf[i].latency && i == 0 &&
-		    f->nbuf > 1)
+		    f->nbuf > 1 && f->buf[i].opt_index < 0)
 			continue;
 		st->buffers++;
 		st->cpus += f->buf[i].ncpu;

@@ -135,6 +135,21 @@ struct tdat_events {
 	int repeat_ts;		/* func_repeats' last time: TDAT_RTS_* */
 	int tc;			/* print as trace-cmd TDAT_TC_* with its
 				 * libtraceevent: 0 3.1.6, 33 3.3.1, 34 3.4 */
+	struct tdat_file *file;	/* what it was loaded from, or NULL */
+	/* trace-cmd 3.4: a persistent buffer's addresses are the previous
+	 * boot's (LAST_BOOT_INFO): moved to this boot's for symbols */
+	int lb_state;		/* 0 not looked, 1 none, 2 in use */
+	unsigned long long lb_kernel, lb_kend, lb_delta;
+	struct lbmod {
+		unsigned long long old, cur;	/* cur 0: not loaded now */
+	} *lbmod;		/* by old address */
+	size_t nlbmod;
+	struct tdat_btf *btf;	/* file's BTF, read at the first need */
+	int btf_looked;
+	int tc_chosen;		/* tc was chosen (a report), not left at 0:
+				 * what only libtraceevent 1.9 parses fails
+				 * before 3.4 */
+	unsigned fgraph;	/* -O fgraph:...: TDAT_FGRAPH_* */
 	struct commcache {
 		int pid;
 		const char *comm;	/* NULL: empty */
@@ -250,5 +265,18 @@ void tdat_plugins_free(struct tdat_events *);
 void tdat_syms_sort(struct tdat_events *);
 /* Read the kallsyms text the set defers, if any: before reading sym. */
 void tdat_syms_need(const struct tdat_events *);
+
+/* The kernel's BTF, for function arguments (lib/event/btf.c): NULL when
+ * it does not hold together.  p stays the caller's while it is used. */
+struct tdat_btf;
+struct tdat_btf *tdat_btf_new(const unsigned char *p, uint64_t n);
+void tdat_btf_free(struct tdat_btf *);
+/* The nmem arguments at args (size 4 or 8 bytes each, in byte order big)
+ * of function func, as libtraceevent 1.9 prints them: "name=value, ..."
+ * from its BTF prototype, or the raw values in hex when b has none. */
+void tdat_btf_print_args(const struct tdat_btf *b, struct tdat_sbuf *out,
+    const unsigned char *args, int nmem, int size, int big, const char *func);
+/* The set's BTF (its file's, read the first time), or NULL. */
+const struct tdat_btf *tdat_events_btf(struct tdat_events *);
 
 #endif

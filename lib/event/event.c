@@ -1076,6 +1076,8 @@ tdat_events_free(struct tdat_events *s)
 		free(s->comm[i].comm);
 	free(s->comm);
 	tdat_plugins_free(s);
+	tdat_btf_free(s->btf);
+	free(s->lbmod);
 	free(s->symcache);
 	free(s);
 }
@@ -1344,6 +1346,7 @@ tdat_events_load_mode(struct tdat_file *f, int plugins,
 	if ((s = tdat_events_new(f->lsize, f->big)) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	s->plugins = plugins;
+	s->file = f;
 	s->ktext = (const char *)f->kallsyms.p;
 	s->klen = f->kallsyms.p ? f->kallsyms.len : 0;
 	if (f->printk.p && tdat_events_add_printk(s,
@@ -1368,6 +1371,20 @@ nomem:
 fail:
 	tdat_events_free(s);
 	return r;
+}
+
+const struct tdat_btf *
+tdat_events_btf(struct tdat_events *s)
+{
+	struct tdat_file *f = s->file;
+	struct tdat_err e = { 0 };
+
+	if (!s->btf_looked) {
+		s->btf_looked = 1;
+		if (f != NULL && f->btf_load != NULL && f->btf_load(f, &e) > 0)
+			s->btf = tdat_btf_new(f->btf.p, f->btf.len);
+	}
+	return s->btf;
 }
 
 uint32_t
@@ -1620,6 +1637,8 @@ tdat_event_scan(const char *text, size_t len, const char *system, int lsize,
 		goto nomem;
 	if (!scan_print(&t))
 		scan_note(&sc, TDAT_FMT_NO_PRINT, NULL, NULL);
+	else if ((sc.ev->fmt = strndup(text + t.pos, len - t.pos)) == NULL)
+		goto nomem;
 	*out = sc.ev;
 	return 0;
 nomem:

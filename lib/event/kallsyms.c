@@ -637,15 +637,162 @@ tdat_events_syms_loaded(const struct tdat_events *s)
 	return s->syms_loaded;
 }
 
+/* A hex number of the n bytes at p (no "0x"); -1 when not one. */
+static int
+lb_hex(const char *p, size_t n, unsigned long long *v)
+{
+	size_t i;
+
+	*v = 0;
+	for (i = 0; i < n; i++) {
+		int d = p[i] >= '0' && p[i] <= '9' ? p[i] - '0' :
+		    p[i] >= 'a' && p[i] <= 'f' ? p[i] - 'a' + 10 : -1;
+
+		if (d < 0 || i >= 16)
+			return -1;
+		*v = *v << 4 | (unsigned long long)d;
+	}
+	return n ? 0 : -1;
+}
+
+/* The address this boot loaded module name at (the file's modules
+ * section, /proc/modules: "NAME SIZE REFS USED_BY STATE 0xADDR"), or 0. */
+static unsigned long long
+lb_module_now(const struct tdat_file *f, const char *name, size_t nlen)
+{
+	const char *p = (const char *)f->modules.p, *end, *nl, *a;
+	unsigned long long v;
+
+	if (p == NULL)
+		return 0;
+	end = p + strnlen(p, f->modules.len);
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if ((size_t)(nl - p) <= nlen || memcmp(p, name, nlen) != 0 ||
+		    p[nlen] != ' ')
+			continue;
+		for (a = nl; a > p && a[-1] != ' '; a--)
+			;
+		if (nl - a > 2 && a[0] == '0' && a[1] == 'x' &&
+		    lb_hex(a + 2, (size_t)(nl - a - 2), &v) == 0)
+			return v;
+		if (nl - a > 2 && a[0] == '(')	/* taints after the address */
+			continue;
+	}
+	return 0;
+}
+
+static int
+lbmod_cmp(const void *a, const void *b)
+{
+	const struct lbmod *x = a, *y = b;
+
+	return x->old < y->old ? -1 : x->old > y->old;
+}
+
+/*
+ * trace-cmd 3.4 (libtraceevent 1.9) reads a persistent ring buffer's
+ * LAST_BOOT_INFO option, "BUFFER:ADDR\t[kernel]" then "ADDR\tMODULE" a
+ * line: where the kernel (its _text) and the modules lay in the boot the
+ * events were recorded in.  Their addresses are moved by as much as the
+ * kernel (this boot's _text) or the module (its address in the modules
+ * section) has moved since, before the symbol is looked up.
+ */
+static void
+lb_setup(struct tdat_events *w)
+{
+	const struct tdat_file *f = w->file;
+	const char *p = NULL, *end, *nl, *tab, *c;
+	unsigned long long now = 0, v;
+	struct lbmod *m;
+	size_t i, n = 0;
+
+	w->lb_state = 1;
+	if (f == NULL || w->tc != TDAT_TC_34)
+		return;
+	for (i = 0; i < f->nopt && p == NULL; i++)
+		if (f->opt[i].id == TDAT_OPT_LAST_BOOT_INFO && f->opt[i].data) {
+			p = (const char *)f->opt[i].data;
+			end = p + strnlen(p, f->opt[i].size);
+		}
+	for (i = 0; p != NULL && i < w->nsym && !now; i++)
+		if (strcmp(w->arenas[0] + w->sym[i].name, "_text") == 0)
+			now = w->sym[i].addr;
+	if (p == NULL || now == 0)
+		return;
+	if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL ||
+	    (c = memchr(p, ':', (size_t)(nl - p))) == NULL ||
+	    (tab = memchr(c, '\t', (size_t)(nl - c))) == NULL ||
+	    lb_hex(c + 1, (size_t)(tab - c - 1), &w->lb_kernel) < 0)
+		return;
+	w->lb_delta = now - w->lb_kernel;
+	w->lb_kend = ~0ULL;
+	for (p = nl + 1; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if ((tab = memchr(p, '\t', (size_t)(nl - p))) == NULL ||
+		    lb_hex(p, (size_t)(tab - p), &v) < 0 || n >= 65536)
+			continue;
+		if ((m = realloc(w->lbmod, (n + 1) * sizeof(*m))) == NULL)
+			break;
+		w->lbmod = m;
+		m[n].old = v;
+		m[n++].cur = lb_module_now(f, tab + 1, (size_t)(nl - tab - 1));
+		if (v > w->lb_kernel && v < w->lb_kend)
+			w->lb_kend = v;
+	}
+	w->nlbmod = n;
+	if (n)
+		qsort(w->lbmod, n, sizeof(*w->lbmod), lbmod_cmp);
+	w->lb_state = 2;
+}
+
+/* addr moved to this boot, by *delta (added). */
+static unsigned long long
+lb_map(struct tdat_events *w, unsigned long long addr,
+    unsigned long long *delta)
+{
+	size_t i;
+
+	*delta = 0;
+	if (w->lb_state == 0)
+		lb_setup(w);
+	if (w->lb_state != 2 || addr < w->lb_kernel)
+		return addr;
+	if (addr < w->lb_kend) {
+		*delta = w->lb_delta;
+		return addr + *delta;
+	}
+	for (i = w->nlbmod; i > 0; i--)
+		if (w->lbmod[i - 1].old <= addr) {
+			if (w->lbmod[i - 1].cur == 0)
+				return addr;
+			*delta = w->lbmod[i - 1].cur - w->lbmod[i - 1].old;
+			return addr + *delta;
+		}
+	return addr;
+}
+
 const char *
 tdat_events_sym(const struct tdat_events *s, unsigned long long addr,
     unsigned long long *start)
 {
 	struct tdat_events *w = (struct tdat_events *)s;
 	struct symcache *c;
+	unsigned long long delta = 0;
 
 	if (w->ktext)
 		tdat_syms_need(s);
+	if (w->lb_state != 1)
+		addr = lb_map(w, addr, &delta);
+	if (delta != 0) {
+		const char *name = sym_search(s, addr, start);
+
+		if (name && start)
+			*start -= delta;	/* in the addresses of the record */
+		return name;
+	}
 	if (w->symcache == NULL &&
 	    (w->symcache = calloc(SYMCACHE, sizeof(*c))) == NULL)
 		return sym_search(s, addr, start);

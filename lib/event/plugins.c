@@ -339,6 +339,40 @@ tdat_plugins_free(struct tdat_events *s)
 	s->nfstack = 0;
 }
 
+/*
+ * Kernel 7.x's function and funcgraph_entry events end in args[]: with
+ * func-args or funcgraph-args, the function's register arguments.
+ * trace-cmd 3.4 (libtraceevent 1.9) prints them after the name, in
+ * parentheses, from the file's BTF: "(path=0x..., file=0x...)"; when
+ * the record holds none, nothing.  0 when it printed none.
+ */
+static int
+func_args(const struct tdat_event *ev, const struct tdat_record *rec,
+    const char *fn, unsigned long long ip, struct tdat_sbuf *out)
+{
+	const struct tdat_field *f;
+	struct tdat_events *set = ev->set;
+	char hex[24];
+	int n;
+
+	if (set == NULL || set->tc != TDAT_TC_34 ||
+	    (f = tdat_event_field(ev, "args")) == NULL ||
+	    !(f->flags & TDAT_FLD_ARRAY) || f->size != 0 ||
+	    (uint32_t)f->offset >= rec->size ||
+	    (n = (int)((rec->size - (uint32_t)f->offset) / (uint32_t)set->lsize))
+	    == 0)
+		return 0;
+	if (fn == NULL) {
+		snprintf(hex, sizeof(hex), "0x%llx", ip);
+		fn = hex;
+	}
+	tdat_sb_putc(out, '(');
+	tdat_btf_print_args(tdat_events_btf(set), out, rec->data + f->offset, n,
+	    set->lsize, set->big, fn);
+	tdat_sb_putc(out, ')');
+	return 1;
+}
+
 static int
 function(const struct tdat_event *ev, const struct tdat_record *rec,
     const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
@@ -364,6 +398,7 @@ function(const struct tdat_event *ev, const struct tdat_record *rec,
 		tdat_sb_puts(out, fn);
 	else
 		tdat_sb_printf(out, "0x%llx", ip);
+	func_args(ev, rec, fn, ip, out);
 	return 0;
 }
 
@@ -994,16 +1029,23 @@ graph_indent(struct tdat_sbuf *out, unsigned long long depth)
 		tdat_put_pad(out, "", 0, n, 0);
 }
 
+/* "%s", or the address in hex; then end.  trace-cmd 3.4 drops the
+ * address of a nested call (") {") that no symbol names and whose
+ * caller it does not know either. */
 static void
-graph_func(const struct tdat_event *ev, unsigned long long v, const char *end,
-    struct tdat_sbuf *out)
+graph_func(const struct tdat_event *ev, const struct tdat_record *rec,
+    unsigned long long v, const char *end, struct tdat_sbuf *out)
 {
 	const char *fn = tdat_events_sym(ev->set, v, NULL);
 
 	if (fn)
 		sb_add(out, fn, strlen(fn));
-	else
+	else if (ev->set->tc != TDAT_TC_34 || strcmp(end, "() {") != 0)
 		tdat_sb_printf(out, "%llx", v);
+	else
+		end = ") {";
+	if (rec != NULL && end[0] == '(' && func_args(ev, rec, fn, v, out))
+		end += 2;	/* "()..." without its "()" */
 	sb_add(out, end, strlen(end));
 }
 
@@ -1016,7 +1058,8 @@ common_val(const struct tdat_event *ev, const struct tdat_record *rec,
 }
 
 /* The return of a leaf function: the next record, if it is the
- * funcgraph_exit of the same task and function. */
+ * funcgraph_exit of the same task and function (and, since trace-cmd
+ * 3.3, on the same CPU). */
 static const struct tdat_record *
 graph_leaf(const struct tdat_event *ev, const struct tdat_record *rec,
     const struct tdat_plugin_ctx *ctx, unsigned long long func,
@@ -1028,6 +1071,8 @@ graph_leaf(const struct tdat_event *ev, const struct tdat_record *rec,
 
 	if (ctx == NULL || ctx->peek == NULL || (n = ctx->peek(ctx->arg)) ==
 	    NULL || n->buffer != rec->buffer)
+		return NULL;
+	if (ev->set->tc != TDAT_TC_31 && n->cpu != rec->cpu)
 		return NULL;
 	if (!ev->set->fgraph_looked) {
 		ev->set->fgraph_exit = tdat_events_find_name(ev->set, "ftrace",
@@ -1066,32 +1111,95 @@ graph_times(const struct tdat_event *ev, const struct tdat_record *rec,
 	return 0;
 }
 
+/* A function's return value (trace-cmd 3.3 and on, a funcgraph_exit with
+ * a retval field): " (ret=...)", error codes in decimal, others in hex,
+ * or as -O fgraph:retval-dec, retval-hex or retval-skip ask.  1 when
+ * there is none; -1 when it cannot be read. */
+static int
+graph_retval(const struct tdat_event *ev, const struct tdat_record *rec,
+    unsigned long long *v, struct tdat_sbuf *out)
+{
+	if (ev->set->tc == TDAT_TC_31 || tdat_event_field(ev, "retval") ==
+	    NULL)
+		return 1;
+	return field_val(ev, rec, "retval", v, 1, out) < 0 ? -1 : 0;
+}
+
+static void
+put_retval(const struct tdat_event *ev, unsigned long long v,
+    struct tdat_sbuf *out)
+{
+	unsigned o = ev->set->fgraph;
+
+	if (o & TDAT_FGRAPH_RETVAL_SKIP)
+		return;
+	if (o & TDAT_FGRAPH_RETVAL_DEC)
+		tdat_sb_printf(out, " (ret=%lld)", (long long)v);
+	else if ((o & TDAT_FGRAPH_RETVAL_HEX) || v < (unsigned long long)-4095)
+		tdat_sb_printf(out, " (ret=0x%llx)", v);
+	else
+		tdat_sb_printf(out, " (ret=%lld)", (long long)v);
+}
+
+/* fgraph_retaddr_entry (trace-cmd 3.4): the caller, if a symbol names
+ * it. */
+static const char *
+graph_caller(const struct tdat_event *ev, const struct tdat_record *rec)
+{
+	const struct tdat_field *f = tdat_event_field(ev, "retaddr");
+
+	if (ev->set->tc != TDAT_TC_34 || f == NULL)
+		return NULL;
+	return tdat_events_sym(ev->set, tdat_field_read(ev, f, rec->data,
+	    rec->size), NULL);
+}
+
 static int
 funcgraph_entry(const struct tdat_event *ev, const struct tdat_record *rec,
     const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
 {
 	const struct tdat_event *retev = NULL;
 	const struct tdat_record *ret;
-	unsigned long long func, depth;
+	unsigned long long func, depth, rv = 0;
+	const char *caller;
+	int has_rv = 1;
 
+	if (ev->set->tc != TDAT_TC_34 && strcmp(ev->name,
+	    "fgraph_retaddr_entry") == 0)
+		return 1;	/* before 3.4: its print format */
 	if (field_val(ev, rec, "func", &func, 1, out) < 0) {
 		tdat_sb_putc(out, '!');
 		return 0;
 	}
 	if ((ret = graph_leaf(ev, rec, ctx, func, &retev)) != NULL) {
-		int bad = graph_times(retev, ret, out);
+		int bad = (has_rv = graph_retval(retev, ret, &rv, out)) < 0;
 
+		if (!bad)
+			bad = graph_times(retev, ret, out);
+		else
+			tdat_sb_putc(out, '!');
 		ctx->consume(ctx->arg);
 		if (bad)
 			return 0;
 	} else
 		tdat_sb_puts(out, "  " "           |  ");
+	caller = graph_caller(ev, rec);
 	if (field_val(ev, rec, "depth", &depth, 1, out) < 0) {
 		tdat_sb_putc(out, '!');
 		return 0;
 	}
 	graph_indent(out, depth);
-	graph_func(ev, func, ret ? "();" : "() {", out);
+	if (caller && !ret) {
+		graph_func(ev, rec, func, "()", out);
+		tdat_sb_printf(out, " /* <-%s */ {", caller);
+	} else
+		graph_func(ev, rec, func, ret ? "();" : "() {", out);
+	if (ev->set->fgraph & TDAT_FGRAPH_DEPTH)
+		tdat_sb_printf(out, " (%lld)", (long long)depth);
+	if (ret && caller)
+		tdat_sb_printf(out, " /* <-%s */", caller);
+	if (ret && has_rv == 0)
+		put_retval(retev, rv, out);
 	return 0;
 }
 
@@ -1099,8 +1207,14 @@ static int
 funcgraph_exit(const struct tdat_event *ev, const struct tdat_record *rec,
     const struct tdat_plugin_ctx *ctx, struct tdat_sbuf *out)
 {
-	unsigned long long depth;
+	unsigned long long depth, func, rv = 0;
+	const char *fn;
+	int has_rv;
 
+	if ((has_rv = graph_retval(ev, rec, &rv, out)) < 0) {
+		tdat_sb_putc(out, '!');
+		return 0;
+	}
 	if (graph_times(ev, rec, out) < 0)
 		return 0;
 	if (field_val(ev, rec, "depth", &depth, 1, out) < 0) {
@@ -1109,6 +1223,16 @@ funcgraph_exit(const struct tdat_event *ev, const struct tdat_record *rec,
 	}
 	graph_indent(out, depth);
 	tdat_sb_putc(out, '}');
+	if (ev->set->fgraph & TDAT_FGRAPH_TAIL) {
+		if (field_val(ev, rec, "func", &func, 0, out) < 0 ||
+		    (fn = tdat_events_sym(ev->set, func, NULL)) == NULL)
+			return 0;
+		tdat_sb_printf(out, " /* %s */", fn);
+	}
+	if (ev->set->fgraph & TDAT_FGRAPH_DEPTH)
+		tdat_sb_printf(out, " (%lld)", (long long)depth);
+	if (has_rv == 0)
+		put_retval(ev, rv, out);
 	return 0;
 }
 
@@ -1142,6 +1266,7 @@ static const struct tdat_plugin plugins[] = {
 	{ "mac80211", "drv_bss_info_changed", drv_bss_info_changed, 0 },
 	{ "syscalls", "sys_enter_futex", futex, 0 },
 	{ "ftrace", "funcgraph_entry", funcgraph_entry, 1 },
+	{ "ftrace", "fgraph_retaddr_entry", funcgraph_entry, 1 },
 	{ "ftrace", "funcgraph_exit", funcgraph_exit, 0 },
 	{ NULL, NULL, NULL, 0 }
 };

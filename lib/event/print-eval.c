@@ -566,8 +566,13 @@ print_int_array(const struct rec *r, struct tdat_sbuf *out, struct parg *a)
 
 	if ((p = array_base(r, a->left, &avail)) == NULL)
 		return;
-	n = (unsigned)eval_num(r, a->right);
 	el = (unsigned)eval_num(r, a->third);
+	if (a->right != NULL) {
+		n = (unsigned)eval_num(r, a->right);
+	} else {			/* __print_dynamic_array */
+		dyn_offset(r, a->left->field, &i, &n);
+		n /= el == 1 || el == 2 || el == 4 || el == 8 ? el : 1;
+	}
 	tdat_sb_putc(out, '{');
 	for (i = 0; i < n; i++) {
 		unsigned sz = el == 1 || el == 2 || el == 4 || el == 8 ? el : 1;

@@ -751,6 +751,36 @@ process_int_array(struct pctx *c, struct parg *a, char **tok)
 	return read_item(c, tok);
 }
 
+/*
+ * __print_dynamic_array(field, el_size) (kernel 6.x/7.x syscall events'
+ * buffers, libtraceevent 1.9): __print_array over the whole of a dynamic
+ * array, its count its length over el_size; an array with no right.
+ */
+static int
+process_print_dynamic_array(struct pctx *c, struct parg *a, char **tok)
+{
+	struct parg *d;
+	char *token;
+	int type;
+
+	a->type = PA_INT_ARRAY;
+	*tok = NULL;
+	if ((d = tdat_parg_new()) == NULL)
+		return T_ERROR;
+	a->left = d;
+	d->type = PA_DYNARRAY;
+	type = read_tok(c, &token);
+	if (type != T_ITEM)
+		return fail_tok(tok, token);
+	if ((d->field = tdat_own_field(c->ev, token)) == NULL)
+		return fail_tok(tok, token);
+	d->str = token;
+	if (tdat_tok_expect(c->t, 1, T_DELIM, ",") < 0 ||
+	    arg_delim(c, ")", &a->third) < 0)
+		return T_ERROR;
+	return read_item(c, tok);
+}
+
 static int
 process_dynamic_array(struct pctx *c, struct parg *a, char **tok)
 {
@@ -979,6 +1009,9 @@ process_function(struct pctx *c, struct parg *a, char *name, char **tok)
 		r = process_hex(c, a, tok, PA_HEX_STR);
 	else if (!strcmp(name, "__print_array"))
 		r = process_int_array(c, a, tok);
+	else if (!strcmp(name, "__print_dynamic_array") && (c->ev->set ==
+	    NULL || !c->ev->set->tc_chosen || c->ev->set->tc == TDAT_TC_34))
+		r = process_print_dynamic_array(c, a, tok);
 	else if (!strcmp(name, "__get_str") || !strcmp(name, "__get_rel_str"))
 		r = process_named(c, a, tok, PA_STRING);
 	else if (!strcmp(name, "__get_bitmask") ||

@@ -98,7 +98,7 @@ struct tdat_fmt_issue {
  * parser of tdat_event_parse(), but a line that does not parse goes to
  * note and is passed over instead of failing the event.  The event has
  * its name (or NULL), id and the fields that parse; its print format is
- * not compiled.  TDAT_ECORRUPT, after a note, when it has no usable ID.
+ * not compiled: fmt holds its text, from "print fmt:" on.  TDAT_ECORRUPT, after a note, when it has no usable ID.
  */
 int tdat_event_scan(const char *text, size_t len, const char *system,
     int lsize, void (*note)(void *, const struct tdat_fmt_issue *),
@@ -213,6 +213,7 @@ struct tdat_report_opts {
 	int tc;			/* the trace-cmd whose listing it is:
 				 * TDAT_TC_31 (0), TDAT_TC_33 or TDAT_TC_34 */
 	int lat;		/* -l: the latency layout (3.3, 3.4) */
+	unsigned fgraph;	/* -O fgraph:...: TDAT_FGRAPH_* */
 };
 int tdat_report(struct tdat_file *, FILE *out, const struct tdat_report_opts *,
     struct tdat_err *e);

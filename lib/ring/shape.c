@@ -9,11 +9,33 @@
 
 #include "tdat-int.h"
 
+/*
+ * Does the print format take field name as bytes, not a string?  Kernel
+ * 7.x's syscall events keep the user's buffer in a __data_loc char[]
+ * field (__buf_val) with no NUL, printed by __print_dynamic_array().
+ */
+static int
+raw_bytes(const char *fmt, const char *name)
+{
+	static const char fn[] = "__print_dynamic_array(";
+	size_t n = strlen(name);
+	const char *p = fmt;
+
+	while (p != NULL && (p = strstr(p, fn)) != NULL) {
+		p += sizeof(fn) - 1;
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == ' '))
+			return 1;
+	}
+	return 0;
+}
+
 /* Fields fl[0..n) into sh, after the ones before them; nonzero when out
- * of memory. */
+ * of memory.  fmt: the event's print format, or NULL. */
 static int
 add_fields(struct tdat_shape *sh, const struct tdat_field *fl, int n,
-    uint32_t *last_off, uint32_t *last_end, int *last_arr)
+    uint32_t *last_off, uint32_t *last_end, int *last_arr, const char *fmt)
 {
 	struct tdat_loc *loc;
 	int i;
@@ -40,7 +62,8 @@ add_fields(struct tdat_shape *sh, const struct tdat_field *fl, int n,
 		memset(loc, 0, sizeof(*loc));
 		loc->off = off;
 		loc->rel = (f->flags & TDAT_FLD_RELATIVE) != 0;
-		loc->str = strstr(f->type, "char[]") != NULL;
+		loc->str = strstr(f->type, "char[]") != NULL &&
+		    !(fmt && raw_bytes(fmt, f->name));
 		tdat_vis(loc->name, sizeof(loc->name), f->name);
 	}
 	return 0;
@@ -61,8 +84,8 @@ tdat_shape_of(const struct tdat_event *te, struct tdat_shape *sh)
 	sh->nloc = 0;
 	sh->loc = NULL;
 	if (add_fields(sh, te->common, te->ncommon, &last_off, &last_end,
-	    &last_arr) || add_fields(sh, te->fields, te->nfields, &last_off,
-	    &last_end, &last_arr)) {
+	    &last_arr, NULL) || add_fields(sh, te->fields, te->nfields,
+	    &last_off, &last_end, &last_arr, te->fmt)) {
 		free(sh->loc);
 		sh->loc = NULL;
 		return -1;

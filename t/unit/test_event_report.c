@@ -31,7 +31,7 @@ first_diff(const char *a, const char *b)
 static void
 check(const char *dir, const char *name, const char *suffix, int mode)
 {
-	struct tdat_report_opts o = { mode, 1, NULL, 0, 0 };
+	struct tdat_report_opts o = { mode, 1, NULL, 0, 0, 0 };
 	struct tdat_file *f = NULL;
 	struct tdat_err e;
 	char path[512], *want, *got = NULL;
@@ -122,7 +122,7 @@ static void
 check_text_max(const char *dir)
 {
 	struct tdat_write_opts wo = { .version = 6, .compression = "none" };
-	struct tdat_report_opts o = { TDAT_PRINT_FMT, 1, NULL, 0, 0 };
+	struct tdat_report_opts o = { TDAT_PRINT_FMT, 1, NULL, 0, 0, 0 };
 	struct tdat_verify_opts vo = { .keep_going = 1, .found = note };
 	struct tdat_verify_stats st;
 	struct tdat_err e2;

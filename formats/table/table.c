@@ -1,0 +1,2185 @@
+/*
+ * table.c: the events of one or more traces as tables for dataframes
+ * (tdat-to-table(1), schemas/table-meta.schema.json): one CSV file per
+ * event type, SYSTEM.EVENT.csv, and meta.json, which says what each table
+ * holds and how to read it.
+ *
+ * Values are those of the JSON Lines of tdat-to-json (formats/json/
+ * json-events.c), field by field, in a form a CSV reader types right:
+ * integers in decimal (u64 exact: meta.json gives the dtype), addresses in
+ * decimal or, with hex, as "0x..." strings, text quoted as RFC 4180 says
+ * (always quoted: an empty string is "" and not a missing value), byte
+ * arrays and fields of odd sizes as hex digits, other arrays as the JSON
+ * array of their integers, text that is not UTF-8 as the JSON value
+ * {"hex":"..."}.  The columns of a table: common_ts, common_cpu,
+ * common_file (several inputs), common_buffer (instances), common_pid,
+ * common_comm, the other common fields, the event's own fields in format
+ * order, then FIELD_sym (the kernel symbol of an address field trace-cmd
+ * prints as one) and, for trace_printk's bprint, format.  Events of no
+ * known type go to unknown.csv, lost events to lost.csv, a latency
+ * tracer's text to latency.csv.
+ *
+ * Memory.  Each table being written has a buffer of TBUF bytes and an
+ * open file; at most HOT of them at once (fewer if asked: max_open): the one least recently written
+ * is flushed and closed for another, and opened again (O_APPEND) when it
+ * gets rows again.  However many event types there are, the buffers take
+ * at most HOT * TBUF bytes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "event-int.h"
+#include "tdat-json.h"
+#include "tdat-opts.h"
+#include "tdat-sink.h"
+
+#define TBUF	(64 * 1024)	/* a table's write buffer */
+#define HOT	128		/* tables with a buffer and an open file */
+#define NUMW	24		/* room for a number */
+
+/* How a field's value is read (as json-events.c). */
+enum { K_INT, K_ADDR, K_SYM };
+
+/* How a column is written. */
+enum {
+	C_TS, C_CPU, C_FILE, C_BUFFER, C_PID, C_COMM,
+	C_UINT,			/* an unsigned integer of size bytes */
+	C_SINT,			/* a signed one */
+	C_ADDR,			/* an address: decimal, or "0x..." (hex) */
+	C_STR,			/* text up to its first NUL */
+	C_BYTES,		/* bytes as hex digits */
+	C_ARRAY,		/* integers as a JSON array */
+	C_SYM,			/* the symbol name of an address field */
+	C_FORMAT,		/* bprint: the printk format at fmt */
+	C_ID,			/* unknown.csv: the event id */
+	C_DATA,			/* unknown.csv: the record's bytes */
+	C_LOST,			/* lost.csv: events lost, empty if unknown */
+	C_LINE,			/* latency.csv: a line */
+	C_NEWLINE,		/* latency.csv: whether a newline ends it */
+	C_ARG,			/* a printk format's argument */
+};
+
+struct col {
+	int how;
+	const struct tdat_field *f;	/* the field read, or NULL */
+	int size;		/* bytes of an integer */
+	int es;			/* element size of an array */
+	int kind;		/* K_* of an array's elements */
+	int common;		/* a common field (JSON: "common" or top) */
+	char conv;		/* C_ARG: 'd' signed, 'u' unsigned, 'p'
+				 * address, 's' string */
+	char *name;
+	const char *dtype;	/* pandas */
+	const char *duck;	/* DuckDB */
+};
+
+struct table {
+	char *system, *event;	/* NULL for the special tables */
+	char *file;		/* its file name in the directory */
+	struct col *cols;	/* the schema: of the first type written */
+	int ncols;
+	uint64_t rows;
+	char *buf;		/* TBUF bytes while hot, else NULL */
+	size_t len;
+	int fd;			/* open while hot */
+	uint64_t last;		/* when a row last came */
+	int special;		/* unknown, lost, latency */
+	char *format;		/* a printk format's table: the format */
+};
+
+/* The table of one trace_printk format of one input. */
+struct ptab {
+	const char *fmt;	/* the input's printk format (its address) */
+	struct table *t;	/* NULL: the format has no table */
+	struct col *cols;
+	int ncols;
+};
+
+/* One event type of one input, and the table it goes to. */
+struct tev {
+	const struct tdat_event *ev;
+	size_t in;
+	struct table *t;
+	struct col *cols;
+	int ncols;
+	const struct tdat_field *fmt, *buf;	/* bprint's, for its
+						 * format's table */
+};
+
+#define IDC	256
+
+struct tin {
+	struct tdat_file *f;
+	struct tdat_events *ev;
+	int type_size;
+	struct idc {
+		int id;
+		const struct tdat_event *ev;	/* NULL: unknown */
+		struct tev *v;
+	} idc[IDC];		/* the last ids seen, by id */
+};
+
+#define NAMEC	256
+
+struct tw {
+	const char *dir;
+	struct tdat_table_opts *o;
+	struct tin *in;
+	size_t nin;
+	int buffers;		/* some input has instance buffers */
+	struct table **t;
+	size_t nt;
+	struct table *hot[HOT];
+	int nhot, maxhot;
+	uint64_t tick;
+	struct tev **cache;	/* open addressing on (event, input) */
+	size_t ncache, capcache;
+	struct table *unknown, *lost, *latency;
+	struct ptab *ptab;	/* open addressing on the format's address */
+	size_t nptab, capptab;
+	int nformat;		/* printk format tables made */
+	struct tdat_sbuf sb;	/* scratch */
+	uint64_t first_ts, last_ts;
+	int any;
+	struct tdat_err *e;
+	int err;		/* a write failed: the code, e filled */
+	struct namec {
+		const char *s;
+		size_t len;
+		int plain;
+	} names[NAMEC];		/* names (comms, symbols), by address */
+	/* the last pid's comm */
+	int comm_pid;
+	size_t comm_in;
+	const char *comm;
+};
+
+/* ------------------------------------------------------------------ */
+/* Files and buffers. */
+
+static int
+wfail(struct tw *w, const struct table *t, const char *what)
+{
+	w->o->out_failed = 1;
+	if (!w->err)
+		w->err = tdat_fail_nooff(w->e, errno == ENOMEM ? TDAT_ENOMEM :
+		    TDAT_EIO, "%s: %s: %s", t ? t->file : "meta.json", what,
+		    strerror(errno));
+	return w->err;
+}
+
+static int
+topen(struct tw *w, struct table *t, int create)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/%s", w->dir, t->file) >=
+	    (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return wfail(w, t, "cannot create");
+	}
+	t->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC |
+	    (create ? O_CREAT | O_EXCL : 0), 0666);
+	if (t->fd < 0)
+		return wfail(w, t, create ? "cannot create" : "cannot open");
+	return 0;
+}
+
+static int
+tflush(struct tw *w, struct table *t)
+{
+	size_t done = 0;
+	ssize_t k;
+
+	if (t->len == 0 || w->err)
+		return w->err;
+	if (t->fd < 0 && topen(w, t, 0) < 0)
+		return w->err;
+	while (done < t->len) {
+		k = write(t->fd, t->buf + done, t->len - done);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (k == 0)
+				errno = EIO;
+			return wfail(w, t, "write error");
+		}
+		done += (size_t)k;
+	}
+	t->len = 0;
+	return 0;
+}
+
+/* Flush and close a table and give up its buffer. */
+static int
+tcool(struct tw *w, struct table *t)
+{
+	int i;
+
+	tflush(w, t);
+	if (t->fd >= 0 && close(t->fd) < 0)
+		wfail(w, t, "write error");
+	t->fd = -1;
+	free(t->buf);
+	t->buf = NULL;
+	for (i = 0; i < w->nhot; i++)
+		if (w->hot[i] == t) {
+			w->hot[i] = w->hot[--w->nhot];
+			break;
+		}
+	return w->err;
+}
+
+/* Make t hot: a buffer and an open file, cooling the table least
+ * recently written when HOT are. */
+static int
+theat(struct tw *w, struct table *t)
+{
+	struct table *old;
+	int i, k;
+
+	if (t->buf)
+		return 0;
+	if (w->nhot >= w->maxhot) {
+		for (i = 1, k = 0; i < w->nhot; i++)
+			if (w->hot[i]->last < w->hot[k]->last)
+				k = i;
+		old = w->hot[k];
+		if (tcool(w, old) < 0)
+			return w->err;
+	}
+	if ((t->buf = malloc(TBUF)) == NULL) {
+		errno = ENOMEM;
+		return wfail(w, t, "out of memory");
+	}
+	t->len = 0;
+	w->hot[w->nhot++] = t;
+	return 0;
+}
+
+static void
+put_slow(struct tw *w, struct table *t, const char *s, size_t n)
+{
+	size_t k;
+
+	while (n > 0) {
+		if (t->len == TBUF && tflush(w, t) < 0)
+			return;
+		k = TBUF - t->len;
+		if (k > n)
+			k = n;
+		memcpy(t->buf + t->len, s, k);
+		t->len += k;
+		s += k;
+		n -= k;
+	}
+}
+
+static inline void
+put(struct tw *w, struct table *t, const char *s, size_t n)
+{
+	if (TBUF - t->len >= n) {
+		memcpy(t->buf + t->len, s, n);
+		t->len += n;
+	} else {
+		put_slow(w, t, s, n);
+	}
+}
+
+static inline void
+putc1(struct tw *w, struct table *t, char c)
+{
+	if (t->len == TBUF && tflush(w, t) < 0)
+		return;
+	t->buf[t->len++] = c;
+}
+
+/* ------------------------------------------------------------------ */
+/* Values. */
+
+/* A magnitude m (negative: with a minus) in decimal: one fixed-size copy
+ * when there is room. */
+static inline void
+put_num(struct tw *w, struct table *t, uint64_t m, int neg)
+{
+	char d[2 * NUMW], *end = d + NUMW, *q = tdat_udec_digits(end, m);
+
+	if (neg)
+		*--q = '-';
+	if (TBUF - t->len >= NUMW) {
+		memcpy(t->buf + t->len, q, NUMW);
+		t->len += (size_t)(end - q);
+	} else {
+		put_slow(w, t, q, (size_t)(end - q));
+	}
+}
+
+static inline void
+put_u64(struct tw *w, struct table *t, uint64_t v)
+{
+	put_num(w, t, v, 0);
+}
+
+static inline void
+put_i64(struct tw *w, struct table *t, int64_t v)
+{
+	put_num(w, t, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
+}
+
+/* Length of the well-formed UTF-8 sequence at p (n bytes left), or 0
+ * (json.c's test). */
+static size_t
+utf8_len(const unsigned char *p, size_t n)
+{
+	unsigned char c = p[0], lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+static int
+utf8_ok(const unsigned char *s, size_t n)
+{
+	size_t i = 0, l;
+
+	while (i < n) {
+		if (s[i] < 0x80)
+			i++;
+		else if ((l = utf8_len(s + i, n - i)) != 0)
+			i += l;
+		else
+			return 0;
+	}
+	return 1;
+}
+
+static const char hx[] = "0123456789abcdef";
+
+static void
+put_hex(struct tw *w, struct table *t, const unsigned char *s, size_t n)
+{
+	char b[256];
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		b[k++] = hx[s[i] >> 4];
+		b[k++] = hx[s[i] & 15];
+		if (k == sizeof(b)) {
+			put(w, t, b, k);
+			k = 0;
+		}
+	}
+	put(w, t, b, k);
+}
+
+/* A string cell whose bytes need nothing done: printable ASCII but '"'. */
+static int
+plain(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] >= 0x80 || s[i] == '"')
+			return 0;
+	return 1;
+}
+
+/* A string cell: quoted, '"' doubled; bytes that are not UTF-8 as the
+ * JSON value {"hex":"..."} (quoted in turn). */
+static void
+put_str(struct tw *w, struct table *t, const void *sv, size_t n)
+{
+	const unsigned char *s = sv, *q;
+	unsigned m = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		m |= s[i];
+	if ((m & 0x80) && !utf8_ok(s, n)) {
+		put(w, t, "\"{\"\"hex\"\":\"\"", 12);
+		put_hex(w, t, s, n);
+		put(w, t, "\"\"}\"", 4);
+		return;
+	}
+	putc1(w, t, '"');
+	while (n > 0 && (q = memchr(s, '"', n)) != NULL) {
+		put(w, t, (const char *)s, (size_t)(q - s) + 1);
+		putc1(w, t, '"');
+		n -= (size_t)(q - s) + 1;
+		s = q + 1;
+	}
+	put(w, t, (const char *)s, n);
+	putc1(w, t, '"');
+}
+
+static inline uint64_t
+getn(const unsigned char *p, int n, int big)
+{
+	uint64_t v = 0;
+
+	if (big)
+		return tdat_get(p, n, 1);
+	switch (n) {
+	case 1:
+		return p[0];
+	case 2:
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8;
+	case 4:
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
+		    (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+	case 8:
+		memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		v = __builtin_bswap64(v);
+#endif
+		return v;
+	}
+	return tdat_get(p, n, 0);
+}
+
+static int64_t
+sext(uint64_t v, int size)
+{
+	if (size <= 0 || size >= 8)
+		return (int64_t)v;
+	if (v & (1ULL << (size * 8 - 1)))
+		v |= ~0ULL << (size * 8);
+	return (int64_t)v;
+}
+
+/* The element size of an array whose format gives none (json-events.c). */
+static int
+base_size(const char *type, int lsize)
+{
+	if (strstr(type, "char") || strstr(type, "u8") || strstr(type, "s8"))
+		return 1;
+	if (strstr(type, "short") || strstr(type, "16"))
+		return 2;
+	if (strstr(type, "long long") || strstr(type, "64"))
+		return 8;
+	if (strstr(type, "long"))
+		return lsize;
+	if (strstr(type, "int") || strstr(type, "32"))
+		return 4;
+	return 1;
+}
+
+static int
+is_text(const char *type)
+{
+	return strstr(type, "char") != NULL &&
+	    strstr(type, "unsigned char") == NULL;
+}
+
+/* Where a dynamic field's data lies, bounded by the record. */
+static void
+dyn_span(const struct tdat_field *f, const struct tdat_record *r, int big,
+    uint32_t *off, uint32_t *len)
+{
+	uint64_t v;
+	uint32_t o, l;
+
+	*off = *len = 0;
+	if ((uint32_t)f->offset + f->size > r->size ||
+	    (f->size != 2 && f->size != 4))
+		return;
+	v = getn(r->data + f->offset, f->size, big);
+	o = (uint32_t)(v & 0xffff);
+	l = f->size == 2 ? (o < r->size ? r->size - o : 0) :
+	    (uint32_t)(v >> 16);
+	if (f->flags & TDAT_FLD_RELATIVE)
+		o += (uint32_t)(f->offset + f->size);
+	if (o > r->size)
+		return;
+	if (l > r->size - o)
+		l = r->size - o;
+	*off = o;
+	*len = l;
+}
+
+static void
+array_span(const struct tdat_field *f, const struct tdat_record *r, int big,
+    uint32_t *off, uint32_t *len)
+{
+	if (f->flags & TDAT_FLD_DYNAMIC) {
+		dyn_span(f, r, big, off, len);
+		return;
+	}
+	*off = (uint32_t)f->offset;
+	*len = f->size ? (uint32_t)f->size : UINT32_MAX;
+	if (*off > r->size)
+		*off = *len = 0;
+	else if (*len > r->size - *off)
+		*len = r->size - *off;
+}
+
+/* The comm of a pid. */
+static const char *
+comm_of(struct tw *w, size_t k, int pid)
+{
+	if (w->comm == NULL || w->comm_pid != pid || w->comm_in != k) {
+		w->comm = tdat_events_comm(w->in[k].ev, pid);
+		w->comm_pid = pid;
+		w->comm_in = k;
+	}
+	return w->comm;
+}
+
+static inline void
+put_addr(struct tw *w, struct table *t, uint64_t v)
+{
+	char d[NUMW], *end = d + sizeof(d), *p;
+
+	if (!w->o->hex) {
+		put_u64(w, t, v);
+		return;
+	}
+	*--end = '"';
+	p = tdat_hex_digits(end, v);
+	*--p = 'x';
+	*--p = '0';
+	*--p = '"';
+	put(w, t, p, (size_t)(end + 1 - p));
+}
+
+/* An array of integers as the JSON array text of a quoted cell. */
+static void
+put_array(struct tw *w, struct table *t, const struct col *c,
+    const unsigned char *p, uint32_t len, int big)
+{
+	struct tdat_sbuf *b = &w->sb;
+	uint32_t i, n = len / (uint32_t)c->es;
+	uint64_t v;
+	char d[NUMW], *end = d + sizeof(d), *q;
+
+	tdat_sb_reset(b);
+	tdat_sb_putc(b, '[');
+	for (i = 0; i < n; i++) {
+		if (i)
+			tdat_sb_putc(b, ',');
+		v = getn(p + (size_t)i * (size_t)c->es, c->es, big);
+		if (c->kind != K_INT && w->o->hex) {
+			q = tdat_hex_digits(end, v);
+			tdat_sb_puts(b, "\"0x");
+			tdat_sb_add(b, q, (size_t)(end - q));
+			tdat_sb_putc(b, '"');
+			continue;
+		}
+		if (c->kind == K_INT && c->f && (c->f->flags & TDAT_FLD_SIGNED) &&
+		    sext(v, c->es) < 0) {
+			tdat_sb_putc(b, '-');
+			v = -(uint64_t)sext(v, c->es);
+		}
+		q = tdat_udec_digits(end, v);
+		tdat_sb_add(b, q, (size_t)(end - q));
+	}
+	tdat_sb_putc(b, ']');
+	if (b->oom) {
+		errno = ENOMEM;
+		wfail(w, t, "out of memory");
+		return;
+	}
+	put_str(w, t, b->p, b->len);
+}
+
+/* A name that stays where it is while the inputs' events live (a comm,
+ * a symbol, a printk format), as a string cell. */
+static inline void
+put_name(struct tw *w, struct table *t, const char *s)
+{
+	struct namec *c = &w->names[((uintptr_t)s >> 3) % NAMEC];
+
+	if (c->s != s) {
+		c->s = s;
+		c->len = strlen(s);
+		c->plain = plain(s, c->len);
+	}
+	if (!c->plain || TBUF - t->len < c->len + 2) {
+		put_str(w, t, s, c->len);
+		return;
+	}
+	t->buf[t->len] = '"';
+	memcpy(t->buf + t->len + 1, s, c->len);
+	t->buf[t->len + c->len + 1] = '"';
+	t->len += c->len + 2;
+}
+
+/* ------------------------------------------------------------------ */
+/* Columns. */
+
+static const char *
+udtype(int size, const char **duck)
+{
+	switch (size) {
+	case 1:
+		*duck = "UTINYINT";
+		return "uint8";
+	case 2:
+		*duck = "USMALLINT";
+		return "uint16";
+	case 4:
+		*duck = "UINTEGER";
+		return "uint32";
+	}
+	*duck = "UBIGINT";
+	return "uint64";
+}
+
+static const char *
+sdtype(int size, const char **duck)
+{
+	switch (size) {
+	case 1:
+		*duck = "TINYINT";
+		return "int8";
+	case 2:
+		*duck = "SMALLINT";
+		return "int16";
+	case 4:
+		*duck = "INTEGER";
+		return "int32";
+	}
+	*duck = "BIGINT";
+	return "int64";
+}
+
+/* A byte of a column name as col_add() keeps it. */
+static char
+name_byte(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_' ? c : '_';
+}
+
+static int
+col_add(struct col **cols, int *n, int how, const char *name,
+    const struct tdat_field *f)
+{
+	struct col *c, *v;
+	char *q;
+
+	if ((v = realloc(*cols, (size_t)(*n + 1) * sizeof(*v))) == NULL)
+		return -1;
+	*cols = v;
+	c = &v[*n];
+	memset(c, 0, sizeof(*c));
+	if ((c->name = strdup(*name ? name : "_")) == NULL)
+		return -1;
+	(*n)++;
+	/* a damaged format's name stays one CSV field and JSON string */
+	for (q = c->name; *q; q++)
+		*q = name_byte(*q);
+	c->how = how;
+	c->f = f;
+	c->dtype = "str";
+	c->duck = "VARCHAR";
+	switch (how) {
+	case C_TS:
+		c->dtype = udtype(8, &c->duck);
+		break;
+	case C_CPU: case C_PID: case C_ID:
+		c->dtype = sdtype(4, &c->duck);
+		break;
+	case C_LOST:
+		c->dtype = "Int64";
+		c->duck = "BIGINT";
+		break;
+	case C_NEWLINE:
+		c->dtype = "bool";
+		c->duck = "BOOLEAN";
+		break;
+	}
+	return 0;
+}
+
+/* The column of a field, as json-events.c's value() writes it. */
+static void
+col_plan(struct col *c, const struct tdat_field *f, int kind, int lsize,
+    int hex)
+{
+	int str = (f->flags & TDAT_FLD_STRING) != 0 && is_text(f->type), es;
+
+	c->f = f;
+	c->kind = kind;
+	if ((f->flags & TDAT_FLD_ARRAY) || f->size == 0) {
+		es = f->elemsize;
+		if (f->size == 0 && !(f->flags & TDAT_FLD_DYNAMIC)) {
+			es = base_size(f->type, lsize);
+			str = es == 1 && is_text(f->type);
+		}
+		if (es != 1 && es != 2 && es != 4 && es != 8)
+			es = (f->flags & TDAT_FLD_LONG) ? lsize : 1;
+		c->es = es;
+		c->how = str ? C_STR : es == 1 && kind == K_INT ? C_BYTES :
+		    C_ARRAY;
+		return;
+	}
+	if (f->size < 0 || (f->size <= 8 && (f->size & (f->size - 1)) == 0)) {
+		c->size = f->size > 0 ? f->size : 8;
+		if (kind != K_INT) {
+			c->how = C_ADDR;
+			if (!hex)
+				c->dtype = udtype(c->size, &c->duck);
+		} else if (f->flags & TDAT_FLD_SIGNED) {
+			c->how = C_SINT;
+			c->dtype = sdtype(c->size, &c->duck);
+		} else {
+			c->how = C_UINT;
+			c->dtype = udtype(c->size, &c->duck);
+		}
+		return;
+	}
+	c->how = C_BYTES;		/* an odd size: its bytes */
+}
+
+/* The field a print-format argument reads (json-events.c). */
+static const struct tdat_field *
+arg_field(const struct parg *a, int *array)
+{
+	while (a && a->type == PA_TYPE)
+		a = a->left;
+	*array = 0;
+	if (a && a->type == PA_OP && a->str && strcmp(a->str, "[") == 0) {
+		*array = 1;
+		a = a->left;
+		while (a && a->type == PA_TYPE)
+			a = a->left;
+	}
+	return a && a->type == PA_FIELD ? a->field : NULL;
+}
+
+static int
+plugin_sym(const struct tdat_event *ev, const char *field)
+{
+	static const char *const t[][3] = {
+		{ "ftrace", "function", "ip" },
+		{ "ftrace", "function", "parent_ip" },
+		{ "ftrace", "kernel_stack", "caller" },
+		{ "ftrace", "funcgraph_entry", "func" },
+		{ "ftrace", "funcgraph_exit", "func" },
+		{ "timer", "hrtimer_expire_entry", "function" },
+		{ "timer", "hrtimer_start", "function" },
+		{ "kmem", "kfree", "call_site" },
+		{ "kmem", "kmalloc", "call_site" },
+		{ "kmem", "kmalloc_node", "call_site" },
+		{ "kmem", "kmem_cache_alloc", "call_site" },
+		{ "kmem", "kmem_cache_alloc_node", "call_site" },
+		{ "kmem", "kmem_cache_free", "call_site" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcmp(ev->name, t[i][1]) == 0 &&
+		    strcmp(field, t[i][2]) == 0 &&
+		    strcmp(ev->system, t[i][0]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The kind of every field (json-events.c's evc_kinds()). */
+static void
+kinds(unsigned char *kind, const struct tdat_event *ev)
+{
+	const struct tdat_print *p = ev->failed ? NULL : ev->print;
+	const struct tdat_field *f;
+	const char *q;
+	int i, k, arr;
+
+	for (i = 0; i < ev->nfields; i++) {
+		f = &ev->fields[i];
+		if (f->flags & TDAT_FLD_POINTER)
+			kind[i] = K_ADDR;
+		if (plugin_sym(ev, f->name))
+			kind[i] = K_SYM;
+	}
+	for (k = 0; p && k < p->n; k++) {
+		if (p->it[k].type != PP_POINTER ||
+		    (f = arg_field(p->it[k].arg, &arr)) == NULL ||
+		    f < ev->fields || f >= ev->fields + ev->nfields)
+			continue;
+		if ((f->flags & (TDAT_FLD_ARRAY | TDAT_FLD_DYNAMIC)) && !arr)
+			continue;
+		i = (int)(f - ev->fields);
+		q = strchr(p->it[k].format, 'p');
+		if (q && q[1] != '\0' && strchr("FfSs", q[1]))
+			kind[i] = K_SYM;
+		else if (kind[i] == K_INT)
+			kind[i] = K_ADDR;
+	}
+}
+
+static int
+is_main_common(const char *name)
+{
+	return strcmp(name, "common_type") == 0 ||
+	    strcmp(name, "common_pid") == 0 ||
+	    strcmp(name, "common_flags") == 0 ||
+	    strcmp(name, "common_preempt_count") == 0;
+}
+
+/* The columns every table begins with. */
+static int
+lead_cols(struct tw *w, struct col **cols, int *n)
+{
+	if (col_add(cols, n, C_TS, "common_ts", NULL) < 0 ||
+	    col_add(cols, n, C_CPU, "common_cpu", NULL) < 0)
+		return -1;
+	if (w->nin > 1 && col_add(cols, n, C_FILE, "common_file", NULL) < 0)
+		return -1;
+	if (w->buffers && col_add(cols, n, C_BUFFER, "common_buffer",
+	    NULL) < 0)
+		return -1;
+	return 0;
+}
+
+/* Whether cols has a column named name (as col_add() would keep it). */
+static int
+has_col(const struct col *cols, int n, const char *name)
+{
+	const char *a, *b;
+	int i;
+
+	if (*name == '\0')
+		name = "_";
+	for (i = 0; i < n; i++) {
+		for (a = cols[i].name, b = name; *a && *b &&
+		    *a == name_byte(*b); a++, b++)
+			;
+		if (*a == '\0' && *b == '\0')
+			return 1;
+	}
+	return 0;
+}
+
+/* The columns of an event type. */
+static int
+event_cols(struct tw *w, const struct tdat_event *ev, int lsize,
+    struct col **cols, int *n)
+{
+	const struct tdat_field *f;
+	unsigned char *kind;
+	char name[300];
+	int i;
+
+	if (lead_cols(w, cols, n) < 0 ||
+	    col_add(cols, n, C_PID, "common_pid", NULL) < 0 ||
+	    col_add(cols, n, C_COMM, "common_comm", NULL) < 0)
+		return -1;
+	/* common_flags, common_preempt_count: unsigned, as JSON's "flags" */
+	for (i = 0; i < 2; i++) {
+		const char *cn = i ? "common_preempt_count" : "common_flags";
+
+		f = tdat_event_field(ev, cn);
+		if (col_add(cols, n, C_UINT, cn, f) < 0)
+			return -1;
+		(*cols)[*n - 1].common = 1;
+		(*cols)[*n - 1].size = f && f->size >= 1 && f->size <= 8 &&
+		    !(f->size & (f->size - 1)) ? f->size : 8;
+		(*cols)[*n - 1].dtype = udtype((*cols)[*n - 1].size,
+		    &(*cols)[*n - 1].duck);
+	}
+	for (i = 0; i < ev->ncommon; i++) {
+		f = &ev->common[i];
+		if (is_main_common(f->name) || has_col(*cols, *n, f->name))
+			continue;
+		if (col_add(cols, n, C_UINT, f->name, f) < 0)
+			return -1;
+		col_plan(&(*cols)[*n - 1], f, K_INT, lsize, w->o->hex);
+		(*cols)[*n - 1].common = 1;
+	}
+	if ((kind = calloc((size_t)ev->nfields + 1, 1)) == NULL)
+		return -1;
+	kinds(kind, ev);
+	for (i = 0; i < ev->nfields; i++) {
+		f = &ev->fields[i];
+		if (has_col(*cols, *n, f->name))
+			continue;	/* a damaged format */
+		if (col_add(cols, n, C_UINT, f->name, f) < 0)
+			goto fail;
+		col_plan(&(*cols)[*n - 1], f, kind[i], lsize, w->o->hex);
+	}
+	for (i = 0; i < ev->nfields; i++) {
+		f = &ev->fields[i];
+		if (kind[i] != K_SYM || (f->flags & (TDAT_FLD_ARRAY |
+		    TDAT_FLD_DYNAMIC)) || (f->size != 1 && f->size != 2 &&
+		    f->size != 4 && f->size != 8))
+			continue;
+		snprintf(name, sizeof(name), "%s_sym", f->name);
+		if (has_col(*cols, *n, name))
+			continue;
+		if (col_add(cols, n, C_SYM, name, f) < 0)
+			goto fail;
+		(*cols)[*n - 1].size = f->size;
+	}
+	if ((ev->flags & TDAT_EV_BPRINT) && (f = tdat_event_field(ev,
+	    "fmt")) != NULL && !has_col(*cols, *n, "format") &&
+	    f->size >= 1 && f->size <= 8 && !(f->size & (f->size - 1))) {
+		if (col_add(cols, n, C_FORMAT, "format", f) < 0)
+			goto fail;
+		(*cols)[*n - 1].size = f->size;
+	}
+	free(kind);
+	return 0;
+fail:
+	free(kind);
+	return -1;
+}
+
+static void
+cols_free(struct col *cols, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(cols[i].name);
+	free(cols);
+}
+
+/* ------------------------------------------------------------------ */
+/* Tables. */
+
+/* A file name's piece: letters, digits, '_', '-' and '+' kept, any
+ * other byte '_'; at most 100 bytes. */
+static void
+clean(struct tdat_sbuf *b, const char *s)
+{
+	size_t i;
+
+	if (*s == '\0')
+		tdat_sb_putc(b, '_');
+	for (i = 0; s[i] && i < 100; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		tdat_sb_putc(b, (c >= 'a' && c <= 'z') || (c >= 'A' &&
+		    c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+		    c == '-' || c == '+' ? (char)c : '_');
+	}
+}
+
+static int
+name_used(const struct tw *w, const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < w->nt; i++)
+		if (strcmp(w->t[i]->file, file) == 0)
+			return 1;
+	return 0;
+}
+
+/* A new table: its file created, its header in its buffer. */
+static struct table *
+table_new(struct tw *w, const char *sys, const char *event, const char *base,
+    struct col *cols, int ncols)
+{
+	struct table *t, **v;
+	struct tdat_sbuf b;
+	int i, k;
+
+	if ((v = realloc(w->t, (w->nt + 1) * sizeof(*v))) == NULL)
+		goto oom;
+	w->t = v;
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		goto oom;
+	t->fd = -1;
+	tdat_sb_init(&b);
+	if (base) {
+		tdat_sb_puts(&b, base);
+	} else {
+		clean(&b, sys);
+		tdat_sb_putc(&b, '.');
+		clean(&b, event);
+	}
+	k = (int)b.len;
+	tdat_sb_puts(&b, ".csv");
+	for (i = 2; !b.oom && name_used(w, tdat_sb_str(&b)); i++) {
+		b.len = (size_t)k;
+		tdat_sb_printf(&b, "-%d.csv", i);
+	}
+	t->file = b.oom ? NULL : strdup(tdat_sb_str(&b));
+	tdat_sb_free(&b);
+	t->system = sys ? strdup(sys) : NULL;
+	t->event = event ? strdup(event) : NULL;
+	w->t[w->nt++] = t;
+	if (t->file == NULL || (sys && t->system == NULL) ||
+	    (event && t->event == NULL))
+		goto oom;
+	t->special = sys == NULL;
+	if (topen(w, t, 1) < 0 || theat(w, t) < 0)
+		return NULL;
+	for (i = 0; i < ncols; i++) {
+		if (i)
+			putc1(w, t, ',');
+		put(w, t, cols[i].name, strlen(cols[i].name));
+	}
+	putc1(w, t, '\n');
+	if (w->err)
+		return NULL;
+	/* the table owns its columns from now on */
+	t->cols = cols;
+	t->ncols = ncols;
+	return t;
+oom:
+	errno = ENOMEM;
+	wfail(w, NULL, "out of memory");
+	return NULL;
+}
+
+/* Whether two column lists make the same table. */
+static int
+same_schema(const struct col *a, int na, const struct col *b, int nb)
+{
+	int i;
+
+	if (na != nb)
+		return 0;
+	for (i = 0; i < na; i++)
+		if (strcmp(a[i].name, b[i].name) != 0 ||
+		    strcmp(a[i].dtype, b[i].dtype) != 0)
+			return 0;
+	return 1;
+}
+
+static size_t
+tev_slot(struct tev *const *t, size_t cap, const struct tdat_event *ev)
+{
+	size_t k = ((uintptr_t)ev >> 4) * 2654435761u & (cap - 1);
+
+	while (t[k] && t[k]->ev != ev)
+		k = (k + 1) & (cap - 1);
+	return k;
+}
+
+static struct tev *
+tev_new(struct tw *w, size_t in, const struct tdat_event *ev)
+{
+	struct tev *v = calloc(1, sizeof(*v));
+	size_t i;
+
+	if (v == NULL)
+		return NULL;
+	v->ev = ev;
+	v->in = in;
+	if (event_cols(w, ev, w->in[in].f->lsize, &v->cols, &v->ncols) < 0)
+		goto fail;
+	if ((ev->flags & TDAT_EV_BPRINT) && has_col(v->cols, v->ncols,
+	    "format")) {
+		v->fmt = tdat_event_field(ev, "fmt");
+		v->buf = tdat_event_field(ev, "buf");
+		if (v->buf == NULL || v->buf->offset < 0)
+			v->fmt = NULL;
+	}
+	for (i = 0; i < w->nt; i++) {
+		struct table *t = w->t[i];
+
+		if (!t->special && !t->format &&
+		    strcmp(t->system, ev->system) == 0 &&
+		    strcmp(t->event, ev->name) == 0 &&
+		    same_schema(t->cols, t->ncols, v->cols, v->ncols)) {
+			v->t = t;
+			return v;
+		}
+	}
+	if ((v->t = table_new(w, ev->system, ev->name, NULL, v->cols,
+	    v->ncols)) == NULL)
+		goto fail;
+	return v;
+fail:
+	if (v->t == NULL || v->t->cols != v->cols)
+		cols_free(v->cols, v->ncols);
+	free(v);
+	return NULL;
+}
+
+/* The table of an event type (events are per input, so the pointer
+ * names the input too). */
+static struct tev *
+tev_get(struct tw *w, size_t in, const struct tdat_event *ev)
+{
+	struct tev **t;
+	size_t i, k, cap;
+
+	if (w->cache) {
+		k = tev_slot(w->cache, w->capcache, ev);
+		if (w->cache[k])
+			return w->cache[k];
+	}
+	if ((w->ncache + 1) * 2 > w->capcache) {
+		cap = w->capcache ? w->capcache * 2 : 64;
+		if ((t = calloc(cap, sizeof(*t))) == NULL)
+			return NULL;
+		for (i = 0; i < w->capcache; i++)
+			if (w->cache[i])
+				t[tev_slot(t, cap, w->cache[i]->ev)] =
+				    w->cache[i];
+		free(w->cache);
+		w->cache = t;
+		w->capcache = cap;
+	}
+	k = tev_slot(w->cache, w->capcache, ev);
+	if ((w->cache[k] = tev_new(w, in, ev)) == NULL)
+		return NULL;
+	w->ncache++;
+	return w->cache[k];
+}
+
+/* A special table, made on first use. */
+static struct table *
+special(struct tw *w, struct table **slot, const char *base, int what)
+{
+	struct col *cols = NULL;
+	int n = 0;
+
+	if (*slot)
+		return *slot;
+	if (what != C_LINE && lead_cols(w, &cols, &n) < 0)
+		goto oom;
+	switch (what) {
+	case C_ID:
+		if (col_add(&cols, &n, C_ID, "id", NULL) < 0 ||
+		    col_add(&cols, &n, C_DATA, "data", NULL) < 0)
+			goto oom;
+		break;
+	case C_LOST:
+		if (col_add(&cols, &n, C_LOST, "lost", NULL) < 0)
+			goto oom;
+		break;
+	case C_LINE:
+		if ((w->buffers && col_add(&cols, &n, C_BUFFER,
+		    "common_buffer", NULL) < 0) ||
+		    col_add(&cols, &n, C_LINE, "line", NULL) < 0 ||
+		    col_add(&cols, &n, C_NEWLINE, "newline", NULL) < 0)
+			goto oom;
+		break;
+	}
+	if ((*slot = table_new(w, NULL, NULL, base, cols, n)) == NULL) {
+		cols_free(cols, n);
+		return NULL;
+	}
+	return *slot;
+oom:
+	cols_free(cols, n);
+	errno = ENOMEM;
+	wfail(w, NULL, "out of memory");
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Rows. */
+
+static int
+row_begin(struct tw *w, struct table *t)
+{
+	if (!t->buf && theat(w, t) < 0)
+		return -1;
+	t->last = ++w->tick;
+	t->rows++;
+	return 0;
+}
+
+/* The leading cells; returns how many columns they took. */
+static inline int
+lead(struct tw *w, struct table *t, const struct col *cols, size_t k,
+    const struct tdat_record *r)
+{
+	struct tdat_file *f = w->in[k].f;
+	int i = 2;
+
+	put_u64(w, t, r->ts);
+	putc1(w, t, ',');
+	put_i64(w, t, r->cpu);
+	if (cols[i].how == C_FILE) {
+		putc1(w, t, ',');
+		put_str(w, t, tdat_file_path(f), strlen(tdat_file_path(f)));
+		i++;
+	}
+	if (cols[i].how == C_BUFFER) {
+		const char *b = r->buffer > 0 ? f->buf[r->buffer].name : "";
+
+		putc1(w, t, ',');
+		put_str(w, t, b, strlen(b));
+		i++;
+	}
+	return i;
+}
+
+/* The cell of column c of event type v for record r (after its comma);
+ * *pid is the record's pid once its common_pid cell is written. */
+static inline void
+cell(struct tw *w, struct table *t, const struct tev *v, const struct col *c,
+    size_t k, const struct tdat_record *r, int *pid)
+{
+	const struct tdat_field *f = c->f;
+	int big = w->in[k].f->big;
+	uint32_t off, len;
+	uint64_t x;
+	const char *s;
+
+	switch (c->how) {
+	case C_PID:
+		*pid = (int)(v->ev->pid ? tdat_field_read(v->ev,
+		    v->ev->pid, r->data, r->size) : 0);
+		put_i64(w, t, *pid);
+		break;
+	case C_COMM:
+		put_name(w, t, comm_of(w, k, *pid));
+		break;
+	case C_UINT: case C_SINT: case C_ADDR:
+		x = f == NULL || f->size < 0 || (uint32_t)f->offset +
+		    (uint32_t)f->size > r->size ? 0 :
+		    getn(r->data + f->offset, c->size, big);
+		if (c->how == C_ADDR)
+			put_addr(w, t, x);
+		else if (c->how == C_SINT)
+			put_i64(w, t, sext(x, c->size));
+		else
+			put_u64(w, t, x);
+		break;
+	case C_STR: {
+		const unsigned char *nul;
+
+		array_span(f, r, big, &off, &len);
+		nul = memchr(r->data + off, 0, len);
+		put_str(w, t, r->data + off, nul ?
+		    (size_t)(nul - (r->data + off)) : len);
+		break;
+	}
+	case C_BYTES:
+		/* quoted: no bytes is "", not a missing value */
+		putc1(w, t, '"');
+		if (!(f->flags & TDAT_FLD_ARRAY) && f->size != 0) {
+			/* an odd size (none past the record) */
+			if ((uint32_t)f->offset + (uint32_t)f->size <=
+			    r->size)
+				put_hex(w, t, r->data + f->offset,
+				    (size_t)f->size);
+		} else {
+			array_span(f, r, big, &off, &len);
+			put_hex(w, t, r->data + off, len);
+		}
+		putc1(w, t, '"');
+		break;
+	case C_ARRAY:
+		array_span(f, r, big, &off, &len);
+		put_array(w, t, c, r->data + off, len, big);
+		break;
+	case C_SYM:
+	case C_FORMAT:
+		x = (uint32_t)f->offset + (uint32_t)f->size > r->size ?
+		    0 : getn(r->data + f->offset, c->size, big);
+		s = x == 0 ? NULL : c->how == C_SYM ?
+		    tdat_events_sym(w->in[k].ev, x, NULL) :
+		    tdat_events_printk(w->in[k].ev, x);
+		if (s)
+			put_name(w, t, s);
+		else
+			put(w, t, "\"\"", 2);
+		break;
+	}
+}
+
+static void printk_row(struct tw *, const struct tev *, size_t,
+    const struct tdat_record *);
+
+static void
+event_row(struct tw *w, const struct tev *v, size_t k,
+    const struct tdat_record *r)
+{
+	struct table *t = v->t;
+	int i, pid = 0;
+
+	if (row_begin(w, t) < 0)
+		return;
+	for (i = lead(w, t, v->cols, k, r); i < v->ncols; i++) {
+		putc1(w, t, ',');
+		cell(w, t, v, &v->cols[i], k, r, &pid);
+	}
+	putc1(w, t, '\n');
+	if (v->fmt && !w->err)
+		printk_row(w, v, k, r);
+}
+
+/* ------------------------------------------------------------------ */
+/* A table per trace_printk format: bprint's arguments, decoded. */
+
+#define MAXARGS	64
+
+/* A column name for the argument at conversion p of fmt: the word of
+ * "word=%d" or "word: %d", else argN. */
+static void
+arg_name(const char *fmt, const char *p, int n, char *name, size_t cap,
+    const struct col *cols, int ncols)
+{
+	const char *e = p, *b;
+
+	if (e > fmt && e[-1] == ' ' && e - 1 > fmt && e[-2] == ':')
+		e--;
+	if (e > fmt && (e[-1] == '=' || e[-1] == ':')) {
+		e--;
+		for (b = e; b > fmt && (b[-1] == '_' || (b[-1] >= 'a' &&
+		    b[-1] <= 'z') || (b[-1] >= 'A' && b[-1] <= 'Z') ||
+		    (b[-1] >= '0' && b[-1] <= '9')); b--)
+			;
+		if (b < e && (size_t)(e - b) < cap && !(*b >= '0' &&
+		    *b <= '9')) {
+			memcpy(name, b, (size_t)(e - b));
+			name[e - b] = '\0';
+			if (!has_col(cols, ncols, name) &&
+			    strncmp(name, "common_", 7) != 0)
+				return;
+		}
+	}
+	snprintf(name, cap, "arg%d", n);
+}
+
+/*
+ * The argument columns of a printk format, in the order the kernel's
+ * vbin_printf() stores the arguments and lib/event/print-eval.c's
+ * vbin_args() reads them: integers 4-byte aligned, of 4 bytes, a long's
+ * (l, z, %p) or 8 (ll, L); strings NUL-terminated, unaligned.  -1 for a
+ * format whose arguments that reading does not take one by one (a '*'
+ * width, %c, %h, a '-' or ' ' flag, %p with an extension that prints
+ * its argument as text): its rows stay in ftrace.bprint.csv alone.
+ */
+static int
+printk_cols(const char *fmt, int lsize, int hex, struct col **cols, int *n)
+{
+	const char *p, *conv;
+	char name[64];
+	int ls, na = 0, size;
+	char kind;
+
+	for (p = fmt; *p; p++) {
+		if (*p != '%')
+			continue;
+		conv = p;
+		ls = 0;
+		kind = 0;
+		for (p++; *p; p++) {
+			if (*p == 'l')
+				ls++;
+			else if (*p == 'L')
+				ls = 2;
+			else if (*p == 'z' || *p == 'Z')
+				ls = 1;
+			else if (!strchr("0123456789.#+", *p))
+				break;
+		}
+		switch (*p) {
+		case '%':
+			if (p == conv + 1)
+				continue;
+			return -1;
+		case 'p':
+			if ((p[1] >= 'a' && p[1] <= 'z') || (p[1] >= 'A' &&
+			    p[1] <= 'Z') || (p[1] >= '0' && p[1] <= '9')) {
+				p++;
+				if (!strchr("sSxfF", *p) || ((*p == 'f' ||
+				    *p == 'F') && p[1] == 'w'))
+					return -1;
+			}
+			ls = 1;
+			kind = 'p';
+			break;
+		case 'd': case 'i':
+			kind = 'd';
+			break;
+		case 'u': case 'x': case 'X': case 'o':
+			kind = 'u';
+			break;
+		case 's':
+			kind = 's';
+			break;
+		default:
+			return -1;
+		}
+		if (ls > 2 || ++na > MAXARGS)
+			return -1;
+		size = ls == 0 ? 4 : ls == 1 ? lsize : 8;
+		arg_name(fmt, conv, na, name, sizeof(name), *cols, *n);
+		if (col_add(cols, n, C_ARG, name, NULL) < 0)
+			return -2;
+		(*cols)[*n - 1].conv = kind;
+		(*cols)[*n - 1].size = size;
+		if (kind == 'd')
+			(*cols)[*n - 1].dtype = sdtype(size,
+			    &(*cols)[*n - 1].duck);
+		else if (kind == 'u' || (kind == 'p' && !hex))
+			(*cols)[*n - 1].dtype = udtype(size,
+			    &(*cols)[*n - 1].duck);
+		if (!*p)
+			break;
+	}
+	return 0;
+}
+
+static size_t
+ptab_slot(const struct ptab *t, size_t cap, const char *fmt)
+{
+	size_t k = ((uintptr_t)fmt >> 3) * 2654435761u & (cap - 1);
+
+	while (t[k].fmt && t[k].fmt != fmt)
+		k = (k + 1) & (cap - 1);
+	return k;
+}
+
+/* The table of printk format fmt (the columns of v up to its fields,
+ * ip, then the arguments); NULL with w->err set when out of memory. */
+static struct ptab *
+ptab_get(struct tw *w, const struct tev *v, const char *fmt)
+{
+	struct ptab *pt = NULL, *np;
+	struct col *cols = NULL;
+	size_t i, k, cap;
+	char base[48];
+	int n = 0, rc, c;
+
+	if (w->capptab && w->ptab[k = ptab_slot(w->ptab, w->capptab,
+	    fmt)].fmt)
+		return &w->ptab[k];
+	if ((w->nptab + 1) * 2 > w->capptab) {
+		cap = w->capptab ? w->capptab * 2 : 64;
+		if ((np = calloc(cap, sizeof(*np))) == NULL)
+			goto oom;
+		for (i = 0; i < w->capptab; i++)
+			if (w->ptab[i].fmt)
+				np[ptab_slot(np, cap, w->ptab[i].fmt)] =
+				    w->ptab[i];
+		free(w->ptab);
+		w->ptab = np;
+		w->capptab = cap;
+	}
+	pt = &w->ptab[ptab_slot(w->ptab, w->capptab, fmt)];
+	pt->fmt = fmt;
+	w->nptab++;
+	/* the columns before the fields, and ip */
+	for (c = 0; c < v->ncols && (v->cols[c].f == NULL ||
+	    v->cols[c].common || strcmp(v->cols[c].name, "ip") == 0); c++) {
+		if (col_add(&cols, &n, v->cols[c].how, v->cols[c].name,
+		    v->cols[c].f) < 0)
+			goto oom;
+		free(cols[n - 1].name);
+		cols[n - 1] = v->cols[c];
+		if ((cols[n - 1].name = strdup(v->cols[c].name)) == NULL)
+			goto oom;
+	}
+	if ((rc = printk_cols(fmt, w->in[v->in].f->lsize, w->o->hex,
+	    &cols, &n)) == -2)
+		goto oom;
+	if (rc < 0) {
+		cols_free(cols, n);
+		return pt;	/* no table */
+	}
+	pt->cols = cols;
+	pt->ncols = n;
+	for (i = 0; i < w->nt; i++)
+		if (w->t[i]->format && strcmp(w->t[i]->format, fmt) == 0 &&
+		    same_schema(w->t[i]->cols, w->t[i]->ncols, cols, n)) {
+			pt->t = w->t[i];
+			return pt;
+		}
+	snprintf(base, sizeof(base), "%s.%s.%d", "ftrace", "bprint",
+	    ++w->nformat);
+	if ((pt->t = table_new(w, v->ev->system, v->ev->name, base, cols,
+	    n)) == NULL)
+		return NULL;
+	if ((pt->t->format = strdup(fmt)) == NULL)
+		goto oom;
+	return pt;
+oom:
+	if (pt && pt->cols != cols)
+		cols_free(cols, n);
+	errno = ENOMEM;
+	wfail(w, NULL, "out of memory");
+	return NULL;
+}
+
+/* The row of a bprint record in its format's table, when the format has
+ * one and the record holds every argument. */
+static void
+printk_row(struct tw *w, const struct tev *v, size_t k,
+    const struct tdat_record *r)
+{
+	const struct tdat_field *f = v->fmt;
+	struct ptab *pt;
+	struct table *t;
+	uint64_t val[MAXARGS], x;
+	uint32_t at[MAXARGS], len[MAXARGS], off;
+	int big = w->in[k].f->big, i, a, pid = 0;
+	const char *fmt;
+
+	if (f->size < 1 || f->size > 8 || (f->size & (f->size - 1)) ||
+	    (uint32_t)f->offset + (uint32_t)f->size > r->size)
+		return;
+	x = getn(r->data + f->offset, f->size, big);
+	if (x == 0 || (fmt = tdat_events_printk(w->in[k].ev, x)) == NULL)
+		return;
+	if ((pt = ptab_get(w, v, fmt)) == NULL || (t = pt->t) == NULL)
+		return;
+	/* the arguments, as vbin_args() reads them */
+	off = (uint32_t)v->buf->offset;
+	for (i = 0, a = 0; i < pt->ncols; i++) {
+		const struct col *c = &pt->cols[i];
+
+		if (c->how != C_ARG)
+			continue;
+		if (c->conv == 's') {
+			const unsigned char *nul;
+
+			if (off >= r->size)
+				return;
+			nul = memchr(r->data + off, 0, r->size - off);
+			at[a] = off;
+			len[a] = nul ? (uint32_t)(nul - (r->data + off)) :
+			    r->size - off;
+			off += len[a++] + 1;
+			continue;
+		}
+		off = (off + 3) & ~3u;
+		if (off >= r->size || (uint32_t)c->size > r->size - off)
+			return;
+		val[a++] = getn(r->data + off, c->size, big);
+		off += (uint32_t)c->size;
+	}
+	if (row_begin(w, t) < 0)
+		return;
+	for (i = lead(w, t, pt->cols, k, r), a = 0; i < pt->ncols; i++) {
+		const struct col *c = &pt->cols[i];
+
+		putc1(w, t, ',');
+		if (c->how != C_ARG)
+			cell(w, t, v, c, k, r, &pid);
+		else if (c->conv == 's') {
+			put_str(w, t, r->data + at[a], len[a]);
+			a++;
+		} else if (c->conv == 'd')
+			put_i64(w, t, sext(val[a++], c->size));
+		else if (c->conv == 'p')
+			put_addr(w, t, val[a++]);
+		else
+			put_u64(w, t, val[a++]);
+	}
+	putc1(w, t, '\n');
+}
+
+static void
+unknown_row(struct tw *w, size_t k, const struct tdat_record *r, int id)
+{
+	struct table *t = special(w, &w->unknown, "unknown", C_ID);
+	int i;
+
+	if (t == NULL || row_begin(w, t) < 0)
+		return;
+	i = lead(w, t, t->cols, k, r);
+	(void)i;
+	putc1(w, t, ',');
+	put_i64(w, t, id);
+	putc1(w, t, ',');
+	putc1(w, t, '"');
+	put_hex(w, t, r->data, r->size);
+	putc1(w, t, '"');
+	putc1(w, t, '\n');
+}
+
+static void
+lost_row(struct tw *w, size_t k, const struct tdat_record *r)
+{
+	struct table *t = special(w, &w->lost, "lost", C_LOST);
+
+	if (t == NULL || row_begin(w, t) < 0)
+		return;
+	lead(w, t, t->cols, k, r);
+	putc1(w, t, ',');
+	if (r->missed_count >= 0)
+		put_i64(w, t, r->missed_count);
+	putc1(w, t, '\n');
+}
+
+/* ------------------------------------------------------------------ */
+/* A latency tracer's text: one row a line (lib/read/latency.c's JSON). */
+
+#define LINE_MAX_LEN	(1u << 20)
+
+static void
+latency_row(struct tw *w, struct table *t, const char *bname,
+    const struct tdat_sbuf *l, int newline)
+{
+	if (row_begin(w, t) < 0)
+		return;
+	if (w->buffers) {
+		put_str(w, t, bname, strlen(bname));
+		putc1(w, t, ',');
+	}
+	put_str(w, t, l->p ? l->p : "", l->len);
+	put(w, t, newline ? ",true\n" : ",false\n", newline ? 6 : 7);
+}
+
+static int
+latency(struct tw *w, struct tdat_file *f, int bi)
+{
+	const char *bname = f->buf[bi].name;
+	struct table *t = special(w, &w->latency, "latency", C_LINE);
+	struct tdat_sbuf l;
+	struct tdat_pages *pg;
+	struct tdat_window win;
+	const unsigned char *p, *end, *nl;
+	size_t k;
+	int rc;
+
+	if (t == NULL)
+		return w->err;
+	if ((rc = tdat_pages_open(f, bi, 0, &pg, w->e)) < 0)
+		return rc;
+	tdat_sb_init(&l);
+	while ((rc = tdat_pages_window(pg, &win, w->e)) > 0 && !w->err) {
+		for (p = win.p, end = p + win.len; p < end; p = nl + 1) {
+			nl = memchr(p, '\n', (size_t)(end - p));
+			k = (size_t)((nl ? nl : end) - p);
+			if (k > LINE_MAX_LEN - l.len)
+				k = LINE_MAX_LEN - l.len;
+			tdat_sb_add(&l, (const char *)p, k);
+			if (l.len == LINE_MAX_LEN) {
+				latency_row(w, t, bname, &l, 0);
+				tdat_sb_reset(&l);
+				nl = p + k - 1;
+				continue;
+			}
+			if (nl == NULL)
+				break;
+			latency_row(w, t, bname, &l, 1);
+			tdat_sb_reset(&l);
+		}
+	}
+	if (rc == 0 && l.len > 0)
+		latency_row(w, t, bname, &l, 0);
+	if (rc == 0 && l.oom)
+		rc = tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
+	tdat_sb_free(&l);
+	tdat_pages_close(pg);
+	return w->err ? w->err : rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* meta.json */
+
+static void
+kstr(struct tdat_jw *j, const char *key, const char *s)
+{
+	tdat_jw_key(j, key);
+	if (s)
+		tdat_jw_cstr(j, s);
+	else
+		tdat_jw_null(j);
+}
+
+static int
+int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The selected clock of an input, or NULL. */
+static const char *
+clock_of(struct tdat_file *f, char *buf, size_t n)
+{
+	const struct tdat_optval *ov;
+	struct tdat_err e;
+	const char *text = NULL, *sel;
+	size_t len = 0, i, sl;
+
+	if (f->clock_data) {
+		text = f->clock_data;
+		len = strlen(text);
+	} else if (tdat_options(f, &ov, &e) == 0) {
+		for (i = 0; i < f->nopt; i++)
+			if (f->opt[i].id == TDAT_OPT_TRACECLOCK) {
+				text = ov[i].u.text.s;
+				len = ov[i].u.text.len;
+			}
+	}
+	if (text && (sel = tdat_clock_selected(text, len, &sl)) != NULL &&
+	    sl < n) {
+		memcpy(buf, sel, sl);
+		buf[sl] = '\0';
+		return buf;
+	}
+	return f->trace_clock;
+}
+
+static int
+trace_id(struct tdat_file *f, uint64_t *id)
+{
+	const struct tdat_optval *ov;
+	struct tdat_err e;
+	size_t i;
+
+	if (tdat_options(f, &ov, &e) < 0)
+		return 0;
+	for (i = 0; i < f->nopt; i++)
+		if (f->opt[i].id == TDAT_OPT_TRACEID && ov[i].u.num.width) {
+			*id = ov[i].u.num.value;
+			return 1;
+		}
+	return 0;
+}
+
+static void
+file_meta(struct tdat_jw *j, struct tdat_file *f)
+{
+	char clk[64];
+	uint64_t id;
+
+	tdat_jw_key(j, "trace-id");
+	if (trace_id(f, &id))
+		tdat_jw_hex(j, id);
+	else
+		tdat_jw_null(j);
+	kstr(j, "trace-clock", clock_of(f, clk, sizeof(clk)));
+	tdat_jw_key(j, "cpus-count");
+	tdat_jw_u64(j, f->ncpus);
+}
+
+static void
+table_meta(struct tdat_jw *j, const struct table *t)
+{
+	int i, nul = 0;
+
+	tdat_jw_obj(j);
+	tdat_jw_key(j, "event");
+	if (t->system) {
+		struct tdat_sbuf b;
+
+		tdat_sb_init(&b);
+		tdat_sb_printf(&b, "%s:%s", t->system, t->event);
+		tdat_jw_str(j, b.p ? b.p : "", b.len);
+		tdat_sb_free(&b);
+	} else {
+		tdat_jw_null(j);
+	}
+	kstr(j, "system", t->system);
+	kstr(j, "name", t->event);
+	if (t->special)
+		kstr(j, "kind", t->file[0] == 'u' ? "unknown" :
+		    t->file[1] == 'o' ? "lost" : "latency");
+	else
+		kstr(j, "kind", t->format ? "printk" : "event");
+	if (t->format)
+		kstr(j, "format", t->format);
+	kstr(j, "path", t->file);
+	tdat_jw_key(j, "nr-rows");
+	tdat_jw_u64(j, t->rows);
+	tdat_jw_key(j, "columns");
+	tdat_jw_arr(j);
+	for (i = 0; i < t->ncols; i++) {
+		const struct col *c = &t->cols[i];
+		const char *as = NULL;
+
+		tdat_jw_obj(j);
+		kstr(j, "name", c->name);
+		kstr(j, "dtype", c->dtype);
+		kstr(j, "duckdb", c->duck);
+		switch (c->how) {
+		case C_ARG:
+			as = c->conv == 's' ? "text" : c->conv == 'p' ?
+			    "address" : "integer";
+			break;
+		case C_ADDR:
+			as = "address";
+			break;
+		case C_STR: case C_COMM: case C_FILE: case C_BUFFER:
+		case C_LINE: case C_SYM: case C_FORMAT:
+			as = "text";
+			break;
+		case C_BYTES: case C_DATA:
+			as = "bytes";
+			break;
+		case C_ARRAY:
+			as = c->kind == K_INT ? "array" : "address-array";
+			break;
+		}
+		kstr(j, "as", as ? as : c->how == C_NEWLINE ? "bool" :
+		    "integer");
+		if (c->f && c->f->type)
+			kstr(j, "type", c->f->type);
+		nul |= c->how == C_LOST;
+		tdat_jw_end(j, '}');
+	}
+	tdat_jw_end(j, ']');
+	/* pandas.read_csv(path, **read_csv) */
+	tdat_jw_key(j, "read_csv");
+	tdat_jw_obj(j);
+	tdat_jw_key(j, "dtype");
+	tdat_jw_obj(j);
+	for (i = 0; i < t->ncols; i++) {
+		tdat_jw_key(j, t->cols[i].name);
+		tdat_jw_cstr(j, t->cols[i].dtype);
+	}
+	tdat_jw_end(j, '}');
+	tdat_jw_key(j, "keep_default_na");
+	tdat_jw_bool(j, 0);
+	if (nul) {
+		tdat_jw_key(j, "na_values");
+		tdat_jw_obj(j);
+		tdat_jw_key(j, "lost");
+		tdat_jw_arr(j);
+		tdat_jw_cstr(j, "");
+		tdat_jw_end(j, ']');
+		tdat_jw_end(j, '}');
+	}
+	tdat_jw_end(j, '}');
+	/* DuckDB: read_csv_auto(path, types = {...}, allow_quoted_nulls = false) */
+	tdat_jw_key(j, "duckdb_types");
+	tdat_jw_obj(j);
+	for (i = 0; i < t->ncols; i++) {
+		tdat_jw_key(j, t->cols[i].name);
+		tdat_jw_cstr(j, t->cols[i].duck);
+	}
+	tdat_jw_end(j, '}');
+	tdat_jw_end(j, '}');
+}
+
+static int
+table_cmp(const void *a, const void *b)
+{
+	return strcmp((*(const struct table *const *)a)->file,
+	    (*(const struct table *const *)b)->file);
+}
+
+static int
+write_meta(struct tw *w)
+{
+	char path[PATH_MAX];
+	struct tdat_jw j;
+	int *pids = NULL;
+	size_t i, k, n = 0;
+	uint64_t rows = 0;
+	FILE *fp;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/meta.json", w->dir);
+	if ((fp = fopen(path, "wx")) == NULL)
+		return wfail(w, NULL, "cannot create");
+	if (tdat_jw_init(&j, fp) < 0) {
+		fclose(fp);
+		errno = ENOMEM;
+		return wfail(w, NULL, "out of memory");
+	}
+	tdat_jw_obj(&j);
+	kstr(&j, "tool", "tdat-to-table");
+	kstr(&j, "version", TDAT_VERSION);
+	kstr(&j, "format", "csv");
+	/* What LISA's trace-dump parquet writes, for the first input. */
+	file_meta(&j, w->in[0].f);
+	tdat_jw_key(&j, "time-range");
+	if (w->any) {
+		tdat_jw_arr(&j);
+		tdat_jw_u64(&j, w->first_ts);
+		tdat_jw_u64(&j, w->last_ts);
+		tdat_jw_end(&j, ']');
+	} else {
+		tdat_jw_null(&j);
+	}
+	/* pid -> comm, from the saved cmdlines: the comm common_comm
+	 * gives (the first input's, for a pid several name) */
+	for (k = 0; k < w->nin; k++)
+		n += w->in[k].ev->ncomm;
+	if (n && (pids = malloc(n * sizeof(*pids))) == NULL) {
+		tdat_jw_free(&j);
+		fclose(fp);
+		errno = ENOMEM;
+		return wfail(w, NULL, "out of memory");
+	}
+	for (k = 0, n = 0; k < w->nin; k++)
+		for (i = 0; i < w->in[k].ev->ncomm; i++)
+			pids[n++] = w->in[k].ev->comm[i].pid;
+	qsort(pids, n, sizeof(*pids), int_cmp);
+	tdat_jw_key(&j, "pid-comms");
+	tdat_jw_arr(&j);
+	for (i = 0; i < n; i++) {
+		const char *c = NULL;
+
+		if (i > 0 && pids[i] == pids[i - 1])
+			continue;
+		for (k = 0; k < w->nin && c == NULL; k++) {
+			c = tdat_events_comm(w->in[k].ev, pids[i]);
+			if (strcmp(c, "<...>") == 0 && k + 1 < w->nin)
+				c = NULL;
+		}
+		tdat_jw_arr(&j);
+		tdat_jw_i64(&j, pids[i]);
+		tdat_jw_cstr(&j, c);
+		tdat_jw_end(&j, ']');
+	}
+	tdat_jw_end(&j, ']');
+	free(pids);
+	tdat_jw_key(&j, "pointers");
+	tdat_jw_cstr(&j, w->o->hex ? "hex" : "decimal");
+	tdat_jw_key(&j, "notes");
+	tdat_jw_arr(&j);
+	tdat_jw_cstr(&j, w->o->hex ?
+	    "addresses (columns \"as\": \"address\") are strings \"0x...\", "
+	    "as tdat-to-json writes them" :
+	    "addresses (columns \"as\": \"address\") are unsigned decimal "
+	    "integers; tdat-to-json writes them \"0x...\" (tdat-to-table "
+	    "--hex)");
+	tdat_jw_cstr(&j, "text is always quoted: \"\" is an empty string; "
+	    "read with keep_default_na=False (pandas) and "
+	    "allow_quoted_nulls=false (DuckDB)");
+	tdat_jw_cstr(&j, "text that is not UTF-8 is the JSON text "
+	    "{\"hex\":\"...\"} of its bytes, as in tdat-to-json");
+	tdat_jw_end(&j, ']');
+	tdat_jw_key(&j, "files");
+	tdat_jw_arr(&j);
+	for (k = 0; k < w->nin; k++) {
+		tdat_jw_obj(&j);
+		kstr(&j, "path", tdat_file_path(w->in[k].f));
+		file_meta(&j, w->in[k].f);
+		tdat_jw_end(&j, '}');
+	}
+	tdat_jw_end(&j, ']');
+	qsort(w->t, w->nt, sizeof(*w->t), table_cmp);
+	tdat_jw_key(&j, "events-info");
+	tdat_jw_arr(&j);
+	for (i = 0; i < w->nt; i++) {
+		table_meta(&j, w->t[i]);
+		if (w->t[i]->format == NULL)
+			rows += w->t[i]->rows;
+	}
+	tdat_jw_end(&j, ']');
+	tdat_jw_key(&j, "nr-rows");
+	tdat_jw_u64(&j, rows);
+	tdat_jw_end(&j, '}');
+	tdat_jw_nl(&j);
+	rc = tdat_jw_flush(&j);
+	tdat_jw_free(&j);
+	if (rc < 0) {
+		fclose(fp);
+		return wfail(w, NULL, "write error");
+	}
+	if (fclose(fp) != 0)
+		return wfail(w, NULL, "write error");
+	w->o->rows = rows;
+	w->o->tables = w->nt;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The sink. */
+
+/* The size of common_type, from the first format the file holds
+ * (json-events.c). */
+static int
+type_size(struct tdat_file *f)
+{
+	const struct tdat_blob *b = NULL;
+	const char *sys = "ftrace";
+	struct tdat_event *ev;
+	struct tdat_err e;
+	int n = 2;
+
+	if (f->nftrace)
+		b = &f->ftrace[0];
+	else if (f->nsys && f->sys[0].nev) {
+		b = &f->sys[0].ev[0];
+		sys = f->sys[0].name;
+	}
+	if (b && tdat_event_parse((const char *)b->p, b->len, sys, f->lsize,
+	    f->big, &ev, &e) == 0) {
+		if (ev->ncommon > 0 && strcmp(ev->common[0].name,
+		    "common_type") == 0 && ev->common[0].size > 0 &&
+		    ev->common[0].size <= 4)
+			n = ev->common[0].size;
+		tdat_event_free(ev);
+	}
+	return n;
+}
+
+static int
+tw_begin(void *arg, struct tdat_file *const *files, size_t n,
+    struct tdat_run *run, struct tdat_err *e)
+{
+	struct tw *w = arg;
+	size_t k, b;
+	int rc;
+
+	(void)run;
+	if ((w->in = calloc(n ? n : 1, sizeof(*w->in))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	w->nin = n;
+	for (k = 0; k < n; k++) {
+		w->in[k].f = files[k];
+		if ((rc = tdat_events_load(files[k], &w->in[k].ev, e)) < 0) {
+			if (n > 1)
+				tdat_err_name(e, tdat_file_path(files[k]));
+			return rc;
+		}
+		tdat_events_finish(w->in[k].ev, 0);
+		w->in[k].type_size = type_size(files[k]);
+		for (b = 1; b < files[k]->nbuf; b++)
+			if (!files[k]->buf[b].latency)
+				w->buffers = 1;
+	}
+	for (k = 0; k < n; k++) {
+		if (tdat_latency_buffer(files[k]) < 0)
+			continue;
+		if (n > 1) {
+			rc = tdat_fail_nooff(e, TDAT_EUSAGE, "a latency "
+			    "tracer's file cannot be read with others");
+			tdat_err_name(e, tdat_file_path(files[k]));
+			return rc;
+		}
+		if ((rc = latency(w, files[k], tdat_latency_buffer(files[k])))
+		    < 0)
+			return rc;
+	}
+	return n == 1 && files[0]->latency ? TDAT_RUN_NO_RECORDS :
+	    TDAT_RUN_RECORDS;
+}
+
+static int
+tw_record(void *arg, size_t k, const struct tdat_record *rec,
+    struct tdat_err *e)
+{
+	struct tw *w = arg;
+	const struct tdat_event *ev;
+	struct idc *c;
+	int id, ts = w->in[k].type_size;
+
+	(void)e;
+	id = rec->size >= (uint32_t)ts ?
+	    (int)getn(rec->data, ts, w->in[k].f->big) : -1;
+	c = &w->in[k].idc[(unsigned)id % IDC];
+	if (c->id != id || (c->ev == NULL && c->v == NULL)) {
+		c->id = id;
+		c->ev = ev = tdat_events_find(w->in[k].ev, id);
+		c->v = NULL;
+		if (ev && (c->v = tev_get(w, k, ev)) == NULL) {
+			c->ev = NULL;
+			if (!w->err) {
+				errno = ENOMEM;
+				wfail(w, NULL, "out of memory");
+			}
+			return w->err;
+		}
+	}
+	if (!w->any) {
+		w->first_ts = rec->ts;
+		w->any = 1;
+	}
+	w->last_ts = rec->ts;
+	if (rec->missed)
+		lost_row(w, k, rec);
+	if (c->v)
+		event_row(w, c->v, k, rec);
+	else
+		unknown_row(w, k, rec, id);
+	return w->err;
+}
+
+static int
+tw_end(void *arg, int complete, struct tdat_err *e)
+{
+	struct tw *w = arg;
+
+	(void)e;
+	while (w->nhot > 0)
+		tcool(w, w->hot[0]);
+	if (!complete || w->err)
+		return w->err;
+	return write_meta(w);
+}
+
+static void
+tw_free(void *arg)
+{
+	struct tw *w = arg;
+	size_t k;
+
+	for (k = 0; k < w->capcache; k++)
+		if (w->cache[k]) {
+			if (w->cache[k]->t == NULL ||
+			    w->cache[k]->t->cols != w->cache[k]->cols)
+				cols_free(w->cache[k]->cols,
+				    w->cache[k]->ncols);
+			free(w->cache[k]);
+		}
+	free(w->cache);
+	for (k = 0; k < w->capptab; k++)
+		if (w->ptab[k].fmt && (w->ptab[k].t == NULL ||
+		    w->ptab[k].t->cols != w->ptab[k].cols))
+			cols_free(w->ptab[k].cols, w->ptab[k].ncols);
+	free(w->ptab);
+	for (k = 0; k < w->nt; k++) {
+		struct table *t = w->t[k];
+
+		if (t->fd >= 0)
+			close(t->fd);
+		free(t->buf);
+		cols_free(t->cols, t->ncols);
+		free(t->file);
+		free(t->format);
+		free(t->system);
+		free(t->event);
+		free(t);
+	}
+	free(w->t);
+	for (k = 0; k < w->nin; k++)
+		tdat_events_free(w->in[k].ev);
+	free(w->in);
+	tdat_sb_free(&w->sb);
+}
+
+static const struct tdat_sink_ops tw_ops = {
+	0, tw_begin, tw_record, tw_end, tw_free
+};
+
+int
+tdat_table_write(struct tdat_file *const *files, size_t n, const char *dir,
+    struct tdat_table_opts *o, struct tdat_err *e)
+{
+	struct tw w;
+	struct tdat_sink sink = { &tw_ops, &w };
+
+	memset(&w, 0, sizeof(w));
+	w.dir = dir;
+	w.o = o;
+	w.e = e;
+	w.maxhot = o->max_open > 0 && o->max_open < HOT ? o->max_open : HOT;
+	tdat_sb_init(&w.sb);
+	o->rows = o->tables = 0;
+	o->out_failed = 0;
+	return tdat_run(files, n, o->sel, &sink, o->progress, o->progress_arg,
+	    e);
+}
