@@ -68,7 +68,7 @@ struct wr {
 	uint64_t first_ts;
 	int have_ts;
 	struct tdat_sbuf sb;
-	struct tdat_salvage *check;	/* the records' shapes, once one comes */
+	struct tdat_ring_gate *check;	/* the records' shapes, once one comes */
 };
 
 /* ------------------------------------------------------------------ */
@@ -1218,10 +1218,10 @@ check_record(struct wr *w, const struct tdat_record *rec)
 	const char *why;
 	int rc;
 
-	if (w->check == NULL && (rc = tdat_salvage_open(w->f, &w->check,
+	if (w->check == NULL && (rc = tdat_ring_gate_open(w->f, &w->check,
 	    w->e)) < 0)
 		return rc;
-	if ((why = tdat_salvage_check_record(w->check, rec->data,
+	if ((why = tdat_ring_gate_record(w->check, rec->data,
 	    rec->size)) != NULL)
 		return tdat_fail(w->e, TDAT_ECORRUPT, rec->off, "CPU %d: %s: "
 		    "the input is damaged (tdat-cat --salvage drops such "
@@ -1451,6 +1451,6 @@ out:
 	free(w.irq);
 	tdat_lt_defs_free(&w.defs);
 	tdat_sb_free(&w.sb);
-	tdat_salvage_close(w.check);
+	tdat_ring_gate_close(w.check);
 	return rc;
 }
