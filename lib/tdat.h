@@ -358,7 +358,8 @@ int tdat_ctf_write(struct tdat_file *f, const char *dir,
  * Checking (lib/check/verify.c; tdat-verify(1)).
  */
 /* Every check of a trace.dat, findings reported one by one
- * through a callback (lib/check/verify.c, lib/verify-events.c).
+ * through a callback (lib/check/verify.c; its page and record rules are
+ * lib/ring's, and an LTT directory's checks formats/ltt/ltt-verify.c's).
  */
 enum { TDAT_FIND_ERROR = 1, TDAT_FIND_WARNING = 2 };
 
