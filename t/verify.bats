@@ -278,6 +278,7 @@ assert [l["summary"] for l in lines if "summary" in l] == ["damaged", "ok"]
 	    conv=notrunc 2>/dev/null
 	run -1 "$V" "$BATS_TEST_TMPDIR/n.dat"
 	[[ $output == *": error: section BTF: no BTF magic (0x00eb)"* ]]
+}
 
 @test "tdat-verify --json: integers past 2^53 are strings, as in every JSON output" {
 	command -v python3 >/dev/null || skip "python3 is not installed"
