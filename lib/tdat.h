@@ -234,7 +234,6 @@ struct json_object *tdat_json_string(const void *s, size_t n);
  * magnitude is at most 2^53 - 1, else a string of its decimal digits
  * (NULL: no memory). */
 struct json_object *tdat_json_u64(uint64_t v);
-struct json_object *tdat_json_i64(int64_t v);
 
 /* trace.dat v6/v7 (formats/tracedat/tracedat-write.c); a selection or a merge of several
  * inputs rebuilds the pages (lib/merge/repack.c). */

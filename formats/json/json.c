@@ -107,17 +107,6 @@ tdat_json_u64(uint64_t v)
 	return json_object_new_string(buf);
 }
 
-struct json_object *
-tdat_json_i64(int64_t v)
-{
-	char buf[24];
-
-	if (v >= -(int64_t)TDAT_JSON_SAFE && v <= (int64_t)TDAT_JSON_SAFE)
-		return json_object_new_int64(v);
-	snprintf(buf, sizeof(buf), "%lld", (long long)v);
-	return json_object_new_string(buf);
-}
-
 /* ------------------------------------------------------------------ */
 /* The streaming writer. */
 
