@@ -7,10 +7,10 @@
  * formats/ltt*.c), each giving its metadata as a struct tdat_file and its
  * pages through struct tdat_page_ops -> the page iterator (lib/read/pages.c)
  * -> the record stream (lib/read/records.c), with the selection applied
- * (lib/select/select.c), driven by lib/read/run.c (tdat-sink.h: one or several
+ * (lib/select/select.c), driven by lib/merge/run.c (tdat-sink.h: one or several
  * inputs merged by time) -> record sinks: text report (formats/text/report.c),
  * JSON (lib/json*.c), LTT (formats/ltt/ltt-write.c); page sink: trace.dat
- * (formats/tracedat/tracedat-write.c, with lib/ring/repack.c rebuilding the pages of
+ * (formats/tracedat/tracedat-write.c, with lib/merge/repack.c rebuilding the pages of
  * selected records).  lib/read/source.c opens an input of any format.
  */
 #ifndef TDAT_INT_H
@@ -180,7 +180,7 @@ int tdat_btf(struct tdat_file *f, struct tdat_err *e);
 
 
 /*
- * The metadata texts (lib/event/kallsyms.c): whether each line has the shape the
+ * The metadata texts (lib/event/texts.c): whether each line has the shape the
  * kernel gives it.  tdat_text_line_bad(): NULL, or what is wrong with the
  * n bytes of one line (without its newline).  tdat_text_check() counts a
  * text's lines and bad ones; tdat_text_drop_bad() takes the bad ones out
@@ -224,7 +224,7 @@ uint64_t tdat_text_where(const struct tdat_file *f, const struct tdat_blob *b,
 const char *tdat_text_say(char *buf, size_t n, enum tdat_text kind, int name,
     const struct tdat_text_check *r, int exact);
 /* A writer's check of f's texts: 0, or < 0 naming the first damaged line
- * (lib/event/kallsyms.c). */
+ * (lib/event/texts.c). */
 int tdat_text_refuse(const struct tdat_file *f, struct tdat_err *e);
 
 /* Bounded file access: read len bytes at off, or fail with a located error. */
@@ -487,14 +487,30 @@ struct tdat_record {
 int tdat_page_layout(const struct tdat_file *, struct tdat_page_layout *,
     struct tdat_err *e);
 
-struct tdat_select;
+/*
+ * What a reader keeps, asked of whoever selects (lib/select gives it:
+ * tdat_select_filter()); keep NULL: every record.  input is the reader's
+ * file's index among the selection's inputs.
+ */
+struct tdat_reader_filter {
+	void *arg;
+	size_t input;
+	/* 1 if record r is kept; asked once per record, in each CPU's time
+	 * order */
+	int (*keep)(void *arg, size_t input, const struct tdat_record *r);
+	/* 0 if no record of buffer index buf, CPU cpu can be kept */
+	int (*stream)(const void *arg, size_t input, int buf, uint32_t cpu);
+	/* the time range kept: 1 when the reader may skip the pages before
+	 * *since and end at the first record after *until */
+	int (*range)(const void *arg, uint64_t *since, uint64_t *until);
+};
+
 struct tdat_reader_opts {
 	const unsigned char *cpus;	/* cpus[i] != 0 selects CPU i; NULL all */
 	int ncpus;
 	int buffer;		/* buffer index, or -1 for every buffer */
 	int no_offsets;		/* ignore OFFSET/TSC2NSEC/TIME_SHIFT */
-	struct tdat_select *sel;	/* only the records it keeps; NULL all */
-	size_t sel_input;	/* this file's index in the selection */
+	struct tdat_reader_filter filter;	/* only the records it keeps */
 	int strict_time;	/* a record whose time goes back on its CPU
 				 * (a damaged page) is an error: writers */
 };
@@ -505,7 +521,7 @@ int tdat_reader_open(struct tdat_file *, const struct tdat_reader_opts *,
 /* 1 and *rec filled (valid until the next call), 0 at the end, < 0 error. */
 int tdat_reader_next(struct tdat_reader *, struct tdat_record *rec,
     struct tdat_err *e);
-/* The same, ignoring the selection (the driver, lib/read/run.c, asks
+/* The same, ignoring the selection (the driver, lib/merge/run.c, asks
  * tdat_reader_keeps() itself, so that a sink may peek ahead). */
 int tdat_reader_next_all(struct tdat_reader *, struct tdat_record *rec,
     struct tdat_err *e);
@@ -546,7 +562,7 @@ void tdat_read_progress_end(struct tdat_read_progress *, int complete);
 /* Writing trace.dat v6/v7 (formats/tracedat/tracedat-write.c). */
 #include "tdat-write.h"
 /* Selecting records, repacking them, the selection options (lib/select/select.c,
- * lib/ring/repack.c, lib/cli/cli-select.c). */
+ * lib/merge/repack.c, lib/cli/cli-select.c). */
 #include "tdat-select.h"
 
 /* Page decoder and checker (lib/read/records.c, lib/verify*.c). */

@@ -230,9 +230,14 @@ int tdat_json_write_n(struct tdat_file *const *files, size_t n, FILE *out,
 
 /* A json-c string holding s[0..n) made valid UTF-8 (NULL: no memory). */
 struct json_object *tdat_json_string(const void *s, size_t n);
+/* A json-c integer as every JSON output writes one: a number when its
+ * magnitude is at most 2^53 - 1, else a string of its decimal digits
+ * (NULL: no memory). */
+struct json_object *tdat_json_u64(uint64_t v);
+struct json_object *tdat_json_i64(int64_t v);
 
 /* trace.dat v6/v7 (formats/tracedat/tracedat-write.c); a selection or a merge of several
- * inputs rebuilds the pages (lib/ring/repack.c). */
+ * inputs rebuilds the pages (lib/merge/repack.c). */
 struct tdat_err;
 /*
  * A page source: for buffer index buf (in tdat_file.buf) and CPU id cpu,
@@ -353,7 +358,8 @@ int tdat_ctf_write(struct tdat_file *f, const char *dir,
  * Checking (lib/check/verify.c; tdat-verify(1)).
  */
 /* Every check of a trace.dat, findings reported one by one
- * through a callback (lib/check/verify.c, lib/verify-events.c).
+ * through a callback (lib/check/verify.c; its page and record rules are
+ * lib/ring's, and an LTT directory's checks formats/ltt/ltt-verify.c's).
  */
 enum { TDAT_FIND_ERROR = 1, TDAT_FIND_WARNING = 2 };
 

@@ -278,4 +278,22 @@ assert [l["summary"] for l in lines if "summary" in l] == ["damaged", "ok"]
 	    conv=notrunc 2>/dev/null
 	run -1 "$V" "$BATS_TEST_TMPDIR/n.dat"
 	[[ $output == *": error: section BTF: no BTF magic (0x00eb)"* ]]
+
+@test "tdat-verify --json: integers past 2^53 are strings, as in every JSON output" {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	# the v7 header's offset of the first options section: 2^60
+	python3 - "$D/x86_64-v7-none-instances.dat" "$BATS_TEST_TMPDIR/big.dat" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+p = d.index(0, 10) + 1 + 6
+p = d.index(0, d.index(0, p) + 1) + 1
+d[p:p + 8] = (1 << 60).to_bytes(8, 'little')
+open(sys.argv[2], 'wb').write(d)
+PY
+	run "$V" --json "$BATS_TEST_TMPDIR/big.dat"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	echo "$output" | grep -q '"offset":"1152921504606846976"'
+	! echo "$output" | grep -q '"offset":1152921504606846976'
+	echo "$output" | grep -q '"errors":1,'
 }

@@ -114,7 +114,7 @@ struct cw {
 	struct st *st;
 	size_t nst;
 	size_t target;		/* packet size to aim at */
-	struct tdat_salvage *check;
+	struct tdat_ring_gate *check;
 	char clock[64];
 	int lttng;		/* --lttng */
 	int statedump_done;
@@ -1331,10 +1331,10 @@ check_record(struct cw *w, const struct tdat_record *rec)
 	const char *why;
 	int rc;
 
-	if (w->check == NULL && (rc = tdat_salvage_open(w->f, &w->check,
+	if (w->check == NULL && (rc = tdat_ring_gate_open(w->f, &w->check,
 	    w->e)) < 0)
 		return rc;
-	if ((why = tdat_salvage_check_record(w->check, rec->data,
+	if ((why = tdat_ring_gate_record(w->check, rec->data,
 	    rec->size)) != NULL)
 		return tdat_fail(w->e, TDAT_ECORRUPT, rec->off, "CPU %d: %s: "
 		    "the input is damaged (tdat-cat --salvage drops such "
@@ -1701,7 +1701,7 @@ out:
 		cls_free(&w.cls[i]);
 	free(w.cls);
 	tdat_events_free(w.evs);
-	tdat_salvage_close(w.check);
+	tdat_ring_gate_close(w.check);
 	if (rc < 0)
 		relative_msg(e, dir);
 	return rc;

@@ -1,8 +1,9 @@
 /*
  * json.c: the pieces every JSON output shares: UTF-8 checks and repair, a
  * buffered streaming writer whose values reach a reader of doubles exactly
- * (see tdat-json.h) and whose string escaping is json-c's, and the entry
- * point tdat_json_write().
+ * (see tdat-json.h) and whose string escaping is json-c's.  The entry
+ * point, tdat_json_write(), is json-write.c's: the shapes (json-events.c,
+ * json-meta.c) call this file, and none is called back.
  *
  * The writer streams because an event tree built with json-c per event
  * costs an allocation per value; here the only allocations are the output
@@ -93,6 +94,28 @@ tdat_json_string(const void *s, size_t n)
 	o = json_object_new_string_len(b.p ? b.p : "", (int)b.len);
 	tdat_sb_free(&b);
 	return o;
+}
+
+struct json_object *
+tdat_json_u64(uint64_t v)
+{
+	char buf[24];
+
+	if (v <= TDAT_JSON_SAFE)
+		return json_object_new_int64((int64_t)v);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	return json_object_new_string(buf);
+}
+
+struct json_object *
+tdat_json_i64(int64_t v)
+{
+	char buf[24];
+
+	if (v >= -(int64_t)TDAT_JSON_SAFE && v <= (int64_t)TDAT_JSON_SAFE)
+		return json_object_new_int64(v);
+	snprintf(buf, sizeof(buf), "%lld", (long long)v);
+	return json_object_new_string(buf);
 }
 
 /* ------------------------------------------------------------------ */
@@ -499,39 +522,4 @@ tdat_jw_bool(struct tdat_jw *w, int v)
 		tdat_jw_raw(w, "true", 4);
 	else
 		tdat_jw_raw(w, "false", 5);
-}
-
-/* ------------------------------------------------------------------ */
-
-int
-tdat_json_write(struct tdat_file *f, FILE *out,
-    const struct tdat_json_opts *o, struct tdat_err *e)
-{
-	return tdat_json_write_n(&f, 1, out, o, e);
-}
-
-int
-tdat_json_write_n(struct tdat_file *const *files, size_t n, FILE *out,
-    const struct tdat_json_opts *o, struct tdat_err *e)
-{
-	int rc;
-
-	if (n != 1 && o->mode != TDAT_JSON_LINES)
-		return tdat_fail_nooff(e, TDAT_EUSAGE, "--meta and --chrome "
-		    "take one input");
-	switch (o->mode) {
-	case TDAT_JSON_META:
-		rc = tdat_json_meta(files[0], out, o, e);
-		break;
-	case TDAT_JSON_CHROME:
-	case TDAT_JSON_LINES:
-		rc = tdat_json_events(files, n, out, o, e);
-		break;
-	default:
-		return tdat_fail_nooff(e, TDAT_EUSAGE, "unknown JSON shape %d",
-		    o->mode);
-	}
-	if (rc == 0 && (fflush(out) != 0 || ferror(out)))
-		return tdat_fail_nooff(e, TDAT_EIO, "write error");
-	return rc;
 }

@@ -23,21 +23,6 @@
 struct tdat_file;
 struct tdat_err;
 struct tdat_page;
-struct tdat_salvage;
-
-/*
- * Check one page of a CPU as tdat-verify does (lib/check/salvage.c): 0 if a
- * salvage would keep it, else < 0 with *e naming the damage.  first: the
- * CPU's first page (the time checks start again).  tdat_write() checks
- * every page it copies with it, and refuses a damaged input.
- */
-int tdat_salvage_check_page(struct tdat_salvage *, struct tdat_page *pg,
-    int first, struct tdat_err *e);
-/* One record (size bytes at d, as a page holds it) against its event's
- * format: NULL if tdat-verify accepts it, else what is wrong.  The
- * repacker checks every record it writes with it. */
-const char *tdat_salvage_check_record(struct tdat_salvage *,
-    const unsigned char *d, uint32_t size);
 
 
 /* ---------------------------------------------------------------------

@@ -96,7 +96,7 @@ struct w {
 	struct tdat_err *se;		/* the copy's errors: e, or pre's */
 	struct tdat_pages_worker *pwk;	/* decompresses input ahead */
 	uint64_t done, total;		/* progress */
-	struct tdat_salvage *check;	/* a copy's page checker, or NULL */
+	struct tdat_ring_gate *check;	/* a copy's page checker, or NULL */
 	struct tdat_cpu_ix **cix;	/* each buffer's CPUs by id */
 };
 
@@ -435,7 +435,9 @@ check_window(struct w *w, const struct tdat_window *win, uint32_t page_size,
 		pg.page_size = page_size;
 		pg.off = win->chunk ? win->off : win->off + at;
 		pg.chunk_pos = win->chunk ? (int64_t)at : -1;
-		if ((rc = tdat_salvage_check_page(w->check, &pg, *first,
+		if (*first)
+			tdat_ring_gate_cpu(w->check);
+		if ((rc = tdat_ring_gate_page(w->check, &pg, NULL,
 		    w->se)) < 0)
 			return rc;
 		*first = 0;
@@ -708,7 +710,7 @@ pre_main(void *arg)
 	struct pre *p = w->pre;
 	int rc;
 
-	if ((w->check == NULL && (rc = tdat_salvage_open(w->f, &w->check,
+	if ((w->check == NULL && (rc = tdat_ring_gate_open(w->f, &w->check,
 	    &p->e)) < 0) || (rc = tdat_pages_open(w->f, p->bi, p->ci,
 	    &p->cp.pg, &p->e)) < 0)
 		goto out;
@@ -934,7 +936,7 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 	if (w->pre && w->pre->bi == bi && w->pre->id == id)
 		return pre_write(w, off, size);
 	pre_end(w);
-	if (w->check == NULL && (rc = tdat_salvage_open(w->f, &w->check,
+	if (w->check == NULL && (rc = tdat_ring_gate_open(w->f, &w->check,
 	    w->e)) < 0)
 		return rc;
 	if ((rc = tdat_pages_open(w->f, bi, (uint32_t)(c - b->cpu), &pg,
@@ -1986,7 +1988,7 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 	for (i = 0; w.cix != NULL && i < f->nbuf; i++)
 		free(w.cix[i]);
 	free(w.cix);
-	tdat_salvage_close(w.check);
+	tdat_ring_gate_close(w.check);
 	tdat_pages_worker_free(w.pwk);
 	tdat_zpipe_free(w.zp);
 	release(&w, 1);

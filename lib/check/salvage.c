@@ -17,12 +17,7 @@
 
 struct tdat_salvage {
 	struct tdat_file *f;
-	struct tdat_page_layout pl;
-	struct tdat_ring_events events;	/* the formats by id, as tdat-verify
-					 * reads them (load_formats) */
-	struct tdat_ring_check ck;	/* the CPU's pages (its clock) */
-	struct tdat_err *ce;		/* the page's first error ... */
-	int bad, bad_in_record;		/* ... if any, and whether in a record */
+	struct tdat_ring_gate *gate;	/* the page checker (lib/ring) */
 	struct tdat_page_src src;
 	struct tdat_pages *ps;		/* the CPU being read, or NULL */
 	struct tdat_salvage_cpu *cur;	/* its counts */
@@ -43,72 +38,12 @@ note(struct tdat_salvage_cpu *c, const struct tdat_err *e)
 	snprintf(c->why, sizeof(c->why), "%s", e->msg);
 }
 
-/* What the page checker finds (lib/ring/check.c), in --salvage's words:
- * the first error drops the page. */
-static int
-issue(void *arg, const struct tdat_ring_issue *is)
-{
-	struct tdat_salvage *s = arg;
-	const char *why = NULL;
-
-	if (is->what >= TDAT_RI_WARNINGS)
-		return 0;
-	s->bad = 1;
-	s->bad_in_record = is->in_record;
-	switch (is->what) {
-	case TDAT_RI_PAGE_COMMIT:
-	case TDAT_RI_ITEM:
-		*s->ce = *is->err;
-		return 1;
-	case TDAT_RI_PAGE_BACK:
-		why = "page time stamp is before the CPU's last record";
-		break;
-	case TDAT_RI_TIME_WRAP:
-	case TDAT_RI_TIME_BACK:
-		why = "time goes backwards";
-		break;
-	case TDAT_RI_PADDING_PAST:
-	case TDAT_RI_PADDING_LEN:
-		why = "malformed padding";
-		break;
-	case TDAT_RI_EXTEND_WRAP:
-		why = "time extend wraps the clock";
-		break;
-	case TDAT_RI_NO_ID:
-	case TDAT_RI_NO_FORMAT:
-		why = "event id has no format";
-		break;
-	case TDAT_RI_SHORT:
-		why = "record is shorter than its event";
-		break;
-	case TDAT_RI_OUTSIDE:
-		why = "a __data_loc field lies outside its record";
-		break;
-	case TDAT_RI_UNTERMINATED:
-		why = "a string field is not terminated in its record";
-		break;
-	}
-	tdat_fail(s->ce, TDAT_ECORRUPT, is->off, "%s", why ? why : "damaged");
-	return 1;
-}
-
 /* Check a whole page; *nrec gets its events (those before any damage). */
 static int
 check_page(struct tdat_salvage *s, struct tdat_page *pg, uint64_t *nrec,
     struct tdat_err *e)
 {
-	uint64_t last = s->ck.last_ts, r0 = s->ck.records;
-	int have = s->ck.have_ts;
-
-	s->bad = 0;
-	s->ce = e;
-	tdat_ring_check_page(&s->ck, pg);
-	*nrec = s->ck.records - r0 - (uint64_t)(s->bad && s->bad_in_record);
-	if (!s->bad)
-		return 0;
-	s->ck.last_ts = last;	/* a dropped page does not move the clock */
-	s->ck.have_ts = have;
-	return e->code < 0 ? e->code : TDAT_ECORRUPT;
+	return tdat_ring_gate_page(s->gate, pg, nrec, e);
 }
 
 static struct tdat_salvage_cpu *
@@ -146,7 +81,7 @@ src_begin(void *arg, int buf, uint32_t id, uint64_t *total,
 	s->ch = NULL;
 	s->nch = 0;
 	s->cur = NULL;
-	tdat_ring_check_cpu(&s->ck);
+	tdat_ring_gate_cpu(s->gate);
 	for (i = 0; i < b->ncpu; i++)
 		if (b->cpu[i].id == id)
 			cp = &b->cpu[i];
@@ -260,68 +195,6 @@ src_read(void *arg, unsigned char *dst, size_t cap, size_t *got,
 	return 0;
 }
 
-static void
-no_note(void *arg, const struct tdat_fmt_issue *is)
-{
-	(void)arg;
-	(void)is;
-}
-
-/* One format file, read as tdat-verify reads it (lib/check/verify.c
- * scan_format): leniently, a file that does not give an id passed over;
- * the first of an id holds it. */
-static int
-add_format(struct tdat_salvage *s, const struct tdat_file *f,
-    const struct tdat_blob *b, const char *sys, struct tdat_err *e)
-{
-	struct tdat_event *te;
-	struct tdat_err se = { 0 };
-	struct tdat_shape sh;
-	char name[64];
-	size_t ix;
-	int rc;
-
-	if (b->p == NULL)
-		return 0;
-	if (tdat_event_scan((const char *)b->p, strnlen((const char *)b->p,
-	    b->len), sys, f->lsize, no_note, NULL, &te, &se) < 0)
-		return se.code == TDAT_ENOMEM ? tdat_fail_nooff(e, TDAT_ENOMEM,
-		    "out of memory") : 0;
-	snprintf(name, sizeof(name), "%s:%s", sys, te->name ? te->name : "?");
-	tdat_vis(name, sizeof(name), name);
-	rc = tdat_shape_of(te, &sh);
-	if (rc == 0)
-		rc = tdat_ring_events_add(&s->events, (uint32_t)te->id, name,
-		    &sh, &ix);
-	tdat_event_free(te);
-	if (rc < 0)
-		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	return 0;
-}
-
-/*
- * The event formats alone: checking needs no kallsyms, printk formats
- * or comms.  Read as tdat-verify reads them, so that the records kept
- * are ones it accepts: leniently, in file order, the first of an id
- * holding its records (where ids repeat).
- */
-static int
-load_formats(struct tdat_salvage *s, const struct tdat_file *f,
-    struct tdat_err *e)
-{
-	size_t i;
-	uint32_t si, ei;
-	int rc = 0;
-
-	for (i = 0; rc == 0 && i < f->nftrace; i++)
-		rc = add_format(s, f, &f->ftrace[i], "ftrace", e);
-	for (si = 0; rc == 0 && si < f->nsys; si++)
-		for (ei = 0; rc == 0 && ei < f->sys[si].nev; ei++)
-			rc = add_format(s, f, &f->sys[si].ev[ei],
-			    f->sys[si].name ? f->sys[si].name : "?", e);
-	return rc;
-}
-
 int
 tdat_salvage_open(struct tdat_file *f, struct tdat_salvage **out,
     struct tdat_err *e)
@@ -333,12 +206,7 @@ tdat_salvage_open(struct tdat_file *f, struct tdat_salvage **out,
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	s->f = f;
-	s->ck.pl = &s->pl;
-	s->ck.events = &s->events;
-	s->ck.issue = issue;
-	s->ck.arg = s;
-	if ((rc = tdat_page_layout(f, &s->pl, e)) < 0 ||
-	    (rc = load_formats(s, f, e)) < 0) {
+	if ((rc = tdat_ring_gate_open(f, &s->gate, e)) < 0) {
 		tdat_salvage_close(s);
 		return rc;
 	}
@@ -381,29 +249,6 @@ tdat_salvage_scan(struct tdat_salvage *s, struct tdat_err *e)
 	return 0;
 }
 
-int
-tdat_salvage_check_page(struct tdat_salvage *s, struct tdat_page *pg,
-    int first, struct tdat_err *e)
-{
-	uint64_t nrec;
-
-	if (first)
-		tdat_ring_check_cpu(&s->ck);
-	return check_page(s, pg, &nrec, e);
-}
-
-const char *
-tdat_salvage_check_record(struct tdat_salvage *s, const unsigned char *d,
-    uint32_t size)
-{
-	const struct tdat_ring_ev *ev;
-
-	if (size < 2 || (ev = tdat_ring_event(&s->events, tdat_rd16(d,
-	    s->pl.big))) == NULL)
-		return "event id has no format";
-	return tdat_shape_check(&ev->sh, d, size, s->pl.big);
-}
-
 size_t
 tdat_salvage_ncpu(const struct tdat_salvage *s)
 {
@@ -437,7 +282,7 @@ tdat_salvage_close(struct tdat_salvage *s)
 		return;
 	tdat_pages_close(s->ps);
 	free(s->ch);
-	tdat_ring_events_free(&s->events);
+	tdat_ring_gate_close(s->gate);
 	free(s->cpu);
 	free(s);
 }

@@ -28,6 +28,28 @@ jstr(const char *s)
 	return o;
 }
 
+/* Integers by the JSON number rule of every output (tdat-json.h): past
+ * 2^53 - 1 in magnitude, a string of their digits. */
+static json_object *
+jnum(uint64_t v)
+{
+	json_object *o = tdat_json_u64(v);
+
+	if (o == NULL)
+		tdat_die(2, "out of memory");
+	return o;
+}
+
+static json_object *
+jint(int64_t v)
+{
+	json_object *o = tdat_json_i64(v);
+
+	if (o == NULL)
+		tdat_die(2, "out of memory");
+	return o;
+}
+
 static void
 jprint(json_object *o)
 {
@@ -59,7 +81,7 @@ found(void *arg, const struct tdat_finding *fd)
 		json_object_object_add(o, "severity", json_object_new_string(sev));
 		json_object_object_add(o, "kind", json_object_new_string(fd->kind));
 		json_object_object_add(o, "offset", fd->has_off ?
-		    json_object_new_int64((int64_t)fd->off) : NULL);
+		    jnum(fd->off) : NULL);
 		if (fd->buffer)
 			json_object_object_add(o, "buffer", jstr(fd->buffer));
 		if (fd->cpu >= 0)
@@ -67,7 +89,7 @@ found(void *arg, const struct tdat_finding *fd)
 			    json_object_new_int(fd->cpu));
 		if (fd->page >= 0)
 			json_object_object_add(o, "page",
-			    json_object_new_int64(fd->page));
+			    jint(fd->page));
 		json_object_object_add(o, "message", jstr(fd->msg));
 		jprint(o);
 		return 0;
@@ -103,12 +125,12 @@ summary(const struct job *j, const struct tdat_verify_stats *st, int status)
 		json_object_object_add(o, "summary", json_object_new_string(word));
 		json_object_object_add(o, "version", json_object_new_int(st->version));
 		json_object_object_add(o, "compression", jstr(st->comp));
-		json_object_object_add(o, "buffers", json_object_new_int64(st->buffers));
-		json_object_object_add(o, "cpus", json_object_new_int64(st->cpus));
-		json_object_object_add(o, "pages", json_object_new_int64((int64_t)st->pages));
-		json_object_object_add(o, "records", json_object_new_int64((int64_t)st->records));
-		json_object_object_add(o, "errors", json_object_new_int64((int64_t)st->errors));
-		json_object_object_add(o, "warnings", json_object_new_int64((int64_t)st->warnings));
+		json_object_object_add(o, "buffers", jnum(st->buffers));
+		json_object_object_add(o, "cpus", jnum(st->cpus));
+		json_object_object_add(o, "pages", jnum(st->pages));
+		json_object_object_add(o, "records", jnum(st->records));
+		json_object_object_add(o, "errors", jnum(st->errors));
+		json_object_object_add(o, "warnings", jnum(st->warnings));
 		jprint(o);
 		return;
 	}
@@ -195,15 +217,15 @@ salvage_hint(const char *path, const struct job *j)
 		json_object_object_add(o, "salvage", json_object_new_boolean(ok));
 		if (ok) {
 			json_object_object_add(o, "kept_pages",
-			    json_object_new_int64((int64_t)kept));
+			    jnum(kept));
 			json_object_object_add(o, "pages",
-			    json_object_new_int64((int64_t)pages));
+			    jnum(pages));
 			json_object_object_add(o, "kept_records",
-			    json_object_new_int64((int64_t)recs));
+			    jnum(recs));
 			json_object_object_add(o, "lost_chunks",
-			    json_object_new_int64((int64_t)chunks));
+			    jnum(chunks));
 			json_object_object_add(o, "dropped_lines",
-			    json_object_new_int64((int64_t)lines));
+			    jnum(lines));
 		}
 		jprint(o);
 		return;

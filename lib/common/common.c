@@ -298,3 +298,19 @@ tdat_cpu_index(const struct tdat_buffer *b)
 	qsort(x, b->ncpu, sizeof(*x), cpu_ix_cmp);
 	return x;
 }
+
+void
+tdat_err_name(struct tdat_err *e, const char *path)
+{
+	char msg[2 * sizeof(e->msg) + 64];
+
+	if (e->has_off)
+		snprintf(msg, sizeof(msg), "%s: offset 0x%llx: %s", path,
+		    (unsigned long long)e->off, e->msg);
+	else
+		snprintf(msg, sizeof(msg), "%s: %s", path, e->msg);
+	memcpy(e->msg, msg, sizeof(e->msg) - 1);
+	e->msg[sizeof(e->msg) - 1] = '\0';
+	e->has_off = 0;
+	e->named = 1;
+}

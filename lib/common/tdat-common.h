@@ -18,9 +18,12 @@ int tdat_fail(struct tdat_err *e, int code, uint64_t off, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int tdat_fail_nooff(struct tdat_err *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Several inputs: put the input's path (and the offset) in front of a
+ * message, so that it names its file. */
+void tdat_err_name(struct tdat_err *e, const char *path);
 /*
  * How the calls that work over several open files begin (lib/select/select.c,
- * lib/ring/repack.c): a zeroed handle of size bytes and, in *in, its array of
+ * lib/merge/repack.c): a zeroed handle of size bytes and, in *in, its array of
  * n (at least one) zeroed entries of insize bytes, each of which begins
  * with a struct tdat_file *, set to files[i].  NULL, *e filled, without
  * memory.

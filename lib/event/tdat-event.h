@@ -1,7 +1,7 @@
 /*
  * tdat-event.h: event formats, print formats and report lines
  * (lib/event/event.c, lib/event/event-simple.c, lib/event/print.c, lib/event/print-eval.c,
- * lib/event/kallsyms.c, lib/event/plugins.c, formats/text/report.c).
+ * lib/event/texts.c, lib/event/plugins.c, formats/text/report.c).
  *
  * An event format file (tracefs events/SYS/NAME/format) is parsed once into
  * a struct tdat_event: its fields and its print format, compiled into a list

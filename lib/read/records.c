@@ -60,8 +60,7 @@ struct tdat_reader {
 	uint32_t sync_flags;
 	uint32_t sync_ncpu;
 	struct ts_cpu *sync;
-	struct tdat_select *sel;
-	size_t sel_input;
+	struct tdat_reader_filter filter;	/* what to keep */
 	struct tdat_pages_worker *wk;	/* reads the streams ahead */
 	int cut;		/* the selection's time range may be sought */
 	uint64_t since, until;
@@ -389,12 +388,12 @@ tdat_reader_open(struct tdat_file *f, const struct tdat_reader_opts *o,
 	r->f = f;
 	r->raw = o && o->no_offsets;
 	r->strict_time = o && o->strict_time;
-	r->sel = o ? o->sel : NULL;
-	r->sel_input = o ? o->sel_input : 0;
+	if (o)
+		r->filter = o->filter;
 	/* An LTT directory is read whole: its tracefiles' events are not
 	 * known to be in time order. */
-	if (r->sel && f->page_ops == NULL)
-		r->cut = tdat_select_range(r->sel, &r->since, &r->until);
+	if (r->filter.range && f->page_ops == NULL)
+		r->cut = r->filter.range(r->filter.arg, &r->since, &r->until);
 	if ((rc = tdat_page_layout(f, &r->pl, e)) < 0)
 		goto fail;
 	if (!r->raw && (rc = read_time_options(r, e)) < 0)
@@ -423,8 +422,8 @@ tdat_reader_open(struct tdat_file *f, const struct tdat_reader_opts *o,
 			if (o && o->cpus && ((int)c->id >= o->ncpus ||
 			    !o->cpus[c->id]))
 				continue;
-			if (r->sel && !tdat_select_stream(r->sel, r->sel_input,
-			    (int)bi, c->id))
+			if (r->filter.stream && !r->filter.stream(r->filter.arg,
+			    r->filter.input, (int)bi, c->id))
 				continue;
 			if (b->page_size < (uint32_t)r->pl.data_off + 4) {
 				rc = tdat_fail(e, TDAT_ECORRUPT, 0,
@@ -445,7 +444,8 @@ fail:
 int
 tdat_reader_keeps(struct tdat_reader *r, const struct tdat_record *rec)
 {
-	return r->sel == NULL || tdat_select_keep(r->sel, r->sel_input, rec);
+	return r->filter.keep == NULL || r->filter.keep(r->filter.arg,
+	    r->filter.input, rec);
 }
 
 int

@@ -435,6 +435,34 @@ tdat_ring_check_cpu(struct tdat_ring_check *c)
 int tdat_ring_check_page(struct tdat_ring_check *, struct tdat_page *pg);
 
 /* ---------------------------------------------------------------------
+ * The checker as a gate (gate.c), for what copies pages or records and
+ * must write nothing tdat-verify flags: tdat-cat --salvage drops what it
+ * stops, the writers and the repacker refuse their input.
+ */
+struct tdat_file;
+struct tdat_ring_gate;
+
+/* The event table of f's format files, read as tdat-verify reads them:
+ * leniently, in file order, the first of an id holding it. */
+int tdat_ring_events_load(const struct tdat_file *f,
+    struct tdat_ring_events *t, struct tdat_err *e);
+/* A gate for f's pages and records (f's layout and event table). */
+int tdat_ring_gate_open(const struct tdat_file *f,
+    struct tdat_ring_gate **out, struct tdat_err *e);
+/* A new CPU: its clock starts again. */
+void tdat_ring_gate_cpu(struct tdat_ring_gate *);
+/* A page: 0 when it passes, else < 0 with *e naming its first error (the
+ * clock then stays as before it); *nrec (if not NULL) its records before
+ * that error. */
+int tdat_ring_gate_page(struct tdat_ring_gate *, struct tdat_page *pg,
+    uint64_t *nrec, struct tdat_err *e);
+/* A record (size bytes at d, as a page holds it): NULL when it passes,
+ * else what is wrong. */
+const char *tdat_ring_gate_record(const struct tdat_ring_gate *,
+    const unsigned char *d, uint32_t size);
+void tdat_ring_gate_close(struct tdat_ring_gate *);
+
+/* ---------------------------------------------------------------------
  * Inputs merged by time, the one rule of the driver (lib/merge/run.c)
  * and the repacker (lib/merge/repack.c): whether a record at ts of rank
  * comes before the best so far.  Ties go to the lower rank (the driver

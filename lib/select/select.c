@@ -3,7 +3,7 @@
  *
  * Events are chosen by name globs (-e), kernel filter expressions (-F),
  * pid and comm; -v inverts that choice.  CPUs, a time range and a buffer
- * restrict it further.  Several inputs (merged by lib/ring/repack.c) must
+ * restrict it further.  Several inputs (merged by lib/merge/repack.c) must
  * share their event formats.  The record stream asks tdat_select_keep()
  * about every record, so sinks only see the kept ones.
  *
@@ -586,6 +586,38 @@ tdat_select_stream(const struct tdat_select *s, size_t k, int buf,
 		return 0;
 	return cpu_selected(s->o, cpu) && (s->o->buffer == NULL ||
 	    strcmp(s->o->buffer, f->buf[buf].name) == 0);
+}
+
+static int
+filter_keep(void *arg, size_t k, const struct tdat_record *r)
+{
+	return tdat_select_keep(arg, k, r);
+}
+
+static int
+filter_stream(const void *arg, size_t k, int buf, uint32_t cpu)
+{
+	return tdat_select_stream(arg, k, buf, cpu);
+}
+
+static int
+filter_range(const void *arg, uint64_t *since, uint64_t *until)
+{
+	return tdat_select_range(arg, since, until);
+}
+
+void
+tdat_select_filter(struct tdat_select *s, size_t k,
+    struct tdat_reader_filter *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (s == NULL)
+		return;
+	out->arg = s;
+	out->input = k;
+	out->keep = filter_keep;
+	out->stream = filter_stream;
+	out->range = filter_range;
 }
 
 int

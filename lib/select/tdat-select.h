@@ -1,6 +1,6 @@
 /*
  * tdat-select.h: which records a tool keeps (lib/select/select.c), the pages
- * that hold exactly those (lib/ring/repack.c), and the selection options
+ * that hold exactly those (lib/merge/repack.c), and the selection options
  * every tool that reads events shares (lib/cli/cli-select.c, tdat-select(7)).
  *
  * A selection is a predicate on the records of one or more inputs:
@@ -46,10 +46,13 @@ int tdat_select_stream(const struct tdat_select *, size_t k, int buf,
  * record after *until, 0 when it must decode every record. */
 int tdat_select_range(const struct tdat_select *, uint64_t *since,
     uint64_t *until);
+/* The selection as a reader's filter for input k (NULL: keep all). */
+void tdat_select_filter(struct tdat_select *, size_t k,
+    struct tdat_reader_filter *out);
 
 
 /* ---------------------------------------------------------------------
- * Repacking (lib/ring/repack.c): the kept records of one or more inputs,
+ * Repacking (lib/merge/repack.c): the kept records of one or more inputs,
  * merged in time order, packed into new ring-buffer pages.
  */
 

@@ -162,7 +162,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.pids = a.pid;
 	f = fixture(a.fix);
 	if (tdat_select_open(&f, 1, &o, &sel, &bad, &e) == 0) {
-		ro.sel = sel;
+		tdat_select_filter(sel, 0, &ro.filter);
 		if (tdat_reader_open(f, &ro, &r, &e) == 0) {
 			while (n++ < 100000 && tdat_reader_next(r, &rec,
 			    &e) > 0)

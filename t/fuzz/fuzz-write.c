@@ -2,7 +2,7 @@
  * fuzz-write: libFuzzer harness for the writer, as tdat-cat drives it:
  * the input (after its first byte, see fuzz-write.h) is a trace.dat,
  * copied by tdat_write() or rebuilt through a selection keeping every
- * record (lib/ring/repack.c).  The writer must refuse it or write a file that
+ * record (lib/merge/repack.c).  The writer must refuse it or write a file that
  * tdat-verify accepts.
  */
 #include <stdint.h>

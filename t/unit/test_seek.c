@@ -74,7 +74,7 @@ cut(struct tdat_file *f, uint64_t since, uint64_t until, int full,
 	memset(c, 0, sizeof(*c));
 	if (tdat_select_open(&f, 1, &so, &sel, &bad, &e) < 0)
 		return -1;
-	ro.sel = sel;
+	tdat_select_filter(sel, 0, &ro.filter);
 	if (tdat_reader_open(f, &ro, &rd, &e) < 0) {
 		tdat_select_close(sel);
 		return -1;

@@ -1,6 +1,6 @@
 /*
  * tdat-sink.h: record sinks and the one driver that feeds them
- * (lib/read/run.c).
+ * (lib/merge/run.c).
  *
  * tdat_run() takes one or more inputs and a selection and runs
  * source -> page iterator -> record stream -> selection -> sink: each
@@ -15,7 +15,7 @@
  * JSON Lines and the Chrome trace event format (formats/json/json-events.c), and
  * the LTT writer (formats/ltt/ltt-write.c).  The trace.dat writer
  * (formats/tracedat/tracedat-write.c) is not a record sink: it copies pages, and
- * takes rebuilt ones through a struct tdat_page_src (lib/ring/repack.c,
+ * takes rebuilt ones through a struct tdat_page_src (lib/merge/repack.c,
  * lib/check/salvage.c).
  *
  * Order.  Records of several inputs at the same time come in the order
@@ -106,9 +106,5 @@ void tdat_run_consume(struct tdat_run *, size_t k);
  * ask from its end(); the time-cut tests do. */
 void tdat_run_counts(const struct tdat_run *, uint64_t *loads,
     uint64_t *pages);
-
-/* Several inputs: put the input's path (and the offset) in front of a
- * message, so that it names its file. */
-void tdat_err_name(struct tdat_err *e, const char *path);
 
 #endif

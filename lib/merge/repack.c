@@ -24,7 +24,7 @@ struct tdat_repack {
 	struct tdat_select *sel;
 	struct tdat_page_layout pl;
 	struct tdat_page_src src;
-	struct tdat_salvage *check;	/* files[0]'s formats, for each record */
+	struct tdat_ring_gate *check;	/* files[0]'s formats, for each record */
 	/* the page being built (lib/ring's encoder), of the current
 	 * buffer's page size */
 	unsigned char *page;
@@ -61,7 +61,7 @@ add_record(struct tdat_repack *s, const struct tdat_record *r,
 	d = tdat_ring_enc_add(c, r->data, r->size, ts);
 	/* A record tdat-verify would flag in the output: refuse the input
 	 * (tdat-cat --salvage copies its intact pages). */
-	if ((why = tdat_salvage_check_record(s->check, d, (r->size + 3) &
+	if ((why = tdat_ring_gate_record(s->check, d, (r->size + 3) &
 	    ~3u)) != NULL)
 		return tdat_fail(e, TDAT_ECORRUPT, r->off, "%s", why);
 	return 0;
@@ -192,8 +192,7 @@ src_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
 		ro.cpus = map;
 		ro.ncpus = (int)cpu + 1;
 		ro.buffer = bi;
-		ro.sel = s->sel;
-		ro.sel_input = i;
+		tdat_select_filter(s->sel, i, &ro.filter);
 		ro.strict_time = 1;
 		if ((rc = tdat_reader_open(f, &ro, &s->in[i].rd, e)) < 0)
 			rc = in_fail(s, &s->in[i], e, rc);
@@ -261,7 +260,7 @@ tdat_repack_open(struct tdat_file *const *files, size_t n,
 		if (files[i]->ncpus > files[0]->ncpus)
 			files[0]->ncpus = files[i]->ncpus;
 	if ((rc = tdat_page_layout(files[0], &s->pl, e)) < 0 ||
-	    (rc = tdat_salvage_open(files[0], &s->check, e)) < 0)
+	    (rc = tdat_ring_gate_open(files[0], &s->check, e)) < 0)
 		goto fail;
 	/* One page buffer, of the largest page size any buffer has (the
 	 * reader keeps each in 64 bytes to 16 MiB). */
@@ -295,7 +294,7 @@ tdat_repack_close(struct tdat_repack *s)
 	if (s == NULL)
 		return;
 	close_readers(s);
-	tdat_salvage_close(s->check);
+	tdat_ring_gate_close(s->check);
 	free(s->in);
 	free(s->page);
 	free(s);

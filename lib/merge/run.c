@@ -32,22 +32,6 @@ struct tdat_run {
 	void *fn_arg;
 };
 
-void
-tdat_err_name(struct tdat_err *e, const char *path)
-{
-	char msg[2 * sizeof(e->msg) + 64];
-
-	if (e->has_off)
-		snprintf(msg, sizeof(msg), "%s: offset 0x%llx: %s", path,
-		    (unsigned long long)e->off, e->msg);
-	else
-		snprintf(msg, sizeof(msg), "%s: %s", path, e->msg);
-	memcpy(e->msg, msg, sizeof(e->msg) - 1);
-	e->msg[sizeof(e->msg) - 1] = '\0';
-	e->has_off = 0;
-	e->named = 1;
-}
-
 /* Progress of one input: report the sum over all of them. */
 static void
 run_progress(void *arg, uint64_t done, uint64_t total)
@@ -114,8 +98,7 @@ open_input(struct tdat_run *r, size_t k, unsigned flags)
 	}
 	memset(&ro, 0, sizeof(ro));
 	ro.buffer = -1;
-	ro.sel = r->sel;
-	ro.sel_input = k;
+	tdat_select_filter(r->sel, k, &ro.filter);
 	ro.strict_time = (flags & TDAT_SINK_STRICT_TIME) != 0;
 	so = r->sel ? tdat_select_options(r->sel) : NULL;
 	if ((flags & TDAT_SINK_CPUS_TOP) && so && so->cpus &&
