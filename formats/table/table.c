@@ -109,6 +109,7 @@ struct tev {
 	int ncols;
 	const struct tdat_field *fmt, *buf;	/* bprint's, for its
 						 * format's table */
+	int fast;		/* row_fast() writes its rows */
 };
 
 #define IDC	256
@@ -1085,6 +1086,7 @@ tev_new(struct tw *w, size_t in, const struct tdat_event *ev)
 {
 	struct tev *v = calloc(1, sizeof(*v));
 	size_t i;
+	int nsym;
 
 	if (v == NULL)
 		return NULL;
@@ -1098,6 +1100,18 @@ tev_new(struct tw *w, size_t in, const struct tdat_event *ev)
 		v->buf = tdat_event_field(ev, "buf");
 		if (v->buf == NULL || v->buf->offset < 0)
 			v->fmt = NULL;
+	}
+	v->fast = w->nin == 1 && !w->buffers && v->fmt == NULL &&
+	    (size_t)v->ncols * (NUMW + 1) + 1 <= TBUF / 2;
+	for (i = 0, nsym = 0; v->fast && i < (size_t)v->ncols; i++) {
+		int how = v->cols[i].how;
+
+		nsym += how == C_SYM;
+		v->fast = (how == C_TS || how == C_CPU || how == C_PID ||
+		    how == C_COMM || how == C_UINT || how == C_SINT ||
+		    (how == C_ADDR && !w->o->hex) || how == C_SYM) &&
+		    (v->cols[i].f == NULL || (v->cols[i].f->size >= 0 &&
+		    v->cols[i].size == v->cols[i].f->size)) && nsym <= 8;
 	}
 	for (i = 0; i < w->nt; i++) {
 		struct table *t = w->t[i];
@@ -1311,6 +1325,120 @@ cell(struct tw *w, struct table *t, const struct tev *v, const struct col *c,
 static void printk_row(struct tw *, const struct tev *, size_t,
     const struct tdat_record *);
 
+/* The digits of a magnitude m (negative: with a minus) at p, which has
+ * NUMW bytes of room: one fixed-size copy; returns the end. */
+static inline char *
+num_at(char *p, uint64_t m, int neg)
+{
+	char d[2 * NUMW], *end = d + NUMW, *q = tdat_udec_digits(end, m);
+
+	if (neg)
+		*--q = '-';
+	memcpy(p, q, NUMW);
+	return p + (end - q);
+}
+
+/* A name's length and whether it goes between quotes as it is. */
+static inline const struct namec *
+name_of(struct tw *w, const char *s)
+{
+	struct namec *c = &w->names[((uintptr_t)s >> 3) % NAMEC];
+
+	if (c->s != s) {
+		c->s = s;
+		c->len = strlen(s);
+		c->plain = plain(s, c->len);
+	}
+	return c;
+}
+
+/*
+ * The row of a record of a type of integers, a comm and symbol names
+ * (tev.fast), laid out straight in its table's buffer: the bytes cell()
+ * writes.  1, having written nothing, when a name needs quoting.
+ */
+static int
+row_fast(struct tw *w, const struct tev *v, size_t k,
+    const struct tdat_record *r)
+{
+	struct table *t = v->t;
+	const struct col *c;
+	const struct tdat_field *f;
+	struct namec nm[10];	/* copies: a later name may take the slot */
+	int big = w->in[k].f->big, i, n = 0, pid = 0;
+	size_t need = (size_t)v->ncols * (NUMW + 1) + 1;
+	uint64_t x;
+	const char *s;
+	char *p;
+
+	/* the names first: their lengths, and whether they are plain */
+	for (i = 0; i < v->ncols; i++) {
+		c = &v->cols[i];
+		f = c->f;
+		if (c->how == C_PID) {
+			pid = (int)(v->ev->pid ? tdat_field_read(v->ev,
+			    v->ev->pid, r->data, r->size) : 0);
+			s = comm_of(w, k, pid);
+		} else if (c->how == C_SYM) {
+			x = (uint32_t)f->offset + (uint32_t)f->size > r->size ?
+			    0 : getn(r->data + f->offset, c->size, big);
+			s = x ? tdat_events_sym(w->in[k].ev, x, NULL) : NULL;
+			if (s == NULL)
+				s = "";
+		} else {
+			continue;
+		}
+		nm[n] = *name_of(w, s);
+		if (!nm[n].plain)
+			return 1;
+		need += nm[n++].len + 2;
+	}
+	if (need > TBUF)
+		return 1;
+	if (row_begin(w, t) < 0 || (TBUF - t->len < need &&
+	    tflush(w, t) < 0))
+		return 0;
+	p = t->buf + t->len;
+	for (i = 0, n = 0; i < v->ncols; i++) {
+		c = &v->cols[i];
+		f = c->f;
+		if (i)
+			*p++ = ',';
+		switch (c->how) {
+		case C_TS:
+			p = num_at(p, r->ts, 0);
+			break;
+		case C_CPU:
+			p = num_at(p, r->cpu < 0 ? -(uint64_t)r->cpu :
+			    (uint64_t)r->cpu, r->cpu < 0);
+			break;
+		case C_PID:
+			p = num_at(p, pid < 0 ? -(uint64_t)pid : (uint64_t)pid,
+			    pid < 0);
+			break;
+		case C_COMM: case C_SYM:
+			*p++ = '"';
+			memcpy(p, nm[n].s, nm[n].len);
+			p += nm[n].len;
+			n++;
+			*p++ = '"';
+			break;
+		default:	/* C_UINT, C_SINT, C_ADDR */
+			x = f == NULL || (uint32_t)f->offset +
+			    (uint32_t)f->size > r->size ? 0 :
+			    getn(r->data + f->offset, c->size, big);
+			if (c->how == C_SINT && sext(x, c->size) < 0)
+				p = num_at(p, -(uint64_t)sext(x, c->size), 1);
+			else
+				p = num_at(p, x, 0);
+			break;
+		}
+	}
+	*p++ = '\n';
+	t->len = (size_t)(p - t->buf);
+	return 0;
+}
+
 static void
 event_row(struct tw *w, const struct tev *v, size_t k,
     const struct tdat_record *r)
@@ -1318,6 +1446,8 @@ event_row(struct tw *w, const struct tev *v, size_t k,
 	struct table *t = v->t;
 	int i, pid = 0;
 
+	if (v->fast && row_fast(w, v, k, r) == 0)
+		return;
 	if (row_begin(w, t) < 0)
 		return;
 	for (i = lead(w, t, v->cols, k, r); i < v->ncols; i++) {
