@@ -43,7 +43,7 @@
 #define NUMW	24		/* room for a number */
 
 /* How a field's value is read (as json-events.c). */
-enum { K_INT, K_ADDR, K_SYM };
+enum { K_INT = TDAT_KIND_INT, K_ADDR = TDAT_KIND_ADDR, K_SYM = TDAT_KIND_SYM };
 
 /* How a column is written. */
 enum {
@@ -478,30 +478,6 @@ sext(uint64_t v, int size)
 	return (int64_t)v;
 }
 
-/* The element size of an array whose format gives none (json-events.c). */
-static int
-base_size(const char *type, int lsize)
-{
-	if (strstr(type, "char") || strstr(type, "u8") || strstr(type, "s8"))
-		return 1;
-	if (strstr(type, "short") || strstr(type, "16"))
-		return 2;
-	if (strstr(type, "long long") || strstr(type, "64"))
-		return 8;
-	if (strstr(type, "long"))
-		return lsize;
-	if (strstr(type, "int") || strstr(type, "32"))
-		return 4;
-	return 1;
-}
-
-static int
-is_text(const char *type)
-{
-	return strstr(type, "char") != NULL &&
-	    strstr(type, "unsigned char") == NULL;
-}
-
 /* Where a dynamic field's data lies, bounded by the record. */
 static void
 dyn_span(const struct tdat_field *f, const struct tdat_record *r, int big,
@@ -728,15 +704,15 @@ static void
 col_plan(struct col *c, const struct tdat_field *f, int kind, int lsize,
     int hex)
 {
-	int str = (f->flags & TDAT_FLD_STRING) != 0 && is_text(f->type), es;
+	int str = (f->flags & TDAT_FLD_STRING) != 0 && tdat_field_is_text(f->type), es;
 
 	c->f = f;
 	c->kind = kind;
 	if ((f->flags & TDAT_FLD_ARRAY) || f->size == 0) {
 		es = f->elemsize;
 		if (f->size == 0 && !(f->flags & TDAT_FLD_DYNAMIC)) {
-			es = base_size(f->type, lsize);
-			str = es == 1 && is_text(f->type);
+			es = tdat_field_elem_size(f->type, lsize);
+			str = es == 1 && tdat_field_is_text(f->type);
 		}
 		if (es != 1 && es != 2 && es != 4 && es != 8)
 			es = (f->flags & TDAT_FLD_LONG) ? lsize : 1;
@@ -761,82 +737,6 @@ col_plan(struct col *c, const struct tdat_field *f, int kind, int lsize,
 		return;
 	}
 	c->how = C_BYTES;		/* an odd size: its bytes */
-}
-
-/* The field a print-format argument reads (json-events.c). */
-static const struct tdat_field *
-arg_field(const struct parg *a, int *array)
-{
-	while (a && a->type == PA_TYPE)
-		a = a->left;
-	*array = 0;
-	if (a && a->type == PA_OP && a->str && strcmp(a->str, "[") == 0) {
-		*array = 1;
-		a = a->left;
-		while (a && a->type == PA_TYPE)
-			a = a->left;
-	}
-	return a && a->type == PA_FIELD ? a->field : NULL;
-}
-
-static int
-plugin_sym(const struct tdat_event *ev, const char *field)
-{
-	static const char *const t[][3] = {
-		{ "ftrace", "function", "ip" },
-		{ "ftrace", "function", "parent_ip" },
-		{ "ftrace", "kernel_stack", "caller" },
-		{ "ftrace", "funcgraph_entry", "func" },
-		{ "ftrace", "funcgraph_exit", "func" },
-		{ "timer", "hrtimer_expire_entry", "function" },
-		{ "timer", "hrtimer_start", "function" },
-		{ "kmem", "kfree", "call_site" },
-		{ "kmem", "kmalloc", "call_site" },
-		{ "kmem", "kmalloc_node", "call_site" },
-		{ "kmem", "kmem_cache_alloc", "call_site" },
-		{ "kmem", "kmem_cache_alloc_node", "call_site" },
-		{ "kmem", "kmem_cache_free", "call_site" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (strcmp(ev->name, t[i][1]) == 0 &&
-		    strcmp(field, t[i][2]) == 0 &&
-		    strcmp(ev->system, t[i][0]) == 0)
-			return 1;
-	return 0;
-}
-
-/* The kind of every field (json-events.c's evc_kinds()). */
-static void
-kinds(unsigned char *kind, const struct tdat_event *ev)
-{
-	const struct tdat_print *p = ev->failed ? NULL : ev->print;
-	const struct tdat_field *f;
-	const char *q;
-	int i, k, arr;
-
-	for (i = 0; i < ev->nfields; i++) {
-		f = &ev->fields[i];
-		if (f->flags & TDAT_FLD_POINTER)
-			kind[i] = K_ADDR;
-		if (plugin_sym(ev, f->name))
-			kind[i] = K_SYM;
-	}
-	for (k = 0; p && k < p->n; k++) {
-		if (p->it[k].type != PP_POINTER ||
-		    (f = arg_field(p->it[k].arg, &arr)) == NULL ||
-		    f < ev->fields || f >= ev->fields + ev->nfields)
-			continue;
-		if ((f->flags & (TDAT_FLD_ARRAY | TDAT_FLD_DYNAMIC)) && !arr)
-			continue;
-		i = (int)(f - ev->fields);
-		q = strchr(p->it[k].format, 'p');
-		if (q && q[1] != '\0' && strchr("FfSs", q[1]))
-			kind[i] = K_SYM;
-		else if (kind[i] == K_INT)
-			kind[i] = K_ADDR;
-	}
 }
 
 static int
@@ -920,7 +820,7 @@ event_cols(struct tw *w, const struct tdat_event *ev, int lsize,
 	}
 	if ((kind = calloc((size_t)ev->nfields + 1, 1)) == NULL)
 		return -1;
-	kinds(kind, ev);
+	tdat_field_kinds(ev, kind);
 	for (i = 0; i < ev->nfields; i++) {
 		f = &ev->fields[i];
 		if (has_col(*cols, *n, f->name))

@@ -222,4 +222,14 @@ int tdat_report(struct tdat_file *, FILE *out, const struct tdat_report_opts *,
 int tdat_report_n(struct tdat_file *const *files, size_t n, FILE *out,
     const struct tdat_report_opts *, struct tdat_err *e);
 
+/* How outputs that give a field's value read it (lib/event/fieldkind.c):
+ * the element size of an array whose format gives none, from its C type;
+ * text (char, not unsigned char) against bytes; and the kind of every
+ * field, into kind[ev->nfields] (zeroed by the caller: TDAT_KIND_INT). */
+struct tdat_event;
+enum { TDAT_KIND_INT, TDAT_KIND_ADDR, TDAT_KIND_SYM };
+int tdat_field_elem_size(const char *type, int lsize);
+int tdat_field_is_text(const char *type);
+void tdat_field_kinds(const struct tdat_event *ev, unsigned char *kind);
+
 #endif
