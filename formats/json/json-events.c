@@ -1248,33 +1248,6 @@ chrome_end(struct jev *j)
 
 /* ------------------------------------------------------------------ */
 
-/* The size of common_type, from the first format the file holds. */
-static int
-type_size(struct tdat_file *f)
-{
-	const struct tdat_blob *b = NULL;
-	const char *sys = "ftrace";
-	struct tdat_event *ev;
-	struct tdat_err e;
-	int n = 2;
-
-	if (f->nftrace)
-		b = &f->ftrace[0];
-	else if (f->nsys && f->sys[0].nev) {
-		b = &f->sys[0].ev[0];
-		sys = f->sys[0].name;
-	}
-	if (b && tdat_event_parse((const char *)b->p, b->len, sys, f->lsize,
-	    f->big, &ev, &e) == 0) {
-		if (ev->ncommon > 0 && strcmp(ev->common[0].name,
-		    "common_type") == 0 && ev->common[0].size > 0 &&
-		    ev->common[0].size <= 4)
-			n = ev->common[0].size;
-		tdat_event_free(ev);
-	}
-	return n;
-}
-
 static int
 jev_begin(void *arg, struct tdat_file *const *files, size_t n,
     struct tdat_run *run, struct tdat_err *e)
@@ -1297,7 +1270,7 @@ jev_begin(void *arg, struct tdat_file *const *files, size_t n,
 			return rc;
 		}
 		tdat_events_finish(j->in[k].ev, 0);
-		j->in[k].type_size = type_size(files[k]);
+		j->in[k].type_size = tdat_type_size(files[k]);
 	}
 	j->f = j->in[0].f;
 	j->ev = j->in[0].ev;

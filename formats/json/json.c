@@ -20,41 +20,6 @@
 #define JW_CHUNK	(256 * 1024)	/* stdio copies the first 64 KiB only */
 #define JC_FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
-/* Length of the well-formed UTF-8 sequence at p (n bytes left), or 0. */
-static size_t
-utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned char c = p[0], lo = 0x80, hi = 0xbf;
-	size_t len, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
 size_t
 tdat_json_utf8(struct tdat_sbuf *b, const void *s, size_t n)
 {
@@ -66,7 +31,7 @@ tdat_json_utf8(struct tdat_sbuf *b, const void *s, size_t n)
 			i++;
 			continue;
 		}
-		if ((l = utf8_len(p + i, n - i)) != 0) {
+		if ((l = tdat_utf8_len(p + i, n - i)) != 0) {
 			i += l;
 			continue;
 		}
@@ -247,7 +212,7 @@ utf8_ok(const unsigned char *s, size_t n)
 	while (i < n) {
 		if (s[i] < 0x80)
 			i++;
-		else if ((l = utf8_len(s + i, n - i)) != 0)
+		else if ((l = tdat_utf8_len(s + i, n - i)) != 0)
 			i += l;
 		else
 			return 0;

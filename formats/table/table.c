@@ -332,42 +332,6 @@ put_i64(struct tw *w, struct table *t, int64_t v)
 	put_num(w, t, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
 }
 
-/* Length of the well-formed UTF-8 sequence at p (n bytes left), or 0
- * (json.c's test). */
-static size_t
-utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned char c = p[0], lo = 0x80, hi = 0xbf;
-	size_t len, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
 static int
 utf8_ok(const unsigned char *s, size_t n)
 {
@@ -376,7 +340,7 @@ utf8_ok(const unsigned char *s, size_t n)
 	while (i < n) {
 		if (s[i] < 0x80)
 			i++;
-		else if ((l = utf8_len(s + i, n - i)) != 0)
+		else if ((l = tdat_utf8_len(s + i, n - i)) != 0)
 			i += l;
 		else
 			return 0;
@@ -2028,34 +1992,6 @@ write_meta(struct tw *w)
 /* ------------------------------------------------------------------ */
 /* The sink. */
 
-/* The size of common_type, from the first format the file holds
- * (json-events.c). */
-static int
-type_size(struct tdat_file *f)
-{
-	const struct tdat_blob *b = NULL;
-	const char *sys = "ftrace";
-	struct tdat_event *ev;
-	struct tdat_err e;
-	int n = 2;
-
-	if (f->nftrace)
-		b = &f->ftrace[0];
-	else if (f->nsys && f->sys[0].nev) {
-		b = &f->sys[0].ev[0];
-		sys = f->sys[0].name;
-	}
-	if (b && tdat_event_parse((const char *)b->p, b->len, sys, f->lsize,
-	    f->big, &ev, &e) == 0) {
-		if (ev->ncommon > 0 && strcmp(ev->common[0].name,
-		    "common_type") == 0 && ev->common[0].size > 0 &&
-		    ev->common[0].size <= 4)
-			n = ev->common[0].size;
-		tdat_event_free(ev);
-	}
-	return n;
-}
-
 static int
 tw_begin(void *arg, struct tdat_file *const *files, size_t n,
     struct tdat_run *run, struct tdat_err *e)
@@ -2076,7 +2012,7 @@ tw_begin(void *arg, struct tdat_file *const *files, size_t n,
 			return rc;
 		}
 		tdat_events_finish(w->in[k].ev, 0);
-		w->in[k].type_size = type_size(files[k]);
+		w->in[k].type_size = tdat_type_size(files[k]);
 		for (b = 1; b < files[k]->nbuf; b++)
 			if (!files[k]->buf[b].latency)
 				w->buffers = 1;

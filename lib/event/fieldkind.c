@@ -109,3 +109,29 @@ tdat_field_kinds(const struct tdat_event *ev, unsigned char *kind)
 			kind[i] = TDAT_KIND_ADDR;
 	}
 }
+
+int
+tdat_type_size(struct tdat_file *f)
+{
+	const struct tdat_blob *b = NULL;
+	const char *sys = "ftrace";
+	struct tdat_event *ev;
+	struct tdat_err e;
+	int n = 2;
+
+	if (f->nftrace)
+		b = &f->ftrace[0];
+	else if (f->nsys && f->sys[0].nev) {
+		b = &f->sys[0].ev[0];
+		sys = f->sys[0].name;
+	}
+	if (b && tdat_event_parse((const char *)b->p, b->len, sys, f->lsize,
+	    f->big, &ev, &e) == 0) {
+		if (ev->ncommon > 0 && strcmp(ev->common[0].name,
+		    "common_type") == 0 && ev->common[0].size > 0 &&
+		    ev->common[0].size <= 4)
+			n = ev->common[0].size;
+		tdat_event_free(ev);
+	}
+	return n;
+}

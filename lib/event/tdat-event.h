@@ -231,5 +231,9 @@ enum { TDAT_KIND_INT, TDAT_KIND_ADDR, TDAT_KIND_SYM };
 int tdat_field_elem_size(const char *type, int lsize);
 int tdat_field_is_text(const char *type);
 void tdat_field_kinds(const struct tdat_event *ev, unsigned char *kind);
+/* The size of common_type in f's records, from the first format the file
+ * holds (2 when none says). */
+struct tdat_file;
+int tdat_type_size(struct tdat_file *f);
 
 #endif
