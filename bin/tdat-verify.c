@@ -25,7 +25,8 @@ static const struct tdat_cli_opt opts[] = {
 
 static const struct tdat_cli cli = {
 	"[-q] [-k] [--strict] [--json] [--check-events] [FILE...]",
-	"check trace.dat files for damage (- or no FILE with a pipe or a file "
+	"check trace.dat files and LTT directories for damage (- or no FILE "
+	"with a pipe or a file "
 	"as standard input: stdin)",
 	opts,
 };

@@ -180,7 +180,7 @@ int tdat_btf(struct tdat_file *f, struct tdat_err *e);
 
 
 /*
- * The metadata texts (lib/event/kallsyms.c): whether each line has the shape the
+ * The metadata texts (lib/event/texts.c): whether each line has the shape the
  * kernel gives it.  tdat_text_line_bad(): NULL, or what is wrong with the
  * n bytes of one line (without its newline).  tdat_text_check() counts a
  * text's lines and bad ones; tdat_text_drop_bad() takes the bad ones out
@@ -224,7 +224,7 @@ uint64_t tdat_text_where(const struct tdat_file *f, const struct tdat_blob *b,
 const char *tdat_text_say(char *buf, size_t n, enum tdat_text kind, int name,
     const struct tdat_text_check *r, int exact);
 /* A writer's check of f's texts: 0, or < 0 naming the first damaged line
- * (lib/event/kallsyms.c). */
+ * (lib/event/texts.c). */
 int tdat_text_refuse(const struct tdat_file *f, struct tdat_err *e);
 
 /* Bounded file access: read len bytes at off, or fail with a located error. */

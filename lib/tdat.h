@@ -234,7 +234,6 @@ struct json_object *tdat_json_string(const void *s, size_t n);
  * magnitude is at most 2^53 - 1, else a string of its decimal digits
  * (NULL: no memory). */
 struct json_object *tdat_json_u64(uint64_t v);
-struct json_object *tdat_json_i64(int64_t v);
 
 /* trace.dat v6/v7 (formats/tracedat/tracedat-write.c); a selection or a merge of several
  * inputs rebuilds the pages (lib/merge/repack.c). */
@@ -358,7 +357,8 @@ int tdat_ctf_write(struct tdat_file *f, const char *dir,
  * Checking (lib/check/verify.c; tdat-verify(1)).
  */
 /* Every check of a trace.dat, findings reported one by one
- * through a callback (lib/check/verify.c, lib/verify-events.c).
+ * through a callback (lib/check/verify.c; its page and record rules are
+ * lib/ring's, and an LTT directory's checks formats/ltt/ltt-verify.c's).
  */
 enum { TDAT_FIND_ERROR = 1, TDAT_FIND_WARNING = 2 };
 

@@ -396,7 +396,7 @@ PY
 }
 
 # The texts kept in info/ (kallsyms, printk formats, cmdlines) are held
-# to the kernel's shapes, as in a trace.dat (lib/event/kallsyms.c).
+# to the kernel's shapes, as in a trace.dat (lib/event/texts.c).
 @test "tdat-verify: a damaged line of info/kallsyms or info/cmdlines is located" {
 	"$TOLTT" "$D/labsisop-qemu-trace.dat" "$T/v"
 	run -0 "$B/tdat-verify" "$T/v"

@@ -75,7 +75,8 @@ fixtures() {
 	ls "$D"/*.dat "$D"/latency/latency-wakeup-v7.dat \
 	    "$D"/plugins/x86_64-v7-wifi.dat "$D"/plugins/x86_64-v6-scsi.dat \
 	    "$D"/probe/kprobe-ustring.dat "$D"/json/fib.dat \
-	    "$D"/table/rtapp-bprint.dat
+	    "$D"/table/rtapp-bprint.dat "$D"/tc34/x86_64-tc34-func-args.dat \
+	    "$D"/tc34/x86_64-tc34-lastboot-warm.dat
 }
 
 # A copy of labsisop-qemu-trace.dat with an unknown event (t/mkunknown)

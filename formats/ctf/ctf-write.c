@@ -245,40 +245,15 @@ quotes(struct tdat_sbuf *sb, const char *s)
 /* Field plans. */
 
 static int
-is_text(const char *type)
-{
-	return strstr(type, "char") != NULL &&
-	    strstr(type, "unsigned char") == NULL;
-}
-
-static int
 pow2(int n)
 {
 	return n == 1 || n == 2 || n == 4 || n == 8;
 }
 
-/* The element size of an array whose format gives none (a flexible
- * array member, size 0), from its C type (as tdat-to-json reads it). */
-static int
-base_size(const char *type, int lsize)
-{
-	if (strstr(type, "char") || strstr(type, "u8") || strstr(type, "s8"))
-		return 1;
-	if (strstr(type, "short") || strstr(type, "16"))
-		return 2;
-	if (strstr(type, "long long") || strstr(type, "64"))
-		return 8;
-	if (strstr(type, "long"))
-		return lsize;
-	if (strstr(type, "int") || strstr(type, "32"))
-		return 4;
-	return 1;
-}
-
 static void
 plan_field(struct cw *w, struct fplan *p, const struct tdat_field *f)
 {
-	int str = (f->flags & TDAT_FLD_STRING) != 0 && is_text(f->type);
+	int str = (f->flags & TDAT_FLD_STRING) != 0 && tdat_field_is_text(f->type);
 
 	memset(p, 0, sizeof(*p));
 	p->f = f;
@@ -287,8 +262,8 @@ plan_field(struct cw *w, struct fplan *p, const struct tdat_field *f)
 	if ((f->flags & TDAT_FLD_ARRAY) || f->size == 0) {
 		p->es = f->elemsize;
 		if (f->size == 0 && !(f->flags & TDAT_FLD_DYNAMIC)) {
-			p->es = base_size(f->type, w->f->lsize);
-			str = p->es == 1 && is_text(f->type);
+			p->es = tdat_field_elem_size(f->type, w->f->lsize);
+			str = p->es == 1 && tdat_field_is_text(f->type);
 		}
 		if (!pow2(p->es))
 			p->es = (f->flags & TDAT_FLD_LONG) ? w->f->lsize : 1;

@@ -48,9 +48,9 @@ struct slice {
 
 /* How a field's value is written. */
 enum {
-	K_INT,			/* integers (and strings) */
-	K_ADDR,			/* addresses: "0x..." */
-	K_SYM,			/* addresses trace-cmd prints as symbols */
+	K_INT = TDAT_KIND_INT,	/* integers (and strings) */
+	K_ADDR = TDAT_KIND_ADDR, /* addresses: "0x..." */
+	K_SYM = TDAT_KIND_SYM,	/* addresses trace-cmd prints as symbols */
 };
 
 /* What an event type writes the same way every time, made once: its
@@ -201,33 +201,6 @@ dyn_span(const struct jev *j, const struct tdat_field *f,
 	*len = l;
 }
 
-/* The element size of an array whose format gives none (a flexible
- * array member, size 0), from its C type. */
-static int
-base_size(const char *type, int lsize)
-{
-	if (strstr(type, "char") || strstr(type, "u8") || strstr(type, "s8"))
-		return 1;
-	if (strstr(type, "short") || strstr(type, "16"))
-		return 2;
-	if (strstr(type, "long long") || strstr(type, "64"))
-		return 8;
-	if (strstr(type, "long"))
-		return lsize;
-	if (strstr(type, "int") || strstr(type, "32"))
-		return 4;
-	return 1;
-}
-
-/* Text, not bytes: an array of char ("unsigned char", u8 and s8 arrays
- * are bytes). */
-static int
-is_text(const char *type)
-{
-	return strstr(type, "char") != NULL &&
-	    strstr(type, "unsigned char") == NULL;
-}
-
 /* Where an array's elements are, and their size. */
 static void
 array_span(const struct jev *j, const struct tdat_field *f,
@@ -248,7 +221,7 @@ array_span(const struct jev *j, const struct tdat_field *f,
 	}
 	*es = f->elemsize;
 	if (f->size == 0 && !(f->flags & TDAT_FLD_DYNAMIC))
-		*es = base_size(f->type, j->f->lsize);
+		*es = tdat_field_elem_size(f->type, j->f->lsize);
 	if (*es != 1 && *es != 2 && *es != 4 && *es != 8)
 		*es = (f->flags & TDAT_FLD_LONG) ? j->f->lsize : 1;
 }
@@ -260,12 +233,12 @@ value(struct jev *j, const struct tdat_field *f, const struct tdat_record *r,
 	struct tdat_jw *w = &j->w;
 	const unsigned char *p;
 	uint32_t off, len, i, n;
-	int es, str = (f->flags & TDAT_FLD_STRING) != 0 && is_text(f->type);
+	int es, str = (f->flags & TDAT_FLD_STRING) != 0 && tdat_field_is_text(f->type);
 
 	if ((f->flags & TDAT_FLD_ARRAY) || f->size == 0) {
 		array_span(j, f, r, &off, &len, &es);
 		if (f->size == 0 && !(f->flags & TDAT_FLD_DYNAMIC))
-			str = es == 1 && is_text(f->type);
+			str = es == 1 && tdat_field_is_text(f->type);
 		p = r->data + off;
 		if (str) {
 			const unsigned char *nul = memchr(p, 0, len);
@@ -340,84 +313,14 @@ qkey(struct evc *c, const char *name, size_t i)
 	return c->text.oom ? -1 : 0;
 }
 
-/* The field a print-format argument reads: REC->f or REC->f[i] (array
- * set), under any casts; NULL for anything else. */
-static const struct tdat_field *
-arg_field(const struct parg *a, int *array)
-{
-	while (a && a->type == PA_TYPE)
-		a = a->left;
-	*array = 0;
-	if (a && a->type == PA_OP && a->str && strcmp(a->str, "[") == 0) {
-		*array = 1;
-		a = a->left;
-		while (a && a->type == PA_TYPE)
-			a = a->left;
-	}
-	return a && a->type == PA_FIELD ? a->field : NULL;
-}
-
-/* The fields trace-cmd's plugins print as kernel symbols. */
-static int
-plugin_sym(const struct tdat_event *ev, const char *field)
-{
-	static const char *const t[][3] = {
-		{ "ftrace", "function", "ip" },
-		{ "ftrace", "function", "parent_ip" },
-		{ "ftrace", "kernel_stack", "caller" },
-		{ "ftrace", "funcgraph_entry", "func" },
-		{ "ftrace", "funcgraph_exit", "func" },
-		{ "timer", "hrtimer_expire_entry", "function" },
-		{ "timer", "hrtimer_start", "function" },
-		{ "kmem", "kfree", "call_site" },
-		{ "kmem", "kmalloc", "call_site" },
-		{ "kmem", "kmalloc_node", "call_site" },
-		{ "kmem", "kmem_cache_alloc", "call_site" },
-		{ "kmem", "kmem_cache_alloc_node", "call_site" },
-		{ "kmem", "kmem_cache_free", "call_site" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (strcmp(ev->name, t[i][1]) == 0 &&
-		    strcmp(field, t[i][2]) == 0 &&
-		    strcmp(ev->system, t[i][0]) == 0)
-			return 1;
-	return 0;
-}
-
 /* The kind of every field: addresses from the types and the print
  * format, symbols from its %pS-like conversions and the plugins. */
 static void
 evc_kinds(struct evc *c, const struct tdat_event *ev)
 {
-	const struct tdat_print *p = ev->failed ? NULL : ev->print;
-	const struct tdat_field *f;
-	const char *q;
-	int i, k, arr;
+	int i;
 
-	for (i = 0; i < ev->nfields; i++) {
-		f = &ev->fields[i];
-		if (f->flags & TDAT_FLD_POINTER)
-			c->kind[i] = K_ADDR;
-		if (plugin_sym(ev, f->name))
-			c->kind[i] = K_SYM;
-	}
-	for (k = 0; p && k < p->n; k++) {
-		if (p->it[k].type != PP_POINTER ||
-		    (f = arg_field(p->it[k].arg, &arr)) == NULL ||
-		    f < ev->fields || f >= ev->fields + ev->nfields)
-			continue;
-		/* An array printed whole (%pI4, %pM, %*ph) is bytes. */
-		if ((f->flags & (TDAT_FLD_ARRAY | TDAT_FLD_DYNAMIC)) && !arr)
-			continue;
-		i = (int)(f - ev->fields);
-		q = strchr(p->it[k].format, 'p');
-		if (q && q[1] != '\0' && strchr("FfSs", q[1]))
-			c->kind[i] = K_SYM;
-		else if (c->kind[i] == K_INT)
-			c->kind[i] = K_ADDR;
-	}
+	tdat_field_kinds(ev, c->kind);
 	for (i = 0; i < ev->nfields; i++)
 		c->nsym += c->kind[i] == K_SYM;
 }
@@ -1345,33 +1248,6 @@ chrome_end(struct jev *j)
 
 /* ------------------------------------------------------------------ */
 
-/* The size of common_type, from the first format the file holds. */
-static int
-type_size(struct tdat_file *f)
-{
-	const struct tdat_blob *b = NULL;
-	const char *sys = "ftrace";
-	struct tdat_event *ev;
-	struct tdat_err e;
-	int n = 2;
-
-	if (f->nftrace)
-		b = &f->ftrace[0];
-	else if (f->nsys && f->sys[0].nev) {
-		b = &f->sys[0].ev[0];
-		sys = f->sys[0].name;
-	}
-	if (b && tdat_event_parse((const char *)b->p, b->len, sys, f->lsize,
-	    f->big, &ev, &e) == 0) {
-		if (ev->ncommon > 0 && strcmp(ev->common[0].name,
-		    "common_type") == 0 && ev->common[0].size > 0 &&
-		    ev->common[0].size <= 4)
-			n = ev->common[0].size;
-		tdat_event_free(ev);
-	}
-	return n;
-}
-
 static int
 jev_begin(void *arg, struct tdat_file *const *files, size_t n,
     struct tdat_run *run, struct tdat_err *e)
@@ -1394,7 +1270,7 @@ jev_begin(void *arg, struct tdat_file *const *files, size_t n,
 			return rc;
 		}
 		tdat_events_finish(j->in[k].ev, 0);
-		j->in[k].type_size = type_size(files[k]);
+		j->in[k].type_size = tdat_type_size(files[k]);
 	}
 	j->f = j->in[0].f;
 	j->ev = j->in[0].ev;

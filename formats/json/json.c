@@ -1,8 +1,9 @@
 /*
  * json.c: the pieces every JSON output shares: UTF-8 checks and repair, a
  * buffered streaming writer whose values reach a reader of doubles exactly
- * (see tdat-json.h) and whose string escaping is json-c's, and the entry
- * point tdat_json_write().
+ * (see tdat-json.h) and whose string escaping is json-c's.  The entry
+ * point, tdat_json_write(), is json-write.c's: the shapes (json-events.c,
+ * json-meta.c) call this file, and none is called back.
  *
  * The writer streams because an event tree built with json-c per event
  * costs an allocation per value; here the only allocations are the output
@@ -19,41 +20,6 @@
 #define JW_CHUNK	(256 * 1024)	/* stdio copies the first 64 KiB only */
 #define JC_FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
-/* Length of the well-formed UTF-8 sequence at p (n bytes left), or 0. */
-static size_t
-utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned char c = p[0], lo = 0x80, hi = 0xbf;
-	size_t len, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
 size_t
 tdat_json_utf8(struct tdat_sbuf *b, const void *s, size_t n)
 {
@@ -65,7 +31,7 @@ tdat_json_utf8(struct tdat_sbuf *b, const void *s, size_t n)
 			i++;
 			continue;
 		}
-		if ((l = utf8_len(p + i, n - i)) != 0) {
+		if ((l = tdat_utf8_len(p + i, n - i)) != 0) {
 			i += l;
 			continue;
 		}
@@ -103,17 +69,6 @@ tdat_json_u64(uint64_t v)
 	if (v <= TDAT_JSON_SAFE)
 		return json_object_new_int64((int64_t)v);
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	return json_object_new_string(buf);
-}
-
-struct json_object *
-tdat_json_i64(int64_t v)
-{
-	char buf[24];
-
-	if (v >= -(int64_t)TDAT_JSON_SAFE && v <= (int64_t)TDAT_JSON_SAFE)
-		return json_object_new_int64(v);
-	snprintf(buf, sizeof(buf), "%lld", (long long)v);
 	return json_object_new_string(buf);
 }
 
@@ -257,7 +212,7 @@ utf8_ok(const unsigned char *s, size_t n)
 	while (i < n) {
 		if (s[i] < 0x80)
 			i++;
-		else if ((l = utf8_len(s + i, n - i)) != 0)
+		else if ((l = tdat_utf8_len(s + i, n - i)) != 0)
 			i += l;
 		else
 			return 0;
@@ -521,39 +476,4 @@ tdat_jw_bool(struct tdat_jw *w, int v)
 		tdat_jw_raw(w, "true", 4);
 	else
 		tdat_jw_raw(w, "false", 5);
-}
-
-/* ------------------------------------------------------------------ */
-
-int
-tdat_json_write(struct tdat_file *f, FILE *out,
-    const struct tdat_json_opts *o, struct tdat_err *e)
-{
-	return tdat_json_write_n(&f, 1, out, o, e);
-}
-
-int
-tdat_json_write_n(struct tdat_file *const *files, size_t n, FILE *out,
-    const struct tdat_json_opts *o, struct tdat_err *e)
-{
-	int rc;
-
-	if (n != 1 && o->mode != TDAT_JSON_LINES)
-		return tdat_fail_nooff(e, TDAT_EUSAGE, "--meta and --chrome "
-		    "take one input");
-	switch (o->mode) {
-	case TDAT_JSON_META:
-		rc = tdat_json_meta(files[0], out, o, e);
-		break;
-	case TDAT_JSON_CHROME:
-	case TDAT_JSON_LINES:
-		rc = tdat_json_events(files, n, out, o, e);
-		break;
-	default:
-		return tdat_fail_nooff(e, TDAT_EUSAGE, "unknown JSON shape %d",
-		    o->mode);
-	}
-	if (rc == 0 && (fflush(out) != 0 || ferror(out)))
-		return tdat_fail_nooff(e, TDAT_EIO, "write error");
-	return rc;
 }

@@ -119,39 +119,40 @@ struct lt_defs {
 	struct lt_facility *fac;
 };
 
-struct lt_type *tdat_lt_new(int kind, int size);
-void tdat_lt_type_free(struct lt_type *);
-void tdat_lt_defs_free(struct lt_defs *);
-void tdat_lt_fac_free(struct lt_facility *);
-struct lt_facility *tdat_lt_defs_add(struct lt_defs *, const char *name);
-struct lt_event *tdat_lt_fac_add(struct lt_facility *, const char *name,
+struct lt_type *tdat_ltt_new(int kind, int size);
+void tdat_ltt_type_free(struct lt_type *);
+void tdat_ltt_defs_free(struct lt_defs *);
+void tdat_ltt_fac_free(struct lt_facility *);
+struct lt_facility *tdat_ltt_defs_add(struct lt_defs *, const char *name);
+struct lt_event *tdat_ltt_fac_add(struct lt_facility *, const char *name,
     const char *desc, struct lt_type *t);
-void tdat_lt_struct_add(struct lt_type *st, const char *name, const char *desc,
+void tdat_ltt_struct_add(struct lt_type *st, const char *name, const char *desc,
     struct lt_type *t);
-struct lt_facility *tdat_lt_defs_find(const struct lt_defs *, const char *name);
-const char *tdat_lt_fac_dup(const struct lt_facility *);
+struct lt_facility *tdat_ltt_defs_find(const struct lt_defs *,
+    const char *name);
+const char *tdat_ltt_fac_dup(const struct lt_facility *);
 int tdat_ltt_cmp_str(const void *, const void *);
-uint32_t tdat_lt_checksum(const struct lt_facility *);
+uint32_t tdat_ltt_checksum(const struct lt_facility *);
 /* The builtin facility (formats/ltt/ltt-builtin.xml). */
 extern const char tdat_ltt_builtin_xml[];
-int tdat_lt_builtin(struct lt_defs *, struct tdat_err *e);
+int tdat_ltt_builtin(struct lt_defs *, struct tdat_err *e);
 
 /* Write facilities as an XML document (dialect 0) or LTTV's dialect. */
-int tdat_lt_write_eventdefs(const char *path, const struct lt_facility *fac,
+int tdat_ltt_write_eventdefs(const char *path, const struct lt_facility *fac,
     int nfac, int lttv, struct tdat_err *e);
 /* Read every facility of an eventdefs file (XML or LTTV's dialect); with
  * keep, its XML tree is kept there, or why it is not XML. */
 struct ltt_defdoc;
-int tdat_lt_read_eventdefs(const char *path, struct lt_defs *d, int *lttv,
+int tdat_ltt_read_eventdefs(const char *path, struct lt_defs *d, int *lttv,
     struct ltt_defdoc *keep, struct tdat_err *e);
 /* Bytes of a payload of type t at p (len available), or -1. */
-char *tdat_lt_xml_text(const char *s);
-long tdat_lt_payload_size(const struct lt_facility *fac,
+char *tdat_ltt_xml_text(const char *s);
+long tdat_ltt_payload_size(const struct lt_facility *fac,
     const struct lt_type *t,
     const unsigned char *p, size_t len, int big);
 /* The same walk, turning every number of the payload (big-endian if big)
  * to the other byte order in place; bytes or -1 (unions cannot be). */
-long tdat_lt_payload_swap(const struct lt_facility *fac,
+long tdat_ltt_payload_swap(const struct lt_facility *fac,
     const struct lt_type *t,
     unsigned char *p, size_t len, int big);
 

@@ -78,7 +78,7 @@ const char tdat_ltt_builtin_xml[] =
 	"</facility>\n";
 
 struct lt_type *
-tdat_lt_new(int kind, int size)
+tdat_ltt_new(int kind, int size)
 {
 	struct lt_type *t = calloc(1, sizeof(*t));
 
@@ -90,7 +90,7 @@ tdat_lt_new(int kind, int size)
 }
 
 void
-tdat_lt_type_free(struct lt_type *t)
+tdat_ltt_type_free(struct lt_type *t)
 {
 	int i;
 
@@ -98,11 +98,11 @@ tdat_lt_type_free(struct lt_type *t)
 		return;
 	free(t->format);
 	free(t->ref);
-	tdat_lt_type_free(t->elem);
+	tdat_ltt_type_free(t->elem);
 	for (i = 0; i < t->nfield; i++) {
 		free(t->field[i].name);
 		free(t->field[i].desc);
-		tdat_lt_type_free(t->field[i].t);
+		tdat_ltt_type_free(t->field[i].t);
 	}
 	free(t->field);
 	for (i = 0; i < t->nlabel; i++)
@@ -113,7 +113,7 @@ tdat_lt_type_free(struct lt_type *t)
 }
 
 void
-tdat_lt_fac_free(struct lt_facility *f)
+tdat_ltt_fac_free(struct lt_facility *f)
 {
 	int i;
 
@@ -122,31 +122,31 @@ tdat_lt_fac_free(struct lt_facility *f)
 	for (i = 0; i < f->nev; i++) {
 		free(f->ev[i].name);
 		free(f->ev[i].desc);
-		tdat_lt_type_free(f->ev[i].t);
+		tdat_ltt_type_free(f->ev[i].t);
 	}
 	free(f->ev);
 	for (i = 0; i < f->ntype; i++) {
 		free(f->tname[i]);
-		tdat_lt_type_free(f->tdef[i]);
+		tdat_ltt_type_free(f->tdef[i]);
 	}
 	free(f->tname);
 	free(f->tdef);
 }
 
 void
-tdat_lt_defs_free(struct lt_defs *d)
+tdat_ltt_defs_free(struct lt_defs *d)
 {
 	int i;
 
 	for (i = 0; i < d->nfac; i++)
-		tdat_lt_fac_free(&d->fac[i]);
+		tdat_ltt_fac_free(&d->fac[i]);
 	free(d->fac);
 	d->fac = NULL;
 	d->nfac = 0;
 }
 
 struct lt_facility *
-tdat_lt_defs_add(struct lt_defs *d, const char *name)
+tdat_ltt_defs_add(struct lt_defs *d, const char *name)
 {
 	struct lt_facility *f = realloc(d->fac, (size_t)(d->nfac + 1) *
 	    sizeof(*f));
@@ -163,7 +163,7 @@ tdat_lt_defs_add(struct lt_defs *d, const char *name)
 }
 
 struct lt_facility *
-tdat_lt_defs_find(const struct lt_defs *d, const char *name)
+tdat_ltt_defs_find(const struct lt_defs *d, const char *name)
 {
 	int i;
 
@@ -183,7 +183,7 @@ tdat_ltt_cmp_str(const void *a, const void *b)
 /* The name of an event f holds twice (LTT names an event by facility and
  * name), or NULL; "" if out of memory. */
 const char *
-tdat_lt_fac_dup(const struct lt_facility *f)
+tdat_ltt_fac_dup(const struct lt_facility *f)
 {
 	const char **v, *dup = NULL;
 	int i;
@@ -203,7 +203,7 @@ tdat_lt_fac_dup(const struct lt_facility *f)
 }
 
 struct lt_event *
-tdat_lt_fac_add(struct lt_facility *f, const char *name, const char *desc,
+tdat_ltt_fac_add(struct lt_facility *f, const char *name, const char *desc,
     struct lt_type *t)
 {
 	struct lt_event *e = realloc(f->ev, (size_t)(f->nev + 1) * sizeof(*e));
@@ -219,14 +219,14 @@ tdat_lt_fac_add(struct lt_facility *f, const char *name, const char *desc,
 }
 
 void
-tdat_lt_struct_add(struct lt_type *st, const char *name, const char *desc,
+tdat_ltt_struct_add(struct lt_type *st, const char *name, const char *desc,
     struct lt_type *t)
 {
 	struct lt_field *f = realloc(st->field, (size_t)(st->nfield + 1) *
 	    sizeof(*f));
 
 	if (f == NULL) {
-		tdat_lt_type_free(t);
+		tdat_ltt_type_free(t);
 		return;
 	}
 	st->field = f;
@@ -333,7 +333,7 @@ crc_type(uint32_t c, const struct lt_type *t, int depth)
 }
 
 uint32_t
-tdat_lt_checksum(const struct lt_facility *f)
+tdat_ltt_checksum(const struct lt_facility *f)
 {
 	uint32_t c;
 	int i;
@@ -448,7 +448,7 @@ size_of(const struct lt_facility *fac, const struct lt_type *t,
 }
 
 long
-tdat_lt_payload_size(const struct lt_facility *fac, const struct lt_type *t,
+tdat_ltt_payload_size(const struct lt_facility *fac, const struct lt_type *t,
     const unsigned char *p, size_t len, int big)
 {
 	if (t == NULL)
@@ -457,7 +457,7 @@ tdat_lt_payload_size(const struct lt_facility *fac, const struct lt_type *t,
 }
 
 long
-tdat_lt_payload_swap(const struct lt_facility *fac, const struct lt_type *t,
+tdat_ltt_payload_swap(const struct lt_facility *fac, const struct lt_type *t,
     unsigned char *p, size_t len, int big)
 {
 	if (t == NULL)
@@ -665,7 +665,7 @@ xml_type(xmlTextWriterPtr w, const struct lt_type *t)
 /* Text for XML: control characters other than tab and newline are not
  * allowed there, and bytes above 0x7f may not be UTF-8: both become '?'. */
 char *
-tdat_lt_xml_text(const char *s)
+tdat_ltt_xml_text(const char *s)
 {
 	char *c = strdup(s ? s : ""), *p;
 
@@ -691,14 +691,14 @@ write_xml(const char *path, const struct lt_facility *f,
 	rc |= xmlTextWriterStartDocument(w, "1.0", "UTF-8", NULL) < 0;
 	rc |= xmlTextWriterStartElement(w, X("facility")) < 0;
 	rc |= xmlTextWriterWriteAttribute(w, X("name"), X(f->name)) < 0;
-	t = tdat_lt_xml_text(f->desc ? f->desc : f->name);
+	t = tdat_ltt_xml_text(f->desc ? f->desc : f->name);
 	rc |= xmlTextWriterWriteElement(w, X("description"), X(t)) < 0;
 	free(t);
 	for (k = 0; k < f->nev; k++) {
 		rc |= xmlTextWriterStartElement(w, X("event")) < 0;
 		rc |= xmlTextWriterWriteAttribute(w, X("name"),
 		    X(f->ev[k].name)) < 0;
-		t = tdat_lt_xml_text(f->ev[k].desc ? f->ev[k].desc :
+		t = tdat_ltt_xml_text(f->ev[k].desc ? f->ev[k].desc :
 		    f->ev[k].name);
 		rc |= xmlTextWriterWriteElement(w, X("description"), X(t)) < 0;
 		free(t);
@@ -715,7 +715,7 @@ write_xml(const char *path, const struct lt_facility *f,
 }
 
 int
-tdat_lt_write_eventdefs(const char *path, const struct lt_facility *fac,
+tdat_ltt_write_eventdefs(const char *path, const struct lt_facility *fac,
     int nfac, int lttv, struct tdat_err *e)
 {
 	if (lttv)
@@ -812,7 +812,7 @@ read_type(xmlNodePtr n, int depth)
 	if ((k <= LT_FLOAT || k == LT_ENUM || k == LT_SEQUENCE ||
 	    k == LT_UNION) && sz != 1 && sz != 2 && sz != 4 && sz != 8)
 		return NULL;
-	if ((t = tdat_lt_new(k, sz)) == NULL)
+	if ((t = tdat_ltt_new(k, sz)) == NULL)
 		return NULL;
 	t->format = tdat_ltt_xattr(n, "format");
 	if (k == LT_TYPEREF && (t->ref = tdat_ltt_xattr(n, "name")) == NULL)
@@ -848,17 +848,17 @@ read_type(xmlNodePtr n, int depth)
 			if (ft == NULL || nm == NULL) {
 				free(nm);
 				free(d);
-				tdat_lt_type_free(ft);
+				tdat_ltt_type_free(ft);
 				goto bad;
 			}
-			tdat_lt_struct_add(t, nm, d, ft);
+			tdat_ltt_struct_add(t, nm, d, ft);
 			free(nm);
 			free(d);
 		}
 	}
 	return t;
 bad:
-	tdat_lt_type_free(t);
+	tdat_ltt_type_free(t);
 	return NULL;
 }
 
@@ -902,10 +902,10 @@ read_event(struct lt_facility *f, xmlNodePtr c, const char *path,
 		rc = tdat_fail_nooff(e, TDAT_ECORRUPT,
 		    "%s: line %ld: event without a name", path,
 		    xmlGetLineNo(c));
-	if (rc == 0 && tdat_lt_fac_add(f, en, ed, t) == NULL)
+	if (rc == 0 && tdat_ltt_fac_add(f, en, ed, t) == NULL)
 		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	if (rc < 0)
-		tdat_lt_type_free(t);
+		tdat_ltt_type_free(t);
 	free(en);
 	free(ed);
 	return rc;
@@ -924,7 +924,7 @@ read_facility(xmlNodePtr n, struct lt_defs *d, const char *path,
 		return tdat_fail_nooff(e, TDAT_ECORRUPT,
 		    "%s: line %ld: facility without a name", path,
 		    xmlGetLineNo(n));
-	f = tdat_lt_defs_add(d, name);
+	f = tdat_ltt_defs_add(d, name);
 	free(name);
 	if (f == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
@@ -940,14 +940,14 @@ read_facility(xmlNodePtr n, struct lt_defs *d, const char *path,
 			if (tn == NULL || t == NULL ||
 			    add_named_type(f, tn, t) < 0) {
 				free(tn);
-				tdat_lt_type_free(t);
+				tdat_ltt_type_free(t);
 				return tdat_fail_nooff(e, TDAT_ECORRUPT,
 				    "%s: line %ld: bad named type", path,
 				    xmlGetLineNo(c));
 			}
 		}
 	}
-	f->cksum = tdat_lt_checksum(f);
+	f->cksum = tdat_ltt_checksum(f);
 	return 0;
 }
 
@@ -1007,7 +1007,7 @@ collect(xmlNodePtr n, struct lt_defs *d, const char *path,
 }
 
 int
-tdat_lt_read_eventdefs(const char *path, struct lt_defs *d, int *lttv,
+tdat_ltt_read_eventdefs(const char *path, struct lt_defs *d, int *lttv,
     struct ltt_defdoc *keep, struct tdat_err *e)
 {
 	struct tdat_err why;
@@ -1034,7 +1034,7 @@ tdat_lt_read_eventdefs(const char *path, struct lt_defs *d, int *lttv,
 }
 
 int
-tdat_lt_builtin(struct lt_defs *d, struct tdat_err *e)
+tdat_ltt_builtin(struct lt_defs *d, struct tdat_err *e)
 {
 	xmlDocPtr doc = xmlReadMemory(tdat_ltt_builtin_xml,
 	    (int)sizeof(tdat_ltt_builtin_xml) - 1, "builtin.xml", NULL,

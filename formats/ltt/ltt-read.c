@@ -344,7 +344,7 @@ read_defs(struct ltt_dir *d, int keep, struct tdat_err *e)
 			continue;
 		snprintf(path, sizeof(path), "%s/eventdefs/%s", d->dir,
 		    names[i]);
-		rc = tdat_lt_read_eventdefs(path, &d->defs, &lttv, keep ?
+		rc = tdat_ltt_read_eventdefs(path, &d->defs, &lttv, keep ?
 		    keep_slot(d, names[i], path) : NULL, e);
 		d->nfiles++;
 		if (lttv)
@@ -485,7 +485,7 @@ tdat_ltt_dir_close(struct ltt_dir *d)
 		xmlFreeDoc(d->docs[i].doc);
 	}
 	free(d->docs);
-	tdat_lt_defs_free(&d->defs);
+	tdat_ltt_defs_free(&d->defs);
 	free(d->id_fac);
 	free(d->id_ev);
 	free(d->dir);
@@ -703,7 +703,7 @@ tdat_ltt_tf_next(struct ltt_dir *d, struct ltt_tf *t, struct ltt_ev *ev,
 			return tf_fail(t, e, at, "event id %u is not defined",
 			    id);
 		fa = &d->defs.fac[d->id_fac[id]];
-		n = tdat_lt_payload_size(fa, fa->ev[d->id_ev[id]].t,
+		n = tdat_ltt_payload_size(fa, fa->ev[d->id_ev[id]].t,
 		    t->blk + at +
 		    LTT_HDR, t->end_at - at - LTT_HDR, d->big);
 		if (n < 0)

@@ -402,7 +402,7 @@ tdat_ltt_synth_decode(const struct synth_ev *s, const unsigned char *p,
 			pos += k * (size_t)l->elem;
 			break;
 		default:
-			n = tdat_lt_payload_size(s->fac, l->t, p + pos,
+			n = tdat_ltt_payload_size(s->fac, l->t, p + pos,
 			    len - pos,
 			    big);
 			if (n < 0)

@@ -711,7 +711,7 @@ payload(struct lstream *s, const struct ltt_ev *ev)
 		tdat_fail_nooff(s->e, TDAT_ENOMEM, "out of memory");
 		return NULL;
 	}
-	if (tdat_lt_payload_swap(fa, fa->ev[ev->ev].t,
+	if (tdat_ltt_payload_swap(fa, fa->ev[ev->ev].t,
 	    (unsigned char *)l->swap.p,
 	    ev->n, l->d.big) != (long)ev->n) {
 		tdat_fail(s->e, TDAT_ECORRUPT, ev->off, "%s/%s: event %u cannot "

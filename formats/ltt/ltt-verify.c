@@ -294,7 +294,7 @@ check_lttv_facilities(struct vf *v, const struct ltt_dir *d)
 		if (f->desc == NULL)
 			find(v, "eventdefs", -1, -1, "facility %s has no "
 			    "description", f->name);
-		if ((dup = tdat_lt_fac_dup(f)) != NULL && *dup)
+		if ((dup = tdat_ltt_fac_dup(f)) != NULL && *dup)
 			find(v, "eventdefs", -1, -1, "facility %s names two "
 			    "events %s", f->name, dup);
 		for (k = 0; k < f->nev; k++) {

@@ -323,7 +323,7 @@ add_format(struct wr *w, const struct tdat_blob *b, const char *sys)
 static struct lt_type *
 int_type(int sign, int size, const char *format)
 {
-	struct lt_type *t = tdat_lt_new(sign ? LT_INT : LT_UINT, size);
+	struct lt_type *t = tdat_ltt_new(sign ? LT_INT : LT_UINT, size);
 
 	if (t && format)
 		t->format = strdup(format);
@@ -333,10 +333,10 @@ int_type(int sign, int size, const char *format)
 static struct lt_type *
 bytes_type(int n)
 {
-	struct lt_type *t = tdat_lt_new(LT_ARRAY, n);
+	struct lt_type *t = tdat_ltt_new(LT_ARRAY, n);
 
 	if (t)
-		t->elem = tdat_lt_new(LT_UINT, 1);
+		t->elem = tdat_ltt_new(LT_UINT, 1);
 	return t;
 }
 
@@ -358,10 +358,10 @@ slot_type(const struct fmt_event *ev, const struct fmt_slot *s)
 		return bytes_type(s->size);
 	case FS_DLOC_STR:
 	case FS_TAIL_STR:
-		return tdat_lt_new(LT_STRING, 0);
+		return tdat_ltt_new(LT_STRING, 0);
 	case FS_DLOC_SEQ:
 	case FS_TAIL_SEQ:
-		t = tdat_lt_new(LT_SEQUENCE, s->kind == FS_DLOC_SEQ ? 2 : 4);
+		t = tdat_ltt_new(LT_SEQUENCE, s->kind == FS_DLOC_SEQ ? 2 : 4);
 		if (t)
 			t->elem = int_type(f->sign, s->elem, NULL);
 		return t;
@@ -369,7 +369,7 @@ slot_type(const struct fmt_event *ev, const struct fmt_slot *s)
 	if (f->count > 0 && !f->dloc) {
 		if (!pow2(f->elem) || f->elem * f->count != f->size)
 			return bytes_type(f->size);
-		t = tdat_lt_new(LT_ARRAY, f->count);
+		t = tdat_ltt_new(LT_ARRAY, f->count);
 		if (t)
 			t->elem = int_type(f->is_char || f->sign, f->elem,
 			    f->is_char ? "%c" : NULL);
@@ -378,7 +378,7 @@ slot_type(const struct fmt_event *ev, const struct fmt_slot *s)
 	if (f->dloc || !pow2(f->size) || f->count == 0)
 		return bytes_type(f->size);
 	if (f->nlabel) {
-		t = tdat_lt_new(LT_ENUM, f->size);
+		t = tdat_ltt_new(LT_ENUM, f->size);
 		if (t == NULL || (t->label = calloc((size_t)f->nlabel,
 		    sizeof(char *))) == NULL)
 			return t;
@@ -393,7 +393,7 @@ slot_type(const struct fmt_event *ev, const struct fmt_slot *s)
 static struct lt_type *
 event_type(const struct fmt_event *ev)
 {
-	struct lt_type *st = tdat_lt_new(LT_STRUCT, 0);
+	struct lt_type *st = tdat_ltt_new(LT_STRUCT, 0);
 	char name[64], desc[512];
 	int i;
 
@@ -419,7 +419,7 @@ event_type(const struct fmt_event *ev)
 			    (int)strlen(f->type), f->type, f->name, b ? b : "",
 			    f->off, f->size, f->sign);
 		}
-		tdat_lt_struct_add(st, name, desc, slot_type(ev, s));
+		tdat_ltt_struct_add(st, name, desc, slot_type(ev, s));
 	}
 	return st;
 }
@@ -441,29 +441,29 @@ state_events(struct lt_facility *fa)
 {
 	struct lt_type *t;
 
-	if ((t = tdat_lt_new(LT_STRUCT, 0)) == NULL)
+	if ((t = tdat_ltt_new(LT_STRUCT, 0)) == NULL)
 		return -1;
-	tdat_lt_struct_add(t, "pid", "process id", int_type(1, 4, "%d"));
-	tdat_lt_struct_add(t, "name", "command name", tdat_lt_new(LT_STRING,
+	tdat_ltt_struct_add(t, "pid", "process id", int_type(1, 4, "%d"));
+	tdat_ltt_struct_add(t, "name", "command name", tdat_ltt_new(LT_STRING,
 	    0));
-	if (tdat_lt_fac_add(fa, "process", "A process of the saved command "
+	if (tdat_ltt_fac_add(fa, "process", "A process of the saved command "
 	    "lines: its pid and name.", t) == NULL)
 		return -1;
-	if ((t = tdat_lt_new(LT_STRUCT, 0)) == NULL)
+	if ((t = tdat_ltt_new(LT_STRUCT, 0)) == NULL)
 		return -1;
-	tdat_lt_struct_add(t, "irq", "interrupt number", int_type(1, 4, "%d"));
-	tdat_lt_struct_add(t, "name", "handler name", tdat_lt_new(LT_STRING,
+	tdat_ltt_struct_add(t, "irq", "interrupt number", int_type(1, 4, "%d"));
+	tdat_ltt_struct_add(t, "name", "handler name", tdat_ltt_new(LT_STRING,
 	    0));
-	if (tdat_lt_fac_add(fa, "interrupt", "An interrupt seen in "
+	if (tdat_ltt_fac_add(fa, "interrupt", "An interrupt seen in "
 	    "irq_handler_entry events: its number and handler name.", t)
 	    == NULL)
 		return -1;
-	if ((t = tdat_lt_new(LT_STRUCT, 0)) == NULL)
+	if ((t = tdat_ltt_new(LT_STRUCT, 0)) == NULL)
 		return -1;
-	tdat_lt_struct_add(t, "count", "events lost, -1 if unknown",
+	tdat_ltt_struct_add(t, "count", "events lost, -1 if unknown",
 	    int_type(1, 8, "%lld"));
-	if (tdat_lt_fac_add(fa, "lost_events", "The ring buffer lost events on "
-	    "this CPU before the next event.", t) == NULL)
+	if (tdat_ltt_fac_add(fa, "lost_events", "The ring buffer lost events "
+	    "on this CPU before the next event.", t) == NULL)
 		return -1;
 	return 0;
 }
@@ -486,9 +486,9 @@ lttv_end(struct lt_type *st)
 	}
 	if (!seq)
 		return 0;
-	tdat_lt_struct_add(st, LTTV_END, "always empty: with a string field "
+	tdat_ltt_struct_add(st, LTTV_END, "always empty: with a string field "
 	    "LTTV's reader sizes the sequences of this event by their "
-	    "length", tdat_lt_new(LT_STRING, 0));
+	    "length", tdat_ltt_new(LT_STRING, 0));
 	return 1;
 }
 
@@ -503,18 +503,18 @@ copy_event(struct lt_facility *dst, const struct lt_event *ev)
 		 * strings: rebuild them field by field. */
 		int i;
 
-		t = tdat_lt_new(LT_STRUCT, 0);
+		t = tdat_ltt_new(LT_STRUCT, 0);
 		for (i = 0; t && i < ev->t->nfield; i++) {
 			const struct lt_type *ft = ev->t->field[i].t;
-			struct lt_type *c = tdat_lt_new(ft->kind, ft->size);
+			struct lt_type *c = tdat_ltt_new(ft->kind, ft->size);
 
 			if (c && ft->format)
 				c->format = strdup(ft->format);
-			tdat_lt_struct_add(t, ev->t->field[i].name,
+			tdat_ltt_struct_add(t, ev->t->field[i].name,
 			    ev->t->field[i].desc, c);
 		}
 	}
-	return tdat_lt_fac_add(dst, ev->name, ev->desc, t) ? 0 : -1;
+	return tdat_ltt_fac_add(dst, ev->name, ev->desc, t) ? 0 : -1;
 }
 
 /*
@@ -555,7 +555,7 @@ names_once(struct wr *w)
 	int i;
 
 	for (i = 0; i < w->defs.nfac; i++)
-		if ((dup = tdat_lt_fac_dup(&w->defs.fac[i])) != NULL)
+		if ((dup = tdat_ltt_fac_dup(&w->defs.fac[i])) != NULL)
 			return *dup == '\0' ? tdat_fail_nooff(w->e, TDAT_ENOMEM,
 			    "out of memory") : tdat_fail_nooff(w->e,
 			    TDAT_EUNSUP, "facility \"%s\" would name two "
@@ -572,10 +572,10 @@ build_defs(struct wr *w)
 	int i, k, rc;
 	char name[512];
 
-	if ((rc = tdat_lt_builtin(d, w->e)) < 0)
+	if ((rc = tdat_ltt_builtin(d, w->e)) < 0)
 		return rc;
 	if (w->lttv) {
-		if ((fa = tdat_lt_defs_add(d, "tdat")) == NULL)
+		if ((fa = tdat_ltt_defs_add(d, "tdat")) == NULL)
 			goto oom;
 		b = &d->fac[0];
 		fa->desc = strdup("Every event of the trace: LTT's builtin "
@@ -599,28 +599,28 @@ build_defs(struct wr *w)
 			    w->fmt[i].name);
 			if (fa->nev >= LTT_MAX_EVENTS) {
 				free(desc);
-				tdat_lt_type_free(et);
+				tdat_ltt_type_free(et);
 				return tdat_fail_nooff(w->e, TDAT_EUNSUP,
 				    "more than %d event types", LTT_MAX_EVENTS);
 			}
 			w->ltt_id[i] = (uint16_t)fa->nev;
 			if (et)
 				w->endpad[i] = (unsigned char)lttv_end(et);
-			if (tdat_lt_fac_add(fa, name, desc, et) == NULL) {
+			if (tdat_ltt_fac_add(fa, name, desc, et) == NULL) {
 				free(desc);
 				goto oom;
 			}
 			free(desc);
 		}
-		tdat_lt_fac_free(&d->fac[0]);
+		tdat_ltt_fac_free(&d->fac[0]);
 		memmove(d->fac, d->fac + 1, sizeof(*d->fac));
 		d->nfac = 1;
 		d->fac[0].base = 0;
-		d->fac[0].cksum = tdat_lt_checksum(&d->fac[0]);
+		d->fac[0].cksum = tdat_ltt_checksum(&d->fac[0]);
 		return names_once(w);
 	}
 	d->fac[0].base = 0;
-	if ((fa = tdat_lt_defs_add(d, "tdat_state")) == NULL)
+	if ((fa = tdat_ltt_defs_add(d, "tdat_state")) == NULL)
 		goto oom;
 	fa->desc = strdup("The state of the traced system as tdat-to-ltt "
 	    "saw it: processes, interrupts and lost events.");
@@ -635,7 +635,7 @@ build_defs(struct wr *w)
 		const struct fmt_event *ev = &w->fmt[i];
 		char *desc;
 
-		if ((fa = tdat_lt_defs_find(d, ev->sys)) == NULL) {
+		if ((fa = tdat_ltt_defs_find(d, ev->sys)) == NULL) {
 			if ((rc = file_name_ok(w, ev->sys)) < 0)
 				return rc;
 			if (strcmp(ev->sys, "builtin") == 0 ||
@@ -643,7 +643,7 @@ build_defs(struct wr *w)
 				return tdat_fail_nooff(w->e, TDAT_EUNSUP,
 				    "event system \"%s\" has the name of an "
 				    "LTT facility", ev->sys);
-			if ((fa = tdat_lt_defs_add(d, ev->sys)) == NULL)
+			if ((fa = tdat_ltt_defs_add(d, ev->sys)) == NULL)
 				goto oom;
 			snprintf(name, sizeof(name), "The events of the "
 			    "ftrace event system %s.", ev->sys);
@@ -658,7 +658,7 @@ build_defs(struct wr *w)
 			    "more than %d event types", LTT_MAX_EVENTS);
 		w->ltt_id[i] = (uint16_t)next++;
 		desc = event_desc(ev);
-		if (tdat_lt_fac_add(fa, ev->name, desc,
+		if (tdat_ltt_fac_add(fa, ev->name, desc,
 		    event_type(ev)) == NULL) {
 			free(desc);
 			goto oom;
@@ -666,7 +666,7 @@ build_defs(struct wr *w)
 		free(desc);
 	}
 	for (i = 0; i < d->nfac; i++)
-		d->fac[i].cksum = tdat_lt_checksum(&d->fac[i]);
+		d->fac[i].cksum = tdat_ltt_checksum(&d->fac[i]);
 	return names_once(w);
 oom:
 	return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
@@ -680,12 +680,12 @@ write_eventdefs(struct wr *w)
 
 	if (w->lttv) {
 		snprintf(path, sizeof(path), "%s/eventdefs/tdat.xml", w->tmp);
-		return tdat_lt_write_eventdefs(path, w->defs.fac, 1, 1, w->e);
+		return tdat_ltt_write_eventdefs(path, w->defs.fac, 1, 1, w->e);
 	}
 	for (i = 0; i < w->defs.nfac; i++) {
 		snprintf(path, sizeof(path), "%s/eventdefs/%s.xml", w->tmp,
 		    w->defs.fac[i].name);
-		if ((rc = tdat_lt_write_eventdefs(path, &w->defs.fac[i], 1, 0,
+		if ((rc = tdat_ltt_write_eventdefs(path, &w->defs.fac[i], 1, 0,
 		    w->e)) < 0)
 			return rc;
 	}
@@ -743,7 +743,7 @@ xml_close(struct wr *w, xmlTextWriterPtr x, const char *rel, int rc)
 static int
 xattr(xmlTextWriterPtr x, const char *name, const char *v)
 {
-	char *t = tdat_lt_xml_text(v);
+	char *t = tdat_ltt_xml_text(v);
 	int rc = xmlTextWriterWriteAttribute(x, X(name), X(t)) < 0;
 
 	free(t);
@@ -1180,7 +1180,7 @@ lttv_payload(struct wr *w, int32_t fi)
 		tdat_sb_putc(&w->sb, 0);
 	if (w->obig == w->big || w->sb.oom)
 		return 0;
-	if (tdat_lt_payload_swap(fa, fa->ev[w->ltt_id[fi]].t,
+	if (tdat_ltt_payload_swap(fa, fa->ev[w->ltt_id[fi]].t,
 	    (unsigned char *)w->sb.p, w->sb.len, w->big) != (long)w->sb.len)
 		return tdat_fail_nooff(w->e, TDAT_EUNSUP, "an event %s:%s "
 		    "cannot be turned little-endian", w->fmt[fi].sys,
@@ -1449,7 +1449,7 @@ out:
 	for (i = 0; i < w.nirq; i++)
 		free(w.irq[i].name);
 	free(w.irq);
-	tdat_lt_defs_free(&w.defs);
+	tdat_ltt_defs_free(&w.defs);
 	tdat_sb_free(&w.sb);
 	tdat_ring_gate_close(w.check);
 	return rc;

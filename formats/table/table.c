@@ -43,7 +43,7 @@
 #define NUMW	24		/* room for a number */
 
 /* How a field's value is read (as json-events.c). */
-enum { K_INT, K_ADDR, K_SYM };
+enum { K_INT = TDAT_KIND_INT, K_ADDR = TDAT_KIND_ADDR, K_SYM = TDAT_KIND_SYM };
 
 /* How a column is written. */
 enum {
@@ -109,6 +109,7 @@ struct tev {
 	int ncols;
 	const struct tdat_field *fmt, *buf;	/* bprint's, for its
 						 * format's table */
+	int fast;		/* row_fast() writes its rows */
 };
 
 #define IDC	256
@@ -331,42 +332,6 @@ put_i64(struct tw *w, struct table *t, int64_t v)
 	put_num(w, t, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
 }
 
-/* Length of the well-formed UTF-8 sequence at p (n bytes left), or 0
- * (json.c's test). */
-static size_t
-utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned char c = p[0], lo = 0x80, hi = 0xbf;
-	size_t len, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
 static int
 utf8_ok(const unsigned char *s, size_t n)
 {
@@ -375,7 +340,7 @@ utf8_ok(const unsigned char *s, size_t n)
 	while (i < n) {
 		if (s[i] < 0x80)
 			i++;
-		else if ((l = utf8_len(s + i, n - i)) != 0)
+		else if ((l = tdat_utf8_len(s + i, n - i)) != 0)
 			i += l;
 		else
 			return 0;
@@ -475,30 +440,6 @@ sext(uint64_t v, int size)
 	if (v & (1ULL << (size * 8 - 1)))
 		v |= ~0ULL << (size * 8);
 	return (int64_t)v;
-}
-
-/* The element size of an array whose format gives none (json-events.c). */
-static int
-base_size(const char *type, int lsize)
-{
-	if (strstr(type, "char") || strstr(type, "u8") || strstr(type, "s8"))
-		return 1;
-	if (strstr(type, "short") || strstr(type, "16"))
-		return 2;
-	if (strstr(type, "long long") || strstr(type, "64"))
-		return 8;
-	if (strstr(type, "long"))
-		return lsize;
-	if (strstr(type, "int") || strstr(type, "32"))
-		return 4;
-	return 1;
-}
-
-static int
-is_text(const char *type)
-{
-	return strstr(type, "char") != NULL &&
-	    strstr(type, "unsigned char") == NULL;
 }
 
 /* Where a dynamic field's data lies, bounded by the record. */
@@ -727,15 +668,15 @@ static void
 col_plan(struct col *c, const struct tdat_field *f, int kind, int lsize,
     int hex)
 {
-	int str = (f->flags & TDAT_FLD_STRING) != 0 && is_text(f->type), es;
+	int str = (f->flags & TDAT_FLD_STRING) != 0 && tdat_field_is_text(f->type), es;
 
 	c->f = f;
 	c->kind = kind;
 	if ((f->flags & TDAT_FLD_ARRAY) || f->size == 0) {
 		es = f->elemsize;
 		if (f->size == 0 && !(f->flags & TDAT_FLD_DYNAMIC)) {
-			es = base_size(f->type, lsize);
-			str = es == 1 && is_text(f->type);
+			es = tdat_field_elem_size(f->type, lsize);
+			str = es == 1 && tdat_field_is_text(f->type);
 		}
 		if (es != 1 && es != 2 && es != 4 && es != 8)
 			es = (f->flags & TDAT_FLD_LONG) ? lsize : 1;
@@ -760,82 +701,6 @@ col_plan(struct col *c, const struct tdat_field *f, int kind, int lsize,
 		return;
 	}
 	c->how = C_BYTES;		/* an odd size: its bytes */
-}
-
-/* The field a print-format argument reads (json-events.c). */
-static const struct tdat_field *
-arg_field(const struct parg *a, int *array)
-{
-	while (a && a->type == PA_TYPE)
-		a = a->left;
-	*array = 0;
-	if (a && a->type == PA_OP && a->str && strcmp(a->str, "[") == 0) {
-		*array = 1;
-		a = a->left;
-		while (a && a->type == PA_TYPE)
-			a = a->left;
-	}
-	return a && a->type == PA_FIELD ? a->field : NULL;
-}
-
-static int
-plugin_sym(const struct tdat_event *ev, const char *field)
-{
-	static const char *const t[][3] = {
-		{ "ftrace", "function", "ip" },
-		{ "ftrace", "function", "parent_ip" },
-		{ "ftrace", "kernel_stack", "caller" },
-		{ "ftrace", "funcgraph_entry", "func" },
-		{ "ftrace", "funcgraph_exit", "func" },
-		{ "timer", "hrtimer_expire_entry", "function" },
-		{ "timer", "hrtimer_start", "function" },
-		{ "kmem", "kfree", "call_site" },
-		{ "kmem", "kmalloc", "call_site" },
-		{ "kmem", "kmalloc_node", "call_site" },
-		{ "kmem", "kmem_cache_alloc", "call_site" },
-		{ "kmem", "kmem_cache_alloc_node", "call_site" },
-		{ "kmem", "kmem_cache_free", "call_site" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (strcmp(ev->name, t[i][1]) == 0 &&
-		    strcmp(field, t[i][2]) == 0 &&
-		    strcmp(ev->system, t[i][0]) == 0)
-			return 1;
-	return 0;
-}
-
-/* The kind of every field (json-events.c's evc_kinds()). */
-static void
-kinds(unsigned char *kind, const struct tdat_event *ev)
-{
-	const struct tdat_print *p = ev->failed ? NULL : ev->print;
-	const struct tdat_field *f;
-	const char *q;
-	int i, k, arr;
-
-	for (i = 0; i < ev->nfields; i++) {
-		f = &ev->fields[i];
-		if (f->flags & TDAT_FLD_POINTER)
-			kind[i] = K_ADDR;
-		if (plugin_sym(ev, f->name))
-			kind[i] = K_SYM;
-	}
-	for (k = 0; p && k < p->n; k++) {
-		if (p->it[k].type != PP_POINTER ||
-		    (f = arg_field(p->it[k].arg, &arr)) == NULL ||
-		    f < ev->fields || f >= ev->fields + ev->nfields)
-			continue;
-		if ((f->flags & (TDAT_FLD_ARRAY | TDAT_FLD_DYNAMIC)) && !arr)
-			continue;
-		i = (int)(f - ev->fields);
-		q = strchr(p->it[k].format, 'p');
-		if (q && q[1] != '\0' && strchr("FfSs", q[1]))
-			kind[i] = K_SYM;
-		else if (kind[i] == K_INT)
-			kind[i] = K_ADDR;
-	}
 }
 
 static int
@@ -919,7 +784,7 @@ event_cols(struct tw *w, const struct tdat_event *ev, int lsize,
 	}
 	if ((kind = calloc((size_t)ev->nfields + 1, 1)) == NULL)
 		return -1;
-	kinds(kind, ev);
+	tdat_field_kinds(ev, kind);
 	for (i = 0; i < ev->nfields; i++) {
 		f = &ev->fields[i];
 		if (has_col(*cols, *n, f->name))
@@ -1085,6 +950,7 @@ tev_new(struct tw *w, size_t in, const struct tdat_event *ev)
 {
 	struct tev *v = calloc(1, sizeof(*v));
 	size_t i;
+	int nsym;
 
 	if (v == NULL)
 		return NULL;
@@ -1098,6 +964,18 @@ tev_new(struct tw *w, size_t in, const struct tdat_event *ev)
 		v->buf = tdat_event_field(ev, "buf");
 		if (v->buf == NULL || v->buf->offset < 0)
 			v->fmt = NULL;
+	}
+	v->fast = w->nin == 1 && !w->buffers && v->fmt == NULL &&
+	    (size_t)v->ncols * (NUMW + 1) + 1 <= TBUF / 2;
+	for (i = 0, nsym = 0; v->fast && i < (size_t)v->ncols; i++) {
+		int how = v->cols[i].how;
+
+		nsym += how == C_SYM;
+		v->fast = (how == C_TS || how == C_CPU || how == C_PID ||
+		    how == C_COMM || how == C_UINT || how == C_SINT ||
+		    (how == C_ADDR && !w->o->hex) || how == C_SYM) &&
+		    (v->cols[i].f == NULL || (v->cols[i].f->size >= 0 &&
+		    v->cols[i].size == v->cols[i].f->size)) && nsym <= 8;
 	}
 	for (i = 0; i < w->nt; i++) {
 		struct table *t = w->t[i];
@@ -1311,6 +1189,120 @@ cell(struct tw *w, struct table *t, const struct tev *v, const struct col *c,
 static void printk_row(struct tw *, const struct tev *, size_t,
     const struct tdat_record *);
 
+/* The digits of a magnitude m (negative: with a minus) at p, which has
+ * NUMW bytes of room: one fixed-size copy; returns the end. */
+static inline char *
+num_at(char *p, uint64_t m, int neg)
+{
+	char d[2 * NUMW], *end = d + NUMW, *q = tdat_udec_digits(end, m);
+
+	if (neg)
+		*--q = '-';
+	memcpy(p, q, NUMW);
+	return p + (end - q);
+}
+
+/* A name's length and whether it goes between quotes as it is. */
+static inline const struct namec *
+name_of(struct tw *w, const char *s)
+{
+	struct namec *c = &w->names[((uintptr_t)s >> 3) % NAMEC];
+
+	if (c->s != s) {
+		c->s = s;
+		c->len = strlen(s);
+		c->plain = plain(s, c->len);
+	}
+	return c;
+}
+
+/*
+ * The row of a record of a type of integers, a comm and symbol names
+ * (tev.fast), laid out straight in its table's buffer: the bytes cell()
+ * writes.  1, having written nothing, when a name needs quoting.
+ */
+static int
+row_fast(struct tw *w, const struct tev *v, size_t k,
+    const struct tdat_record *r)
+{
+	struct table *t = v->t;
+	const struct col *c;
+	const struct tdat_field *f;
+	struct namec nm[10];	/* copies: a later name may take the slot */
+	int big = w->in[k].f->big, i, n = 0, pid = 0;
+	size_t need = (size_t)v->ncols * (NUMW + 1) + 1;
+	uint64_t x;
+	const char *s;
+	char *p;
+
+	/* the names first: their lengths, and whether they are plain */
+	for (i = 0; i < v->ncols; i++) {
+		c = &v->cols[i];
+		f = c->f;
+		if (c->how == C_PID) {
+			pid = (int)(v->ev->pid ? tdat_field_read(v->ev,
+			    v->ev->pid, r->data, r->size) : 0);
+			s = comm_of(w, k, pid);
+		} else if (c->how == C_SYM) {
+			x = (uint32_t)f->offset + (uint32_t)f->size > r->size ?
+			    0 : getn(r->data + f->offset, c->size, big);
+			s = x ? tdat_events_sym(w->in[k].ev, x, NULL) : NULL;
+			if (s == NULL)
+				s = "";
+		} else {
+			continue;
+		}
+		nm[n] = *name_of(w, s);
+		if (!nm[n].plain)
+			return 1;
+		need += nm[n++].len + 2;
+	}
+	if (need > TBUF)
+		return 1;
+	if (row_begin(w, t) < 0 || (TBUF - t->len < need &&
+	    tflush(w, t) < 0))
+		return 0;
+	p = t->buf + t->len;
+	for (i = 0, n = 0; i < v->ncols; i++) {
+		c = &v->cols[i];
+		f = c->f;
+		if (i)
+			*p++ = ',';
+		switch (c->how) {
+		case C_TS:
+			p = num_at(p, r->ts, 0);
+			break;
+		case C_CPU:
+			p = num_at(p, r->cpu < 0 ? -(uint64_t)r->cpu :
+			    (uint64_t)r->cpu, r->cpu < 0);
+			break;
+		case C_PID:
+			p = num_at(p, pid < 0 ? -(uint64_t)pid : (uint64_t)pid,
+			    pid < 0);
+			break;
+		case C_COMM: case C_SYM:
+			*p++ = '"';
+			memcpy(p, nm[n].s, nm[n].len);
+			p += nm[n].len;
+			n++;
+			*p++ = '"';
+			break;
+		default:	/* C_UINT, C_SINT, C_ADDR */
+			x = f == NULL || (uint32_t)f->offset +
+			    (uint32_t)f->size > r->size ? 0 :
+			    getn(r->data + f->offset, c->size, big);
+			if (c->how == C_SINT && sext(x, c->size) < 0)
+				p = num_at(p, -(uint64_t)sext(x, c->size), 1);
+			else
+				p = num_at(p, x, 0);
+			break;
+		}
+	}
+	*p++ = '\n';
+	t->len = (size_t)(p - t->buf);
+	return 0;
+}
+
 static void
 event_row(struct tw *w, const struct tev *v, size_t k,
     const struct tdat_record *r)
@@ -1318,6 +1310,8 @@ event_row(struct tw *w, const struct tev *v, size_t k,
 	struct table *t = v->t;
 	int i, pid = 0;
 
+	if (v->fast && row_fast(w, v, k, r) == 0)
+		return;
 	if (row_begin(w, t) < 0)
 		return;
 	for (i = lead(w, t, v->cols, k, r); i < v->ncols; i++) {
@@ -1998,34 +1992,6 @@ write_meta(struct tw *w)
 /* ------------------------------------------------------------------ */
 /* The sink. */
 
-/* The size of common_type, from the first format the file holds
- * (json-events.c). */
-static int
-type_size(struct tdat_file *f)
-{
-	const struct tdat_blob *b = NULL;
-	const char *sys = "ftrace";
-	struct tdat_event *ev;
-	struct tdat_err e;
-	int n = 2;
-
-	if (f->nftrace)
-		b = &f->ftrace[0];
-	else if (f->nsys && f->sys[0].nev) {
-		b = &f->sys[0].ev[0];
-		sys = f->sys[0].name;
-	}
-	if (b && tdat_event_parse((const char *)b->p, b->len, sys, f->lsize,
-	    f->big, &ev, &e) == 0) {
-		if (ev->ncommon > 0 && strcmp(ev->common[0].name,
-		    "common_type") == 0 && ev->common[0].size > 0 &&
-		    ev->common[0].size <= 4)
-			n = ev->common[0].size;
-		tdat_event_free(ev);
-	}
-	return n;
-}
-
 static int
 tw_begin(void *arg, struct tdat_file *const *files, size_t n,
     struct tdat_run *run, struct tdat_err *e)
@@ -2046,7 +2012,7 @@ tw_begin(void *arg, struct tdat_file *const *files, size_t n,
 			return rc;
 		}
 		tdat_events_finish(w->in[k].ev, 0);
-		w->in[k].type_size = type_size(files[k]);
+		w->in[k].type_size = tdat_type_size(files[k]);
 		for (b = 1; b < files[k]->nbuf; b++)
 			if (!files[k]->buf[b].latency)
 				w->buffers = 1;

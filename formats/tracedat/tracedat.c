@@ -1211,7 +1211,7 @@ tdat_text_where(const struct tdat_file *f, const struct tdat_blob *b,
 
 /*
  * Salvage: the lines of kallsyms, printk formats and cmdlines that are
- * not of the kernel's shape (lib/event/kallsyms.c) are dropped, and noted.
+ * not of the kernel's shape (lib/event/texts.c) are dropped, and noted.
  */
 static int
 salvage_texts(struct tdat_file *f, struct tdat_err *e)

@@ -40,16 +40,6 @@ jnum(uint64_t v)
 	return o;
 }
 
-static json_object *
-jint(int64_t v)
-{
-	json_object *o = tdat_json_i64(v);
-
-	if (o == NULL)
-		tdat_die(2, "out of memory");
-	return o;
-}
-
 static void
 jprint(json_object *o)
 {
@@ -89,7 +79,7 @@ found(void *arg, const struct tdat_finding *fd)
 			    json_object_new_int(fd->cpu));
 		if (fd->page >= 0)
 			json_object_object_add(o, "page",
-			    jint(fd->page));
+			    jnum((uint64_t)fd->page));
 		json_object_object_add(o, "message", jstr(fd->msg));
 		jprint(o);
 		return 0;

@@ -144,4 +144,8 @@ tdat_hex_digits(char *end, uint64_t v)
 	return p;
 }
 
+/* Length of the well-formed UTF-8 sequence at p (n bytes left, n > 0),
+ * or 0 (lib/common/common.c). */
+size_t tdat_utf8_len(const unsigned char *p, size_t n);
+
 #endif

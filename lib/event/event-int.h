@@ -1,6 +1,6 @@
 /*
  * event-int.h: private structures shared by lib/event/event.c, lib/print*.c,
- * lib/event/kallsyms.c, lib/event/plugins.c and lib/report.c.  Not for bin/.
+ * lib/event/texts.c, lib/event/plugins.c and formats/text/report.c.  Not for bin/.
  */
 #ifndef TDAT_EVENT_INT_H
 #define TDAT_EVENT_INT_H
@@ -261,7 +261,7 @@ void tdat_put_pad(struct tdat_sbuf *, const char *s, size_t n, int width,
 /* lib/event/plugins.c */
 void tdat_plugins_free(struct tdat_events *);
 
-/* lib/event/kallsyms.c */
+/* lib/event/texts.c */
 void tdat_syms_sort(struct tdat_events *);
 /* Read the kallsyms text the set defers, if any: before reading sym. */
 void tdat_syms_need(const struct tdat_events *);

@@ -1,7 +1,7 @@
 /*
  * tdat-event.h: event formats, print formats and report lines
  * (lib/event/event.c, lib/event/event-simple.c, lib/event/print.c, lib/event/print-eval.c,
- * lib/event/kallsyms.c, lib/event/plugins.c, formats/text/report.c).
+ * lib/event/texts.c, lib/event/plugins.c, formats/text/report.c).
  *
  * An event format file (tracefs events/SYS/NAME/format) is parsed once into
  * a struct tdat_event: its fields and its print format, compiled into a list
@@ -221,5 +221,19 @@ int tdat_report(struct tdat_file *, FILE *out, const struct tdat_report_opts *,
  * merged by time, each line prefixed with its file's base name. */
 int tdat_report_n(struct tdat_file *const *files, size_t n, FILE *out,
     const struct tdat_report_opts *, struct tdat_err *e);
+
+/* How outputs that give a field's value read it (lib/event/fieldkind.c):
+ * the element size of an array whose format gives none, from its C type;
+ * text (char, not unsigned char) against bytes; and the kind of every
+ * field, into kind[ev->nfields] (zeroed by the caller: TDAT_KIND_INT). */
+struct tdat_event;
+enum { TDAT_KIND_INT, TDAT_KIND_ADDR, TDAT_KIND_SYM };
+int tdat_field_elem_size(const char *type, int lsize);
+int tdat_field_is_text(const char *type);
+void tdat_field_kinds(const struct tdat_event *ev, unsigned char *kind);
+/* The size of common_type in f's records, from the first format the file
+ * holds (2 when none says). */
+struct tdat_file;
+int tdat_type_size(struct tdat_file *f);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * test_event.c: unit tests of lib/event/event.c, lib/event/print.c, lib/event/kallsyms.c and
+ * test_event.c: unit tests of lib/event/event.c, lib/event/print.c, lib/event/texts.c and
  * lib/event/plugins.c: format files, print formats evaluated on hand-made
  * records, raw fields, symbols, printk formats and comms.  TAP output.
  */

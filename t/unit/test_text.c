@@ -1,6 +1,6 @@
 /*
  * test_text.c: the shapes of kallsyms, printk formats and saved cmdlines
- * lines (lib/event/kallsyms.c): every shape a kernel writes passes (64- and
+ * lines (lib/event/texts.c): every shape a kernel writes passes (64- and
  * 32-bit addresses, modules, odd symbol types such as the "3" a kernel
  * gave long Rust names), damage is named, and dropping the bad lines
  * leaves the good ones in order.

@@ -1,6 +1,9 @@
 /*
- * kallsyms.c: kernel symbols (/proc/kallsyms text), printk formats
- * (printk_formats: '0xADDR : "fmt"') and comms (saved_cmdlines: "pid comm").
+ * texts.c: the metadata texts of a trace: kernel symbols (/proc/kallsyms
+ * text), printk formats (printk_formats: '0xADDR : "fmt"') and comms
+ * (saved_cmdlines: "pid comm"), as lookup tables; and the shape each of
+ * their lines must have (below), which tdat-verify and --salvage hold
+ * them to.
  *
  * Lookups reproduce trace-cmd's: entries are kept in reverse order of
  * registration, sorted stably, and searched by the same binary search, so
