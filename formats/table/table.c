@@ -1918,7 +1918,8 @@ write_meta(struct tw *w)
 	for (k = 0, n = 0; k < w->nin; k++)
 		for (i = 0; i < w->in[k].ev->ncomm; i++)
 			pids[n++] = w->in[k].ev->comm[i].pid;
-	qsort(pids, n, sizeof(*pids), int_cmp);
+	if (n)
+		qsort(pids, n, sizeof(*pids), int_cmp);
 	tdat_jw_key(&j, "pid-comms");
 	tdat_jw_arr(&j);
 	for (i = 0; i < n; i++) {
@@ -1963,7 +1964,8 @@ write_meta(struct tw *w)
 		tdat_jw_end(&j, '}');
 	}
 	tdat_jw_end(&j, ']');
-	qsort(w->t, w->nt, sizeof(*w->t), table_cmp);
+	if (w->nt)
+		qsort(w->t, w->nt, sizeof(*w->t), table_cmp);
 	tdat_jw_key(&j, "events-info");
 	tdat_jw_arr(&j);
 	for (i = 0; i < w->nt; i++) {
