@@ -1104,7 +1104,10 @@ lo_release(struct tdat_file *f)
 }
 
 static const struct tdat_page_ops ltt_page_ops = {
-	lo_open, lo_next, lo_close, lo_release, NULL, NULL
+	.open = lo_open,
+	.next = lo_next,
+	.close = lo_close,
+	.release = lo_release,
 };
 /* ------------------------------------------------------------------ */
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tdat-int.h"
+#include "tdat-tracedat.h"
 
 static int
 ltt_bid(const char *path)
