@@ -394,6 +394,28 @@ struct tdat_cpu_ix *tdat_cpu_index(const struct tdat_buffer *b);
 int tdat_latency_buffer(const struct tdat_file *);
 int tdat_latency_top(const struct tdat_file *);
 
+/*
+ * An input format, as the engine sees it (lib/read/source.c): each format
+ * defines one (formats/tracedat/tracedat.c, formats/ltt/ltt-tdat.c) and
+ * formats/list/formats.c hands the list of them to the engine.
+ */
+struct tdat_format {
+	const char *name;
+	/* 1 when the input at path is of this format (cheap: a look at a
+	 * name or a few bytes); NULL: it takes anything (last in the list) */
+	int	(*bid)(const char *path);
+	/* tdat_open_ex() of an input of this format */
+	int	(*open)(const char *path, const struct tdat_open_opts *o,
+		    struct tdat_file **out, struct tdat_err *e);
+	/* tdat_verify() of an input of this format; *st is zeroed */
+	int	(*verify)(const char *path, const struct tdat_verify_opts *o,
+		    struct tdat_verify_stats *st, struct tdat_err *e);
+};
+/* The formats tdat_open() and tdat_verify() choose from, in bidding order:
+ * a NULL-terminated list that stays valid (tdat_formats_all() gives
+ * formats/'s). */
+void tdat_formats_set(const struct tdat_format *const *list);
+
 /* Pages of one CPU of one buffer, from whatever format (lib/read/pages.c). */
 struct tdat_pages;
 struct tdat_page;

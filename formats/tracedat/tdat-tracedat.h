@@ -14,6 +14,10 @@
 int tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
     struct tdat_file **out, struct tdat_err *e);
 
+/* The trace.dat format (lib/read/source.c, listed last in
+ * formats/list/formats.c: it takes any path, "-" included). */
+extern const struct tdat_format tdat_tracedat_format;
+
 /* The trace.dat page operations: f->page_ops of an open trace.dat. */
 extern const struct tdat_page_ops tdat_tracedat_pages;
 

@@ -2664,3 +2664,11 @@ const struct tdat_page_ops tdat_tracedat_pages = {
 	.parallel = 1,
 	.ordered = 1,
 };
+
+/* The trace.dat format as the engine sees it: it takes any path. */
+const struct tdat_format tdat_tracedat_format = {
+	.name = "trace.dat",
+	.bid = NULL,
+	.open = tdat_tracedat_open,
+	.verify = tdat_tracedat_verify,
+};

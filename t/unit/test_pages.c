@@ -870,6 +870,7 @@ main(void)
 {
 	char path[] = "/tmp/test_pages.XXXXXX";
 
+	tdat_formats_all();
 	same_async(ZSTD, "zstd chunks");
 	same_map(ZSTD, "zstd chunks", 0);
 	if (make_raw(path) == 0) {
