@@ -1904,6 +1904,7 @@ tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
 		free(f);
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	}
+	f->format = &tdat_tracedat_format;
 	f->page_ops = &tdat_tracedat_pages;
 	if (strcmp(path, "-") == 0)
 		f->fd = spool_stdin(e);
@@ -1941,88 +1942,23 @@ fail:
 	return rc;
 }
 
-void
-tdat_blob_free(struct tdat_blob *b)
-{
-	if (b->map)
-		munmap(b->map, b->mlen);
-	else
-		free(b->p);
-	b->p = NULL;
-	b->map = NULL;
-	b->mlen = 0;
-}
-
+/* What only a trace.dat holds, freed by tdat_close() (lib/read/file.c)
+ * before the rest. */
 static void
-free_blob(struct tdat_blob *b)
+tracedat_release(struct tdat_file *f)
 {
-	tdat_blob_free(b);
-}
-
-const char *
-tdat_file_path(const struct tdat_file *f)
-{
-	return f->path;
-}
-
-uint64_t
-tdat_file_size(const struct tdat_file *f)
-{
-	return f->fsize;
-}
-
-void
-tdat_close(struct tdat_file *f)
-{
-	size_t i;
-	uint32_t j;
-
-	if (f == NULL)
-		return;
-	if (f->page_ops && f->page_ops->release)
-		f->page_ops->release(f);
-	if (f->fd > 0)
-		close(f->fd);
-	free(f->path);
-	free(f->comp);
-	free(f->comp_ver);
-	free_blob(&f->hpage);
-	free_blob(&f->hevent);
-	free_blob(&f->kallsyms);
-	free_blob(&f->printk);
-	free_blob(&f->cmdlines);
-	free_blob(&f->modules);
-	free_blob(&f->btf);
-	for (j = 0; j < f->nftrace; j++)
-		free_blob(&f->ftrace[j]);
-	free(f->ftrace);
-	for (j = 0; j < f->nsys; j++) {
-		uint32_t k;
-
-		for (k = 0; k < f->sys[j].nev; k++)
-			free_blob(&f->sys[j].ev[k]);
-		free(f->sys[j].ev);
-		free(f->sys[j].name);
-	}
-	free(f->sys);
 	tdat_options_free(f);
-	free(f->opt);
 	free(f->sect);
+	f->sect = NULL;
+	f->nsect = 0;
 	free(f->strings);
-	for (i = 0; i < f->nopt_blobs; i++)
-		free(f->opt_blobs[i]);
-	free(f->opt_blobs);
-	for (i = 0; i < f->nbuf; i++) {
-		free(f->buf[i].name);
-		free(f->buf[i].clock);
-		free(f->buf[i].cpu);
-	}
-	free(f->buf);
-	free(f->clock_data);
-	free(f->trace_clock);
+	f->strings = NULL;
+	f->strings_len = 0;
 	free(f->damage);
+	f->damage = NULL;
+	f->ndamage = 0;
 	tdat_codec_free(f->codec);
-	free(f);
+	f->codec = NULL;
 }
 
 /*
@@ -2653,7 +2589,7 @@ const struct tdat_page_ops tdat_tracedat_pages = {
 	.open = tdp_open,
 	.next = tdp_next,
 	.close = tdp_close,
-	.release = NULL,
+	.release = tracedat_release,
 	.units = tdp_units,
 	.seek = tdp_seek,
 	.swap = tdp_swap,
@@ -2671,4 +2607,6 @@ const struct tdat_format tdat_tracedat_format = {
 	.bid = NULL,
 	.open = tdat_tracedat_open,
 	.verify = tdat_tracedat_verify,
+	.clock = tdat_tracedat_clock,
+	.text_where = tdat_text_where,
 };
