@@ -188,6 +188,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *tmp;
 	int n = 0;
 
+	tdat_formats_all();
 	if (base[0] == '\0') {
 		tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" :
 		    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
