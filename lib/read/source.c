@@ -1,8 +1,8 @@
 /*
  * source.c: opening an input of any format.  Each input format bids on a
  * path, cheapest test first, as libarchive's readers do: an LTT trace
- * directory (info/system.xml inside), else a trace.dat file or standard
- * input.  The tools call tdat_open() and never probe formats themselves;
+ * directory (info/system.xml inside), a CTF trace directory (metadata
+ * inside), else a trace.dat file or standard input.  The tools call tdat_open() and never probe formats themselves;
  * what they get is a struct tdat_file whose pages come through its
  * format's page operations.  tdat_verify() checks an input the same way:
  * each format has its checker.
@@ -28,6 +28,23 @@ ltt_open(const char *path, const struct tdat_open_opts *o,
 	return tdat_ltt_open_tdat(path, out, e);
 }
 
+static int
+ctf_bid(const char *path)
+{
+	return strcmp(path, "-") != 0 && tdat_ctf_probe(path);
+}
+
+static int
+ctf_open(const char *path, const struct tdat_open_opts *o,
+    struct tdat_file **out, struct tdat_err *e)
+{
+	*out = NULL;
+	if (o && o->salvage)
+		return tdat_fail_nooff(e, TDAT_EUNSUP, "a CTF directory "
+		    "cannot be salvaged");
+	return tdat_ctf_open_tdat(path, out, e);
+}
+
 static const struct source_format {
 	const char *name;
 	int	(*bid)(const char *path);	/* NULL: takes anything */
@@ -37,6 +54,7 @@ static const struct source_format {
 		    struct tdat_verify_stats *, struct tdat_err *);
 } formats[] = {
 	{ "ltt", ltt_bid, ltt_open, tdat_ltt_verify_input },
+	{ "ctf", ctf_bid, ctf_open, tdat_ctf_verify_input },
 	{ "trace.dat", NULL, tdat_tracedat_open, tdat_tracedat_verify },
 };
 
