@@ -81,6 +81,7 @@ struct cls {
 	int nctx, npay;
 	struct fplan *ctx, *pay;
 	char *lname;		/* --lttng: the event's name */
+	int used;		/* an event of it was written */
 };
 
 /* --lttng: the statedump events, ids past any ftrace id. */
@@ -658,7 +659,7 @@ cls_cmp(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-static const struct cls *
+static struct cls *
 cls_find(const struct cw *w, int id)
 {
 	size_t lo = 0, hi = w->ncls;
@@ -1017,6 +1018,11 @@ write_metadata(struct cw *w)
 			const struct cls *c = &w->cls[i];
 			char name[512];
 
+			/* only the formats that have events: babeltrace2
+			 * holds every class it reads in memory (a trace of
+			 * every event, 1358 formats, took it 57 MB) */
+			if (!c->used)
+				continue;
 			if (c->lname)
 				snprintf(name, sizeof(name), "%s", c->lname);
 			else
@@ -1427,7 +1433,7 @@ ctf_record(void *arg, size_t k, const struct tdat_record *rec,
     struct tdat_err *e)
 {
 	struct cw *w = arg;
-	const struct cls *c;
+	struct cls *c;
 	struct st *s;
 	size_t need;
 	int rc, id;
@@ -1480,6 +1486,7 @@ ctf_record(void *arg, size_t k, const struct tdat_record *rec,
 	}
 	if ((rc = check_record(w, rec)) < 0)
 		return rc;
+	c->used = 1;
 	need = EV_HDR + rec->size * 2 + 64;
 	if (s->open && s->nev && s->len + need > w->target)
 		if ((rc = pkt_close(w, s)) < 0)
