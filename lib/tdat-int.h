@@ -162,8 +162,8 @@ struct tdat_file {
 
 	struct tdat_codec *codec;	/* v7 compression, or NULL */
 
-	/* Where its pages come from (see "Page streams" below): NULL for
-	 * a trace.dat file (formats/tracedat/tracedat.c), else the input format's. */
+	/* Where its pages come from (see "Page streams" below): the input
+	 * format's page operations, never NULL for an open file. */
 	const struct tdat_page_ops *page_ops;
 	void *page_arg;		/* the format's state, for page_ops */
 
@@ -355,6 +355,32 @@ struct tdat_page_ops {
 	 * that window holds unit u alone, as few bytes as the format can
 	 * read (a probe), and the windows after it are as usual. */
 	int	(*seek)(void *st, uint64_t u, int one, struct tdat_err *e);
+	/*
+	 * Optional (NULL: not offered), for a format whose windows lie in
+	 * buffers or mappings of its own (lib/read/pages.c's tdat_pages_*
+	 * of the same names say what each is for).  swap: exchange the
+	 * buffer the stream's last window lies in (from its start) for *buf
+	 * of *cap bytes, which the stream then owns and may free or grow:
+	 * windows kept that way, uncopied.  codec: decompress the stream's
+	 * chunks with c, not the file's codec.  map: map raw windows
+	 * instead of reading them.  room: raw windows of room bytes (whole
+	 * pages).  take: the mapping the last window lies in (1 and *base,
+	 * *len), now the caller's to munmap(); 0 if it was read.
+	 */
+	void	(*swap)(void *st, unsigned char **buf, size_t *cap);
+	void	(*codec)(void *st, struct tdat_codec *c);
+	void	(*map)(void *st);
+	void	(*room)(void *st, size_t room);
+	int	(*take)(void *st, void **base, size_t *len);
+	/* 1 when the streams of one file share no state: each may be read
+	 * on a thread of its own (lib/read/pages.c's worker, tdat-verify's
+	 * second thread). */
+	int	parallel;
+	/* 1 when each stream's records come in time order, as the ring
+	 * buffer writes them: a selection's time range may skip pages
+	 * before it and stop after it (an LTT directory's tracefiles are
+	 * not known to be). */
+	int	ordered;
 };
 
 /* b's CPUs sorted by id (lib/common/common.c): b->ncpu entries, to free(); NULL
@@ -368,26 +394,27 @@ struct tdat_cpu_ix *tdat_cpu_index(const struct tdat_buffer *b);
 int tdat_latency_buffer(const struct tdat_file *);
 int tdat_latency_top(const struct tdat_file *);
 
-/* Open a trace.dat file or standard input ("-"), whatever the path
- * (formats/tracedat/tracedat.c); tdat_open() chooses the format first. */
-int tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
-    struct tdat_file **out, struct tdat_err *e);
-
-/* The trace.dat page operations (formats/tracedat/tracedat.c). */
-extern const struct tdat_page_ops tdat_tracedat_pages;
-/* Exchange the buffer a trace.dat stream's last window lies in (from its
- * start) for *buf of *cap bytes, which the stream then owns and may free
- * or grow: lib/read/pages.c keeps windows this way, uncopied. */
-void tdat_tracedat_swap(void *st, unsigned char **buf, size_t *cap);
-/* Decompress a trace.dat stream's chunks with c, not the file's codec. */
-void tdat_tracedat_codec(void *st, struct tdat_codec *c);
-/* Map a trace.dat stream's raw windows instead of reading them. */
-void tdat_tracedat_map(void *st);
-/* Raw windows of room bytes (whole pages), not the usual 256 KiB. */
-void tdat_tracedat_room(void *st, size_t room);
-/* The mapping the last window lies in (1 and *base, *len), now the
- * caller's to munmap(); 0 if that window was read, not mapped. */
-int tdat_tracedat_take(void *st, void **base, size_t *len);
+/*
+ * An input format, as the engine sees it (lib/read/source.c): each format
+ * defines one (formats/tracedat/tracedat.c, formats/ltt/ltt-tdat.c) and
+ * formats/list/formats.c hands the list of them to the engine.
+ */
+struct tdat_format {
+	const char *name;
+	/* 1 when the input at path is of this format (cheap: a look at a
+	 * name or a few bytes); NULL: it takes anything (last in the list) */
+	int	(*bid)(const char *path);
+	/* tdat_open_ex() of an input of this format */
+	int	(*open)(const char *path, const struct tdat_open_opts *o,
+		    struct tdat_file **out, struct tdat_err *e);
+	/* tdat_verify() of an input of this format; *st is zeroed */
+	int	(*verify)(const char *path, const struct tdat_verify_opts *o,
+		    struct tdat_verify_stats *st, struct tdat_err *e);
+};
+/* The formats tdat_open() and tdat_verify() choose from, in bidding order:
+ * a NULL-terminated list that stays valid (tdat_formats_all() gives
+ * formats/'s). */
+void tdat_formats_set(const struct tdat_format *const *list);
 
 /* Pages of one CPU of one buffer, from whatever format (lib/read/pages.c). */
 struct tdat_pages;

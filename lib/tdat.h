@@ -41,6 +41,10 @@ int tdat_exit_status(int code);
  * directory (tdat_ltt_open_tdat()).
  */
 struct tdat_file;
+/* Make every input format of formats/ known to tdat_open() and
+ * tdat_verify() (formats/list/formats.c): the first call of a program,
+ * before any input is opened. */
+void tdat_formats_all(void);
 /* Open an input of whatever format it is (lib/read/source.c): an LTT trace
  * directory, a trace.dat file, or standard input ("-", spooled to a
  * temporary file).  On failure returns a negative code with *e filled;

@@ -877,7 +877,10 @@ co_release(struct tdat_file *f)
 }
 
 static const struct tdat_page_ops ctf_page_ops = {
-	co_open, co_next, co_close, co_release, NULL, NULL
+	.open = co_open,
+	.next = co_next,
+	.close = co_close,
+	.release = co_release,
 };
 
 /* ------------------------------------------------------------------ */
@@ -1330,3 +1333,30 @@ tdat_ctf_verify_input(const char *dir, const struct tdat_verify_opts *o,
 	    "tdat-verify does not check CTF (babeltrace2 does: babeltrace2 "
 	    "%s >/dev/null)", dir);
 }
+
+/* ------------------------------------------------------------------ */
+/* The CTF format as the engine sees it (lib/read/source.c). */
+
+static int
+ctf_bid(const char *path)
+{
+	return strcmp(path, "-") != 0 && tdat_ctf_probe(path);
+}
+
+static int
+ctf_open(const char *path, const struct tdat_open_opts *o,
+    struct tdat_file **out, struct tdat_err *e)
+{
+	*out = NULL;
+	if (o && o->salvage)
+		return tdat_fail_nooff(e, TDAT_EUNSUP, "a CTF directory "
+		    "cannot be salvaged");
+	return tdat_ctf_open_tdat(path, out, e);
+}
+
+const struct tdat_format tdat_ctf_format = {
+	.name = "ctf",
+	.bid = ctf_bid,
+	.open = ctf_open,
+	.verify = tdat_ctf_verify_input,
+};

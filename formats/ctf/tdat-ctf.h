@@ -16,12 +16,16 @@
 
 struct tdat_file;
 struct tdat_err;
+struct tdat_format;
 struct tdat_verify_opts;
 struct tdat_verify_stats;
 
 /* A record of an event type the trace has no format for: its bytes, in
  * an event class of this id (tdat:unknown). */
 #define TDAT_CTF_ID_UNKNOWN	0x10003
+
+/* The CTF format as the engine sees it (formats/list/formats.c). */
+extern const struct tdat_format tdat_ctf_format;
 
 /* 1 if path is a directory holding a file "metadata", else 0. */
 int tdat_ctf_probe(const char *path);

@@ -1104,7 +1104,10 @@ lo_release(struct tdat_file *f)
 }
 
 static const struct tdat_page_ops ltt_page_ops = {
-	lo_open, lo_next, lo_close, lo_release, NULL, NULL
+	.open = lo_open,
+	.next = lo_next,
+	.close = lo_close,
+	.release = lo_release,
 };
 /* ------------------------------------------------------------------ */
 
@@ -1241,3 +1244,30 @@ tdat_ltt_open_stream(const char *dir, struct tdat_file **out,
 	*out = l->f;
 	return 0;
 }
+
+/* ------------------------------------------------------------------ */
+/* The LTT format as the engine sees it (lib/read/source.c). */
+
+static int
+ltt_bid(const char *path)
+{
+	return strcmp(path, "-") != 0 && tdat_ltt_probe(path);
+}
+
+static int
+ltt_open(const char *path, const struct tdat_open_opts *o,
+    struct tdat_file **out, struct tdat_err *e)
+{
+	*out = NULL;
+	if (o && o->salvage)
+		return tdat_fail_nooff(e, TDAT_EUNSUP, "an LTT directory "
+		    "cannot be salvaged: check it with tdat-verify");
+	return tdat_ltt_open_tdat(path, out, e);
+}
+
+const struct tdat_format tdat_ltt_format = {
+	.name = "ltt",
+	.bid = ltt_bid,
+	.open = ltt_open,
+	.verify = tdat_ltt_verify_input,
+};

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
+#include "tdat-tracedat.h"
 
 #define MAX_STRING	4096		/* names, versions, clocks */
 #define MAX_COUNT	(1u << 20)	/* events, systems, options, CPUs */
@@ -1903,6 +1904,7 @@ tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
 		free(f);
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	}
+	f->page_ops = &tdat_tracedat_pages;
 	if (strcmp(path, "-") == 0)
 		f->fd = spool_stdin(e);
 	else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
@@ -2260,7 +2262,7 @@ struct tdpages {
 	unsigned char *buf, *cbuf;	/* the window; compressed bytes */
 	size_t cap, ccap;
 	struct tdat_codec *codec;	/* NULL: the file's */
-	int map;		/* raw windows mapped, not read (tdat_tracedat_map) */
+	int map;		/* raw windows mapped, not read (tdp_map_op) */
 	unsigned char *mp;	/* the mapped window, mlen bytes */
 	size_t mlen;
 	size_t room;		/* raw window bytes (0: PAGES_WINDOW) */
@@ -2566,8 +2568,8 @@ tdp_next(void *arg, struct tdat_window *w, struct tdat_err *e)
 }
 
 /* Both kinds of window lie at the start of s->buf. */
-void
-tdat_tracedat_swap(void *arg, unsigned char **buf, size_t *cap)
+static void
+tdp_swap(void *arg, unsigned char **buf, size_t *cap)
 {
 	struct tdpages *s = arg;
 	unsigned char *p = s->buf;
@@ -2579,32 +2581,32 @@ tdat_tracedat_swap(void *arg, unsigned char **buf, size_t *cap)
 	*cap = c;
 }
 
-void
-tdat_tracedat_codec(void *arg, struct tdat_codec *c)
+static void
+tdp_codec(void *arg, struct tdat_codec *c)
 {
 	struct tdpages *s = arg;
 
 	s->codec = c;
 }
 
-void
-tdat_tracedat_map(void *arg)
+static void
+tdp_map_op(void *arg)
 {
 	struct tdpages *s = arg;
 
 	s->map = !s->text;
 }
 
-void
-tdat_tracedat_room(void *arg, size_t room)
+static void
+tdp_room_op(void *arg, size_t room)
 {
 	struct tdpages *s = arg;
 
 	s->room = room;
 }
 
-int
-tdat_tracedat_take(void *arg, void **base, size_t *len)
+static int
+tdp_take(void *arg, void **base, size_t *len)
 {
 	struct tdpages *s = arg;
 
@@ -2654,4 +2656,19 @@ const struct tdat_page_ops tdat_tracedat_pages = {
 	.release = NULL,
 	.units = tdp_units,
 	.seek = tdp_seek,
+	.swap = tdp_swap,
+	.codec = tdp_codec,
+	.map = tdp_map_op,
+	.room = tdp_room_op,
+	.take = tdp_take,
+	.parallel = 1,
+	.ordered = 1,
+};
+
+/* The trace.dat format as the engine sees it: it takes any path. */
+const struct tdat_format tdat_tracedat_format = {
+	.name = "trace.dat",
+	.bid = NULL,
+	.open = tdat_tracedat_open,
+	.verify = tdat_tracedat_verify,
 };

@@ -366,7 +366,7 @@ add_stream(struct tdat_reader *r, int bi, uint32_t ci, struct tdat_err *e)
 	if (r->cut && r->since > 0 && (rc = tdat_pages_seek_ts(s->ps, &r->pl,
 	    stream_ts, s, r->since, e)) < 0)
 		return rc;
-	if (r->wk == NULL && r->f->page_ops == NULL &&
+	if (r->wk == NULL && r->f->page_ops->parallel &&
 	    tdat_pages_worker_new(&r->wk) < 0)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	tdat_pages_async(s->ps, r->wk);
@@ -390,9 +390,9 @@ tdat_reader_open(struct tdat_file *f, const struct tdat_reader_opts *o,
 	r->strict_time = o && o->strict_time;
 	if (o)
 		r->filter = o->filter;
-	/* An LTT directory is read whole: its tracefiles' events are not
-	 * known to be in time order. */
-	if (r->filter.range && f->page_ops == NULL)
+	/* A format whose streams are not known to be in time order (an
+	 * LTT directory's tracefiles) is read whole. */
+	if (r->filter.range && f->page_ops->ordered)
 		r->cut = r->filter.range(r->filter.arg, &r->since, &r->until);
 	if ((rc = tdat_page_layout(f, &r->pl, e)) < 0)
 		goto fail;

@@ -32,6 +32,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *top = fz_tree("fuzz-ltt", data, size);
 	int n = 0;
 
+	tdat_formats_all();
 	if (tdat_open(top, &f, &e) == 0) {
 		if (tdat_reader_open(f, NULL, &r, &e) == 0) {
 			while (n++ < 100000 && tdat_reader_next(r, &rec,

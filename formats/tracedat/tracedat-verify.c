@@ -1534,7 +1534,8 @@ check_pages(struct vctx *v)
 			}
 	}
 	/* Another format's streams may share state: one thread. */
-	if (n < 2 || f->page_ops || !two_threads(v, bytes, MIN_PAGES_2) ||
+	if (n < 2 || !f->page_ops->parallel ||
+	    !two_threads(v, bytes, MIN_PAGES_2) ||
 	    run_tasks(v, t, n))
 		for (i = 0; i < n && !v->stop && !v->fatal; i++)
 			check_cpu(v, t[i].bi, t[i].ci);
