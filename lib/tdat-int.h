@@ -622,6 +622,9 @@ void tdat_read_progress_end(struct tdat_read_progress *, int complete);
 /* LTT trace directories (formats/ltt*.c). */
 #include "tdat-ltt.h"
 
+/* CTF trace directories (formats/ctf/). */
+#include "tdat-ctf.h"
+
 /* JSON output (lib/json*.c). */
 #include "tdat-json.h"
 
