@@ -107,6 +107,9 @@ struct tdat_buffer {
 	uint64_t data_end;	/* v7: end of its flyrecord section */
 };
 
+struct tdat_format;
+struct tdat_clock;
+
 struct tdat_file {
 	char *path;		/* as given; "-" for stdin */
 	int fd;
@@ -162,6 +165,8 @@ struct tdat_file {
 
 	struct tdat_codec *codec;	/* v7 compression, or NULL */
 
+	/* Its format (struct tdat_format): NULL for one made by hand */
+	const struct tdat_format *format;
 	/* Where its pages come from (see "Page streams" below): the input
 	 * format's page operations, never NULL for an open file. */
 	const struct tdat_page_ops *page_ops;
@@ -205,14 +210,6 @@ void tdat_text_check(enum tdat_text, const char *text, size_t len,
     struct tdat_text_check *);
 size_t tdat_text_drop_bad(enum tdat_text, char *text, size_t len,
     struct tdat_text_check *);
-/*
- * Where byte at of one of f's texts lies in the file: *exact 1 when it is
- * that byte's offset, 0 when the text is compressed (then the offset of
- * its section's compressed data).  b is &f->kallsyms, &f->printk or
- * &f->cmdlines (formats/tracedat/tracedat.c).
- */
-uint64_t tdat_text_where(const struct tdat_file *f, const struct tdat_blob *b,
-    uint64_t at, int *exact);
 /*
  * r's first damaged line of a text of kind as a message, into buf:
  * "KALLSYMS: line 5 is damaged (no address): \"...\"", without
@@ -421,6 +418,33 @@ struct tdat_format {
 	/* tdat_verify() of an input of this format; *st is zeroed */
 	int	(*verify)(const char *path, const struct tdat_verify_opts *o,
 		    struct tdat_verify_stats *st, struct tdat_err *e);
+	/* Optional (NULL: none): how the times of f's records are moved
+	 * onto its clock (trace.dat's OFFSET, TSC2NSEC, TIME_SHIFT), into
+	 * *c, which the caller zeroed.  0, or < 0 with *e filled. */
+	int	(*clock)(struct tdat_file *f, struct tdat_clock *c,
+		    struct tdat_err *e);
+	/* Optional (NULL: not known): where byte at of one of f's texts (b
+	 * is &f->kallsyms, &f->printk or &f->cmdlines) lies in the file,
+	 * *exact 1 when it is that byte's offset, 0 when the text is
+	 * compressed (then the offset of its compressed data). */
+	uint64_t (*text_where)(const struct tdat_file *f,
+		    const struct tdat_blob *b, uint64_t at, int *exact);
+};
+
+/*
+ * The adjustments of an input's record times (struct tdat_format's
+ * clock): ns = ((raw, moved by shift) - tsc_offset) * tsc_mult >>
+ * tsc_shift (when tsc_mult), + offset.
+ */
+struct tdat_time_shift;
+struct tdat_clock {
+	int64_t offset;		/* added to every time */
+	uint32_t tsc_mult;	/* cycles to nanoseconds; 0: none */
+	uint32_t tsc_shift;
+	uint64_t tsc_offset;
+	/* a guest's offsets to its host's clock by time, per CPU (valid
+	 * while f is open; tdat-opts.h); NULL: none */
+	const struct tdat_time_shift *shift;
 };
 /* The formats tdat_open() and tdat_verify() choose from, in bidding order:
  * a NULL-terminated list that stays valid (tdat_formats_all() gives
@@ -608,6 +632,9 @@ void tdat_read_progress_end(struct tdat_read_progress *, int complete);
 
 /* LTT trace directories (formats/ltt*.c). */
 #include "tdat-ltt.h"
+
+/* CTF trace directories (formats/ctf/). */
+#include "tdat-ctf.h"
 
 /* JSON output (lib/json*.c). */
 #include "tdat-json.h"

@@ -1095,6 +1095,7 @@ lo_release(struct tdat_file *f)
 {
 	struct tdat_ltt *l = f->page_arg;
 
+	tdat_options_free(f);	/* the decoder's, if used */
 	f->page_ops = NULL;
 	f->page_arg = NULL;
 	if (l == NULL)
@@ -1201,6 +1202,8 @@ tdat_ltt_close(struct tdat_ltt *l)
 	if (l == NULL)
 		return;
 	cur_close(&l->src);
+	if (l->f)
+		tdat_options_free(l->f);	/* the decoder's, if used */
 	tdat_close(l->f);
 	for (i = 0; i < l->nfmt; i++)
 		tdat_ltt_fmt_free(&l->fmt[i]);
@@ -1239,6 +1242,7 @@ tdat_ltt_open_stream(const char *dir, struct tdat_file **out,
 	*out = NULL;
 	if ((rc = tdat_ltt_open(dir, &l, e)) < 0)
 		return rc;
+	l->f->format = &tdat_ltt_format;
 	l->f->page_ops = &ltt_page_ops;
 	l->f->page_arg = l;
 	*out = l->f;
@@ -1270,4 +1274,5 @@ const struct tdat_format tdat_ltt_format = {
 	.bid = ltt_bid,
 	.open = ltt_open,
 	.verify = tdat_ltt_verify_input,
+	/* no clock: tdat-to-ltt stored the times moved already */
 };

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
+#include "tdat-tracedat.h"
 
 #define MAX_CHUNK	(16u << 20)	/* uncompressed bytes of one chunk */
 #define MAX_WARN_KINDS	32

@@ -41,8 +41,12 @@ verify_x(const char *path, const struct tdat_verify_opts *o,
 	return 0;
 }
 
-static const struct tdat_format fx = { "x", bid_x, open_x, verify_x };
-static const struct tdat_format fany = { "any", NULL, open_any, verify_x };
+static const struct tdat_format fx = {
+	.name = "x", .bid = bid_x, .open = open_x, .verify = verify_x
+};
+static const struct tdat_format fany = {
+	.name = "any", .bid = NULL, .open = open_any, .verify = verify_x
+};
 
 int
 main(void)

@@ -463,6 +463,18 @@ fake_release(struct tdat_file *f)
 	f->page_arg = NULL;
 }
 
+static int
+fake_clock(struct tdat_file *f, struct tdat_clock *c, struct tdat_err *e)
+{
+	c->offset = 5000;
+	return 0;
+}
+
+static const struct tdat_format fake_format = {
+	.name = "fake",
+	.clock = fake_clock,
+};
+
 static const struct tdat_page_ops fake_ops = {
 	.open = fake_open,
 	.next = fake_next,
@@ -530,6 +542,17 @@ test_fake(void)
 	}
 	ok(rc == 0 && n == 3 && good, "reader: 3 records, their times, ids "
 	    "and avail");
+	tdat_reader_close(rd);
+
+	/* The format's clock moves the records' times. */
+	f->format = &fake_format;
+	n = 0;
+	good = tdat_reader_open(f, NULL, &rd, &e) == 0;
+	while (good && (rc = tdat_reader_next(rd, &rec, &e)) == 1)
+		if (rec.ts != rec.raw_ts + 5000 || n++ > 3)
+			good = 0;
+	ok(good && rc == 0 && n == 3, "reader: the format's clock adds its "
+	    "offset to each time");
 	tdat_reader_close(rd);
 	tdat_close(f);
 	ok(fake_released == 1, "tdat_close() releases the format's state");
