@@ -1247,6 +1247,52 @@ chrome_end(struct jev *j)
 }
 
 /* ------------------------------------------------------------------ */
+/*
+ * A latency tracer's text as JSON Lines, one object a line:
+ * {"latency":"LINE"}, and "newline":false where no newline follows (the
+ * end of a text without one, or a piece of a line over 1 MiB); a named
+ * buffer's lines begin with "buffer".
+ */
+
+#define LATENCY_LINE_MAX	(1u << 20)	/* longer lines go in pieces */
+
+struct latency_out {
+	struct tdat_jw *w;
+	const char *bname;
+};
+
+static int
+latency_line(void *arg, const char *p, size_t n, int newline)
+{
+	struct latency_out *lo = arg;
+	struct tdat_jw *w = lo->w;
+
+	tdat_jw_obj(w);
+	if (lo->bname[0]) {
+		tdat_jw_key(w, "buffer");
+		tdat_jw_cstr(w, lo->bname);
+	}
+	tdat_jw_key(w, "latency");
+	tdat_jw_str(w, p, n);
+	if (!newline) {
+		tdat_jw_key(w, "newline");
+		tdat_jw_bool(w, 0);
+	}
+	tdat_jw_end(w, '}');
+	tdat_jw_nl(w);
+	return w->err;
+}
+
+static int
+latency(struct jev *j, struct tdat_file *f, int bi, struct tdat_err *e)
+{
+	struct latency_out lo = { &j->w, f->buf[bi].name };
+
+	return tdat_latency_lines(f, bi, LATENCY_LINE_MAX, latency_line, &lo,
+	    e);
+}
+
+/* ------------------------------------------------------------------ */
 
 static int
 jev_begin(void *arg, struct tdat_file *const *files, size_t n,
@@ -1291,7 +1337,7 @@ jev_begin(void *arg, struct tdat_file *const *files, size_t n,
 			tdat_err_name(e, tdat_file_path(files[k]));
 			return rc;
 		}
-		if (!j->chrome && (rc = tdat_json_latency(&j->w, files[k],
+		if (!j->chrome && (rc = latency(j, files[k],
 		    tdat_latency_buffer(files[k]), e)) < 0)
 			return rc;
 	}

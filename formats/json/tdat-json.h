@@ -94,11 +94,4 @@ void tdat_jw_nl(struct tdat_jw *);		/* end a JSON Lines line */
  * ASCII without '"' and '\\' (what tdat_jw_str writes unchanged). */
 int tdat_json_plain(const void *s, size_t n);
 
-/* A latency tracer's text of buffer bi as JSON Lines, one object a line:
- * {"latency":"LINE"}, and "newline":false where no newline follows (the
- * end of a text without one, or a piece of a line over 1 MiB); a named
- * buffer's lines begin with "buffer" (lib/read/latency.c). */
-int tdat_json_latency(struct tdat_jw *, struct tdat_file *f, int bi,
-    struct tdat_err *e);
-
 #endif
