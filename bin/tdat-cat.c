@@ -113,6 +113,7 @@ main(int argc, char *argv[])
 	static char *stdin_only[] = { "-" };
 	int c;
 
+	tdat_formats_all();
 	tdat_cli_init(argv[0]);
 	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
 		if (tdat_select_arg(&opt.sel, c, optarg))

@@ -213,6 +213,7 @@ main(int argc, char *argv[])
 	memset(&j, 0, sizeof(j));
 	j.ro.mode = TDAT_RECORDS_PLUGINS;
 	j.ro.tc = TDAT_TC_34;
+	tdat_formats_all();
 	tdat_cli_init("tdat-dump");
 	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
 		if (tdat_select_arg(&j.sa, c, optarg))

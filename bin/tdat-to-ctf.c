@@ -91,6 +91,7 @@ main(int argc, char *argv[])
 	const char *in, *dir;
 	int c, rc;
 
+	tdat_formats_all();
 	tdat_cli_init("tdat-to-ctf");
 	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
 		if (tdat_select_arg(&sa, c, optarg))

@@ -87,6 +87,7 @@ main(int argc, char *argv[])
 
 	memset(&j, 0, sizeof(j));
 	j.jo.mode = TDAT_JSON_LINES;
+	tdat_formats_all();
 	tdat_cli_init("tdat-to-json");
 	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
 		if (tdat_select_arg(&j.sa, c == 'B' ? TDAT_SEL_BUFFER : c,

@@ -134,6 +134,7 @@ main(int argc, char *argv[])
 	int c, rc;
 
 	memset(&o, 0, sizeof(o));
+	tdat_formats_all();
 	tdat_cli_init("tdat-to-ltt");
 	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
 		if (tdat_select_arg(&sa, c, optarg))

@@ -80,6 +80,7 @@ main(int argc, char *argv[])
 
 	memset(&o, 0, sizeof(o));
 	memset(&sa, 0, sizeof(sa));
+	tdat_formats_all();
 	tdat_cli_init("tdat-to-table");
 	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
 		if (tdat_select_arg(&sa, c, optarg))

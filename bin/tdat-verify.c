@@ -38,6 +38,7 @@ main(int argc, char *argv[])
 	int c;
 
 	memset(&o, 0, sizeof(o));
+	tdat_formats_all();
 	tdat_cli_init("tdat-verify");
 	while ((c = tdat_getopt(argc, argv, &cli)) != -1) {
 		switch (c) {

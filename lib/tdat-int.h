@@ -107,6 +107,9 @@ struct tdat_buffer {
 	uint64_t data_end;	/* v7: end of its flyrecord section */
 };
 
+struct tdat_format;
+struct tdat_clock;
+
 struct tdat_file {
 	char *path;		/* as given; "-" for stdin */
 	int fd;
@@ -162,8 +165,10 @@ struct tdat_file {
 
 	struct tdat_codec *codec;	/* v7 compression, or NULL */
 
-	/* Where its pages come from (see "Page streams" below): NULL for
-	 * a trace.dat file (formats/tracedat/tracedat.c), else the input format's. */
+	/* Its format (struct tdat_format): NULL for one made by hand */
+	const struct tdat_format *format;
+	/* Where its pages come from (see "Page streams" below): the input
+	 * format's page operations, never NULL for an open file. */
 	const struct tdat_page_ops *page_ops;
 	void *page_arg;		/* the format's state, for page_ops */
 
@@ -205,14 +210,6 @@ void tdat_text_check(enum tdat_text, const char *text, size_t len,
     struct tdat_text_check *);
 size_t tdat_text_drop_bad(enum tdat_text, char *text, size_t len,
     struct tdat_text_check *);
-/*
- * Where byte at of one of f's texts lies in the file: *exact 1 when it is
- * that byte's offset, 0 when the text is compressed (then the offset of
- * its section's compressed data).  b is &f->kallsyms, &f->printk or
- * &f->cmdlines (formats/tracedat/tracedat.c).
- */
-uint64_t tdat_text_where(const struct tdat_file *f, const struct tdat_blob *b,
-    uint64_t at, int *exact);
 /*
  * r's first damaged line of a text of kind as a message, into buf:
  * "KALLSYMS: line 5 is damaged (no address): \"...\"", without
@@ -355,6 +352,32 @@ struct tdat_page_ops {
 	 * that window holds unit u alone, as few bytes as the format can
 	 * read (a probe), and the windows after it are as usual. */
 	int	(*seek)(void *st, uint64_t u, int one, struct tdat_err *e);
+	/*
+	 * Optional (NULL: not offered), for a format whose windows lie in
+	 * buffers or mappings of its own (lib/read/pages.c's tdat_pages_*
+	 * of the same names say what each is for).  swap: exchange the
+	 * buffer the stream's last window lies in (from its start) for *buf
+	 * of *cap bytes, which the stream then owns and may free or grow:
+	 * windows kept that way, uncopied.  codec: decompress the stream's
+	 * chunks with c, not the file's codec.  map: map raw windows
+	 * instead of reading them.  room: raw windows of room bytes (whole
+	 * pages).  take: the mapping the last window lies in (1 and *base,
+	 * *len), now the caller's to munmap(); 0 if it was read.
+	 */
+	void	(*swap)(void *st, unsigned char **buf, size_t *cap);
+	void	(*codec)(void *st, struct tdat_codec *c);
+	void	(*map)(void *st);
+	void	(*room)(void *st, size_t room);
+	int	(*take)(void *st, void **base, size_t *len);
+	/* 1 when the streams of one file share no state: each may be read
+	 * on a thread of its own (lib/read/pages.c's worker, tdat-verify's
+	 * second thread). */
+	int	parallel;
+	/* 1 when each stream's records come in time order, as the ring
+	 * buffer writes them: a selection's time range may skip pages
+	 * before it and stop after it (an LTT directory's tracefiles are
+	 * not known to be). */
+	int	ordered;
 };
 
 /* b's CPUs sorted by id (lib/common/common.c): b->ncpu entries, to free(); NULL
@@ -368,26 +391,54 @@ struct tdat_cpu_ix *tdat_cpu_index(const struct tdat_buffer *b);
 int tdat_latency_buffer(const struct tdat_file *);
 int tdat_latency_top(const struct tdat_file *);
 
-/* Open a trace.dat file or standard input ("-"), whatever the path
- * (formats/tracedat/tracedat.c); tdat_open() chooses the format first. */
-int tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
-    struct tdat_file **out, struct tdat_err *e);
+/*
+ * An input format, as the engine sees it (lib/read/source.c): each format
+ * defines one (formats/tracedat/tracedat.c, formats/ltt/ltt-tdat.c) and
+ * formats/list/formats.c hands the list of them to the engine.
+ */
+struct tdat_format {
+	const char *name;
+	/* 1 when the input at path is of this format (cheap: a look at a
+	 * name or a few bytes); NULL: it takes anything (last in the list) */
+	int	(*bid)(const char *path);
+	/* tdat_open_ex() of an input of this format */
+	int	(*open)(const char *path, const struct tdat_open_opts *o,
+		    struct tdat_file **out, struct tdat_err *e);
+	/* tdat_verify() of an input of this format; *st is zeroed */
+	int	(*verify)(const char *path, const struct tdat_verify_opts *o,
+		    struct tdat_verify_stats *st, struct tdat_err *e);
+	/* Optional (NULL: none): how the times of f's records are moved
+	 * onto its clock (trace.dat's OFFSET, TSC2NSEC, TIME_SHIFT), into
+	 * *c, which the caller zeroed.  0, or < 0 with *e filled. */
+	int	(*clock)(struct tdat_file *f, struct tdat_clock *c,
+		    struct tdat_err *e);
+	/* Optional (NULL: not known): where byte at of one of f's texts (b
+	 * is &f->kallsyms, &f->printk or &f->cmdlines) lies in the file,
+	 * *exact 1 when it is that byte's offset, 0 when the text is
+	 * compressed (then the offset of its compressed data). */
+	uint64_t (*text_where)(const struct tdat_file *f,
+		    const struct tdat_blob *b, uint64_t at, int *exact);
+};
 
-/* The trace.dat page operations (formats/tracedat/tracedat.c). */
-extern const struct tdat_page_ops tdat_tracedat_pages;
-/* Exchange the buffer a trace.dat stream's last window lies in (from its
- * start) for *buf of *cap bytes, which the stream then owns and may free
- * or grow: lib/read/pages.c keeps windows this way, uncopied. */
-void tdat_tracedat_swap(void *st, unsigned char **buf, size_t *cap);
-/* Decompress a trace.dat stream's chunks with c, not the file's codec. */
-void tdat_tracedat_codec(void *st, struct tdat_codec *c);
-/* Map a trace.dat stream's raw windows instead of reading them. */
-void tdat_tracedat_map(void *st);
-/* Raw windows of room bytes (whole pages), not the usual 256 KiB. */
-void tdat_tracedat_room(void *st, size_t room);
-/* The mapping the last window lies in (1 and *base, *len), now the
- * caller's to munmap(); 0 if that window was read, not mapped. */
-int tdat_tracedat_take(void *st, void **base, size_t *len);
+/*
+ * The adjustments of an input's record times (struct tdat_format's
+ * clock): ns = ((raw, moved by shift) - tsc_offset) * tsc_mult >>
+ * tsc_shift (when tsc_mult), + offset.
+ */
+struct tdat_time_shift;
+struct tdat_clock {
+	int64_t offset;		/* added to every time */
+	uint32_t tsc_mult;	/* cycles to nanoseconds; 0: none */
+	uint32_t tsc_shift;
+	uint64_t tsc_offset;
+	/* a guest's offsets to its host's clock by time, per CPU (valid
+	 * while f is open; tdat-opts.h); NULL: none */
+	const struct tdat_time_shift *shift;
+};
+/* The formats tdat_open() and tdat_verify() choose from, in bidding order:
+ * a NULL-terminated list that stays valid (tdat_formats_all() gives
+ * formats/'s). */
+void tdat_formats_set(const struct tdat_format *const *list);
 
 /* Pages of one CPU of one buffer, from whatever format (lib/read/pages.c). */
 struct tdat_pages;
@@ -570,6 +621,9 @@ void tdat_read_progress_end(struct tdat_read_progress *, int complete);
 
 /* LTT trace directories (formats/ltt*.c). */
 #include "tdat-ltt.h"
+
+/* CTF trace directories (formats/ctf/). */
+#include "tdat-ctf.h"
 
 /* JSON output (lib/json*.c). */
 #include "tdat-json.h"

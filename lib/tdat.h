@@ -41,6 +41,10 @@ int tdat_exit_status(int code);
  * directory (tdat_ltt_open_tdat()).
  */
 struct tdat_file;
+/* Make every input format of formats/ known to tdat_open() and
+ * tdat_verify() (formats/list/formats.c): the first call of a program,
+ * before any input is opened. */
+void tdat_formats_all(void);
 /* Open an input of whatever format it is (lib/read/source.c): an LTT trace
  * directory, a trace.dat file, or standard input ("-", spooled to a
  * temporary file).  On failure returns a negative code with *e filled;
@@ -228,7 +232,8 @@ int tdat_json_write(struct tdat_file *f, FILE *out,
 int tdat_json_write_n(struct tdat_file *const *files, size_t n, FILE *out,
     const struct tdat_json_opts *o, struct tdat_err *e);
 
-/* A json-c string holding s[0..n) made valid UTF-8 (NULL: no memory). */
+/* The JSON rules of every JSON output as json-c objects (lib/common/jsonc.c):
+ * a json-c string holding s[0..n) made valid UTF-8 (NULL: no memory). */
 struct json_object *tdat_json_string(const void *s, size_t n);
 /* A json-c integer as every JSON output writes one: a number when its
  * magnitude is at most 2^53 - 1, else a string of its decimal digits

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tdat-int.h"
+#include "tdat-tracedat.h"
 
 struct meta {
 	struct tdat_file *f;
@@ -691,8 +692,7 @@ latency(struct meta *m)
 	tdat_jw_key(w, "latency");
 	if (f->latency)
 		off = f->latency_off;
-	else if (bi >= 0 && (f->page_ops == NULL ||
-	    f->page_ops == &tdat_tracedat_pages))
+	else if (bi >= 0 && tdat_is_tracedat(f))
 		off = f->buf[bi].opt_off + 16;
 	else {
 		tdat_jw_null(w);

@@ -6,7 +6,7 @@
  *
  * Values reach a reader whose numbers are doubles (jq 1.6, JavaScript)
  * without loss: an integer is a JSON number when its magnitude is at most
- * 2^53 - 1 (TDAT_JSON_SAFE), otherwise a string of its decimal digits
+ * 2^53 - 1 (TDAT_JSON_SAFE, lib/common/jsonc.c), otherwise a string of its decimal digits
  * ("18446744071880255392"); addresses are "0x..." strings.
  *
  * Strings from a trace are bytes; JSON strings are Unicode.  A string value
@@ -30,9 +30,6 @@ struct tdat_sbuf;
 struct tdat_select;
 struct json_object;
 
-/* The largest integer a double holds exactly along with its neighbours. */
-#define TDAT_JSON_SAFE	((1ULL << 53) - 1)
-
 /* The shapes, called by tdat_json_write() (formats/json/json-meta.c, formats/json/json-events.c). */
 int tdat_json_meta(struct tdat_file *f, FILE *out,
     const struct tdat_json_opts *o, struct tdat_err *e);
@@ -40,10 +37,6 @@ int tdat_json_meta(struct tdat_file *f, FILE *out,
  * "file" it comes from when n > 1). */
 int tdat_json_events(struct tdat_file *const *files, size_t n, FILE *out,
     const struct tdat_json_opts *o, struct tdat_err *e);
-
-/* Append s[0..n) to b as valid UTF-8 (bad bytes become U+FFFD); returns
- * the number of bytes replaced. */
-size_t tdat_json_utf8(struct tdat_sbuf *b, const void *s, size_t n);
 
 /* Append s[0..n) to b as a quoted JSON string, made valid UTF-8; 0 or
  * TDAT_ENOMEM. */

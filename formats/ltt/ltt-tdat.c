@@ -1095,6 +1095,7 @@ lo_release(struct tdat_file *f)
 {
 	struct tdat_ltt *l = f->page_arg;
 
+	tdat_options_free(f);	/* the decoder's, if used */
 	f->page_ops = NULL;
 	f->page_arg = NULL;
 	if (l == NULL)
@@ -1104,7 +1105,10 @@ lo_release(struct tdat_file *f)
 }
 
 static const struct tdat_page_ops ltt_page_ops = {
-	lo_open, lo_next, lo_close, lo_release, NULL, NULL
+	.open = lo_open,
+	.next = lo_next,
+	.close = lo_close,
+	.release = lo_release,
 };
 /* ------------------------------------------------------------------ */
 
@@ -1198,6 +1202,8 @@ tdat_ltt_close(struct tdat_ltt *l)
 	if (l == NULL)
 		return;
 	cur_close(&l->src);
+	if (l->f)
+		tdat_options_free(l->f);	/* the decoder's, if used */
 	tdat_close(l->f);
 	for (i = 0; i < l->nfmt; i++)
 		tdat_ltt_fmt_free(&l->fmt[i]);
@@ -1236,8 +1242,37 @@ tdat_ltt_open_stream(const char *dir, struct tdat_file **out,
 	*out = NULL;
 	if ((rc = tdat_ltt_open(dir, &l, e)) < 0)
 		return rc;
+	l->f->format = &tdat_ltt_format;
 	l->f->page_ops = &ltt_page_ops;
 	l->f->page_arg = l;
 	*out = l->f;
 	return 0;
 }
+
+/* ------------------------------------------------------------------ */
+/* The LTT format as the engine sees it (lib/read/source.c). */
+
+static int
+ltt_bid(const char *path)
+{
+	return strcmp(path, "-") != 0 && tdat_ltt_probe(path);
+}
+
+static int
+ltt_open(const char *path, const struct tdat_open_opts *o,
+    struct tdat_file **out, struct tdat_err *e)
+{
+	*out = NULL;
+	if (o && o->salvage)
+		return tdat_fail_nooff(e, TDAT_EUNSUP, "an LTT directory "
+		    "cannot be salvaged: check it with tdat-verify");
+	return tdat_ltt_open_tdat(path, out, e);
+}
+
+const struct tdat_format tdat_ltt_format = {
+	.name = "ltt",
+	.bid = ltt_bid,
+	.open = ltt_open,
+	.verify = tdat_ltt_verify_input,
+	/* no clock: tdat-to-ltt stored the times moved already */
+};

@@ -31,6 +31,11 @@ struct tdat_record;
 struct tdat_select;
 struct tdat_verify_opts;
 struct tdat_verify_stats;
+struct tdat_format;
+
+/* The LTT format (lib/read/source.c, listed in formats/list/formats.c):
+ * it bids on a directory holding info/system.xml, not on "-". */
+extern const struct tdat_format tdat_ltt_format;
 
 /* 1 if path is a directory holding info/system.xml, else 0. */
 int tdat_ltt_probe(const char *path);

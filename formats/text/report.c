@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tdat-int.h"
+#include "tdat-tracedat.h"
 #include "event-int.h"
 #include "tdat-sink.h"
 
@@ -136,8 +137,7 @@ lat_after(struct report *r, const struct tdat_buffer *b,
 	uint64_t off = b->data_end, n;
 	int rc;
 
-	if (r->f->version < 7 || b->compressed || (r->f->page_ops != NULL &&
-	    r->f->page_ops != &tdat_tracedat_pages))
+	if (r->f->version < 7 || b->compressed || !tdat_is_tracedat(r->f))
 		return 0;
 	while (off < r->f->fsize) {
 		n = r->f->fsize - off;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tdat-int.h"
+#include "tdat-tracedat.h"
 
 const char *
 tdat_clock_selected(const char *s, size_t n, size_t *len)
@@ -305,4 +306,38 @@ tdat_options_free(struct tdat_file *f)
 	free(f->optv);
 	f->optv = NULL;
 	f->noptv = 0;
+}
+
+int
+tdat_tracedat_clock(struct tdat_file *f, struct tdat_clock *c,
+    struct tdat_err *e)
+{
+	const struct tdat_optval *ov;
+	size_t i;
+	int rc;
+
+	if ((rc = tdat_options(f, &ov, e)) < 0)
+		return rc;
+	for (i = 0; i < f->nopt; i++) {
+		const struct tdat_optval *v = &ov[i];
+
+		switch (v->id) {
+		case TDAT_OPT_OFFSET:
+			c->offset += v->u.text.num;
+			break;
+		case TDAT_OPT_TIME_SHIFT:
+			if (c->shift == NULL && v->u.ts.head >= 16 &&
+			    !v->u.ts.broken)
+				c->shift = &v->u.ts;
+			break;
+		case TDAT_OPT_TSC2NSEC:
+			if (!v->u.tsc.valid)
+				break;
+			c->tsc_mult = v->u.tsc.mult;
+			c->tsc_shift = v->u.tsc.shift;
+			c->tsc_offset = v->u.tsc.offset;
+			break;
+		}
+	}
+	return 0;
 }

@@ -771,7 +771,7 @@ pre_start(struct w *w)
 	sigset_t all, old;
 	int rc;
 
-	if (w->codec == NULL || w->o->pages || w->f->page_ops ||
+	if (w->codec == NULL || w->o->pages || !w->f->page_ops->parallel ||
 	    (p = calloc(1, sizeof(*p))) == NULL)
 		return;
 	if (first_cpu(w, &p->bi, &p->id, &p->ci) < 0) {

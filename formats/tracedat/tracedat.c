@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
+#include "tdat-tracedat.h"
 
 #define MAX_STRING	4096		/* names, versions, clocks */
 #define MAX_COUNT	(1u << 20)	/* events, systems, options, CPUs */
@@ -1425,6 +1426,8 @@ struct stat_blk {
 	uint32_t n;			/* CPUs with events, ascending */
 	struct stat_cpu *c;
 	int known;			/* some CPU has events */
+	uint32_t nall;			/* every CPU named, with or without */
+	uint32_t *all;
 };
 
 /* The number after "key: " on a line of the n bytes at s, or 0. */
@@ -1455,9 +1458,58 @@ stat_free(struct stat_blk *b, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(b[i].c);
+		free(b[i].all);
+	}
 	free(b);
+}
+
+/* Add cpu to the CPUs b names; 0 or TDAT_ENOMEM. */
+static int
+stat_name_cpu(struct stat_blk *b, uint32_t cpu)
+{
+	uint32_t *a;
+
+	if (b->nall >= MAX_COUNT ||
+	    (a = realloc(b->all, (b->nall + 1) * sizeof(*a))) == NULL)
+		return TDAT_ENOMEM;
+	b->all = a;
+	a[b->nall++] = cpu;
+	return 0;
+}
+
+/* Whether the n ids at a rise strictly. */
+static int
+ascending(const uint32_t *a, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 1; i < n; i++)
+		if (a[i] <= a[i - 1])
+			return 0;
+	return 1;
+}
+
+/*
+ * Whether the buffer called name holds the last boot's events (trace-cmd
+ * 3.4's persistent ring buffer): a LAST_BOOT_INFO option starts with its
+ * name and a colon.  Its CPUSTAT counts this boot's events, none.
+ */
+static int
+last_boot_buffer(const struct tdat_file *f, const char *name)
+{
+	size_t i, l = strlen(name);
+
+	for (i = 0; i < f->nopt; i++) {
+		const struct tdat_option *o = &f->opt[i];
+
+		if (o->id == TDAT_OPT_LAST_BOOT_INFO && o->data != NULL &&
+		    l > 0 && o->size > l && memcmp(o->data, name, l) == 0 &&
+		    ((const char *)o->data)[l] == ':')
+			return 1;
+	}
+	return 0;
 }
 
 /* The CPUSTAT blocks of f, in file order; 0 or TDAT_ENOMEM. */
@@ -1507,7 +1559,11 @@ stat_blocks(const struct tdat_file *f, struct stat_blk **out, size_t *nout)
 		cpu = stat_num(s, len, "CPU", &has_cpu);
 		ev = stat_num(s, len, "entries", &has_e);
 		ev += stat_num(s, len, "read events", &has_r);
-		if (!has_cpu || cpu > UINT32_MAX || ev == 0)
+		if (!has_cpu || cpu > UINT32_MAX)
+			continue;
+		if (stat_name_cpu(&b[n - 1], (uint32_t)cpu) < 0)
+			goto nomem;
+		if (ev == 0)
 			continue;
 		if (b[n - 1].n >= MAX_COUNT || (c = realloc(b[n - 1].c,
 		    (b[n - 1].n + 1) * sizeof(*c))) == NULL)
@@ -1666,7 +1722,11 @@ orphan_pages(struct tdat_file *f, const struct tdat_section *s,
  * its buffer's CPUSTAT block: its name, and which CPUs the streams are
  * (in order, those with events).  Without it the streams are CPUs 0, 1...
  * only when there is one for every CPU of the file; otherwise they are
- * dropped: no event is given a CPU it did not have.
+ * dropped: no event is given a CPU it did not have.  The one exception is
+ * trace-cmd 3.4's buffer of the last boot (named in LAST_BOOT_INFO): its
+ * CPUSTAT counts this boot's events, none by nature, so its streams are
+ * taken, in order, as the CPUs its CPUSTAT names; right when every CPU
+ * before the cut has events, as a persistent buffer's usually do.
  */
 static int
 v7_orphan(struct tdat_file *f, const struct tdat_section *s, int top,
@@ -1680,6 +1740,9 @@ v7_orphan(struct tdat_file *f, const struct tdat_section *s, int top,
 	char name[sizeof(sb->name) + 32], why[160];
 	int comp = (s->flags & TDAT_SEC_COMPRESSED) && f->codec != NULL;
 	int known = sb != NULL && sb->known, rc;
+	/* a last boot's buffer: CPUSTAT names its CPUs, counts nothing */
+	int boot = sb != NULL && !known && sb->nall > 0 &&
+	    last_boot_buffer(f, sb->name);
 
 	why[0] = '\0';
 	if (sb != NULL)
@@ -1695,7 +1758,13 @@ v7_orphan(struct tdat_file *f, const struct tdat_section *s, int top,
 		if (known && n > sb->n)
 			snprintf(why, sizeof(why), "%u CPU streams, but CPUSTAT "
 			    "gives %u CPUs events", n, sb->n);
-		else if (!known && n != f->ncpus)
+		else if (boot && n > sb->nall)
+			snprintf(why, sizeof(why), "%u CPU streams, but CPUSTAT "
+			    "names %u CPUs", n, sb->nall);
+		else if (boot && !ascending(sb->all, n))
+			snprintf(why, sizeof(why), "the last boot's CPUSTAT "
+			    "names its CPUs out of order");
+		else if (!known && !boot && n != f->ncpus)
 			snprintf(why, sizeof(why), "%u CPU streams of %u CPUs, "
 			    "and no CPUSTAT says which", n, f->ncpus);
 	} else if (!known) {
@@ -1726,7 +1795,7 @@ v7_orphan(struct tdat_file *f, const struct tdat_section *s, int top,
 	b->data_end = end;
 	for (i = 0; i < n; i++) {
 		c = &b->cpu[b->ncpu++];
-		c->id = known ? sb->c[i].id : i;
+		c->id = known ? sb->c[i].id : boot ? sb->all[i] : i;
 		c->off = oc[i].off;
 		c->size = oc[i].size;
 		c->cut = oc[i].cut;
@@ -1734,7 +1803,9 @@ v7_orphan(struct tdat_file *f, const struct tdat_section *s, int top,
 	free(oc);
 	tdat_fail(e, TDAT_ECORRUPT, s->off, "buffer data without its BUFFER "
 	    "option: read as buffer \"%s\" with %u CPUs (%s)%s%s", b->name,
-	    b->ncpu, known ? "CPUs from CPUSTAT" : "one for every CPU",
+	    b->ncpu, known ? "CPUs from CPUSTAT" : boot ? "the last boot's: "
+	    "CPUs in CPUSTAT's order, as when each has events" :
+	    "one for every CPU",
 	    why[0] ? "; the rest dropped: " : "", why);
 	return salvaged(f, e, TDAT_ECORRUPT);
 }
@@ -1903,6 +1974,8 @@ tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
 		free(f);
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	}
+	f->format = &tdat_tracedat_format;
+	f->page_ops = &tdat_tracedat_pages;
 	if (strcmp(path, "-") == 0)
 		f->fd = spool_stdin(e);
 	else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
@@ -1939,88 +2012,23 @@ fail:
 	return rc;
 }
 
-void
-tdat_blob_free(struct tdat_blob *b)
-{
-	if (b->map)
-		munmap(b->map, b->mlen);
-	else
-		free(b->p);
-	b->p = NULL;
-	b->map = NULL;
-	b->mlen = 0;
-}
-
+/* What only a trace.dat holds, freed by tdat_close() (lib/read/file.c)
+ * before the rest. */
 static void
-free_blob(struct tdat_blob *b)
+tracedat_release(struct tdat_file *f)
 {
-	tdat_blob_free(b);
-}
-
-const char *
-tdat_file_path(const struct tdat_file *f)
-{
-	return f->path;
-}
-
-uint64_t
-tdat_file_size(const struct tdat_file *f)
-{
-	return f->fsize;
-}
-
-void
-tdat_close(struct tdat_file *f)
-{
-	size_t i;
-	uint32_t j;
-
-	if (f == NULL)
-		return;
-	if (f->page_ops && f->page_ops->release)
-		f->page_ops->release(f);
-	if (f->fd > 0)
-		close(f->fd);
-	free(f->path);
-	free(f->comp);
-	free(f->comp_ver);
-	free_blob(&f->hpage);
-	free_blob(&f->hevent);
-	free_blob(&f->kallsyms);
-	free_blob(&f->printk);
-	free_blob(&f->cmdlines);
-	free_blob(&f->modules);
-	free_blob(&f->btf);
-	for (j = 0; j < f->nftrace; j++)
-		free_blob(&f->ftrace[j]);
-	free(f->ftrace);
-	for (j = 0; j < f->nsys; j++) {
-		uint32_t k;
-
-		for (k = 0; k < f->sys[j].nev; k++)
-			free_blob(&f->sys[j].ev[k]);
-		free(f->sys[j].ev);
-		free(f->sys[j].name);
-	}
-	free(f->sys);
 	tdat_options_free(f);
-	free(f->opt);
 	free(f->sect);
+	f->sect = NULL;
+	f->nsect = 0;
 	free(f->strings);
-	for (i = 0; i < f->nopt_blobs; i++)
-		free(f->opt_blobs[i]);
-	free(f->opt_blobs);
-	for (i = 0; i < f->nbuf; i++) {
-		free(f->buf[i].name);
-		free(f->buf[i].clock);
-		free(f->buf[i].cpu);
-	}
-	free(f->buf);
-	free(f->clock_data);
-	free(f->trace_clock);
+	f->strings = NULL;
+	f->strings_len = 0;
 	free(f->damage);
+	f->damage = NULL;
+	f->ndamage = 0;
 	tdat_codec_free(f->codec);
-	free(f);
+	f->codec = NULL;
 }
 
 /*
@@ -2260,7 +2268,7 @@ struct tdpages {
 	unsigned char *buf, *cbuf;	/* the window; compressed bytes */
 	size_t cap, ccap;
 	struct tdat_codec *codec;	/* NULL: the file's */
-	int map;		/* raw windows mapped, not read (tdat_tracedat_map) */
+	int map;		/* raw windows mapped, not read (tdp_map_op) */
 	unsigned char *mp;	/* the mapped window, mlen bytes */
 	size_t mlen;
 	size_t room;		/* raw window bytes (0: PAGES_WINDOW) */
@@ -2566,8 +2574,8 @@ tdp_next(void *arg, struct tdat_window *w, struct tdat_err *e)
 }
 
 /* Both kinds of window lie at the start of s->buf. */
-void
-tdat_tracedat_swap(void *arg, unsigned char **buf, size_t *cap)
+static void
+tdp_swap(void *arg, unsigned char **buf, size_t *cap)
 {
 	struct tdpages *s = arg;
 	unsigned char *p = s->buf;
@@ -2579,32 +2587,32 @@ tdat_tracedat_swap(void *arg, unsigned char **buf, size_t *cap)
 	*cap = c;
 }
 
-void
-tdat_tracedat_codec(void *arg, struct tdat_codec *c)
+static void
+tdp_codec(void *arg, struct tdat_codec *c)
 {
 	struct tdpages *s = arg;
 
 	s->codec = c;
 }
 
-void
-tdat_tracedat_map(void *arg)
+static void
+tdp_map_op(void *arg)
 {
 	struct tdpages *s = arg;
 
 	s->map = !s->text;
 }
 
-void
-tdat_tracedat_room(void *arg, size_t room)
+static void
+tdp_room_op(void *arg, size_t room)
 {
 	struct tdpages *s = arg;
 
 	s->room = room;
 }
 
-int
-tdat_tracedat_take(void *arg, void **base, size_t *len)
+static int
+tdp_take(void *arg, void **base, size_t *len)
 {
 	struct tdpages *s = arg;
 
@@ -2651,7 +2659,24 @@ const struct tdat_page_ops tdat_tracedat_pages = {
 	.open = tdp_open,
 	.next = tdp_next,
 	.close = tdp_close,
-	.release = NULL,
+	.release = tracedat_release,
 	.units = tdp_units,
 	.seek = tdp_seek,
+	.swap = tdp_swap,
+	.codec = tdp_codec,
+	.map = tdp_map_op,
+	.room = tdp_room_op,
+	.take = tdp_take,
+	.parallel = 1,
+	.ordered = 1,
+};
+
+/* The trace.dat format as the engine sees it: it takes any path. */
+const struct tdat_format tdat_tracedat_format = {
+	.name = "trace.dat",
+	.bid = NULL,
+	.open = tdat_tracedat_open,
+	.verify = tdat_tracedat_verify,
+	.clock = tdat_tracedat_clock,
+	.text_where = tdat_text_where,
 };

@@ -17,7 +17,7 @@ struct job {
 	const char *file;	/* as printed */
 };
 
-/* Valid UTF-8 for json-c: bad bytes become U+FFFD (formats/json/json.c). */
+/* Valid UTF-8 for json-c: bad bytes become U+FFFD (lib/common/jsonc.c). */
 static json_object *
 jstr(const char *s)
 {
@@ -28,7 +28,7 @@ jstr(const char *s)
 	return o;
 }
 
-/* Integers by the JSON number rule of every output (tdat-json.h): past
+/* Integers by the JSON number rule of every output (jsonc.c): past
  * 2^53 - 1 in magnitude, a string of their digits. */
 static json_object *
 jnum(uint64_t v)

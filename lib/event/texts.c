@@ -1174,7 +1174,7 @@ tdat_text_refuse(const struct tdat_file *f, struct tdat_err *e)
 	struct tdat_text_check r;
 	char msg[TDAT_TEXT_SAY];
 	uint64_t at;
-	int i, exact = 1;
+	int i, known, exact = 1;
 
 	for (i = 0; i < 3; i++) {
 		if (b[i]->p == NULL || b[i]->len == 0 || b[i]->len > SIZE_MAX)
@@ -1183,11 +1183,13 @@ tdat_text_refuse(const struct tdat_file *f, struct tdat_err *e)
 		    (size_t)b[i]->len, &r);
 		if (r.bad == 0)
 			continue;
-		at = b[i]->off ? tdat_text_where(f, b[i], r.first_at, &exact) :
-		    0;
+		/* where it lies in the file, when the format tells */
+		known = b[i]->off && f->format && f->format->text_where;
+		at = known ? f->format->text_where(f, b[i], r.first_at,
+		    &exact) : 0;
 		tdat_text_say(msg, sizeof(msg), (enum tdat_text)i, 1, &r,
 		    exact);
-		if (b[i]->off == 0)
+		if (!known)
 			return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s", msg);
 		return tdat_fail(e, TDAT_ECORRUPT, at, "%s", msg);
 	}

@@ -1,6 +1,7 @@
 /*
  * pages.c: the pages of one CPU of one buffer, from whatever format
- * provides them (tdat_file.page_ops; NULL is trace.dat, formats/tracedat/tracedat.c).
+ * provides them (tdat_file.page_ops: trace.dat's in
+ * formats/tracedat/tracedat.c, an LTT directory's in formats/ltt/ltt-tdat.c).
  *
  * The format hands out windows: whole pages, then a tail of readable
  * bytes.  tdat_pages_next() splits them into pages and tells how many
@@ -12,7 +13,7 @@
  * read and decompressed on the worker's thread while the caller decodes
  * the current one: two slots, the one handed out and the one being
  * filled, each holding a window: the format's own buffer, taken over
- * (tdat_tracedat_swap()), or else a copy (its next call reuses it).  The
+ * (its swap operation), or else a copy (its next call reuses it).  The
  * windows, errors and their order are the same.
  *
  * tdat_pages_seek_ts() skips the pages before a time without reading
@@ -75,7 +76,7 @@ tdat_pages_open(struct tdat_file *f, int buf, uint32_t ci,
 		return tdat_fail_nooff(e, TDAT_EUSAGE, "no buffer %d", buf);
 	if ((ps = calloc(1, sizeof(*ps))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	ps->ops = f->page_ops ? f->page_ops : &tdat_tracedat_pages;
+	ps->ops = f->page_ops;
 	ps->page_size = f->buf[buf].page_size;
 	if (ps->page_size == 0) {
 		free(ps);
@@ -103,12 +104,12 @@ fill(struct tdat_pages *ps, struct slot *sl)
 	if (sl->rc <= 0)
 		return;
 	n = sl->w.len + sl->w.tail;
-	if (ps->ops == &tdat_tracedat_pages) {
+	if (ps->ops->swap) {
 		/* take the format's buffer, give it the slot's */
-		tdat_tracedat_swap(ps->st, &sl->buf, &sl->cap);
+		ps->ops->swap(ps->st, &sl->buf, &sl->cap);
 		if (sl->w.p == sl->buf && n <= sl->cap)
 			return;
-		tdat_tracedat_swap(ps->st, &sl->buf, &sl->cap);
+		ps->ops->swap(ps->st, &sl->buf, &sl->cap);
 	}
 	if (n > sl->cap) {
 		if ((p = malloc(n)) == NULL) {
@@ -211,11 +212,11 @@ enqueue(struct tdat_pages *ps, int i)
 int
 tdat_pages_async(struct tdat_pages *ps, struct tdat_pages_worker *wk)
 {
-	/* Only trace.dat's streams are independent of each other.  A stream
-	 * holding a window (after tdat_pages_seek_ts()) stays on the caller's
-	 * thread: the worker would read its next one into the same buffer. */
-	if (wk == NULL || ps->wk || ps->ops != &tdat_tracedat_pages ||
-	    ps->have)
+	/* Only a format whose streams are independent of each other
+	 * (parallel).  A stream holding a window (after tdat_pages_seek_ts())
+	 * stays on the caller's thread: the worker would read its next one
+	 * into the same buffer. */
+	if (wk == NULL || ps->wk || !ps->ops->parallel || ps->have)
 		return 0;
 	ps->wk = wk;
 	ps->cur = -1;
@@ -467,41 +468,40 @@ tdat_pages_fault(const struct tdat_pages *ps)
 void
 tdat_pages_codec(struct tdat_pages *ps, struct tdat_codec *c)
 {
-	if (ps->ops == &tdat_tracedat_pages)
-		tdat_tracedat_codec(ps->st, c);
+	if (ps->ops->codec)
+		ps->ops->codec(ps->st, c);
 }
 
 void
 tdat_pages_map(struct tdat_pages *ps)
 {
-	if (ps->ops == &tdat_tracedat_pages && ps->wk == NULL)
-		tdat_tracedat_map(ps->st);
+	if (ps->ops->map && ps->wk == NULL)
+		ps->ops->map(ps->st);
 }
 
 void
 tdat_pages_room(struct tdat_pages *ps, size_t room)
 {
-	if (ps->ops == &tdat_tracedat_pages && ps->wk == NULL &&
-	    ps->loads == 0)
-		tdat_tracedat_room(ps->st, room);
+	if (ps->ops->room && ps->wk == NULL && ps->loads == 0)
+		ps->ops->room(ps->st, room);
 }
 
 void
 tdat_pages_map_keep(struct tdat_pages *ps, size_t room)
 {
-	if (ps->ops == &tdat_tracedat_pages && ps->wk == NULL &&
+	if (ps->ops->map && ps->ops->room && ps->wk == NULL &&
 	    ps->loads == 0) {
-		tdat_tracedat_map(ps->st);
-		tdat_tracedat_room(ps->st, room);
+		ps->ops->map(ps->st);
+		ps->ops->room(ps->st, room);
 	}
 }
 
 int
 tdat_pages_take_map(struct tdat_pages *ps, void **base, size_t *len)
 {
-	if (ps->ops != &tdat_tracedat_pages || ps->wk != NULL)
+	if (ps->ops->take == NULL || ps->wk != NULL)
 		return 0;
-	return tdat_tracedat_take(ps->st, base, len);
+	return ps->ops->take(ps->st, base, len);
 }
 
 /* Take ps out of its worker's queue, after the slot it fills. */

@@ -303,38 +303,27 @@ load_time_shift(struct tdat_reader *r, const struct tdat_time_shift *t)
 	return 0;
 }
 
-/* OFFSET (added up), TSC2NSEC (the last whole one) and TIME_SHIFT. */
+/* How the input's format moves its times (struct tdat_format's clock:
+ * trace.dat's OFFSET, TSC2NSEC and TIME_SHIFT); a format without one
+ * keeps them. */
 static int
-read_time_options(struct tdat_reader *r, struct tdat_err *e)
+read_clock(struct tdat_reader *r, struct tdat_err *e)
 {
-	struct tdat_file *f = r->f;
-	const struct tdat_optval *ov;
-	size_t i;
+	const struct tdat_format *fm = r->f->format;
+	struct tdat_clock c;
 	int rc;
 
-	if ((rc = tdat_options(f, &ov, e)) < 0)
+	memset(&c, 0, sizeof(c));
+	if (fm == NULL || fm->clock == NULL)
+		return 0;
+	if ((rc = fm->clock(r->f, &c, e)) < 0)
 		return rc;
-	for (i = 0; i < f->nopt; i++) {
-		const struct tdat_optval *v = &ov[i];
-
-		switch (v->id) {
-		case TDAT_OPT_OFFSET:
-			r->ts_offset += v->u.text.num;
-			break;
-		case TDAT_OPT_TIME_SHIFT:
-			if (load_time_shift(r, &v->u.ts) < 0)
-				return tdat_fail_nooff(e, TDAT_ENOMEM,
-				    "out of memory");
-			break;
-		case TDAT_OPT_TSC2NSEC:
-			if (!v->u.tsc.valid)
-				break;
-			r->tsc.mult = v->u.tsc.mult;
-			r->tsc.shift = v->u.tsc.shift;
-			r->tsc.offset = v->u.tsc.offset;
-			break;
-		}
-	}
+	r->ts_offset = c.offset;
+	if (c.shift && load_time_shift(r, c.shift) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	r->tsc.mult = c.tsc_mult;
+	r->tsc.shift = c.tsc_shift;
+	r->tsc.offset = c.tsc_offset;
 	if (r->tsc.shift > 63)
 		r->tsc.mult = 0;
 	return 0;
@@ -366,7 +355,7 @@ add_stream(struct tdat_reader *r, int bi, uint32_t ci, struct tdat_err *e)
 	if (r->cut && r->since > 0 && (rc = tdat_pages_seek_ts(s->ps, &r->pl,
 	    stream_ts, s, r->since, e)) < 0)
 		return rc;
-	if (r->wk == NULL && r->f->page_ops == NULL &&
+	if (r->wk == NULL && r->f->page_ops->parallel &&
 	    tdat_pages_worker_new(&r->wk) < 0)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	tdat_pages_async(s->ps, r->wk);
@@ -390,13 +379,13 @@ tdat_reader_open(struct tdat_file *f, const struct tdat_reader_opts *o,
 	r->strict_time = o && o->strict_time;
 	if (o)
 		r->filter = o->filter;
-	/* An LTT directory is read whole: its tracefiles' events are not
-	 * known to be in time order. */
-	if (r->filter.range && f->page_ops == NULL)
+	/* A format whose streams are not known to be in time order (an
+	 * LTT directory's tracefiles) is read whole. */
+	if (r->filter.range && f->page_ops->ordered)
 		r->cut = r->filter.range(r->filter.arg, &r->since, &r->until);
 	if ((rc = tdat_page_layout(f, &r->pl, e)) < 0)
 		goto fail;
-	if (!r->raw && (rc = read_time_options(r, e)) < 0)
+	if (!r->raw && (rc = read_clock(r, e)) < 0)
 		goto fail;
 	for (bi = 0; bi < f->nbuf; bi++) {
 		total += f->buf[bi].ncpu;

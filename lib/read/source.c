@@ -1,64 +1,50 @@
 /*
- * source.c: opening an input of any format.  Each input format bids on a
- * path, cheapest test first, as libarchive's readers do: an LTT trace
- * directory (info/system.xml inside), else a trace.dat file or standard
- * input.  The tools call tdat_open() and never probe formats themselves;
- * what they get is a struct tdat_file whose pages come through its
- * format's page operations.  tdat_verify() checks an input the same way:
- * each format has its checker.
+ * source.c: opening an input of any format.  The engine names no format:
+ * the formats (formats/list/formats.c lists them) are handed to it once,
+ * at start, by tdat_formats_set(); each bids on a path, cheapest test
+ * first, as libarchive's readers do, and the first that bids opens it (a
+ * format with no bid, last in the list, takes anything).  The tools call
+ * tdat_open() and never probe formats themselves; what they get is a
+ * struct tdat_file whose pages come through its format's page
+ * operations.  tdat_verify() checks an input the same way: each format
+ * has its checker.
  */
 #include <string.h>
 
 #include "tdat-int.h"
 
-static int
-ltt_bid(const char *path)
+static const struct tdat_format *const *formats;
+
+void
+tdat_formats_set(const struct tdat_format *const *list)
 {
-	return strcmp(path, "-") != 0 && tdat_ltt_probe(path);
+	formats = list;
 }
 
-static int
-ltt_open(const char *path, const struct tdat_open_opts *o,
-    struct tdat_file **out, struct tdat_err *e)
-{
-	*out = NULL;
-	if (o && o->salvage)
-		return tdat_fail_nooff(e, TDAT_EUNSUP, "an LTT directory "
-		    "cannot be salvaged: check it with tdat-verify");
-	return tdat_ltt_open_tdat(path, out, e);
-}
-
-static const struct source_format {
-	const char *name;
-	int	(*bid)(const char *path);	/* NULL: takes anything */
-	int	(*open)(const char *path, const struct tdat_open_opts *,
-		    struct tdat_file **, struct tdat_err *);
-	int	(*verify)(const char *path, const struct tdat_verify_opts *,
-		    struct tdat_verify_stats *, struct tdat_err *);
-} formats[] = {
-	{ "ltt", ltt_bid, ltt_open, tdat_ltt_verify_input },
-	{ "trace.dat", NULL, tdat_tracedat_open, tdat_tracedat_verify },
-};
-
-#define NFORMATS	(sizeof(formats) / sizeof(formats[0]))
-
-/* The format of the input at path: the first that bids, else the last. */
-static const struct source_format *
-probe(const char *path)
+/* The format of the input at path: the first that bids, or NULL. */
+static const struct tdat_format *
+probe(const char *path, struct tdat_err *e)
 {
 	size_t i;
 
-	for (i = 0; i < NFORMATS - 1; i++)
-		if (formats[i].bid(path))
-			break;
-	return &formats[i];
+	for (i = 0; formats && formats[i]; i++)
+		if (formats[i]->bid == NULL || formats[i]->bid(path))
+			return formats[i];
+	tdat_fail_nooff(e, TDAT_EUNSUP, formats ? "no input format reads "
+	    "it" : "no input format is known (tdat_formats_set())");
+	return NULL;
 }
 
 int
 tdat_open_ex(const char *path, const struct tdat_open_opts *o,
     struct tdat_file **out, struct tdat_err *e)
 {
-	return probe(path)->open(path, o, out, e);
+	const struct tdat_format *fm;
+
+	*out = NULL;
+	if ((fm = probe(path, e)) == NULL)
+		return TDAT_EUNSUP;
+	return fm->open(path, o, out, e);
 }
 
 int
@@ -71,6 +57,10 @@ int
 tdat_verify(const char *path, const struct tdat_verify_opts *o,
     struct tdat_verify_stats *st, struct tdat_err *e)
 {
+	const struct tdat_format *fm;
+
 	memset(st, 0, sizeof(*st));
-	return probe(path)->verify(path, o, st, e);
+	if ((fm = probe(path, e)) == NULL)
+		return TDAT_EUNSUP;
+	return fm->verify(path, o, st, e);
 }

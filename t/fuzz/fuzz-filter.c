@@ -53,6 +53,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *expr, *events = NULL;
 	size_t at;
 
+	tdat_formats_all();
 	if ((expr = malloc(size + 1)) == NULL)
 		return 0;
 	memcpy(expr, data, size);

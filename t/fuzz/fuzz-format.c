@@ -26,6 +26,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text;
 	size_t i, rlen = sep ? size - flen - 1 : 0;
 
+	tdat_formats_all();
 	if ((text = malloc(flen + 1)) == NULL)
 		return 0;
 	memcpy(text, data, flen);

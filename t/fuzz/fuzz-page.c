@@ -21,6 +21,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t ps;
 	uint64_t sum = 0;
 
+	tdat_formats_all();
 	if (size < 1)
 		return 0;
 	memset(&pl, 0, sizeof(pl));

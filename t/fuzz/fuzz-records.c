@@ -21,6 +21,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[64];
 	int n = 0;
 
+	tdat_formats_all();
 	if (fz_file(&fd, data, size, path, sizeof(path)) < 0 ||
 	    fz_null() == NULL || tdat_open(path, &f, &e) < 0)
 		return 0;

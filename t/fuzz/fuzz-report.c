@@ -17,6 +17,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tdat_err e;
 	char path[64];
 
+	tdat_formats_all();
 	if (fz_file(&fd, data, size, path, sizeof(path)) < 0 ||
 	    fz_null() == NULL || tdat_open(path, &f, &e) < 0)
 		return 0;

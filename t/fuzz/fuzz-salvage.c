@@ -19,6 +19,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tdat_err e;
 	char path[64];
 
+	tdat_formats_all();
 	if (size < 1 || fz_file(&fd, data + 1, size - 1, path,
 	    sizeof(path)) < 0 || tdat_open_ex(path, &oo, &f, &e) < 0)
 		return 0;

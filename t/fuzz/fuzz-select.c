@@ -145,6 +145,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text, *l, *next;
 	int bad, n = 0;
 
+	tdat_formats_all();
 	if ((text = malloc(size + 1)) == NULL)
 		return 0;
 	memcpy(text, data, size);

@@ -231,6 +231,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tdat_err e;
 	char path[64];
 
+	tdat_formats_all();
 	if (dir[0] == '\0') {
 		snprintf(dir, sizeof(dir), "/dev/shm/fuzz-table.%d",
 		    (int)getpid());

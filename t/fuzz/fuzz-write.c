@@ -22,6 +22,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[64];
 	int bad;
 
+	tdat_formats_all();
 	if (size < 1 || fz_file(&fd, data + 1, size - 1, path,
 	    sizeof(path)) < 0 || tdat_open(path, &f, &e) < 0)
 		return 0;

@@ -106,6 +106,7 @@ main(void)
 	size_t i, n;
 	int bit;
 
+	tdat_formats_all();
 	build();
 	b = tdat_btf_new(btf, blen);
 	ok(b != NULL, "hand-built BTF reads");

@@ -127,6 +127,7 @@ main(void)
 	unsigned char *m;
 	int st, n;
 
+	tdat_formats_all();
 	tdat_cli_init("/some/dir/tdat-test");
 	ok(strcmp(tdat_prog(), "tdat-test") == 0, "program name is the basename");
 

@@ -694,6 +694,7 @@ main(void)
 	struct tdat_event *fe, *fx, *km, *wd;
 	struct tdat_sbuf b;
 
+	tdat_formats_all();
 	tdat_sb_init(&b);
 	ok(s != NULL, "new event set");
 	if (s == NULL)

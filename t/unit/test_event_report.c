@@ -182,6 +182,7 @@ main(void)
 	const char *dir = getenv("TDAT_DATA");
 	int i;
 
+	tdat_formats_all();
 	if (dir == NULL)
 		dir = "t/data";
 	for (i = 0; files[i]; i++) {

@@ -174,6 +174,7 @@ main(void)
 	struct tdat_event *a, *b2, *c, *d;
 	struct tdat_sbuf b;
 
+	tdat_formats_all();
 	tdat_sb_init(&b);
 	if (s == NULL)
 		return 1;

@@ -218,6 +218,7 @@ test_caret(void)
 int
 main(void)
 {
+	tdat_formats_all();
 	test_match();
 	test_errors();
 	test_split();

@@ -67,6 +67,7 @@ main(void)
 	const char *s;
 	char big[70000];
 
+	tdat_formats_all();
 	utf8("ASCII unchanged", "abc", 3, "abc", 0);
 	utf8("valid 2, 3 and 4-byte sequences kept", "\xc3\xa9\xe2\x82\xac"
 	    "\xf0\x9f\x98\x80", 9, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 0);

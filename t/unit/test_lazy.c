@@ -365,6 +365,7 @@ test_heads(void)
 int
 main(void)
 {
+	tdat_formats_all();
 	test_trace();
 	test_damaged();
 	test_sort(3);

@@ -701,6 +701,7 @@ test_trace_cmd(void)
 int
 main(void)
 {
+	tdat_formats_all();
 	if (mkdtemp(tmp) == NULL) {
 		printf("1..0 # SKIP cannot make a temporary directory\n");
 		return 0;

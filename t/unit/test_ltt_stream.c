@@ -409,6 +409,7 @@ main(void)
 	char dir[512];
 	size_t i, k;
 
+	tdat_formats_all();
 	if (mkdtemp(tmp) == NULL) {
 		printf("1..0 # SKIP cannot make a temporary directory\n");
 		return 0;

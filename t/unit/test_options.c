@@ -484,6 +484,7 @@ main(void)
 	const char *dir = getenv("TDAT_DATA");
 	char path[4096];
 
+	tdat_formats_all();
 	test_time_shift(0);
 	test_time_shift(1);
 	test_guest(0);

@@ -387,6 +387,11 @@ test_damaged(void)
 struct fake {
 	unsigned char pages[3 * FPAGE];
 	int next, closed;
+	/* the optional operations (test_fake_ops) */
+	int swaps, codecs, maps, rooms, takes;
+	size_t room;
+	unsigned char *buf;
+	size_t cap;
 };
 
 static int fake_released;
@@ -458,8 +463,23 @@ fake_release(struct tdat_file *f)
 	f->page_arg = NULL;
 }
 
+static int
+fake_clock(struct tdat_file *f, struct tdat_clock *c, struct tdat_err *e)
+{
+	c->offset = 5000;
+	return 0;
+}
+
+static const struct tdat_format fake_format = {
+	.name = "fake",
+	.clock = fake_clock,
+};
+
 static const struct tdat_page_ops fake_ops = {
-	fake_open, fake_next, fake_close, fake_release, NULL, NULL
+	.open = fake_open,
+	.next = fake_next,
+	.close = fake_close,
+	.release = fake_release,
 };
 
 static void
@@ -523,8 +543,155 @@ test_fake(void)
 	ok(rc == 0 && n == 3 && good, "reader: 3 records, their times, ids "
 	    "and avail");
 	tdat_reader_close(rd);
+
+	/* The format's clock moves the records' times. */
+	f->format = &fake_format;
+	n = 0;
+	good = tdat_reader_open(f, NULL, &rd, &e) == 0;
+	while (good && (rc = tdat_reader_next(rd, &rec, &e)) == 1)
+		if (rec.ts != rec.raw_ts + 5000 || n++ > 3)
+			good = 0;
+	ok(good && rc == 0 && n == 3, "reader: the format's clock adds its "
+	    "offset to each time");
+	tdat_reader_close(rd);
 	tdat_close(f);
 	ok(fake_released == 1, "tdat_close() releases the format's state");
+}
+
+static void
+fake_swap(void *st, unsigned char **buf, size_t *cap)
+{
+	struct fake *s = st;
+	unsigned char *p = s->buf;
+	size_t c = s->cap;
+
+	s->swaps++;
+	s->buf = *buf;
+	s->cap = *cap;
+	*buf = p;
+	*cap = c;
+}
+
+static void
+fake_codec(void *st, struct tdat_codec *c)
+{
+	((struct fake *)st)->codecs++;
+}
+
+static void
+fake_map(void *st)
+{
+	((struct fake *)st)->maps++;
+}
+
+static void
+fake_room(void *st, size_t room)
+{
+	((struct fake *)st)->rooms++;
+	((struct fake *)st)->room = room;
+}
+
+static int
+fake_take(void *st, void **base, size_t *len)
+{
+	((struct fake *)st)->takes++;
+	return 0;
+}
+
+/* The fake format again, offering every optional operation and streams
+ * that may be read on a thread of their own. */
+static const struct tdat_page_ops fake_full_ops = {
+	.open = fake_open,
+	.next = fake_next,
+	.close = fake_close,
+	.release = fake_release,
+	.swap = fake_swap,
+	.codec = fake_codec,
+	.map = fake_map,
+	.room = fake_room,
+	.take = fake_take,
+	.parallel = 1,
+	.ordered = 1,
+};
+
+/*
+ * The page iterator asks a format only through its operations: what it
+ * offers is called (room, map, codec, take, swap on the worker's thread),
+ * a format without them is left alone, and only parallel streams go to a
+ * worker.
+ */
+static void
+test_fake_ops(void)
+{
+	struct tdat_file f;
+	struct tdat_buffer b;
+	struct tdat_cpu c;
+	struct tdat_pages *ps;
+	struct tdat_pages_worker *wk;
+	struct tdat_page pg;
+	struct tdat_err e;
+	struct fake s;
+	size_t avail;
+	void *base;
+	size_t len;
+	int n = 0, rc;
+
+	memset(&f, 0, sizeof(f));
+	memset(&b, 0, sizeof(b));
+	memset(&c, 0, sizeof(c));
+	memset(&s, 0, sizeof(s));
+	f.fd = -1;
+	f.nbuf = 1;
+	f.buf = &b;
+	b.name = "";
+	b.page_size = FPAGE;
+	b.ncpu = 1;
+	b.cpu = &c;
+	c.size = sizeof(s.pages);
+	f.page_arg = &s;
+
+	f.page_ops = &fake_ops;
+	if (tdat_pages_open(&f, 0, 0, &ps, &e) < 0) {
+		ok(0, "fake format: open");
+		return;
+	}
+	tdat_pages_room(ps, 2 * FPAGE);
+	tdat_pages_map(ps);
+	tdat_pages_codec(ps, NULL);
+	ok(tdat_pages_take_map(ps, &base, &len) == 0 &&
+	    tdat_pages_worker_new(&wk) == 0 && tdat_pages_async(ps, wk) == 0,
+	    "a format without the operations: nothing taken, not parallel");
+	tdat_pages_close(ps);
+	tdat_pages_worker_free(wk);
+
+	f.page_ops = &fake_full_ops;
+	if (tdat_pages_open(&f, 0, 0, &ps, &e) < 0) {
+		ok(0, "fake format with operations: open");
+		return;
+	}
+	tdat_pages_room(ps, 2 * FPAGE);
+	tdat_pages_map(ps);
+	tdat_pages_codec(ps, NULL);
+	tdat_pages_take_map(ps, &base, &len);
+	ok(s.rooms == 1 && s.room == 2 * FPAGE && s.maps == 1 &&
+	    s.codecs == 1 && s.takes == 1, "its room, map, codec and take "
+	    "operations are called");
+	tdat_pages_close(ps);
+
+	if (tdat_pages_open(&f, 0, 0, &ps, &e) < 0 ||
+	    tdat_pages_worker_new(&wk) < 0) {
+		ok(0, "fake format with operations: open again");
+		return;
+	}
+	ok(tdat_pages_async(ps, wk) == 1, "a parallel format's stream goes "
+	    "to a worker");
+	while ((rc = tdat_pages_next(ps, &pg, &avail, &e)) == 1)
+		n++;
+	ok(rc == 0 && n == 3 && s.swaps >= 2, "the worker reads its 3 pages, "
+	    "offered its buffer (swap called %d times)", s.swaps);
+	tdat_pages_close(ps);
+	tdat_pages_worker_free(wk);
+	free(s.buf);
 }
 
 /* The kB of /proc/self/status line name (VmRSS, VmHWM), or -1. */
@@ -726,6 +893,7 @@ main(void)
 {
 	char path[] = "/tmp/test_pages.XXXXXX";
 
+	tdat_formats_all();
 	same_async(ZSTD, "zstd chunks");
 	same_map(ZSTD, "zstd chunks", 0);
 	if (make_raw(path) == 0) {
@@ -738,6 +906,7 @@ main(void)
 	test_chunks();
 	test_damaged();
 	test_fake();
+	test_fake_ops();
 	test_walk_memory();
 	test_many_cpus();
 	return tap_done();

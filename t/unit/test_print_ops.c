@@ -146,6 +146,7 @@ main(void)
 	    "t/data/latency", "t/data/crash" };
 	size_t i;
 
+	tdat_formats_all();
 	numbers();
 	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
 		compare_dir(dirs[i]);

@@ -361,6 +361,7 @@ test_pages_seek(void)
 int
 main(void)
 {
+	tdat_formats_all();
 	test_cuts(6, "none");
 	test_cuts(7, "zstd");
 	test_pages_seek();

@@ -113,6 +113,7 @@ main(void)
 	uint64_t na = 0, nb = 0;
 	int base, k, rc;
 
+	tdat_formats_all();
 	if (mkdtemp(tmp) == NULL)
 		return 2;
 	snprintf(a, sizeof(a), "%s/all", tmp);

@@ -69,6 +69,7 @@ main(void)
 	const char *why;
 	size_t i, n;
 
+	tdat_formats_all();
 	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 		const struct shape *s = &shapes[i];
 

@@ -246,6 +246,7 @@ main(void)
 	char raw[] = "/tmp/test_verify.XXXXXX";
 	char zst[] = "/tmp/test_verify.XXXXXX";
 
+	tdat_formats_all();
 	same(ZSTD, "intact zstd", 0, 1);
 	if (copy(ZSTD, raw, 1) == 0 && damage(raw) == 0 &&
 	    bad_formats(raw) == 0)

@@ -298,6 +298,7 @@ main(void)
 	uint64_t want;
 	int i, w, nw, rc;
 
+	tdat_formats_all();
 	memset(&g, 0, sizeof(g));
 	for (i = 0; i < 2; i++) {
 		size_t ref = 0;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
+#include "tdat-tracedat.h"
 
 #define MAX_CHUNK	(16u << 20)	/* uncompressed bytes of one chunk */
 #define MAX_WARN_KINDS	32
@@ -1534,7 +1535,8 @@ check_pages(struct vctx *v)
 			}
 	}
 	/* Another format's streams may share state: one thread. */
-	if (n < 2 || f->page_ops || !two_threads(v, bytes, MIN_PAGES_2) ||
+	if (n < 2 || !f->page_ops->parallel ||
+	    !two_threads(v, bytes, MIN_PAGES_2) ||
 	    run_tasks(v, t, n))
 		for (i = 0; i < n && !v->stop && !v->fatal; i++)
 			check_cpu(v, t[i].bi, t[i].ci);
