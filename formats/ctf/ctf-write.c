@@ -1522,7 +1522,7 @@ ctf_free(void *arg)
 }
 
 static const struct tdat_sink_ops ctf_ops = {
-	TDAT_SINK_STRICT_TIME, ctf_begin, ctf_record, ctf_end, ctf_free
+	TDAT_SINK_STRICT_TIME, ctf_begin, ctf_record, ctf_end, ctf_free, NULL
 };
 
 /* ------------------------------------------------------------------ */
