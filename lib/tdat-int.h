@@ -3,15 +3,18 @@
  * and the fuzzers; bin/ includes only tdat.h.
  *
  * Layers, bottom up: common (errors, bytes, buffers) -> input formats
- * (trace.dat v6/v7 in formats/tracedat*.c, LTT directories in
- * formats/ltt*.c), each giving its metadata as a struct tdat_file and its
- * pages through struct tdat_page_ops -> the page iterator (lib/read/pages.c)
+ * (trace.dat v6/v7 in formats/tracedat/, LTT directories in
+ * formats/ltt/), each registered as a struct tdat_format
+ * (formats/list/formats.c) and giving its metadata as a struct tdat_file
+ * and its pages through struct tdat_page_ops -> the page iterator
+ * (lib/read/pages.c)
  * -> the record stream (lib/read/records.c), with the selection applied
  * (lib/select/select.c), driven by lib/merge/run.c (tdat-sink.h: one or several
  * inputs merged by time) -> record sinks: text report (formats/text/report.c),
  * JSON (lib/json*.c), LTT (formats/ltt/ltt-write.c); page sink: trace.dat
  * (formats/tracedat/tracedat-write.c, with lib/merge/repack.c rebuilding the pages of
- * selected records).  lib/read/source.c opens an input of any format.
+ * selected records).  lib/read/source.c opens an input of any format,
+ * lib/read/file.c closes it.
  */
 #ifndef TDAT_INT_H
 #define TDAT_INT_H
@@ -23,7 +26,12 @@
 
 
 /* ---------------------------------------------------------------------
- * Container: trace.dat v6 and v7 (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)).
+ * An open input, whatever its format: its metadata in trace.dat's terms
+ * (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5): the event formats, texts,
+ * options and buffers every format gives), its format (struct
+ * tdat_format) and its pages (struct tdat_page_ops).  What only one
+ * format's container holds (trace.dat's sections, strings, codec) is
+ * that format's, behind page_arg (formats/tracedat/tdat-tracedat.h).
  */
 
 /* Option and section ids (the same numbers in v7). */
@@ -38,8 +46,6 @@ enum {
 	TDAT_OPT_MODULES_FILE, TDAT_OPT_MAX
 };
 const char *tdat_option_name(unsigned id);	/* "DATE", ...; NULL if unknown */
-
-#define TDAT_SEC_COMPRESSED 0x1
 
 /* A piece of metadata, held decompressed in memory. */
 struct tdat_blob {
@@ -64,15 +70,8 @@ struct tdat_option {
 	uint32_t size;
 	uint64_t off;		/* file offset of the option's data */
 	const unsigned char *data;	/* size bytes */
-	int sect;		/* index in tdat_file.sect of its options section, or -1 */
-};
-
-struct tdat_section {
-	uint16_t id, flags;
-	uint32_t name_id;
-	uint64_t off;		/* offset of the 16-byte section header */
-	uint64_t size;		/* size of what follows the header */
-	uint32_t csize, usize;	/* compressed metadata sections */
+	int sect;		/* trace.dat v7: the index of its options
+				 * section (struct tdat_tracedat), or -1 */
 };
 
 struct tdat_cpu {
@@ -118,20 +117,13 @@ struct tdat_file {
 	int big;		/* file is big-endian */
 	int lsize;		/* bytes in a long: 4 or 8 */
 	uint32_t page_size;
-	char *comp, *comp_ver;	/* v7 compression name, version */
-	uint64_t first_opt;	/* v7 offset of the first options section */
+	char *comp;		/* compression name ("none", "zstd"; v7) */
 
 	struct tdat_blob hpage, hevent, kallsyms, printk, cmdlines;
-	/* v7: where the compressed bytes of the kallsyms section lie, and
-	 * their sizes, when it holds just the size and the text (a writer
-	 * of the same codec copies them); csize 0 if not */
-	uint64_t ksec_data;
-	uint32_t ksec_csize, ksec_usize;
 	/* v7, trace-cmd 3.4: the modules section (/proc/modules of the
 	 * recording machine, text); the BTF section (the kernel's
 	 * /sys/kernel/btf/vmlinux), read only when asked (tdat_btf()) */
 	struct tdat_blob modules;
-	uint64_t btf_sect;	/* offset of the BTF section, 0: none */
 	struct tdat_blob btf;
 	/* reads the BTF section into btf (tdat_btf()), for the engine,
 	 * which does not call into the formats: NULL when none can */
@@ -146,10 +138,6 @@ struct tdat_file {
 	struct tdat_option *opt;
 	size_t noptv;
 	struct tdat_optval *optv;	/* decoded options (tdat_options()) */
-	size_t nsect;
-	struct tdat_section *sect;
-	unsigned char *strings;
-	size_t strings_len;
 	size_t nopt_blobs;
 	unsigned char **opt_blobs;	/* decompressed v7 options sections */
 
@@ -159,18 +147,16 @@ struct tdat_file {
 	int latency;		/* v6 latency file: text after "latency  " */
 	uint64_t latency_off;
 	int has_clock_data;	/* v6: trace clock stored after flyrecord */
-	uint64_t clock_off;
 	char *clock_data;
 	char *trace_clock;	/* the selected clock of TRACECLOCK, if any */
-
-	struct tdat_codec *codec;	/* v7 compression, or NULL */
 
 	/* Its format (struct tdat_format): NULL for one made by hand */
 	const struct tdat_format *format;
 	/* Where its pages come from (see "Page streams" below): the input
 	 * format's page operations, never NULL for an open file. */
 	const struct tdat_page_ops *page_ops;
-	void *page_arg;		/* the format's state, for page_ops */
+	void *page_arg;		/* the format's state (trace.dat: its
+				 * struct tdat_tracedat) */
 
 	int salvage;		/* opened by tdat_open_ex() with salvage set */
 	size_t ndamage;
@@ -178,7 +164,6 @@ struct tdat_file {
 	uint64_t text_dropped;	/* salvage: damaged text lines dropped */
 };
 
-const char *tdat_string(const struct tdat_file *, uint32_t id);	/* v7 strings */
 /* The BTF section's bytes in f->btf, read the first time: 1 when the file
  * has one, 0 when not, < 0 with *e filled when it does not read. */
 int tdat_btf(struct tdat_file *f, struct tdat_err *e);

@@ -141,6 +141,19 @@ roundtrip() {
 	"$B/tdat-dump" --records -t "$f" | grep -q 'CPU:0 \[5 EVENTS DROPPED\]'
 	roundtrip "$f"
 	grep -q 'CPU:0 \[5 EVENTS DROPPED\]' "$T/got"
+	# MISSED_EVENTS alone: lost events the ring buffer did not count
+	f=$T/unknown.dat
+	cp "$D/labsisop-qemu-trace.dat" "$f"
+	chmod u+w "$f"
+	printf '\200' | dd of="$f" bs=1 seek=$((off + 4096 + 11)) conv=notrunc 2>/dev/null
+	roundtrip "$f"
+	grep -q 'CPU:0 \[EVENTS DROPPED\]' "$T/got"
+	if command -v trace-cmd >/dev/null; then
+		tc_report -N -t -i "$f" >"$T/want" 2>/dev/null
+		tc_report -N -t -i "$T/unknown.x.dat" >"$T/got" 2>/dev/null
+		grep -q 'CPU:0 \[EVENTS DROPPED\]' "$T/want"
+		cmp "$T/want" "$T/got"
+	fi
 }
 
 @test "ctf read: a directory tdat-to-ctf did not write, or wrote with --lttng, is refused in one line" {

@@ -67,6 +67,9 @@ struct cstream {
 	long long rec_count;
 	int missed;			/* discarded events came before */
 	long long missed_count;
+	FILE *lost;			/* tdat/lost, read along */
+	int lost_none, lost_have;	/* ... there is none; a line is read */
+	uint64_t lost_ts;		/* ... its time */
 	int done;
 	int err_rc;
 	struct tdat_err err;
@@ -303,6 +306,23 @@ port_place(struct tdat_ctf *c, const char *name, struct cport *p)
 	return 0;
 }
 
+/* babeltrace2's ctf plugin, found (a dlopen()) once per process and
+ * kept: a tool that opens several directories, or a fuzzer, loads it
+ * once. */
+static const bt_plugin *
+ctf_plugin(void)
+{
+	static const bt_plugin *plugin;
+
+	if (plugin == NULL) {
+		bt_logging_set_global_level(BT_LOGGING_LEVEL_NONE);
+		if (bt_plugin_find("ctf", BT_FALSE, BT_FALSE, BT_TRUE, BT_TRUE,
+		    BT_FALSE, &plugin) != BT_PLUGIN_FIND_STATUS_OK)
+			plugin = NULL;
+	}
+	return plugin;
+}
+
 static int
 graph_open(struct tdat_ctf *c, struct tdat_err *e)
 {
@@ -311,9 +331,7 @@ graph_open(struct tdat_ctf *c, struct tdat_err *e)
 	uint64_t i;
 	int rc = 0;
 
-	bt_logging_set_global_level(BT_LOGGING_LEVEL_NONE);
-	if (bt_plugin_find("ctf", BT_FALSE, BT_FALSE, BT_TRUE, BT_TRUE,
-	    BT_FALSE, &c->plugin) != BT_PLUGIN_FIND_STATUS_OK ||
+	if ((c->plugin = ctf_plugin()) == NULL ||
 	    (fs = bt_plugin_borrow_source_component_class_by_name_const(
 	    c->plugin, "fs")) == NULL)
 		return bt_fail(e, TDAT_EUNSUP, c->dir, "babeltrace2's ctf "
@@ -594,6 +612,41 @@ bad:
 	    bt_event_class_get_name(ec) ? bt_event_class_get_name(ec) : "?");
 }
 
+/* Whether the loss before the stream's record at ts was not counted by
+ * the ring buffer: a line "BUFFER CPU TS" of tdat/lost (ctf(5)), read
+ * along the stream (its lines for this stream come in time order). */
+static int
+lost_uncounted(struct cstream *s, uint64_t ts)
+{
+	char line[96], path[PATH_MAX];
+	unsigned long long t;
+	unsigned cpu;
+	int b;
+
+	if (s->lost == NULL) {
+		if (s->lost_none)
+			return 0;
+		snprintf(path, sizeof(path), "%s/tdat/lost", s->c->dir);
+		if ((s->lost = fopen(path, "re")) == NULL) {
+			s->lost_none = 1;
+			return 0;
+		}
+	}
+	for (;;) {
+		while (!s->lost_have && fgets(line, sizeof(line), s->lost))
+			if (sscanf(line, "%d %u %llu", &b, &cpu, &t) == 3 &&
+			    b == s->port->buf && cpu == s->port->cpu) {
+				s->lost_ts = t;
+				s->lost_have = 1;
+			}
+		if (!s->lost_have || s->lost_ts > ts)
+			return 0;
+		s->lost_have = 0;
+		if (s->lost_ts == ts)
+			return 1;
+	}
+}
+
 /* The next record of the stream into s->rec; 1, 0 at the end, < 0 on
  * damage. */
 static int
@@ -638,7 +691,8 @@ next_record(struct cstream *s)
 			return s->e->code;
 		if (rc > 0) {
 			s->rec_missed = s->missed;
-			s->rec_count = s->missed_count;
+			s->rec_count = s->missed && lost_uncounted(s,
+			    s->rec_ts) ? -1 : s->missed_count;
 			s->missed = 0;
 			return 1;
 		}
@@ -855,6 +909,8 @@ co_close(void *st)
 	}
 	if (s->lat_fd >= 0)
 		close(s->lat_fd);
+	if (s->lost)
+		fclose(s->lost);
 	free(s->qbuf);
 	tdat_sb_free(&s->rec);
 	free(s->win);
@@ -921,8 +977,8 @@ read_dir_blobs(struct tdat_ctf *c, const char *rel, struct tdat_blob **out,
 	*out = NULL;
 	*n = 0;
 	if (tdat_ltt_list(path, &names, &k) < 0)
-		return tdat_fail_nooff(e, TDAT_ECORRUPT, "tdat/%s: %s", rel,
-		    strerror(errno));
+		return errno == ENOENT ? 0 : tdat_fail_nooff(e,
+		    TDAT_ECORRUPT, "tdat/%s: %s", rel, strerror(errno));
 	if (k && (*out = calloc(k, sizeof(**out))) == NULL)
 		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	for (i = 0; i < k && rc == 0; i++) {
@@ -950,8 +1006,9 @@ read_systems(struct tdat_ctf *c, struct tdat_err *e)
 	snprintf(path, sizeof(path), "%s/tdat/events", c->dir);
 	if (tdat_ltt_list(path, &names, &k) < 0) {
 		free(sys.p);
-		return tdat_fail_nooff(e, TDAT_ECORRUPT, "tdat/events: %s",
-		    strerror(errno));
+		/* (an empty folder, as a packed tree may lose it) */
+		return errno == ENOENT ? 0 : tdat_fail_nooff(e,
+		    TDAT_ECORRUPT, "tdat/events: %s", strerror(errno));
 	}
 	if (k && (f->sys = calloc(k, sizeof(*f->sys))) == NULL)
 		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
@@ -1280,7 +1337,6 @@ ctf_free(struct tdat_ctf *c)
 	tdat_close(c->f);
 	bt_graph_put_ref(c->graph);	/* the sink puts its iterators */
 	bt_component_class_sink_put_ref(c->sink_cls);
-	bt_plugin_put_ref(c->plugin);
 	tdat_events_free(c->evs);
 	free(c->ports);
 	free(c->dir);

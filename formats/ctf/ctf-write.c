@@ -119,6 +119,7 @@ struct cw {
 	struct tdat_ring_gate *check;
 	char clock[64];
 	int lttng;		/* --lttng */
+	int lost_fd;		/* tdat/lost, or -1 */
 	int statedump_done;
 };
 
@@ -1413,6 +1414,29 @@ statedump(struct cw *w, struct st *s, uint64_t ts)
 	return bare_event(w, s, ID_STATEDUMP_END, ts, 0);
 }
 
+/* tdat/lost: a line "BUFFER CPU TIME" for each loss whose count the
+ * ring buffer did not store (its packet counts 1), TIME the next
+ * record's: the reader gives it back uncounted. */
+static int
+lost_unknown(struct cw *w, struct st *s, uint64_t ts)
+{
+	char line[64], path[PATH_MAX];
+	int n;
+
+	if (w->lost_fd < 0) {
+		snprintf(path, sizeof(path), "%s/tdat/lost", w->dir);
+		if ((n = wr_mkdir(w, "tdat")) < 0)
+			return n;
+		if ((w->lost_fd = open(path, O_WRONLY | O_CREAT | O_EXCL |
+		    O_CLOEXEC, 0644)) < 0)
+			return tdat_fail_nooff(w->e, TDAT_EIO, "%s: %s", path,
+			    strerror(errno));
+	}
+	n = snprintf(line, sizeof(line), "%d %u %llu\n", s->buf, s->cpu,
+	    (unsigned long long)ts);
+	return write_all(w, w->lost_fd, line, (size_t)n, "tdat/lost");
+}
+
 static int
 ctf_begin(void *arg, struct tdat_file *const *files, size_t n,
     struct tdat_run *run, struct tdat_err *e)
@@ -1462,6 +1486,9 @@ ctf_record(void *arg, size_t k, const struct tdat_record *rec,
 			return rc;
 		s->tend = rec->ts;
 		s->disc += n;
+		if (rec->missed_count < 0 && (rc = lost_unknown(w, s,
+		    rec->ts)) < 0)
+			return rc;
 		w->o->discarded += n;
 		if ((rc = pkt_close(w, s)) < 0)
 			return rc;
@@ -1522,7 +1549,7 @@ ctf_free(void *arg)
 }
 
 static const struct tdat_sink_ops ctf_ops = {
-	TDAT_SINK_STRICT_TIME, ctf_begin, ctf_record, ctf_end, ctf_free
+	TDAT_SINK_STRICT_TIME, ctf_begin, ctf_record, ctf_end, ctf_free, NULL
 };
 
 /* ------------------------------------------------------------------ */
@@ -1775,6 +1802,7 @@ tdat_ctf_write(struct tdat_file *f, const char *dir,
 	w.dir = dir;
 	w.big = f->big;
 	w.lttng = o->lttng;
+	w.lost_fd = -1;
 	o->events = o->packets = o->streams = o->discarded = o->unknown = 0;
 	sink.ops = &ctf_ops;
 	sink.arg = &w;
@@ -1798,6 +1826,9 @@ out:
 		free(w.st[i].p);
 	}
 	free(w.st);
+	if (w.lost_fd >= 0 && close(w.lost_fd) < 0 && rc == 0)
+		rc = tdat_fail_nooff(e, TDAT_EIO, "%s/tdat/lost: %s", dir,
+		    strerror(errno));
 	for (i = 0; i < w.ncls; i++)
 		cls_free(&w.cls[i]);
 	free(w.cls);

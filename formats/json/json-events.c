@@ -1433,8 +1433,101 @@ jev_free(void *arg)
 	free(j->cache);
 }
 
+/* ------------------------------------------------------------------ */
+/*
+ * JSON Lines on threads (lib/merge/par.c): each worker writes with a jev
+ * of its own, over event sets of its own, into its block's text.  The
+ * Chrome format stays in the driver's thread: it pairs each CPU's
+ * switches into slices and names every task seen at the end.
+ */
+
+static void
+jev_fmt_free(void *arg)
+{
+	struct jev *j = arg;
+
+	j->w.mem = NULL;
+	jev_free(j);
+	free(j);
+}
+
+static void *
+jev_fmt_new(void *arg, struct tdat_err *e)
+{
+	struct jev *top = arg, *j;
+	size_t k;
+
+	if (top->chrome)
+		return NULL;
+	if ((j = calloc(1, sizeof(*j))) == NULL)
+		goto nomem;
+	j->o = top->o;
+	if (tdat_jw_init(&j->w, NULL) < 0 ||
+	    (j->in = calloc(top->nin, sizeof(*j->in))) == NULL) {
+		jev_fmt_free(j);
+		goto nomem;
+	}
+	j->nin = top->nin;
+	for (k = 0; k < j->nin; k++) {
+		j->in[k].f = top->in[k].f;
+		j->in[k].type_size = top->in[k].type_size;
+		if (tdat_events_load(j->in[k].f, &j->in[k].ev, e) < 0) {
+			jev_fmt_free(j);
+			return NULL;
+		}
+		tdat_events_finish(j->in[k].ev, 0);
+	}
+	j->f = j->in[0].f;
+	j->ev = j->in[0].ev;
+	j->type_size = j->in[0].type_size;
+	return j;
+nomem:
+	tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	return NULL;
+}
+
+static int
+jev_fmt(void *arg, size_t k, const struct tdat_record *rec,
+    struct tdat_sbuf *out, struct tdat_err *e)
+{
+	struct jev *j = arg;
+
+	j->w.mem = out;
+	return jev_record(j, k, rec, e);
+}
+
+static int
+jev_fmt_flush(void *arg, struct tdat_sbuf *out, struct tdat_err *e)
+{
+	struct jev *j = arg;
+
+	j->w.mem = out;
+	if (tdat_jw_flush(&j->w) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* The driver's thread: the workers' text, after what begin() wrote. */
+static int
+jev_write(void *arg, const char *p, size_t n, struct tdat_err *e)
+{
+	struct jev *j = arg;
+
+	if (tdat_jw_flush(&j->w) == 0 && fwrite(p, 1, n, j->out) != n)
+		j->w.err = TDAT_EIO;
+	if (j->w.err)
+		return j->w.err == TDAT_ENOMEM ?
+		    tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory") :
+		    tdat_fail_nooff(e, TDAT_EIO, "write error");
+	return 0;
+}
+
+static const struct tdat_sink_par jev_par = {
+	jev_fmt_new, jev_fmt, jev_fmt_flush, jev_fmt_free, NULL, jev_write
+};
+
 static const struct tdat_sink_ops jev_ops = {
-	0, jev_begin, jev_record, jev_end, jev_free
+	0, jev_begin, jev_record, jev_end, jev_free, &jev_par
 };
 
 int

@@ -540,13 +540,14 @@ static void
 sections(struct meta *m)
 {
 	struct tdat_file *f = m->f;
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 	struct tdat_jw *w = m->w;
 	size_t i;
 
 	tdat_jw_key(w, "sections");
 	tdat_jw_arr(w);
-	for (i = 0; i < f->nsect; i++) {
-		const struct tdat_section *s = &f->sect[i];
+	for (i = 0; i < td->nsect; i++) {
+		const struct tdat_section *s = &td->sect[i];
 		int comp = (s->flags & TDAT_SEC_COMPRESSED) != 0;
 
 		tdat_jw_obj(w);
@@ -571,16 +572,17 @@ static void
 strings(struct meta *m)
 {
 	struct tdat_file *f = m->f;
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 	struct tdat_jw *w = m->w;
 	size_t p = 0, len;
 
 	tdat_jw_key(w, "strings");
 	tdat_jw_arr(w);
-	while (f->strings && p < f->strings_len) {
-		const char *s = (const char *)f->strings + p;
-		const char *nul = memchr(s, 0, f->strings_len - p);
+	while (td->strings && p < td->strings_len) {
+		const char *s = (const char *)td->strings + p;
+		const char *nul = memchr(s, 0, td->strings_len - p);
 
-		len = nul ? (size_t)(nul - s) : f->strings_len - p;
+		len = nul ? (size_t)(nul - s) : td->strings_len - p;
 		tdat_jw_obj(w);
 		ku64(w, "offset", p);
 		tdat_jw_key(w, "string");
@@ -882,21 +884,22 @@ static void
 btf(struct meta *m)
 {
 	struct tdat_file *f = m->f;
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 	struct tdat_jw *w = m->w;
 	size_t i;
 
 	tdat_jw_key(w, "btf");
-	for (i = 0; i < f->nsect; i++)
-		if (f->btf_sect != 0 && f->sect[i].off == f->btf_sect)
+	for (i = 0; i < td->nsect; i++)
+		if (td->btf_sect != 0 && td->sect[i].off == td->btf_sect)
 			break;
-	if (f->btf_sect == 0 || i == f->nsect) {
+	if (td->btf_sect == 0 || i == td->nsect) {
 		tdat_jw_null(w);
 		return;
 	}
 	tdat_jw_obj(w);
-	ku64(w, "offset", f->sect[i].off);
-	ku64(w, "size", f->sect[i].flags & TDAT_SEC_COMPRESSED ?
-	    f->sect[i].usize : f->sect[i].size);
+	ku64(w, "offset", td->sect[i].off);
+	ku64(w, "size", td->sect[i].flags & TDAT_SEC_COMPRESSED ?
+	    td->sect[i].usize : td->sect[i].size);
 	tdat_jw_end(w, '}');
 }
 
@@ -904,6 +907,7 @@ int
 tdat_json_meta(struct tdat_file *f, FILE *out, const struct tdat_json_opts *o,
     struct tdat_err *e)
 {
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 	struct tdat_jw jw, *w = &jw;
 	struct meta m = { f, w, NULL };
 	int rc;
@@ -923,7 +927,7 @@ tdat_json_meta(struct tdat_file *f, FILE *out, const struct tdat_json_opts *o,
 	if (f->version >= 7 && f->comp) {
 		tdat_jw_obj(w);
 		kstr(w, "name", f->comp);
-		kstr(w, "version", f->comp_ver ? f->comp_ver : "");
+		kstr(w, "version", td->comp_ver ? td->comp_ver : "");
 		tdat_jw_end(w, '}');
 	} else {
 		tdat_jw_null(w);

@@ -57,11 +57,25 @@ tdat_jw_free(struct tdat_jw *w)
 	w->tmp = NULL;
 }
 
+/* n bytes to the output: out, or mem (a worker's block of text). */
+static void
+jw_write(struct tdat_jw *w, const char *s, size_t n)
+{
+	if (w->err)
+		return;
+	if (w->mem != NULL) {
+		tdat_sb_add(w->mem, s, n);
+		if (w->mem->oom)
+			w->err = TDAT_ENOMEM;
+	} else if (fwrite(s, 1, n, w->out) != n)
+		w->err = TDAT_EIO;
+}
+
 int
 tdat_jw_flush(struct tdat_jw *w)
 {
-	if (w->len && !w->err && fwrite(w->buf, 1, w->len, w->out) != w->len)
-		w->err = TDAT_EIO;
+	if (w->len)
+		jw_write(w, w->buf, w->len);
 	w->len = 0;
 	return w->err;
 }
@@ -71,8 +85,7 @@ put_slow(struct tdat_jw *w, const char *s, size_t n)
 {
 	tdat_jw_flush(w);
 	if (n > w->cap) {
-		if (!w->err && fwrite(s, 1, n, w->out) != n)
-			w->err = TDAT_EIO;
+		jw_write(w, s, n);
 		return;
 	}
 	memcpy(w->buf + w->len, s, n);

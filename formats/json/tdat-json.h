@@ -64,6 +64,7 @@ struct tdat_jw {
 	int lines_depth;	/* if not 0: a newline after each comma there */
 	struct json_object *js;	/* reused for json-c's string escaping */
 	struct tdat_sbuf *tmp;	/* UTF-8 repair */
+	struct tdat_sbuf *mem;	/* not NULL: written there, not to out */
 };
 
 int tdat_jw_init(struct tdat_jw *, FILE *out);	/* 0 or TDAT_ENOMEM */

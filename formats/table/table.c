@@ -2108,7 +2108,7 @@ tw_free(void *arg)
 }
 
 static const struct tdat_sink_ops tw_ops = {
-	0, tw_begin, tw_record, tw_end, tw_free
+	0, tw_begin, tw_record, tw_end, tw_free, NULL
 };
 
 int

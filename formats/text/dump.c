@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tdat-int.h"
+#include "tdat-tracedat.h"
 
 struct dumper {
 	struct tdat_file *f;
@@ -74,6 +75,7 @@ static void
 initial(struct dumper *d)
 {
 	struct tdat_file *f = d->f;
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 
 	pr(d, TDAT_DUMP_SUMMARY, "\n Tracing meta data in file %s:\n", f->path);
 	pr(d, TDAT_DUMP_SUMMARY, "\t[Initial format]\n");
@@ -86,7 +88,7 @@ initial(struct dumper *d)
 		pr(d, TDAT_DUMP_SUMMARY, "\t\t%s\t[Compression algorithm]\n",
 		    f->comp ? f->comp : "none");
 		pr(d, TDAT_DUMP_SUMMARY, "\t\t%s\t[Compression version]\n",
-		    f->comp_ver ? f->comp_ver : "");
+		    td->comp_ver ? td->comp_ver : "");
 	}
 }
 
@@ -152,11 +154,12 @@ section_header(struct dumper *d, unsigned mask, const struct tdat_section *s)
 static const struct tdat_section *
 section_at(struct tdat_file *f, uint64_t off)
 {
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 	size_t i;
 
-	for (i = 0; i < f->nsect; i++)
-		if (f->sect[i].off == off)
-			return &f->sect[i];
+	for (i = 0; i < td->nsect; i++)
+		if (td->sect[i].off == off)
+			return &td->sect[i];
 	return NULL;
 }
 
@@ -365,6 +368,7 @@ static void
 options(struct dumper *d)
 {
 	struct tdat_file *f = d->f;
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 	size_t i;
 	int count = 0, sect = -2;
 
@@ -373,9 +377,9 @@ options(struct dumper *d)
 
 		if (f->version >= 7 && o->sect != sect) {
 			sect = o->sect;
-			if (sect >= 0 && (size_t)sect < f->nsect)
+			if (sect >= 0 && (size_t)sect < td->nsect)
 				section_header(d, TDAT_DUMP_OPTIONS,
-				    &f->sect[sect]);
+				    &td->sect[sect]);
 		}
 		count++;
 		if (o->id != TDAT_OPT_DONE) {
@@ -440,18 +444,19 @@ static void
 strings(struct dumper *d)
 {
 	struct tdat_file *f = d->f;
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 	size_t i, base = 0;
 
-	for (i = 0; i < f->nsect; i++) {
-		const struct tdat_section *s = &f->sect[i];
+	for (i = 0; i < td->nsect; i++) {
+		const struct tdat_section *s = &td->sect[i];
 		uint64_t len = s->flags & TDAT_SEC_COMPRESSED ? s->usize : s->size;
 		uint64_t p = 0;
 
 		if (s->id != TDAT_OPT_STRINGS)
 			continue;
 		pr(d, TDAT_DUMP_STRINGS, "\t[String @ offset]\n");
-		while (p < len && base + p < f->strings_len) {
-			const char *str = (const char *)f->strings + base + p;
+		while (p < len && base + p < td->strings_len) {
+			const char *str = (const char *)td->strings + base + p;
 
 			pr(d, TDAT_DUMP_STRINGS, "\t\t\"%s\" @ %" PRIu64 "\n", str,
 			    (uint64_t)(base + p));
@@ -465,10 +470,11 @@ static void
 section_list(struct dumper *d)
 {
 	struct tdat_file *f = d->f;
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 	size_t i;
 
-	for (i = 0; i < f->nsect; i++) {
-		const struct tdat_section *s = &f->sect[i];
+	for (i = 0; i < td->nsect; i++) {
+		const struct tdat_section *s = &td->sect[i];
 		const char *name = secname(f, s->name_id);
 
 		if (s->id >= TDAT_OPT_MAX)
@@ -523,6 +529,7 @@ static void
 meta_sections(struct dumper *d)
 {
 	struct tdat_file *f = d->f;
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 	static const unsigned masks[TDAT_OPT_MAX] = {
 		[TDAT_OPT_HEADER_INFO] = TDAT_DUMP_HEAD_PAGE | TDAT_DUMP_HEAD_EVENT,
 		[TDAT_OPT_FTRACE_EVENTS] = TDAT_DUMP_FTRACE,
@@ -567,7 +574,7 @@ meta_sections(struct dumper *d)
 		}
 	}
 	pr(d, TDAT_DUMP_SUMMARY | TDAT_DUMP_SECTIONS, "\t[%zu sections]\n",
-	    f->nsect);
+	    td->nsect);
 }
 
 int
@@ -602,6 +609,7 @@ tdat_dump(struct tdat_file *f, FILE *out, unsigned what, struct tdat_err *e)
 int
 tdat_dump_summary(struct tdat_file *f, FILE *out, struct tdat_err *e)
 {
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 	size_t i;
 
 	fprintf(out, "file:         %s\n", f->path);
@@ -611,7 +619,7 @@ tdat_dump_summary(struct tdat_file *f, FILE *out, struct tdat_err *e)
 	fprintf(out, "page size:    %u\n", f->page_size);
 	if (f->version >= 7)
 		fprintf(out, "compression:  %s %s\n", f->comp ? f->comp : "none",
-		    f->comp_ver && *f->comp_ver ? f->comp_ver : "");
+		    td->comp_ver && *td->comp_ver ? td->comp_ver : "");
 	fprintf(out, "CPUs:         %u\n", f->ncpus);
 	fprintf(out, "options:      %zu\n", f->nopt);
 	fprintf(out, "systems:      %u (%u ftrace events)\n", f->nsys, f->nftrace);
@@ -634,8 +642,8 @@ tdat_dump_summary(struct tdat_file *f, FILE *out, struct tdat_err *e)
 	if (f->latency)
 		fprintf(out, "latency text at offset %" PRIu64 "\n",
 		    f->latency_off);
-	for (i = 0; i < f->nsect; i++) {
-		const struct tdat_section *s = &f->sect[i];
+	for (i = 0; i < td->nsect; i++) {
+		const struct tdat_section *s = &td->sect[i];
 		const char *name = tdat_string(f, s->name_id);
 
 		fprintf(out, "section %2u @ %-10" PRIu64 " %-22s %" PRIu64

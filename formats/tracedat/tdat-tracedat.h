@@ -9,6 +9,38 @@
 
 #include "tdat-int.h"
 
+#define TDAT_SEC_COMPRESSED 0x1
+
+/* A v7 section. */
+struct tdat_section {
+	uint16_t id, flags;
+	uint32_t name_id;
+	uint64_t off;		/* offset of the 16-byte section header */
+	uint64_t size;		/* size of what follows the header */
+	uint32_t csize, usize;	/* compressed metadata sections */
+};
+
+/*
+ * What only a trace.dat's container holds, behind its tdat_file's
+ * page_arg (tdat_tracedat_of()); freed by its release operation.
+ */
+struct tdat_tracedat {
+	char *comp_ver;		/* v7 compression version */
+	uint64_t first_opt;	/* v7 offset of the first options section */
+	/* v7: where the compressed bytes of the kallsyms section lie, and
+	 * their sizes, when it holds just the size and the text (a writer
+	 * of the same codec copies them); csize 0 if not */
+	uint64_t ksec_data;
+	uint32_t ksec_csize, ksec_usize;
+	uint64_t btf_sect;	/* offset of the BTF section, 0: none */
+	size_t nsect;
+	struct tdat_section *sect;	/* v7 sections, in file order */
+	unsigned char *strings;	/* v7 strings sections, joined */
+	size_t strings_len;
+	uint64_t clock_off;	/* v6: offset of the trace clock data */
+	struct tdat_codec *codec;	/* v7 compression, or NULL */
+};
+
 /* Open a trace.dat file or standard input ("-"), whatever the path;
  * tdat_open() chooses the format first. */
 int tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
@@ -40,5 +72,18 @@ tdat_is_tracedat(const struct tdat_file *f)
 {
 	return f->page_ops == &tdat_tracedat_pages;
 }
+
+/* f's container: all zero (no sections, strings, codec) for another
+ * format's input. */
+static inline const struct tdat_tracedat *
+tdat_tracedat_of(const struct tdat_file *f)
+{
+	static const struct tdat_tracedat none;
+
+	return tdat_is_tracedat(f) && f->page_arg ? f->page_arg : &none;
+}
+
+/* A v7 string by its id; NULL if none. */
+const char *tdat_string(const struct tdat_file *, uint32_t id);
 
 #endif

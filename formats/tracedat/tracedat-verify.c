@@ -180,9 +180,10 @@ static int
 inflate_exact(struct vctx *v, const unsigned char *src, size_t slen,
     unsigned char *dst, size_t dlen, char *why, size_t wn)
 {
+	const struct tdat_tracedat *td = tdat_tracedat_of(v->f);
 	int rc;
 
-	rc = tdat_codec_decompress_why(v->f->codec, src, slen, dst, dlen, why,
+	rc = tdat_codec_decompress_why(td->codec, src, slen, dst, dlen, why,
 	    wn);
 	if (rc == TDAT_ENOMEM)
 		return nomem(v), 1;
@@ -725,6 +726,7 @@ static void
 check_sections(struct vctx *v)
 {
 	struct tdat_file *f = v->f;
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 	const struct tdat_optval *ov;
 	size_t i, j;
 	char why[160];
@@ -732,26 +734,26 @@ check_sections(struct vctx *v)
 	if ((ov = optvals(v)) == NULL)
 		return;
 
-	if (f->nsect > 0) {
-		const struct tdat_section *z = &f->sect[f->nsect - 1];
+	if (td->nsect > 0) {
+		const struct tdat_section *z = &td->sect[td->nsect - 1];
 		uint64_t end = z->off + 16 + z->size;
 
-		add_region(v, 0, f->sect[0].off, "the file header");
+		add_region(v, 0, td->sect[0].off, "the file header");
 		if (end < f->fsize && ERR(v, "trailing", end, "%llu bytes after "
 		    "the last section do not form a section",
 		    (unsigned long long)(f->fsize - end)))
 			return;
 	}
-	for (i = 0; i < f->nsect && !v->sec_stop && !v->fatal; i++) {
-		const struct tdat_section *s = &f->sect[i];
+	for (i = 0; i < td->nsect && !v->sec_stop && !v->fatal; i++) {
+		const struct tdat_section *s = &td->sect[i];
 		const char *nm = tdat_string(f, s->name_id);
 		unsigned refs = 0;
 
-		if (nm == NULL || strnlen(nm, f->strings_len - s->name_id) ==
-		    f->strings_len - s->name_id) {
+		if (nm == NULL || strnlen(nm, td->strings_len - s->name_id) ==
+		    td->strings_len - s->name_id) {
 			if (ERR(v, "string-ref", s->off, "section name id %u is "
 			    "outside the string table (%zu bytes)", s->name_id,
-			    f->strings_len))
+			    td->strings_len))
 				return;
 		}
 		if (s->flags & ~TDAT_SEC_COMPRESSED)
@@ -803,7 +805,7 @@ check_sections(struct vctx *v)
 		if (!(s->flags & TDAT_SEC_COMPRESSED) ||
 		    s->id == TDAT_OPT_BUFFER || s->id == TDAT_OPT_BUFFER_TEXT)
 			continue;
-		if (f->codec == NULL) {
+		if (td->codec == NULL) {
 			ERR(v, "compressed", s->off, "section is compressed but "
 			    "the file names no compression");
 			continue;
@@ -844,6 +846,7 @@ static void
 v6_regions(struct vctx *v)
 {
 	struct tdat_file *f = v->f;
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 	uint64_t end = f->cmdlines.off + 8 + f->cmdlines.len + 4, top;
 	unsigned char tag[10];
 	struct tdat_err e = { 0 };
@@ -862,7 +865,7 @@ v6_regions(struct vctx *v)
 		end = top + 10 + 16 * (uint64_t)f->ncpus;
 	add_region(v, 0, end, "the file's metadata");
 	if (f->has_clock_data && f->clock_data)
-		add_region(v, f->clock_off, f->clock_off + 8 +
+		add_region(v, td->clock_off, td->clock_off + 8 +
 		    strlen(f->clock_data), "the trace clock");
 	for (i = 1; i < f->nbuf; i++)
 		add_region(v, f->buf[i].opt_off, f->buf[i].opt_off + 10 +
@@ -1130,6 +1133,7 @@ page_issue(void *arg, const struct tdat_ring_issue *is)
 static void
 check_cpu(struct vctx *v, int bi, uint32_t ci)
 {
+	const struct tdat_tracedat *td = tdat_tracedat_of(v->f);
 	const struct tdat_buffer *b = &v->f->buf[bi];
 	struct cpuwalk w = { v, b, &b->cpu[ci], -1, { 0 }, 0, 0 };
 	struct tdat_pages *ps;
@@ -1145,7 +1149,7 @@ check_cpu(struct vctx *v, int bi, uint32_t ci)
 	w.ck.issue = page_issue;
 	w.ck.arg = &w;
 	w.ck.seen = v->seen;
-	if (b->compressed && v->f->codec == NULL) {
+	if (b->compressed && td->codec == NULL) {
 		PERR(v, &w, "compressed", w.c->off, "data is compressed but the "
 		    "file names no compression");
 		return;
@@ -1431,6 +1435,7 @@ replay(struct vctx *v, const struct task *t)
 static int
 run_tasks(struct vctx *v, struct task *t, size_t n)
 {
+	const struct tdat_tracedat *td = tdat_tracedat_of(v->f);
 	struct pool p;
 	pthread_t th;
 	size_t i, j;
@@ -1441,8 +1446,8 @@ run_tasks(struct vctx *v, struct task *t, size_t n)
 	p.n = n;
 	p.hv = *v;
 	p.hv.fatal = p.hv.stop = 0;
-	if (v->f->codec && (p.hv.codec = tdat_codec_new(tdat_codec_name(
-	    v->f->codec))) == NULL)
+	if (td->codec && (p.hv.codec = tdat_codec_new(tdat_codec_name(
+	    td->codec))) == NULL)
 		return 1;
 	if ((p.hv.seen = calloc(v->events.nev + 1, 1)) == NULL) {
 		tdat_codec_free(p.hv.codec);

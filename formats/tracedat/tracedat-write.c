@@ -30,6 +30,7 @@
 #include <zstd.h>
 
 #include "tdat-int.h"
+#include "tdat-tracedat.h"
 
 /* trace-cmd's chunks are of 10 pages; its reader takes any whole number
  * of pages (each chunk names its size), and chunks of 20 compress in
@@ -871,9 +872,10 @@ out:
 static void
 read_ahead(struct w *w, struct tdat_pages *pg)
 {
+	const struct tdat_tracedat *td = tdat_tracedat_of(w->f);
 	sigset_t all, old;
 
-	if (w->codec != NULL || w->f->codec == NULL)
+	if (w->codec != NULL || td->codec == NULL)
 		return;
 	if (w->pwk == NULL) {
 		/* Signals go to this thread (lib/common/output.c's handler). */
@@ -1422,20 +1424,21 @@ sect_same(struct w *w, uint16_t id, const unsigned char *p, size_t n,
     unsigned char **out, size_t *on)
 {
 	struct tdat_file *f = w->f;
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 	const struct tdat_section *s = NULL;
 	struct tdat_err e;
 	unsigned char *c, *u;
 	size_t i;
 	int same;
 
-	for (i = 0; i < f->nsect; i++)
-		if (f->sect[i].id == id) {
+	for (i = 0; i < td->nsect; i++)
+		if (td->sect[i].id == id) {
 			if (s != NULL)
 				return 0;	/* which one is it? */
-			s = &f->sect[i];
+			s = &td->sect[i];
 		}
 	if (s == NULL || !(s->flags & TDAT_SEC_COMPRESSED) || n == 0 ||
-	    s->usize != n || f->codec == NULL || f->comp == NULL ||
+	    s->usize != n || td->codec == NULL || f->comp == NULL ||
 	    f->big != w->big || strcmp(f->comp, tdat_codec_name(w->codec)) ||
 	    (uint64_t)s->csize + 8 > s->size || s->csize == 0)
 		return 0;
@@ -1444,7 +1447,7 @@ sect_same(struct w *w, uint16_t id, const unsigned char *p, size_t n,
 		return -1;
 	}
 	same = tdat_pread(f, c, s->off + 16 + 8, s->csize, &e) == 0 &&
-	    tdat_codec_decompress(f->codec, c, s->csize, u, n) == 0 &&
+	    tdat_codec_decompress(td->codec, c, s->csize, u, n) == 0 &&
 	    memcmp(u, p, n) == 0;
 	free(u);
 	if (!same) {
@@ -1527,21 +1530,22 @@ static int
 kallsyms_copy(struct w *w, uint64_t at)
 {
 	const struct tdat_file *f = w->f;
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 	unsigned char h[8], *p;
 	uint64_t done, n;
 	int rc;
 
-	tdat_put(h, f->ksec_csize, 4, w->big);
-	tdat_put(h + 4, f->ksec_usize, 4, w->big);
+	tdat_put(h, td->ksec_csize, 4, w->big);
+	tdat_put(h + 4, td->ksec_usize, 4, w->big);
 	if ((rc = w_append(w, h, 8)) < 0)
 		return rc;
 	if ((p = malloc(COPY_WIN)) == NULL)
 		return w_oom(w);
-	for (done = 0; done < f->ksec_csize; done += n) {
-		n = f->ksec_csize - done;
+	for (done = 0; done < td->ksec_csize; done += n) {
+		n = td->ksec_csize - done;
 		if (n > COPY_WIN)
 			n = COPY_WIN;
-		if ((rc = tdat_pread(w->f, p, f->ksec_data + done, n,
+		if ((rc = tdat_pread(w->f, p, td->ksec_data + done, n,
 		    w->e)) < 0 || (rc = w_append(w, p, (size_t)n)) < 0) {
 			free(p);
 			return rc;
@@ -1559,6 +1563,7 @@ kallsyms_copy(struct w *w, uint64_t at)
 static int
 sect_kallsyms(struct w *w, uint32_t name, uint64_t *at)
 {
+	const struct tdat_tracedat *td = tdat_tracedat_of(w->f);
 	struct tdat_blob *k = &w->f->kallsyms;
 	struct wput wp = { w, 0 };
 	struct tdat_stream_out o = { put_append, &wp, 0 };
@@ -1581,9 +1586,9 @@ sect_kallsyms(struct w *w, uint32_t name, uint64_t *at)
 		return tdat_fail_nooff(w->e, TDAT_EUNSUP,
 		    "section of %llu bytes too large to compress",
 		    (unsigned long long)k->len + 4);
-	if (w->f->ksec_csize && w->f->comp && k->p &&
+	if (td->ksec_csize && w->f->comp && k->p &&
 	    strcmp(w->f->comp, tdat_codec_name(w->codec)) == 0 &&
-	    w->f->big == w->big && w->f->ksec_usize == k->len + 4)
+	    w->f->big == w->big && td->ksec_usize == k->len + 4)
 		return kallsyms_copy(w, *at);
 	hat = w->pos;
 	memset(h, 0, sizeof(h));
@@ -1894,6 +1899,7 @@ static int
 write_v7(struct w *w)
 {
 	struct tdat_file *f = w->f;
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 	const char *cname = w->codec ? tdat_codec_name(w->codec) : "none";
 	struct bytes b = { 0 };
 	int *order, rc, lat = -1;
@@ -1903,8 +1909,8 @@ write_v7(struct w *w)
 
 	enc_initial(w, &b, 7);
 	b_str(&b, cname);
-	b_str(&b, f->comp && strcmp(f->comp, cname) == 0 && f->comp_ver ?
-	    f->comp_ver : codec_version(cname));
+	b_str(&b, f->comp && strcmp(f->comp, cname) == 0 && td->comp_ver ?
+	    td->comp_ver : codec_version(cname));
 	w->next_opt = b.len;
 	b_num(&b, 0, 8, w->big);
 	rc = w_bytes(w, &b);

@@ -21,6 +21,9 @@
 #include "tdat-int.h"
 #include "tdat-tracedat.h"
 
+/* f's container (a trace.dat being read or open) */
+#define TD(f)	((struct tdat_tracedat *)tdat_tracedat_of(f))
+
 #define MAX_STRING	4096		/* names, versions, clocks */
 #define MAX_COUNT	(1u << 20)	/* events, systems, options, CPUs */
 #define MAX_CHUNK	(16u << 20)	/* uncompressed bytes of one chunk */
@@ -365,9 +368,11 @@ fail:
 const char *
 tdat_string(const struct tdat_file *f, uint32_t id)
 {
-	if (f->strings == NULL || id >= f->strings_len)
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
+
+	if (td->strings == NULL || id >= td->strings_len)
 		return NULL;
-	return (const char *)f->strings + id;
+	return (const char *)td->strings + id;
 }
 
 const char *
@@ -601,6 +606,7 @@ static int
 v7_buffer(struct tdat_file *f, const struct tdat_option *o,
     const struct tdat_opt_buffer *ob, int index, struct tdat_err *e)
 {
+	struct tdat_tracedat *td = TD(f);
 	struct tdat_buffer *b;
 	int text = o->id == TDAT_OPT_BUFFER_TEXT;
 	uint64_t pos = 8;
@@ -625,19 +631,20 @@ v7_buffer(struct tdat_file *f, const struct tdat_option *o,
 	    &b->clock, "buffer clock", e)) < 0)
 		return rc;
 	pos += ob->clock_len + 1;
-	for (i = 0; i < f->nsect; i++)
-		if (f->sect[i].off == b->opt_off)
+	for (i = 0; i < td->nsect; i++)
+		if (td->sect[i].off == b->opt_off)
 			break;
-	if (i == f->nsect || f->sect[i].id != (text ? TDAT_OPT_BUFFER_TEXT :
+	if (i == td->nsect || td->sect[i].id != (text ? TDAT_OPT_BUFFER_TEXT :
 	    TDAT_OPT_BUFFER))
 		return tdat_fail(e, TDAT_ECORRUPT, o->off,
 		    "buffer \"%s\" names offset %llu, which is not its section",
 		    b->name, (unsigned long long)b->opt_off);
-	b->compressed = (f->sect[i].flags & TDAT_SEC_COMPRESSED) != 0;
-	if (b->compressed && f->codec == NULL)
-		return tdat_fail(e, TDAT_ECORRUPT, f->sect[i].off, "buffer \"%s\" "
-		    "is compressed but the file names no compression", b->name);
-	b->data_end = f->sect[i].off + 16 + f->sect[i].size;
+	b->compressed = (td->sect[i].flags & TDAT_SEC_COMPRESSED) != 0;
+	if (b->compressed && td->codec == NULL)
+		return tdat_fail(e, TDAT_ECORRUPT, td->sect[i].off,
+		    "buffer \"%s\" is compressed but the file names no "
+		    "compression", b->name);
+	b->data_end = td->sect[i].off + 16 + td->sect[i].size;
 	if (text)
 		return 0;
 	if (!ob->has_cpus)
@@ -657,13 +664,14 @@ v7_buffer(struct tdat_file *f, const struct tdat_option *o,
 		c->id = ob->cpu[b->ncpu].id;
 		c->off = ob->cpu[b->ncpu].off;
 		c->size = ob->cpu[b->ncpu].size;
-		if (f->salvage && c->size && c->off >= f->sect[i].off + 16 &&
+		if (f->salvage && c->size && c->off >= td->sect[i].off + 16 &&
 		    (c->off > b->data_end || c->size > b->data_end - c->off))
 			cut_cpu(b, c, c->off > b->data_end ? 0 :
 			    b->data_end - c->off);
-		if (c->size && (c->off < f->sect[i].off + 16 ||
-		    c->off - f->sect[i].off - 16 > f->sect[i].size ||
-		    c->size > f->sect[i].size - (c->off - f->sect[i].off - 16)))
+		if (c->size && (c->off < td->sect[i].off + 16 ||
+		    c->off - td->sect[i].off - 16 > td->sect[i].size ||
+		    c->size > td->sect[i].size -
+		    (c->off - td->sect[i].off - 16)))
 			return tdat_fail(e, TDAT_ECORRUPT, c->off,
 			    "buffer \"%s\" CPU %u: data lies outside its section",
 			    b->name, c->id);
@@ -806,6 +814,7 @@ v6_buffers(struct tdat_file *f, struct tdat_err *e)
 static int
 read_v6(struct rd *r, struct tdat_file *f)
 {
+	struct tdat_tracedat *td = TD(f);
 	struct tdat_buffer *top;
 	char tag[10];
 	uint64_t at;
@@ -846,7 +855,7 @@ read_v6(struct rd *r, struct tdat_file *f)
 			if (f->has_clock_data) {
 				struct tdat_blob clk;
 
-				f->clock_off = r->pos;
+				td->clock_off = r->pos;
 				if ((rc = rd_sized_blob(r, 8, &clk,
 				    "trace clock")) < 0)
 					return rc;
@@ -891,6 +900,7 @@ static int
 load_section(struct tdat_file *f, const struct tdat_section *s,
     unsigned char **out, uint64_t *len, struct tdat_err *e)
 {
+	struct tdat_tracedat *td = TD(f);
 	uint64_t data = s->off + 16;
 	unsigned char *c, *u;
 	int rc;
@@ -908,7 +918,7 @@ load_section(struct tdat_file *f, const struct tdat_section *s,
 		*len = s->size;
 		return 0;
 	}
-	if (f->codec == NULL)
+	if (td->codec == NULL)
 		return tdat_fail(e, TDAT_ECORRUPT, s->off,
 		    "section is compressed but the file names no compression");
 	if ((uint64_t)s->csize + 8 > s->size)
@@ -925,10 +935,10 @@ load_section(struct tdat_file *f, const struct tdat_section *s,
 	}
 	if ((rc = tdat_pread(f, c, data + 8, s->csize, e)) < 0)
 		goto fail;
-	if (tdat_codec_decompress(f->codec, c, s->csize, u, s->usize) < 0) {
+	if (tdat_codec_decompress(td->codec, c, s->csize, u, s->usize) < 0) {
 		rc = tdat_fail(e, TDAT_ECORRUPT, data + 8,
 		    "%s data does not decompress to %u bytes",
-		    tdat_codec_name(f->codec), s->usize);
+		    tdat_codec_name(td->codec), s->usize);
 		goto fail;
 	}
 	free(c);
@@ -946,6 +956,7 @@ fail:
 static int
 v7_walk(struct tdat_file *f, uint64_t off, struct tdat_err *e)
 {
+	struct tdat_tracedat *td = TD(f);
 	unsigned char h[16];
 	struct tdat_section *s;
 	int rc;
@@ -953,12 +964,13 @@ v7_walk(struct tdat_file *f, uint64_t off, struct tdat_err *e)
 	while (f->fsize - off >= 16) {
 		if ((rc = tdat_pread(f, h, off, 16, e)) < 0)
 			return rc;
-		if (f->nsect >= MAX_COUNT)
+		if (td->nsect >= MAX_COUNT)
 			return tdat_fail(e, TDAT_ECORRUPT, off, "too many sections");
-		if ((s = realloc(f->sect, (f->nsect + 1) * sizeof(*s))) == NULL)
+		if ((s = realloc(td->sect, (td->nsect + 1) * sizeof(*s))) ==
+		    NULL)
 			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-		f->sect = s;
-		s = &f->sect[f->nsect++];
+		td->sect = s;
+		s = &td->sect[td->nsect++];
 		memset(s, 0, sizeof(*s));
 		s->id = tdat_get16(h, f->big);
 		s->flags = tdat_get16(h + 2, f->big);
@@ -978,7 +990,7 @@ v7_walk(struct tdat_file *f, uint64_t off, struct tdat_err *e)
 			if ((s->flags & TDAT_SEC_COMPRESSED) &&
 			    s->id != TDAT_OPT_BUFFER &&
 			    s->id != TDAT_OPT_BUFFER_TEXT)
-				f->nsect--;
+				td->nsect--;
 			break;
 		}
 		if ((s->flags & TDAT_SEC_COMPRESSED) && s->id != TDAT_OPT_BUFFER &&
@@ -1004,24 +1016,26 @@ v7_walk(struct tdat_file *f, uint64_t off, struct tdat_err *e)
 static int
 v7_strings(struct tdat_file *f, struct tdat_err *e)
 {
+	struct tdat_tracedat *td = TD(f);
 	unsigned char *p, *s;
 	uint64_t len;
 	size_t i;
 	int rc;
 
-	for (i = 0; i < f->nsect; i++) {
-		if (f->sect[i].id != TDAT_OPT_STRINGS)
+	for (i = 0; i < td->nsect; i++) {
+		if (td->sect[i].id != TDAT_OPT_STRINGS)
 			continue;
-		if ((rc = load_section(f, &f->sect[i], &p, &len, e)) < 0)
+		if ((rc = load_section(f, &td->sect[i], &p, &len, e)) < 0)
 			return rc;
-		if ((s = realloc(f->strings, f->strings_len + len + 1)) == NULL) {
+		s = realloc(td->strings, td->strings_len + len + 1);
+		if (s == NULL) {
 			free(p);
 			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 		}
-		memcpy(s + f->strings_len, p, len);
-		f->strings = s;
-		f->strings_len += len;
-		s[f->strings_len] = '\0';
+		memcpy(s + td->strings_len, p, len);
+		td->strings = s;
+		td->strings_len += len;
+		s[td->strings_len] = '\0';
 		free(p);
 	}
 	return 0;
@@ -1031,13 +1045,14 @@ v7_strings(struct tdat_file *f, struct tdat_err *e)
 static int
 v7_names(struct tdat_file *f, struct tdat_err *e)
 {
+	struct tdat_tracedat *td = TD(f);
 	size_t i;
 
-	for (i = 0; i < f->nsect; i++)
-		if (tdat_string(f, f->sect[i].name_id) == NULL)
-			return tdat_fail(e, TDAT_ECORRUPT, f->sect[i].off,
+	for (i = 0; i < td->nsect; i++)
+		if (tdat_string(f, td->sect[i].name_id) == NULL)
+			return tdat_fail(e, TDAT_ECORRUPT, td->sect[i].off,
 			    "section name %u is not in the strings table%s",
-			    f->sect[i].name_id, f->strings ? "" :
+			    td->sect[i].name_id, td->strings ? "" :
 			    " (the file has no strings section)");
 	return 0;
 }
@@ -1045,11 +1060,12 @@ v7_names(struct tdat_file *f, struct tdat_err *e)
 static const struct tdat_section *
 find_section(const struct tdat_file *f, uint64_t off)
 {
+	struct tdat_tracedat *td = TD(f);
 	size_t i;
 
-	for (i = 0; i < f->nsect; i++)
-		if (f->sect[i].off == off)
-			return &f->sect[i];
+	for (i = 0; i < td->nsect; i++)
+		if (td->sect[i].off == off)
+			return &td->sect[i];
 	return NULL;
 }
 
@@ -1084,6 +1100,7 @@ static int
 v7_extra(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
     uint64_t off, struct tdat_err *e)
 {
+	struct tdat_tracedat *td = TD(f);
 	const struct tdat_section *s;
 	unsigned char *p;
 	uint64_t len;
@@ -1097,7 +1114,7 @@ v7_extra(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 		    "option %s names offset %llu, which is not its section",
 		    tdat_option_name(id), (unsigned long long)ref->off);
 	if (id == TDAT_OPT_BTF_FILE) {
-		f->btf_sect = s->off;
+		td->btf_sect = s->off;
 		f->btf_load = tdat_btf;
 		return 0;
 	}
@@ -1112,6 +1129,7 @@ v7_extra(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 int
 tdat_btf(struct tdat_file *f, struct tdat_err *e)
 {
+	struct tdat_tracedat *td = TD(f);
 	const struct tdat_section *s;
 	unsigned char *p;
 	uint64_t len;
@@ -1119,7 +1137,7 @@ tdat_btf(struct tdat_file *f, struct tdat_err *e)
 
 	if (f->btf.p != NULL)
 		return 1;
-	if (f->btf_sect == 0 || (s = find_section(f, f->btf_sect)) == NULL)
+	if (td->btf_sect == 0 || (s = find_section(f, td->btf_sect)) == NULL)
 		return 0;
 	if ((rc = load_section(f, s, &p, &len, e)) < 0)
 		return rc;
@@ -1134,6 +1152,7 @@ static int
 v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
     uint64_t off, struct tdat_err *e)
 {
+	struct tdat_tracedat *td = TD(f);
 	const struct tdat_section *s;
 	struct rd r = { .f = f, .e = e };
 	unsigned char *p;
@@ -1165,15 +1184,15 @@ v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 		rc = read_systems(&r, f);
 		break;
 	case TDAT_OPT_KALLSYMS:
-		f->ksec_csize = 0;
+		td->ksec_csize = 0;
 		if (f->kallsyms.p == NULL) {
 			rc = take_sized_blob(&r, 4, &f->kallsyms, "kallsyms",
 			    &p);
 			if (rc == 0 && (s->flags & TDAT_SEC_COMPRESSED) &&
 			    len == f->kallsyms.len + 4) {
-				f->ksec_data = s->off + 16 + 8;
-				f->ksec_csize = s->csize;
-				f->ksec_usize = s->usize;
+				td->ksec_data = s->off + 16 + 8;
+				td->ksec_csize = s->csize;
+				td->ksec_usize = s->usize;
 			}
 		} else
 			rc = rd_sized_blob(&r, 4, &f->kallsyms, "kallsyms");
@@ -1256,8 +1275,9 @@ visited(const struct tdat_file *f, int si)
 static int
 v7_options(struct tdat_file *f, struct tdat_err *e)
 {
+	struct tdat_tracedat *td = TD(f);
 	const struct tdat_section *s;
-	uint64_t off = f->first_opt, len, p;
+	uint64_t off = td->first_opt, len, p;
 	unsigned char *blob, **nb;
 	size_t hops = 0;
 	int rc, si;
@@ -1266,10 +1286,10 @@ v7_options(struct tdat_file *f, struct tdat_err *e)
 		if ((s = find_section(f, off)) == NULL || s->id != 0)
 			return tdat_fail(e, TDAT_ECORRUPT, off,
 			    "no options section at this offset");
-		if (++hops > f->nsect)
+		if (++hops > td->nsect)
 			return tdat_fail(e, TDAT_ECORRUPT, off,
 			    "options sections form a loop");
-		si = (int)(s - f->sect);
+		si = (int)(s - td->sect);
 		if (f->salvage && visited(f, si))
 			return tdat_fail(e, TDAT_ECORRUPT, off,
 			    "options sections form a loop");
@@ -1331,6 +1351,7 @@ named(struct tdat_err *e, uint16_t id, int rc)
 static int
 v7_apply(struct tdat_file *f, struct tdat_err *e)
 {
+	struct tdat_tracedat *td = TD(f);
 	const struct tdat_optval *ov;
 	size_t i, n = f->nopt;
 	unsigned meta = 0, bit;
@@ -1373,7 +1394,7 @@ v7_apply(struct tdat_file *f, struct tdat_err *e)
 		}
 	}
 	if (rc == 0 && f->hpage.p == NULL)
-		rc = tdat_fail(e, TDAT_ECORRUPT, f->first_opt,
+		rc = tdat_fail(e, TDAT_ECORRUPT, td->first_opt,
 		    "no HEADER_INFO option: the file has no headers section");
 	return rc;
 }
@@ -1732,13 +1753,14 @@ static int
 v7_orphan(struct tdat_file *f, const struct tdat_section *s, int top,
     const struct stat_blk *sb, struct tdat_err *e)
 {
+	struct tdat_tracedat *td = TD(f);
 	struct tdat_buffer *b;
 	struct tdat_cpu *c;
 	struct orphan_cpu *oc = NULL;
 	uint32_t n = 0, i;
 	uint64_t end = s->off + 16 + s->size;
 	char name[sizeof(sb->name) + 32], why[160];
-	int comp = (s->flags & TDAT_SEC_COMPRESSED) && f->codec != NULL;
+	int comp = (s->flags & TDAT_SEC_COMPRESSED) && td->codec != NULL;
 	int known = sb != NULL && sb->known, rc;
 	/* a last boot's buffer: CPUSTAT names its CPUs, counts nothing */
 	int boot = sb != NULL && !known && sb->nall > 0 &&
@@ -1819,6 +1841,7 @@ v7_orphan(struct tdat_file *f, const struct tdat_section *s, int top,
 static int
 v7_orphans(struct tdat_file *f, struct tdat_err *e)
 {
+	struct tdat_tracedat *td = TD(f);
 	struct stat_blk *sb = NULL;
 	size_t i, j, k, nsb = 0, next = 0;
 	int rc = 0, top = 1;
@@ -1828,8 +1851,8 @@ v7_orphans(struct tdat_file *f, struct tdat_err *e)
 			top = 0;
 	if (stat_blocks(f, &sb, &nsb) < 0)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	for (i = 0; i < f->nsect && rc >= 0; i++) {
-		const struct tdat_section *s = &f->sect[i];
+	for (i = 0; i < td->nsect && rc >= 0; i++) {
+		const struct tdat_section *s = &td->sect[i];
 		const struct stat_blk *blk = NULL;
 
 		if (s->id != TDAT_OPT_BUFFER)
@@ -1884,14 +1907,15 @@ v7_top_first(struct tdat_file *f, struct tdat_err *e)
 static int
 read_v7(struct rd *r, struct tdat_file *f)
 {
+	struct tdat_tracedat *td = TD(f);
 	int rc;
 
 	if ((rc = rd_str(r, &f->comp, "compression name")) < 0 ||
-	    (rc = rd_str(r, &f->comp_ver, "compression version")) < 0 ||
-	    (rc = rd_num(r, 8, &f->first_opt, "first options offset")) < 0)
+	    (rc = rd_str(r, &td->comp_ver, "compression version")) < 0 ||
+	    (rc = rd_num(r, 8, &td->first_opt, "first options offset")) < 0)
 		return rc;
 	if (strcmp(f->comp, "none") != 0 &&
-	    (f->codec = tdat_codec_new(f->comp)) == NULL)
+	    (td->codec = tdat_codec_new(f->comp)) == NULL)
 		return tdat_fail(r->e, TDAT_EUNSUP, 0,
 		    "unknown compression \"%s\"", f->comp);
 	if ((rc = v7_walk(f, r->pos, r->e)) < 0)
@@ -1902,7 +1926,7 @@ read_v7(struct rd *r, struct tdat_file *f)
 		return rc;
 	if (!f->salvage && (rc = v7_names(f, r->e)) < 0)
 		return rc;
-	if (f->salvage && f->strings == NULL && (rc = salvaged(f, r->e,
+	if (f->salvage && td->strings == NULL && (rc = salvaged(f, r->e,
 	    tdat_fail(r->e, TDAT_ECORRUPT, f->fsize, "no strings section: "
 	    "section names are lost"))) < 0)
 		return rc;
@@ -1976,6 +2000,10 @@ tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
 	}
 	f->format = &tdat_tracedat_format;
 	f->page_ops = &tdat_tracedat_pages;
+	if ((f->page_arg = calloc(1, sizeof(struct tdat_tracedat))) == NULL) {
+		tdat_close(f);
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
 	if (strcmp(path, "-") == 0)
 		f->fd = spool_stdin(e);
 	else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
@@ -2017,18 +2045,20 @@ fail:
 static void
 tracedat_release(struct tdat_file *f)
 {
+	struct tdat_tracedat *td = f->page_arg;
+
 	tdat_options_free(f);
-	free(f->sect);
-	f->sect = NULL;
-	f->nsect = 0;
-	free(f->strings);
-	f->strings = NULL;
-	f->strings_len = 0;
 	free(f->damage);
 	f->damage = NULL;
 	f->ndamage = 0;
-	tdat_codec_free(f->codec);
-	f->codec = NULL;
+	if (td == NULL)
+		return;
+	free(td->comp_ver);
+	free(td->sect);
+	free(td->strings);
+	tdat_codec_free(td->codec);
+	free(td);
+	f->page_arg = NULL;
 }
 
 /*
@@ -2312,6 +2342,7 @@ static int
 tdp_text(struct tdat_file *f, const struct tdat_buffer *b, struct tdpages *s,
     int *compressed, struct tdat_err *e)
 {
+	struct tdat_tracedat *td = TD(f);
 	size_t i;
 
 	s->text = 1;
@@ -2322,14 +2353,14 @@ tdp_text(struct tdat_file *f, const struct tdat_buffer *b, struct tdpages *s,
 		s->end = f->fsize;
 		return 0;
 	}
-	for (i = 0; i < f->nsect; i++)
-		if (f->sect[i].off == b->opt_off)
+	for (i = 0; i < td->nsect; i++)
+		if (td->sect[i].off == b->opt_off)
 			break;
-	if (i == f->nsect)
+	if (i == td->nsect)
 		return tdat_fail_nooff(e, TDAT_ECORRUPT,
 		    "latency buffer has no section");
-	s->off = f->sect[i].off + 16;
-	s->end = s->off + f->sect[i].size;
+	s->off = td->sect[i].off + 16;
+	s->end = s->off + td->sect[i].size;
 	*compressed = b->compressed;
 	return 0;
 }
@@ -2338,6 +2369,7 @@ static int
 tdp_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
     uint64_t *total, struct tdat_err *e)
 {
+	struct tdat_tracedat *td = TD(f);
 	const struct tdat_buffer *b;
 	const struct tdat_cpu *c = NULL;
 	struct tdpages *s;
@@ -2384,7 +2416,7 @@ tdp_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
 	if (compressed) {
 		char pre[32];
 
-		if (f->codec == NULL) {
+		if (td->codec == NULL) {
 			rc = tdat_fail(e, TDAT_ECORRUPT, s->off, "CPU %u: data is "
 			    "compressed but the file names no compression",
 			    s->cpu_id);
@@ -2517,6 +2549,7 @@ static int
 tdp_chunk(struct tdpages *s, struct tdat_window *w, struct tdat_err *e)
 {
 	struct tdat_file *f = s->f;
+	struct tdat_tracedat *td = TD(f);
 	const struct tdat_chunk *ch;
 	uint32_t i = s->next;
 	char why[160];
@@ -2551,7 +2584,7 @@ tdp_chunk(struct tdpages *s, struct tdat_window *w, struct tdat_err *e)
 		w->fault = "chunk";
 		return rc;
 	}
-	if ((rc = tdat_codec_decompress_why(s->codec ? s->codec : f->codec,
+	if ((rc = tdat_codec_decompress_why(s->codec ? s->codec : td->codec,
 	    s->cbuf, ch->csize, s->buf, ch->usize, why, sizeof(why))) < 0) {
 		w->fault = "decompress";
 		if (rc != TDAT_ECORRUPT)

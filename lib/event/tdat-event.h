@@ -204,6 +204,8 @@ struct tdat_plugin {
 };
 const struct tdat_plugin *tdat_plugin_find(const char *system,
     const char *name);
+/* A plugin of the set keeps state across records or looks ahead. */
+int tdat_events_stateful(const struct tdat_events *);
 
 /* Report: what trace-cmd report [-N|-R] [-t] prints. */
 struct tdat_report_opts {

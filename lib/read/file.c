@@ -63,7 +63,6 @@ tdat_close(struct tdat_file *f)
 		close(f->fd);
 	free(f->path);
 	free(f->comp);
-	free(f->comp_ver);
 	tdat_blob_free(&f->hpage);
 	tdat_blob_free(&f->hevent);
 	tdat_blob_free(&f->kallsyms);

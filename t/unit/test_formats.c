@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tdat-int.h"
+#include "tdat-tracedat.h"
 #include "tap.h"
 
 static int opened, verified;
@@ -82,5 +83,27 @@ main(void)
 	    f->page_ops && f->page_ops->parallel,
 	    "formats/'s list: a trace.dat opens, with its page operations");
 	tdat_close(f);
+
+	/* What only a trace.dat holds is its format's, behind page_arg. */
+	if (tdat_open("t/data/s390x-v7-zstd-sched.dat", &f, &e) == 0) {
+		const struct tdat_tracedat *td = tdat_tracedat_of(f);
+
+		ok(tdat_is_tracedat(f) && td->nsect > 0 && td->codec &&
+		    td->strings_len > 0 && tdat_string(f, td->sect[0].name_id),
+		    "a v7 trace.dat: its sections, strings and codec in its "
+		    "container");
+		tdat_close(f);
+	} else
+		ok(0, "a v7 trace.dat opens: %s", e.msg);
+	{
+		struct tdat_file made;
+
+		memset(&made, 0, sizeof(made));
+		ok(!tdat_is_tracedat(&made) &&
+		    tdat_tracedat_of(&made)->nsect == 0 &&
+		    tdat_tracedat_of(&made)->codec == NULL &&
+		    tdat_string(&made, 0) == NULL,
+		    "another input: an empty container");
+	}
 	return tap_done();
 }
