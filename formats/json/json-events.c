@@ -1254,7 +1254,7 @@ chrome_end(struct jev *j)
  * buffer's lines begin with "buffer".
  */
 
-#define LATENCY_LINE_MAX	(1u << 20)	/* longer lines go in pieces */
+#define LATENCY_MAX	(1u << 20)	/* longer lines go in pieces */
 
 struct latency_out {
 	struct tdat_jw *w;
@@ -1288,8 +1288,7 @@ latency(struct jev *j, struct tdat_file *f, int bi, struct tdat_err *e)
 {
 	struct latency_out lo = { &j->w, f->buf[bi].name };
 
-	return tdat_latency_lines(f, bi, LATENCY_LINE_MAX, latency_line, &lo,
-	    e);
+	return tdat_latency_lines(f, bi, LATENCY_MAX, latency_line, &lo, e);
 }
 
 /* ------------------------------------------------------------------ */

@@ -6,8 +6,8 @@
  *
  * Values reach a reader whose numbers are doubles (jq 1.6, JavaScript)
  * without loss: an integer is a JSON number when its magnitude is at most
- * 2^53 - 1 (TDAT_JSON_SAFE, lib/common/jsonc.c), otherwise a string of its decimal digits
- * ("18446744071880255392"); addresses are "0x..." strings.
+ * 2^53 - 1 (TDAT_JSON_SAFE, lib/common/jsonc.c), otherwise a string of its
+ * decimal digits ("18446744071880255392"); addresses are "0x..." strings.
  *
  * Strings from a trace are bytes; JSON strings are Unicode.  A string value
  * that is well-formed UTF-8 is a JSON string; any other is the object
