@@ -361,6 +361,17 @@ struct tdat_cpu_ix *tdat_cpu_index(const struct tdat_buffer *b);
  * named ""), whose text trace-cmd report prints instead of records. */
 int tdat_latency_buffer(const struct tdat_file *);
 int tdat_latency_top(const struct tdat_file *);
+/*
+ * The text of buffer bi (a latency tracer's) line by line: fn gets each
+ * line without its newline (newline 1), or a piece of max bytes of a
+ * longer one, or the last line when no newline ends the text (newline 0).
+ * A nonzero return of fn ends the walk when the window being read is
+ * done (an output that failed).  0, or a negative code (*e filled).
+ */
+typedef int (*tdat_latency_line_fn)(void *arg, const char *p, size_t n,
+    int newline);
+int tdat_latency_lines(struct tdat_file *f, int bi, size_t max,
+    tdat_latency_line_fn fn, void *arg, struct tdat_err *e);
 
 /*
  * An input format, as the engine sees it (lib/read/source.c): each format
@@ -587,11 +598,15 @@ void tdat_read_progress_end(struct tdat_read_progress *, int complete);
  * lib/merge/repack.c, lib/cli/cli-select.c). */
 #include "tdat-select.h"
 
-/* Page decoder and checker (lib/read/records.c, lib/verify*.c). */
+/* trace.dat's checker and salvage (formats/tracedat/tracedat-verify.c,
+ * tracedat-salvage.c). */
 #include "tdat-verify.h"
 
 /* LTT trace directories (formats/ltt*.c). */
 #include "tdat-ltt.h"
+
+/* CTF trace directories (formats/ctf/). */
+#include "tdat-ctf.h"
 
 /* JSON output (lib/json*.c). */
 #include "tdat-json.h"

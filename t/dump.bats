@@ -376,6 +376,15 @@ records() {
 	    "$D/kinmax-listen-trace.192.168.1.10_53616.dat"
 	[ "$status" -eq 2 ]
 	[[ $stderr == *"-O fgraph:nosuch: not an option"* ]]
+	# another plugin's name, or none: trace-cmd 3.4 ignores the option
+	# (exit 0, no word); we refuse it in one line, exit 2
+	for o in nosuch:opt nosuch function:stack fgraph:; do
+		run --separate-stderr "$DUMP" --records -O "$o" \
+		    "$D/kinmax-listen-trace.192.168.1.10_53616.dat"
+		[ "$status" -eq 2 ]
+		[[ ${stderr_lines[0]} == "tdat-dump: -O $o: not an option of the function_graph plugin"* ]]
+		[ -z "$output" ]
+	done
 }
 
 # trace-cmd report -R -N prints raw fields: -N only turns plugins off.

@@ -369,6 +369,25 @@ prefix_events() {
 	trace-cmd report "$T/out.dat" >/dev/null
 }
 
+@test "v7 cut in a last boot's buffer (all-zero CPUSTAT): its whole CPUs kept" {
+	# trace-cmd 3.4's persistent buffer "boot_mapped": its CPUSTAT counts
+	# this boot's events, none, and LAST_BOOT_INFO names it.  Cut in CPU
+	# 2's chunk (CPUs 0 and 1 whole), then in CPU 3's (0 to 2 whole):
+	# the buffer was dropped whole ("no CPUSTAT says which").
+	local L=$D/tc34/x86_64-tc34-lastboot-warm.dat cut n
+	for cut in 1903000:1 1907000:2; do
+		n=${cut#*:}
+		head -c "${cut%:*}" "$L" >"$T/cut.dat"
+		salvage "$T/cut.dat" "$T/out.dat"
+		grep -q "read as buffer \"boot_mapped\" with $((n + 1)) CPUs (the last boot's" "$T/out.dat.err"
+		same_events "$L" "$T/out.dat" --buffer boot_mapped --cpu 0-$n
+		run -0 "$B/tdat-dump" --records -N -t --buffer boot_mapped \
+		    --cpu $((n + 1))-3 "$T/out.dat"
+		[ "${#lines[@]}" -eq 1 ]
+		trace-cmd report "$T/out.dat" >/dev/null
+	done
+}
+
 @test "trace-cmd reads every salvaged output" {
 	local cut
 	for cut in 920000 1000000 1171000; do

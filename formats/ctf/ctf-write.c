@@ -38,6 +38,7 @@
 
 #include "event-int.h"
 #include "tdat-sink.h"
+#include "tdat-ctf.h"
 
 #define CTF_MAGIC	0xc1fc1fc1u
 #define PKT_HDR		60	/* packet header (8) and context (52) */
@@ -80,6 +81,7 @@ struct cls {
 	int nctx, npay;
 	struct fplan *ctx, *pay;
 	char *lname;		/* --lttng: the event's name */
+	int used;		/* an event of it was written */
 };
 
 /* --lttng: the statedump events, ids past any ftrace id. */
@@ -87,7 +89,7 @@ struct cls {
 #define ID_STATEDUMP_PROCESS	0x10001
 #define ID_STATEDUMP_END	0x10002
 /* A record of an event type the trace has no format for. */
-#define ID_UNKNOWN		0x10003
+#define ID_UNKNOWN		TDAT_CTF_ID_UNKNOWN
 
 struct st {
 	int buf;
@@ -117,6 +119,7 @@ struct cw {
 	struct tdat_ring_gate *check;
 	char clock[64];
 	int lttng;		/* --lttng */
+	int lost_fd;		/* tdat/lost, or -1 */
 	int statedump_done;
 };
 
@@ -404,6 +407,28 @@ hex_fields(struct cls *c)
 
 static int lttng_event(struct cw *, struct cls *);
 
+/* ftrace's own events whose last field holds other than its type says:
+ * kernel_stack records its "size" callers, fewer or more than the 8 of
+ * its format (struct_size()), and raw_data's char buf[] is bytes, not
+ * text.  Each is a sequence to the record's end, as a flexible array. */
+static void
+ftrace_plan(struct cls *c)
+{
+	struct fplan *p = c->npay ? &c->pay[c->npay - 1] : NULL;
+
+	if (!(c->ev->flags & TDAT_EV_FTRACE) || p == NULL)
+		return;
+	if (p->kind == FK_ARRAY && strcmp(c->ev->name, "kernel_stack") == 0 &&
+	    tdat_event_field(c->ev, "size") != NULL)
+		p->kind = FK_SEQ;
+	if (p->kind == FK_STRING && strcmp(c->ev->name, "raw_data") == 0 &&
+	    !(p->f->flags & TDAT_FLD_DYNAMIC)) {
+		p->kind = FK_SEQ;
+		p->es = 1;
+		p->hex = 1;
+	}
+}
+
 static int
 cls_init(struct cw *w, struct cls *c, const struct tdat_event *ev)
 {
@@ -422,6 +447,7 @@ cls_init(struct cw *w, struct cls *c, const struct tdat_event *ev)
 	}
 	for (i = 0; i < ev->nfields; i++)
 		plan_field(w, &c->pay[c->npay++], &ev->fields[i]);
+	ftrace_plan(c);
 	if (!ev->failed && ev->print) {
 		walk_syms(c, ev->print->args);
 		hex_fields(c);
@@ -634,7 +660,7 @@ cls_cmp(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-static const struct cls *
+static struct cls *
 cls_find(const struct cw *w, int id)
 {
 	size_t lo = 0, hi = w->ncls;
@@ -993,6 +1019,11 @@ write_metadata(struct cw *w)
 			const struct cls *c = &w->cls[i];
 			char name[512];
 
+			/* only the formats that have events: babeltrace2
+			 * holds every class it reads in memory (a trace of
+			 * every event, 1358 formats, took it 57 MB) */
+			if (!c->used)
+				continue;
 			if (c->lname)
 				snprintf(name, sizeof(name), "%s", c->lname);
 			else
@@ -1383,6 +1414,29 @@ statedump(struct cw *w, struct st *s, uint64_t ts)
 	return bare_event(w, s, ID_STATEDUMP_END, ts, 0);
 }
 
+/* tdat/lost: a line "BUFFER CPU TIME" for each loss whose count the
+ * ring buffer did not store (its packet counts 1), TIME the next
+ * record's: the reader gives it back uncounted. */
+static int
+lost_unknown(struct cw *w, struct st *s, uint64_t ts)
+{
+	char line[64], path[PATH_MAX];
+	int n;
+
+	if (w->lost_fd < 0) {
+		snprintf(path, sizeof(path), "%s/tdat/lost", w->dir);
+		if ((n = wr_mkdir(w, "tdat")) < 0)
+			return n;
+		if ((w->lost_fd = open(path, O_WRONLY | O_CREAT | O_EXCL |
+		    O_CLOEXEC, 0644)) < 0)
+			return tdat_fail_nooff(w->e, TDAT_EIO, "%s: %s", path,
+			    strerror(errno));
+	}
+	n = snprintf(line, sizeof(line), "%d %u %llu\n", s->buf, s->cpu,
+	    (unsigned long long)ts);
+	return write_all(w, w->lost_fd, line, (size_t)n, "tdat/lost");
+}
+
 static int
 ctf_begin(void *arg, struct tdat_file *const *files, size_t n,
     struct tdat_run *run, struct tdat_err *e)
@@ -1403,7 +1457,7 @@ ctf_record(void *arg, size_t k, const struct tdat_record *rec,
     struct tdat_err *e)
 {
 	struct cw *w = arg;
-	const struct cls *c;
+	struct cls *c;
 	struct st *s;
 	size_t need;
 	int rc, id;
@@ -1432,6 +1486,9 @@ ctf_record(void *arg, size_t k, const struct tdat_record *rec,
 			return rc;
 		s->tend = rec->ts;
 		s->disc += n;
+		if (rec->missed_count < 0 && (rc = lost_unknown(w, s,
+		    rec->ts)) < 0)
+			return rc;
 		w->o->discarded += n;
 		if ((rc = pkt_close(w, s)) < 0)
 			return rc;
@@ -1456,6 +1513,7 @@ ctf_record(void *arg, size_t k, const struct tdat_record *rec,
 	}
 	if ((rc = check_record(w, rec)) < 0)
 		return rc;
+	c->used = 1;
 	need = EV_HDR + rec->size * 2 + 64;
 	if (s->open && s->nev && s->len + need > w->target)
 		if ((rc = pkt_close(w, s)) < 0)
@@ -1491,7 +1549,7 @@ ctf_free(void *arg)
 }
 
 static const struct tdat_sink_ops ctf_ops = {
-	TDAT_SINK_STRICT_TIME, ctf_begin, ctf_record, ctf_end, ctf_free
+	TDAT_SINK_STRICT_TIME, ctf_begin, ctf_record, ctf_end, ctf_free, NULL
 };
 
 /* ------------------------------------------------------------------ */
@@ -1561,6 +1619,9 @@ write_blob(struct cw *w, const char *rel, const struct tdat_blob *b)
 	return wr_file(w, rel, b->p ? (const void *)b->p : "", (size_t)b->len);
 }
 
+static int write_container(struct cw *);
+static int write_extra(struct cw *);
+
 static int
 write_originals(struct cw *w)
 {
@@ -1619,7 +1680,99 @@ write_originals(struct cw *w)
 		    "out of memory") : wr_file(w, "tdat/options",
 		    sb.p ? sb.p : "", sb.len);
 	tdat_sb_free(&sb);
+	if (rc == 0)
+		rc = write_container(w);
+	if (rc == 0)
+		rc = write_extra(w);
 	return rc;
+}
+
+static void
+hex_line(struct tdat_sbuf *sb, const char *key, const char *s)
+{
+	tdat_sb_puts(sb, key);
+	tdat_sb_putc(sb, ' ');
+	for (; *s; s++)
+		tdat_sb_printf(sb, "%02x", (unsigned char)*s);
+	tdat_sb_putc(sb, '\n');
+}
+
+/* tdat/container: what the trace.dat's container says beyond its
+ * options and metadata (ctf(5)), one "KEY VALUE" a line, text in hex;
+ * a buffer's line is followed by its CPUs' (id, bytes of data). */
+static int
+write_container(struct cw *w)
+{
+	const struct tdat_file *f = w->f;
+	struct tdat_sbuf sb;
+	size_t i;
+	uint32_t k;
+	int rc;
+
+	tdat_sb_init(&sb);
+	tdat_sb_printf(&sb, "version %d\nbig %d\nlong_size %d\npage_size %u\n"
+	    "cpus %u\nhas_clock_data %d\nv6_options %d\nlatency %d\n"
+	    "lttng %d\n", f->version, f->big, f->lsize, f->page_size, f->ncpus,
+	    f->has_clock_data, f->v6_options, f->latency, w->lttng);
+	if (f->comp)
+		hex_line(&sb, "compression", f->comp);
+	if (f->clock_data)
+		hex_line(&sb, "clock_data", f->clock_data);
+	if (f->trace_clock)
+		hex_line(&sb, "trace_clock", f->trace_clock);
+	for (i = 0; i < f->nbuf; i++) {
+		const struct tdat_buffer *b = &f->buf[i];
+
+		tdat_sb_printf(&sb, "buffer %u %d %d\n", b->page_size,
+		    b->opt_index, b->latency);
+		hex_line(&sb, "buffer_name", b->name ? b->name : "");
+		if (b->clock)
+			hex_line(&sb, "buffer_clock", b->clock);
+		for (k = 0; k < b->ncpu; k++)
+			tdat_sb_printf(&sb, "cpu %u %llu\n", b->cpu[k].id,
+			    (unsigned long long)b->cpu[k].size);
+	}
+	rc = sb.oom ? tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory") :
+	    wr_file(w, "tdat/container", sb.p, sb.len);
+	tdat_sb_free(&sb);
+	return rc;
+}
+
+/* tdat/latency: a latency tracer's text, streamed as it is; tdat/modules
+ * and tdat/btf: trace-cmd 3.4's sections, when the trace has them. */
+static int
+write_extra(struct cw *w)
+{
+	char path[PATH_MAX];
+	struct tdat_pages *pg;
+	struct tdat_window win;
+	int bi = tdat_latency_buffer(w->f), fd, rc = 0;
+
+	if (w->f->modules.p && (rc = write_blob(w, "tdat/modules",
+	    &w->f->modules)) < 0)
+		return rc;
+	if ((rc = tdat_btf(w->f, w->e)) < 0)
+		return rc;
+	if (rc > 0 && (rc = write_blob(w, "tdat/btf", &w->f->btf)) < 0)
+		return rc;
+	if (bi < 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/tdat/latency", w->dir);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644))
+	    < 0)
+		return tdat_fail_nooff(w->e, TDAT_EIO, "%s: %s", path,
+		    strerror(errno));
+	if ((rc = tdat_pages_open(w->f, bi, 0, &pg, w->e)) == 0) {
+		while ((rc = tdat_pages_window(pg, &win, w->e)) > 0)
+			if ((rc = write_all(w, fd, win.p, win.len,
+			    "tdat/latency")) < 0)
+				break;
+		tdat_pages_close(pg);
+	}
+	if (close(fd) < 0 && rc >= 0)
+		rc = tdat_fail_nooff(w->e, TDAT_EIO, "%s: %s", path,
+		    strerror(errno));
+	return rc < 0 ? rc : 0;
 }
 
 /* Messages name files inside the directory from its top: the caller
@@ -1649,6 +1802,7 @@ tdat_ctf_write(struct tdat_file *f, const char *dir,
 	w.dir = dir;
 	w.big = f->big;
 	w.lttng = o->lttng;
+	w.lost_fd = -1;
 	o->events = o->packets = o->streams = o->discarded = o->unknown = 0;
 	sink.ops = &ctf_ops;
 	sink.arg = &w;
@@ -1672,6 +1826,9 @@ out:
 		free(w.st[i].p);
 	}
 	free(w.st);
+	if (w.lost_fd >= 0 && close(w.lost_fd) < 0 && rc == 0)
+		rc = tdat_fail_nooff(e, TDAT_EIO, "%s/tdat/lost: %s", dir,
+		    strerror(errno));
 	for (i = 0; i < w.ncls; i++)
 		cls_free(&w.cls[i]);
 	free(w.cls);

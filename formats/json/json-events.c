@@ -1247,6 +1247,52 @@ chrome_end(struct jev *j)
 }
 
 /* ------------------------------------------------------------------ */
+/*
+ * A latency tracer's text as JSON Lines, one object a line:
+ * {"latency":"LINE"}, and "newline":false where no newline follows (the
+ * end of a text without one, or a piece of a line over 1 MiB); a named
+ * buffer's lines begin with "buffer".
+ */
+
+#define LATENCY_LINE_MAX	(1u << 20)	/* longer lines go in pieces */
+
+struct latency_out {
+	struct tdat_jw *w;
+	const char *bname;
+};
+
+static int
+latency_line(void *arg, const char *p, size_t n, int newline)
+{
+	struct latency_out *lo = arg;
+	struct tdat_jw *w = lo->w;
+
+	tdat_jw_obj(w);
+	if (lo->bname[0]) {
+		tdat_jw_key(w, "buffer");
+		tdat_jw_cstr(w, lo->bname);
+	}
+	tdat_jw_key(w, "latency");
+	tdat_jw_str(w, p, n);
+	if (!newline) {
+		tdat_jw_key(w, "newline");
+		tdat_jw_bool(w, 0);
+	}
+	tdat_jw_end(w, '}');
+	tdat_jw_nl(w);
+	return w->err;
+}
+
+static int
+latency(struct jev *j, struct tdat_file *f, int bi, struct tdat_err *e)
+{
+	struct latency_out lo = { &j->w, f->buf[bi].name };
+
+	return tdat_latency_lines(f, bi, LATENCY_LINE_MAX, latency_line, &lo,
+	    e);
+}
+
+/* ------------------------------------------------------------------ */
 
 static int
 jev_begin(void *arg, struct tdat_file *const *files, size_t n,
@@ -1291,7 +1337,7 @@ jev_begin(void *arg, struct tdat_file *const *files, size_t n,
 			tdat_err_name(e, tdat_file_path(files[k]));
 			return rc;
 		}
-		if (!j->chrome && (rc = tdat_json_latency(&j->w, files[k],
+		if (!j->chrome && (rc = latency(j, files[k],
 		    tdat_latency_buffer(files[k]), e)) < 0)
 			return rc;
 	}
@@ -1387,8 +1433,102 @@ jev_free(void *arg)
 	free(j->cache);
 }
 
+/* ------------------------------------------------------------------ */
+/*
+ * JSON Lines on threads (lib/merge/par.c): each worker writes with a jev
+ * of its own, over event sets of its own, into its block's text.  The
+ * Chrome format stays in the driver's thread: it pairs each CPU's
+ * switches into slices and names every task seen at the end.
+ */
+
+static void
+jev_fmt_free(void *arg)
+{
+	struct jev *j = arg;
+
+	j->w.mem = NULL;
+	jev_free(j);
+	free(j);
+}
+
+static void *
+jev_fmt_new(void *arg, struct tdat_err *e)
+{
+	struct jev *top = arg, *j;
+	size_t k;
+
+	if (top->chrome)
+		return NULL;
+	if ((j = calloc(1, sizeof(*j))) == NULL)
+		goto nomem;
+	j->o = top->o;
+	if (tdat_jw_init(&j->w, NULL) < 0 ||
+	    (j->in = calloc(top->nin, sizeof(*j->in))) == NULL) {
+		jev_fmt_free(j);
+		goto nomem;
+	}
+	j->nin = top->nin;
+	for (k = 0; k < j->nin; k++) {
+		j->in[k].f = top->in[k].f;
+		j->in[k].type_size = top->in[k].type_size;
+		if (tdat_events_load(j->in[k].f, &j->in[k].ev, e) < 0) {
+			jev_fmt_free(j);
+			return NULL;
+		}
+		tdat_events_finish(j->in[k].ev, 0);
+		tdat_events_share_syms(j->in[k].ev, top->in[k].ev);
+	}
+	j->f = j->in[0].f;
+	j->ev = j->in[0].ev;
+	j->type_size = j->in[0].type_size;
+	return j;
+nomem:
+	tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	return NULL;
+}
+
+static int
+jev_fmt(void *arg, size_t k, const struct tdat_record *rec,
+    struct tdat_sbuf *out, struct tdat_err *e)
+{
+	struct jev *j = arg;
+
+	j->w.mem = out;
+	return jev_record(j, k, rec, e);
+}
+
+static int
+jev_fmt_flush(void *arg, struct tdat_sbuf *out, struct tdat_err *e)
+{
+	struct jev *j = arg;
+
+	j->w.mem = out;
+	if (tdat_jw_flush(&j->w) < 0)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* The driver's thread: the workers' text, after what begin() wrote. */
+static int
+jev_write(void *arg, const char *p, size_t n, struct tdat_err *e)
+{
+	struct jev *j = arg;
+
+	if (tdat_jw_flush(&j->w) == 0 && fwrite(p, 1, n, j->out) != n)
+		j->w.err = TDAT_EIO;
+	if (j->w.err)
+		return j->w.err == TDAT_ENOMEM ?
+		    tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory") :
+		    tdat_fail_nooff(e, TDAT_EIO, "write error");
+	return 0;
+}
+
+static const struct tdat_sink_par jev_par = {
+	jev_fmt_new, jev_fmt, jev_fmt_flush, jev_fmt_free, NULL, jev_write
+};
+
 static const struct tdat_sink_ops jev_ops = {
-	0, jev_begin, jev_record, jev_end, jev_free
+	0, jev_begin, jev_record, jev_end, jev_free, &jev_par
 };
 
 int

@@ -1,7 +1,8 @@
 /*
- * json.c: the pieces every JSON output shares: UTF-8 checks and repair, a
- * buffered streaming writer whose values reach a reader of doubles exactly
- * (see tdat-json.h) and whose string escaping is json-c's.  The entry
+ * json.c: the pieces every JSON output shares: a buffered streaming
+ * writer whose values reach a reader of doubles exactly (see tdat-json.h;
+ * the UTF-8 repair and the number rule are lib/common/jsonc.c's) and whose
+ * string escaping is json-c's.  The entry
  * point, tdat_json_write(), is json-write.c's: the shapes (json-events.c,
  * json-meta.c) call this file, and none is called back.
  *
@@ -19,58 +20,6 @@
 
 #define JW_CHUNK	(256 * 1024)	/* stdio copies the first 64 KiB only */
 #define JC_FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
-
-size_t
-tdat_json_utf8(struct tdat_sbuf *b, const void *s, size_t n)
-{
-	const unsigned char *p = s;
-	size_t i = 0, start = 0, bad = 0, l;
-
-	while (i < n) {
-		if (p[i] < 0x80) {
-			i++;
-			continue;
-		}
-		if ((l = tdat_utf8_len(p + i, n - i)) != 0) {
-			i += l;
-			continue;
-		}
-		tdat_sb_add(b, (const char *)p + start, i - start);
-		tdat_sb_add(b, "\xef\xbf\xbd", 3);
-		bad++;
-		start = ++i;
-	}
-	tdat_sb_add(b, (const char *)p + start, n - start);
-	return bad;
-}
-
-struct json_object *
-tdat_json_string(const void *s, size_t n)
-{
-	struct tdat_sbuf b;
-	struct json_object *o;
-
-	tdat_sb_init(&b);
-	tdat_json_utf8(&b, s, n);
-	if (b.oom) {
-		tdat_sb_free(&b);
-		return NULL;
-	}
-	o = json_object_new_string_len(b.p ? b.p : "", (int)b.len);
-	tdat_sb_free(&b);
-	return o;
-}
-
-struct json_object *
-tdat_json_u64(uint64_t v)
-{
-	char buf[24];
-
-	if (v <= TDAT_JSON_SAFE)
-		return json_object_new_int64((int64_t)v);
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	return json_object_new_string(buf);
-}
 
 /* ------------------------------------------------------------------ */
 /* The streaming writer. */
@@ -108,11 +57,25 @@ tdat_jw_free(struct tdat_jw *w)
 	w->tmp = NULL;
 }
 
+/* n bytes to the output: out, or mem (a worker's block of text). */
+static void
+jw_write(struct tdat_jw *w, const char *s, size_t n)
+{
+	if (w->err)
+		return;
+	if (w->mem != NULL) {
+		tdat_sb_add(w->mem, s, n);
+		if (w->mem->oom)
+			w->err = TDAT_ENOMEM;
+	} else if (fwrite(s, 1, n, w->out) != n)
+		w->err = TDAT_EIO;
+}
+
 int
 tdat_jw_flush(struct tdat_jw *w)
 {
-	if (w->len && !w->err && fwrite(w->buf, 1, w->len, w->out) != w->len)
-		w->err = TDAT_EIO;
+	if (w->len)
+		jw_write(w, w->buf, w->len);
 	w->len = 0;
 	return w->err;
 }
@@ -122,8 +85,7 @@ put_slow(struct tdat_jw *w, const char *s, size_t n)
 {
 	tdat_jw_flush(w);
 	if (n > w->cap) {
-		if (!w->err && fwrite(s, 1, n, w->out) != n)
-			w->err = TDAT_EIO;
+		jw_write(w, s, n);
 		return;
 	}
 	memcpy(w->buf + w->len, s, n);

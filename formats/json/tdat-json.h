@@ -6,7 +6,7 @@
  *
  * Values reach a reader whose numbers are doubles (jq 1.6, JavaScript)
  * without loss: an integer is a JSON number when its magnitude is at most
- * 2^53 - 1 (TDAT_JSON_SAFE), otherwise a string of its decimal digits
+ * 2^53 - 1 (TDAT_JSON_SAFE, lib/common/jsonc.c), otherwise a string of its decimal digits
  * ("18446744071880255392"); addresses are "0x..." strings.
  *
  * Strings from a trace are bytes; JSON strings are Unicode.  A string value
@@ -30,9 +30,6 @@ struct tdat_sbuf;
 struct tdat_select;
 struct json_object;
 
-/* The largest integer a double holds exactly along with its neighbours. */
-#define TDAT_JSON_SAFE	((1ULL << 53) - 1)
-
 /* The shapes, called by tdat_json_write() (formats/json/json-meta.c, formats/json/json-events.c). */
 int tdat_json_meta(struct tdat_file *f, FILE *out,
     const struct tdat_json_opts *o, struct tdat_err *e);
@@ -40,10 +37,6 @@ int tdat_json_meta(struct tdat_file *f, FILE *out,
  * "file" it comes from when n > 1). */
 int tdat_json_events(struct tdat_file *const *files, size_t n, FILE *out,
     const struct tdat_json_opts *o, struct tdat_err *e);
-
-/* Append s[0..n) to b as valid UTF-8 (bad bytes become U+FFFD); returns
- * the number of bytes replaced. */
-size_t tdat_json_utf8(struct tdat_sbuf *b, const void *s, size_t n);
 
 /* Append s[0..n) to b as a quoted JSON string, made valid UTF-8; 0 or
  * TDAT_ENOMEM. */
@@ -71,6 +64,7 @@ struct tdat_jw {
 	int lines_depth;	/* if not 0: a newline after each comma there */
 	struct json_object *js;	/* reused for json-c's string escaping */
 	struct tdat_sbuf *tmp;	/* UTF-8 repair */
+	struct tdat_sbuf *mem;	/* not NULL: written there, not to out */
 };
 
 int tdat_jw_init(struct tdat_jw *, FILE *out);	/* 0 or TDAT_ENOMEM */
@@ -100,12 +94,5 @@ void tdat_jw_nl(struct tdat_jw *);		/* end a JSON Lines line */
 /* Whether the n bytes at s go between quotes as they are: printable
  * ASCII without '"' and '\\' (what tdat_jw_str writes unchanged). */
 int tdat_json_plain(const void *s, size_t n);
-
-/* A latency tracer's text of buffer bi as JSON Lines, one object a line:
- * {"latency":"LINE"}, and "newline":false where no newline follows (the
- * end of a text without one, or a piece of a line over 1 MiB); a named
- * buffer's lines begin with "buffer" (lib/read/latency.c). */
-int tdat_json_latency(struct tdat_jw *, struct tdat_file *f, int bi,
-    struct tdat_err *e);
 
 #endif

@@ -5,10 +5,12 @@
  */
 #include "tdat-int.h"
 #include "tdat-ltt.h"
+#include "tdat-ctf.h"
 #include "tdat-tracedat.h"
 
 static const struct tdat_format *const all[] = {
 	&tdat_ltt_format,
+	&tdat_ctf_format,
 	&tdat_tracedat_format,
 	NULL
 };

@@ -1313,7 +1313,7 @@ ltt_free(void *arg)
 }
 
 static const struct tdat_sink_ops ltt_ops = {
-	TDAT_SINK_STRICT_TIME, ltt_begin, ltt_record, ltt_end, ltt_free
+	TDAT_SINK_STRICT_TIME, ltt_begin, ltt_record, ltt_end, ltt_free, NULL
 };
 
 static int

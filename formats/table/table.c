@@ -1620,66 +1620,44 @@ lost_row(struct tw *w, size_t k, const struct tdat_record *r)
 }
 
 /* ------------------------------------------------------------------ */
-/* A latency tracer's text: one row a line (lib/read/latency.c's JSON). */
+/* A latency tracer's text: one row a line, as tdat-to-json's lines. */
 
 #define LINE_MAX_LEN	(1u << 20)
 
-static void
-latency_row(struct tw *w, struct table *t, const char *bname,
-    const struct tdat_sbuf *l, int newline)
+struct latency_out {
+	struct tw *w;
+	struct table *t;
+	const char *bname;
+};
+
+static int
+latency_row(void *arg, const char *p, size_t n, int newline)
 {
+	struct latency_out *lo = arg;
+	struct tw *w = lo->w;
+	struct table *t = lo->t;
+
 	if (row_begin(w, t) < 0)
-		return;
+		return w->err;
 	if (w->buffers) {
-		put_str(w, t, bname, strlen(bname));
+		put_str(w, t, lo->bname, strlen(lo->bname));
 		putc1(w, t, ',');
 	}
-	put_str(w, t, l->p ? l->p : "", l->len);
+	put_str(w, t, p, n);
 	put(w, t, newline ? ",true\n" : ",false\n", newline ? 6 : 7);
+	return w->err;
 }
 
+/* A latency tracer's text, a row a line (lib/read/latency.c). */
 static int
 latency(struct tw *w, struct tdat_file *f, int bi)
 {
-	const char *bname = f->buf[bi].name;
-	struct table *t = special(w, &w->latency, "latency", C_LINE);
-	struct tdat_sbuf l;
-	struct tdat_pages *pg;
-	struct tdat_window win;
-	const unsigned char *p, *end, *nl;
-	size_t k;
+	struct latency_out lo = { w, NULL, f->buf[bi].name };
 	int rc;
 
-	if (t == NULL)
+	if ((lo.t = special(w, &w->latency, "latency", C_LINE)) == NULL)
 		return w->err;
-	if ((rc = tdat_pages_open(f, bi, 0, &pg, w->e)) < 0)
-		return rc;
-	tdat_sb_init(&l);
-	while ((rc = tdat_pages_window(pg, &win, w->e)) > 0 && !w->err) {
-		for (p = win.p, end = p + win.len; p < end; p = nl + 1) {
-			nl = memchr(p, '\n', (size_t)(end - p));
-			k = (size_t)((nl ? nl : end) - p);
-			if (k > LINE_MAX_LEN - l.len)
-				k = LINE_MAX_LEN - l.len;
-			tdat_sb_add(&l, (const char *)p, k);
-			if (l.len == LINE_MAX_LEN) {
-				latency_row(w, t, bname, &l, 0);
-				tdat_sb_reset(&l);
-				nl = p + k - 1;
-				continue;
-			}
-			if (nl == NULL)
-				break;
-			latency_row(w, t, bname, &l, 1);
-			tdat_sb_reset(&l);
-		}
-	}
-	if (rc == 0 && l.len > 0)
-		latency_row(w, t, bname, &l, 0);
-	if (rc == 0 && l.oom)
-		rc = tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
-	tdat_sb_free(&l);
-	tdat_pages_close(pg);
+	rc = tdat_latency_lines(f, bi, LINE_MAX_LEN, latency_row, &lo, w->e);
 	return w->err ? w->err : rc;
 }
 
@@ -2130,7 +2108,7 @@ tw_free(void *arg)
 }
 
 static const struct tdat_sink_ops tw_ops = {
-	0, tw_begin, tw_record, tw_end, tw_free
+	0, tw_begin, tw_record, tw_end, tw_free, NULL
 };
 
 int

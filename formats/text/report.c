@@ -41,7 +41,9 @@ struct rin {
 
 struct report {
 	struct tdat_file *f;	/* the input of the record being printed */
-	FILE *out;
+	FILE *out;		/* NULL: a worker's, into its block's text */
+	struct report *top;	/* a worker's: the report it works for */
+	int par_ok;		/* its records may be printed on threads */
 	const struct tdat_report_opts *o;
 	struct tdat_events *ev;	/* its events */
 	struct rin *in;
@@ -55,7 +57,7 @@ struct report {
 	/* libtraceevent looks for common_lock_depth and
 	 * common_migrate_disable once in the process, in the first record
 	 * it prints: 1 found, -1 not, 0 not looked yet */
-	int ld_seen, md_seen;
+	int ld_seen, md_seen;	/* a worker reads top's (report_note) */
 	unsigned char *ext;	/* a short record and zeros after it */
 	size_t extcap;
 	struct look look;
@@ -73,6 +75,9 @@ struct report {
 		const struct tdat_events *set;
 		int id;
 		const struct tdat_event *ev;
+		uint32_t span;	/* its fields' bytes */
+		int dyn;	/* 0, or the __data_loc (1) or __rel_loc
+				 * (2) fields' reach (note_span()) */
 	} ids[NAMES];		/* by id */
 	struct task {
 		const char *comm;	/* as tdat_events_comm() gave it */
@@ -365,10 +370,20 @@ find_event(struct report *r, int id)
 {
 	struct evid *c = &r->ids[(unsigned)id % NAMES];
 
+	int i;
+
 	if (c->set != r->ev || c->id != id) {
 		c->ev = tdat_events_find(r->ev, id);
 		c->set = r->ev;
 		c->id = id;
+		c->span = c->ev ? tdat_event_span(c->ev) : 0;
+		c->dyn = 0;
+		for (i = 0; c->ev && i < c->ev->nfields; i++)
+			if (c->ev->fields[i].flags & TDAT_FLD_RELATIVE)
+				c->dyn = 2;
+			else if ((c->ev->fields[i].flags & TDAT_FLD_DYNAMIC) &&
+			    c->dyn == 0)
+				c->dyn = 1;
 	}
 	return c->ev;
 }
@@ -522,23 +537,24 @@ put_latency(struct report *r, const struct tdat_record *rec, int lead)
 {
 	const struct tdat_events *set = r->ev;
 	struct rin *in = r->cur;
+	struct report *g = r->top ? r->top : r;
 	char buf[SB_SHORT > 80 ? SB_SHORT : 80], *p = buf;
 	long long flags, pc, ld = 0, md = 0;
 	int hard, soft;
 
 	flags = common_num(set, in->flags, rec);
 	pc = common_num(set, in->pc, rec);
-	if (r->ld_seen > 0)
+	if (g->ld_seen > 0)
 		ld = common_num(set, in->ld, rec);
-	else if (r->ld_seen == 0) {
+	else if (g->ld_seen == 0) {
 		ld = common_num(set, in->ld, rec);
-		r->ld_seen = ld < 0 ? -1 : 1;
+		g->ld_seen = ld < 0 ? -1 : 1;
 	}
-	if (r->md_seen > 0)
+	if (g->md_seen > 0)
 		md = common_num(set, in->md, rec);
-	else if (r->md_seen == 0) {
+	else if (g->md_seen == 0) {
 		md = common_num(set, in->md, rec);
-		r->md_seen = md < 0 ? -1 : 1;
+		g->md_seen = md < 0 ? -1 : 1;
 	}
 	if (lead)
 		*p++ = ' ';
@@ -560,13 +576,13 @@ put_latency(struct report *r, const struct tdat_record *rec, int lead)
 		p = put_hex_digits(p, (unsigned)pc >> 4);
 	else
 		*p++ = '.';
-	if (r->md_seen > 0) {
+	if (g->md_seen > 0) {
 		if (md < 0)
 			*p++ = '.';
 		else
 			p = put_int(p, (int)md);
 	}
-	if (r->ld_seen > 0) {
+	if (g->ld_seen > 0) {
 		if (ld < 0)
 			*p++ = '.';
 		else
@@ -597,6 +613,8 @@ report_record(struct report *r, const struct tdat_record *rec)
 	const char *nul;
 	int id = 0, pid = 0;
 
+	/* Each record's text has TDAT_TEXT_MAX, wherever it starts. */
+	tdat_sb_limit(l, start + TDAT_TEXT_MAX + 1);
 	if (r->instances || r->multi) {
 		const char *bn = r->f->buf[rec->buffer].name;
 
@@ -645,6 +663,8 @@ report_record(struct report *r, const struct tdat_record *rec)
 	put_event_name(r, ev);
 	print_info(r, ev, rec);
 done:
+	if (l->len - start >= TDAT_TEXT_MAX)
+		l->full = 1;	/* refused, whatever the buffer held before */
 	if (l->len > start && l->p[l->len - 1] == '\n')
 		l->len--;
 	/* trace-cmd prints the line with "%.*s": a NUL (from "%c") ends it */
@@ -653,15 +673,18 @@ done:
 		l->len = (size_t)(nul - l->p);
 	sb_putc(l, '\n');
 	if (l->full) {		/* the lines before this one, then the error */
-		fwrite(l->p, 1, start, r->out);
-		tdat_sb_reset(l);
+		l->len = start;
+		if (r->out != NULL) {
+			fwrite(l->p, 1, start, r->out);
+			tdat_sb_reset(l);
+		}
 		return -2;
 	}
 	if (l->oom)
 		return -1;
 	/* Written in pieces of four times stdio's buffer (lib/common/output.c), of
 	 * which stdio copies only the first and the tail. */
-	if (l->len >= LINE_FLUSH) {
+	if (l->len >= LINE_FLUSH && r->out != NULL) {
 		fwrite(l->p, 1, l->len, r->out);
 		tdat_sb_reset(l);
 	}
@@ -830,6 +853,30 @@ map_vcpus(struct report *r, struct tdat_err *e)
 	return 0;
 }
 
+/* An input's events, as this report prints them. */
+static int
+load_input(struct report *r, struct rin *in, struct tdat_err *e)
+{
+	int rc, plugins = r->o->mode == TDAT_PRINT_PLUGINS;
+
+	if ((rc = tdat_events_load_mode(in->f, plugins, &in->ev, e)) < 0)
+		return rc;
+	in->ev->tc = r->o->tc;
+	in->ev->tc_chosen = 1;
+	in->ev->fgraph = r->o->fgraph;
+	tdat_events_finish(in->ev, plugins);
+	in->flags = first_common(in->ev, "common_flags");
+	in->pc = first_common(in->ev, "common_preempt_count");
+	in->ld = first_common(in->ev, "common_lock_depth");
+	/* libtraceevent keeps its place where it keeps the lock depth's:
+	 * found first, that one serves both */
+	in->md = in->ld ? in->ld :
+	    first_common(in->ev, "common_migrate_disable");
+	in->ev->repeat_ts = !in->usecs ? TDAT_RTS_CYCLES : r->o->ns ?
+	    TDAT_RTS_NSEC : TDAT_RTS_USEC;
+	return 0;
+}
+
 static int
 report_begin(void *arg, struct tdat_file *const *files, size_t n,
     struct tdat_run *run, struct tdat_err *e)
@@ -864,30 +911,20 @@ report_begin(void *arg, struct tdat_file *const *files, size_t n,
 				return rc;
 			return TDAT_RUN_NO_RECORDS;
 		}
-		if ((rc = tdat_events_load_mode(in->f, plugins, &in->ev,
-		    e)) < 0) {
+		if ((rc = load_input(r, in, e)) < 0) {
 			if (r->multi)
 				tdat_err_name(e, tdat_file_path(in->f));
 			return rc;
 		}
-		in->ev->tc = r->o->tc;
-		in->ev->tc_chosen = 1;
-		in->ev->fgraph = r->o->fgraph;
-		tdat_events_finish(in->ev, plugins);
-		in->flags = first_common(in->ev, "common_flags");
-		in->pc = first_common(in->ev, "common_preempt_count");
-		in->ld = first_common(in->ev, "common_lock_depth");
-		/* libtraceevent keeps its place where it keeps the lock
-		 * depth's: found first, that one serves both */
-		in->md = in->ld ? in->ld :
-		    first_common(in->ev, "common_migrate_disable");
-		in->ev->repeat_ts = !in->usecs ? TDAT_RTS_CYCLES : r->o->ns ?
-		    TDAT_RTS_NSEC : TDAT_RTS_USEC;
 	}
 	r->prefix = name_width(r, n);
 	r->instances = n == 1 && files[0]->nbuf > 1;
 	if (r->multi && plugins && (rc = map_vcpus(r, e)) < 0)
 		return rc;
+	r->par_ok = r->nvcpu == 0;
+	for (k = 0; k < n && plugins; k++)
+		if (tdat_events_stateful(r->in[k].ev))
+			r->par_ok = 0;
 	return TDAT_RUN_RECORDS;
 }
 
@@ -940,8 +977,168 @@ report_free(void *arg)
 	tdat_sb_free(&r->line);
 }
 
+/* ------------------------------------------------------------------ */
+/*
+ * Printing on threads (lib/merge/par.c): each worker prints with a report
+ * of its own, over event sets of its own (their caches, formats parsed
+ * at first use and symbols are not shared), into its block's text.
+ * libtraceevent's look for common_lock_depth and common_migrate_disable
+ * in the first record printed is made in the driver's thread
+ * (report_note).  A record whose print changes how later ones print
+ * (libtraceevent's sticky states: a char array printed as bytes, a
+ * trace_printk format that fails) is printed again in the driver's
+ * thread, and every record after it (TDAT_PAR_REDO).  Printed in the
+ * driver's thread, record by record from the start:
+ * plugins that keep state across records (ftrace's function, whose
+ * indent follows the callers seen per CPU, and function_graph, which
+ * folds a leaf's return into its entry by looking ahead), a host with
+ * guests (the kvm plugin names guest symbols from the guests' sets), and
+ * latency-tracer files (text, no records).
+ */
+
+static void
+report_fmt_free(void *arg)
+{
+	struct report *w = arg;
+	size_t k;
+
+	for (k = 0; w->in != NULL && k < w->nin; k++)
+		tdat_events_free(w->in[k].ev);
+	free(w->in);
+	free(w->ext);
+	free(w);
+}
+
+static void *
+report_fmt_new(void *arg, struct tdat_err *e)
+{
+	struct report *r = arg, *w;
+	size_t k;
+
+	if (!r->par_ok)
+		return NULL;
+	if ((w = calloc(1, sizeof(*w))) == NULL ||
+	    (w->in = calloc(r->nin, sizeof(*w->in))) == NULL) {
+		free(w);
+		tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		return NULL;
+	}
+	w->top = r;
+	w->o = r->o;
+	w->nin = r->nin;
+	w->multi = r->multi;
+	w->prefix = r->prefix;
+	w->instances = r->instances;
+	for (k = 0; k < r->nin; k++) {
+		w->in[k].f = r->in[k].f;
+		w->in[k].name = r->in[k].name;
+		w->in[k].usecs = r->in[k].usecs;
+		if (load_input(w, &w->in[k], e) < 0) {
+			report_fmt_free(w);
+			return NULL;
+		}
+		tdat_events_share_syms(w->in[k].ev, r->in[k].ev);
+	}
+	return w;
+}
+
+/* A print of this worker changed how later records print (a sticky
+ * state of libtraceevent's, event-int.h): what it prints from then on
+ * may not be what one thread prints. */
+static int
+report_sticky(const struct report *w)
+{
+	size_t k;
+
+	for (k = 0; k < w->nin; k++)
+		if (w->in[k].ev->sticky)
+			return 1;
+	return 0;
+}
+
+static int
+report_fmt(void *arg, size_t k, const struct tdat_record *rec,
+    struct tdat_sbuf *out, struct tdat_err *e)
+{
+	struct report *w = arg;
+	size_t start = out->len;
+	int rc;
+
+	if (report_sticky(w))
+		return TDAT_PAR_REDO;
+	w->line = *out;
+	rc = report_rec(w, k, rec, e);
+	tdat_sb_limit(&w->line, 0);
+	if (rc == 0 && report_sticky(w)) {
+		w->line.len = start;	/* printed in order by record() */
+		rc = TDAT_PAR_REDO;
+	}
+	*out = w->line;
+	return rc;
+}
+
+/*
+ * The bytes of a record its print may read (c: its event's entry): its
+ * fields (the span), and where a __data_loc field points (within the
+ * record, or past it by as much for a __rel_loc) and 16 bytes more
+ * (scsi's cdb); strings that run past that to their NUL are par.c's.
+ */
+static uint32_t
+note_span(const struct evid *c, const struct tdat_record *rec)
+{
+	uint32_t n;
+
+	if (c->dyn == 0)
+		return c->span;
+	n = rec->size * (uint32_t)c->dyn + 16;
+	return n > c->span ? n : c->span;
+}
+
+/* The driver's thread, every record in turn: the first record's look
+ * at the lock depth; how many bytes of the record print_info() reads. */
+static uint32_t
+report_note(void *arg, size_t k, const struct tdat_record *rec)
+{
+	struct report *r = arg;
+	const struct tdat_event *ev;
+	int id = 0;
+
+	r->ev = r->in[k].ev;
+	r->cur = &r->in[k];
+	if (r->ev->nev && rec->size >= 2)
+		id = (int)tdat_read_num(r->ev, rec->data,
+		    r->ev->ev[0]->ncommon ? r->ev->ev[0]->common[0].size : 2);
+	if ((ev = find_event(r, id)) == NULL)
+		return 0;
+	if ((r->o->tc || r->o->lat) && r->o->mode != TDAT_PRINT_RAW) {
+		if (r->ld_seen == 0)
+			r->ld_seen = common_num(r->ev, r->cur->ld, rec) < 0 ?
+			    -1 : 1;
+		if (r->md_seen == 0)
+			r->md_seen = common_num(r->ev, r->cur->md, rec) < 0 ?
+			    -1 : 1;
+	}
+	return note_span(&r->ids[(unsigned)id % NAMES], rec);
+}
+
+static int
+report_write(void *arg, const char *p, size_t n, struct tdat_err *e)
+{
+	struct report *r = arg;
+
+	(void)e;
+	fwrite(p, 1, n, r->out);	/* a write error: report_end() */
+	return 0;
+}
+
+static const struct tdat_sink_par report_par = {
+	report_fmt_new, report_fmt, NULL, report_fmt_free, report_note,
+	report_write
+};
+
 static const struct tdat_sink_ops report_ops = {
-	TDAT_SINK_CPUS_TOP, report_begin, report_rec, report_end, report_free
+	TDAT_SINK_CPUS_TOP, report_begin, report_rec, report_end, report_free,
+	&report_par
 };
 
 int
@@ -955,8 +1152,6 @@ tdat_report_n(struct tdat_file *const *files, size_t n, FILE *out,
 	r.out = out;
 	r.o = o;
 	tdat_sb_init(&r.line);
-	/* each record's text has TDAT_TEXT_MAX after the lines held */
-	tdat_sb_limit(&r.line, LINE_FLUSH + TDAT_TEXT_MAX);
 	return tdat_run(files, n, o->sel, &sink, NULL, NULL, e);
 }
 

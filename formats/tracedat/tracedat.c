@@ -1447,6 +1447,8 @@ struct stat_blk {
 	uint32_t n;			/* CPUs with events, ascending */
 	struct stat_cpu *c;
 	int known;			/* some CPU has events */
+	uint32_t nall;			/* every CPU named, with or without */
+	uint32_t *all;
 };
 
 /* The number after "key: " on a line of the n bytes at s, or 0. */
@@ -1477,9 +1479,58 @@ stat_free(struct stat_blk *b, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(b[i].c);
+		free(b[i].all);
+	}
 	free(b);
+}
+
+/* Add cpu to the CPUs b names; 0 or TDAT_ENOMEM. */
+static int
+stat_name_cpu(struct stat_blk *b, uint32_t cpu)
+{
+	uint32_t *a;
+
+	if (b->nall >= MAX_COUNT ||
+	    (a = realloc(b->all, (b->nall + 1) * sizeof(*a))) == NULL)
+		return TDAT_ENOMEM;
+	b->all = a;
+	a[b->nall++] = cpu;
+	return 0;
+}
+
+/* Whether the n ids at a rise strictly. */
+static int
+ascending(const uint32_t *a, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 1; i < n; i++)
+		if (a[i] <= a[i - 1])
+			return 0;
+	return 1;
+}
+
+/*
+ * Whether the buffer called name holds the last boot's events (trace-cmd
+ * 3.4's persistent ring buffer): a LAST_BOOT_INFO option starts with its
+ * name and a colon.  Its CPUSTAT counts this boot's events, none.
+ */
+static int
+last_boot_buffer(const struct tdat_file *f, const char *name)
+{
+	size_t i, l = strlen(name);
+
+	for (i = 0; i < f->nopt; i++) {
+		const struct tdat_option *o = &f->opt[i];
+
+		if (o->id == TDAT_OPT_LAST_BOOT_INFO && o->data != NULL &&
+		    l > 0 && o->size > l && memcmp(o->data, name, l) == 0 &&
+		    ((const char *)o->data)[l] == ':')
+			return 1;
+	}
+	return 0;
 }
 
 /* The CPUSTAT blocks of f, in file order; 0 or TDAT_ENOMEM. */
@@ -1529,7 +1580,11 @@ stat_blocks(const struct tdat_file *f, struct stat_blk **out, size_t *nout)
 		cpu = stat_num(s, len, "CPU", &has_cpu);
 		ev = stat_num(s, len, "entries", &has_e);
 		ev += stat_num(s, len, "read events", &has_r);
-		if (!has_cpu || cpu > UINT32_MAX || ev == 0)
+		if (!has_cpu || cpu > UINT32_MAX)
+			continue;
+		if (stat_name_cpu(&b[n - 1], (uint32_t)cpu) < 0)
+			goto nomem;
+		if (ev == 0)
 			continue;
 		if (b[n - 1].n >= MAX_COUNT || (c = realloc(b[n - 1].c,
 		    (b[n - 1].n + 1) * sizeof(*c))) == NULL)
@@ -1688,7 +1743,11 @@ orphan_pages(struct tdat_file *f, const struct tdat_section *s,
  * its buffer's CPUSTAT block: its name, and which CPUs the streams are
  * (in order, those with events).  Without it the streams are CPUs 0, 1...
  * only when there is one for every CPU of the file; otherwise they are
- * dropped: no event is given a CPU it did not have.
+ * dropped: no event is given a CPU it did not have.  The one exception is
+ * trace-cmd 3.4's buffer of the last boot (named in LAST_BOOT_INFO): its
+ * CPUSTAT counts this boot's events, none by nature, so its streams are
+ * taken, in order, as the CPUs its CPUSTAT names; right when every CPU
+ * before the cut has events, as a persistent buffer's usually do.
  */
 static int
 v7_orphan(struct tdat_file *f, const struct tdat_section *s, int top,
@@ -1703,6 +1762,9 @@ v7_orphan(struct tdat_file *f, const struct tdat_section *s, int top,
 	char name[sizeof(sb->name) + 32], why[160];
 	int comp = (s->flags & TDAT_SEC_COMPRESSED) && td->codec != NULL;
 	int known = sb != NULL && sb->known, rc;
+	/* a last boot's buffer: CPUSTAT names its CPUs, counts nothing */
+	int boot = sb != NULL && !known && sb->nall > 0 &&
+	    last_boot_buffer(f, sb->name);
 
 	why[0] = '\0';
 	if (sb != NULL)
@@ -1718,7 +1780,13 @@ v7_orphan(struct tdat_file *f, const struct tdat_section *s, int top,
 		if (known && n > sb->n)
 			snprintf(why, sizeof(why), "%u CPU streams, but CPUSTAT "
 			    "gives %u CPUs events", n, sb->n);
-		else if (!known && n != f->ncpus)
+		else if (boot && n > sb->nall)
+			snprintf(why, sizeof(why), "%u CPU streams, but CPUSTAT "
+			    "names %u CPUs", n, sb->nall);
+		else if (boot && !ascending(sb->all, n))
+			snprintf(why, sizeof(why), "the last boot's CPUSTAT "
+			    "names its CPUs out of order");
+		else if (!known && !boot && n != f->ncpus)
 			snprintf(why, sizeof(why), "%u CPU streams of %u CPUs, "
 			    "and no CPUSTAT says which", n, f->ncpus);
 	} else if (!known) {
@@ -1749,7 +1817,7 @@ v7_orphan(struct tdat_file *f, const struct tdat_section *s, int top,
 	b->data_end = end;
 	for (i = 0; i < n; i++) {
 		c = &b->cpu[b->ncpu++];
-		c->id = known ? sb->c[i].id : i;
+		c->id = known ? sb->c[i].id : boot ? sb->all[i] : i;
 		c->off = oc[i].off;
 		c->size = oc[i].size;
 		c->cut = oc[i].cut;
@@ -1757,7 +1825,9 @@ v7_orphan(struct tdat_file *f, const struct tdat_section *s, int top,
 	free(oc);
 	tdat_fail(e, TDAT_ECORRUPT, s->off, "buffer data without its BUFFER "
 	    "option: read as buffer \"%s\" with %u CPUs (%s)%s%s", b->name,
-	    b->ncpu, known ? "CPUs from CPUSTAT" : "one for every CPU",
+	    b->ncpu, known ? "CPUs from CPUSTAT" : boot ? "the last boot's: "
+	    "CPUs in CPUSTAT's order, as when each has events" :
+	    "one for every CPU",
 	    why[0] ? "; the rest dropped: " : "", why);
 	return salvaged(f, e, TDAT_ECORRUPT);
 }

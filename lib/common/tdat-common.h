@@ -148,4 +148,16 @@ tdat_hex_digits(char *end, uint64_t v)
  * or 0 (lib/common/common.c). */
 size_t tdat_utf8_len(const unsigned char *p, size_t n);
 
+/*
+ * The JSON rules of every JSON output (lib/common/jsonc.c; the json-c
+ * objects themselves, tdat_json_string() and tdat_json_u64(), are
+ * declared in tdat.h).  TDAT_JSON_SAFE: the largest integer a double
+ * holds exactly along with its neighbours; an integer past it in
+ * magnitude is written as a string of its decimal digits.
+ */
+#define TDAT_JSON_SAFE	((1ULL << 53) - 1)
+/* Append s[0..n) to b as valid UTF-8 (bad bytes become U+FFFD); returns
+ * the number of bytes replaced. */
+size_t tdat_json_utf8(struct tdat_sbuf *b, const void *s, size_t n);
+
 #endif

@@ -106,6 +106,7 @@ struct tdat_events {
 	size_t narenas;
 	size_t arena_len;	/* bytes of names in arenas[0] */
 	int sym_sorted;
+	int syms_shared;	/* sym and arenas are another set's */
 	const char *ktext;	/* a kallsyms text not read yet (in the file) */
 	size_t klen;
 	int syms_loaded;	/* ktext was read */
@@ -133,6 +134,10 @@ struct tdat_events {
 	    unsigned long long *start);
 	void *guest_arg;
 	int repeat_ts;		/* func_repeats' last time: TDAT_RTS_* */
+	/* prints that changed how later records print, libtraceevent's
+	 * sticky states: a char array printed as bytes is no longer a
+	 * string, a trace_printk format that failed fails from then on */
+	unsigned long sticky;
 	int tc;			/* print as trace-cmd TDAT_TC_* with its
 				 * libtraceevent: 0 3.1.6, 33 3.3.1, 34 3.4 */
 	struct tdat_file *file;	/* what it was loaded from, or NULL */

@@ -1271,6 +1271,24 @@ static const struct tdat_plugin plugins[] = {
 	{ NULL, NULL, NULL, 0 }
 };
 
+/*
+ * Does a plugin of the set keep state from one record to the next (the
+ * function plugin's callers per CPU) or look ahead (function_graph)?
+ * Such a set prints its records in order, on one thread.
+ */
+int
+tdat_events_stateful(const struct tdat_events *s)
+{
+	const struct tdat_plugin *p;
+	size_t i;
+
+	for (i = 0; i < s->nev; i++)
+		if ((p = s->ev[i]->plugin) != NULL &&
+		    (p->peek || p->print == function))
+			return 1;
+	return 0;
+}
+
 const struct tdat_plugin *
 tdat_plugin_find(const char *system, const char *name)
 {

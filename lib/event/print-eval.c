@@ -1435,6 +1435,8 @@ field_raw(const struct rec *r, struct tdat_sbuf *out, struct tdat_field *f)
 			    r->data[off + i]);
 		tdat_sb_putc(out, ']');
 		/* libtraceevent stops treating it as a string from now on */
+		if ((f->flags & TDAT_FLD_STRING) && r->ev->set != NULL)
+			r->ev->set->sticky++;
 		f->flags &= ~TDAT_FLD_STRING;
 		return;
 	}
@@ -1668,8 +1670,11 @@ print_bprint(const struct rec *r, struct tdat_sbuf *out)
 	args = vbin_args(r, fmt, ip);
 	memset(&p, 0, sizeof(p));
 	tdat_print_items(&p, &failed, fmt, args);
-	if (failed)
+	if (failed) {
 		ev->failed = 1;	/* sticky, as in libtraceevent */
+		if (ev->set != NULL)
+			ev->set->sticky++;
+	}
 	print_items(r, &p, out);
 	for (i = 0; i < p.n; i++)
 		free(p.it[i].format);

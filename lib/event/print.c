@@ -588,7 +588,7 @@ num_eval(struct parg *a, long long *v)
 static char *
 arg_eval_str(struct parg *a)
 {
-	static char buf[24];
+	static _Thread_local char buf[24];	/* formats parse on workers */
 	long long v;
 
 	switch (a->type) {

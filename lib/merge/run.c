@@ -9,6 +9,7 @@
 
 #include "tdat-int.h"
 #include "tdat-sink.h"
+#include "tdat-par.h"
 
 struct run_in {
 	struct tdat_run *run;
@@ -150,14 +151,28 @@ next_input(struct tdat_run *r)
 	return best;
 }
 
+/* A record to the sink, or to its formatting threads. */
+static int
+hand_on(struct tdat_run *r, const struct tdat_sink *sink,
+    struct tdat_par *par, size_t k, const struct tdat_record *rec)
+{
+	if (par != NULL)
+		return tdat_par_add(par, k, rec, r->e);
+	return sink->ops->record(sink->arg, k, rec, r->e);
+}
+
 static int
 run_records(struct tdat_run *r, const struct tdat_sink *sink)
 {
 	struct tdat_record rec;
+	struct tdat_par *par;
+	struct tdat_err scratch;
 	struct run_in *in;
 	size_t k;
 	int rc;
 
+	if ((rc = tdat_par_open(sink, &par, r->e)) < 0)
+		return rc;
 	while ((in = next_input(r)) != NULL) {
 		rec = in->rec;
 		in->have = 0;
@@ -167,12 +182,17 @@ run_records(struct tdat_run *r, const struct tdat_sink *sink)
 				in->done = 1;
 			continue;
 		}
-		if ((rc = sink->ops->record(sink->arg, k, &rec, r->e)) < 0)
+		if ((rc = hand_on(r, sink, par, k, &rec)) < 0) {
+			tdat_par_close(par, 0, &scratch);
 			return rc;
+		}
 		if (r->rc < 0)
 			break;
 		tdat_read_progress_note(&in->prog, in->f, &rec);
 	}
+	/* what was read before an error is written, as record() would */
+	if ((rc = tdat_par_close(par, 1, r->e)) < 0)
+		return rc;
 	return r->rc;
 }
 
@@ -255,6 +275,11 @@ tdat_run(struct tdat_file *const *files, size_t n, struct tdat_select *sel,
 	}
 	if (set_ranks(&r) < 0) {
 		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* TDAT_THREADS is looked at before anything is written */
+	if (sink->ops->par != NULL && tdat_threads(e) == 0) {
+		rc = e->code;
 		goto out;
 	}
 	if ((rc = sink->ops->begin(sink->arg, files, n, &r, e)) < 0)

@@ -16,7 +16,7 @@
  * the LTT writer (formats/ltt/ltt-write.c).  The trace.dat writer
  * (formats/tracedat/tracedat-write.c) is not a record sink: it copies pages, and
  * takes rebuilt ones through a struct tdat_page_src (lib/merge/repack.c,
- * lib/check/salvage.c).
+ * formats/tracedat/tracedat-salvage.c's intact pages).
  *
  * Order.  Records of several inputs at the same time come in the order
  * trace-cmd report -i A -i B reads its handles: the top buffers of the
@@ -34,6 +34,8 @@ struct tdat_record;
 struct tdat_select;
 struct tdat_err;
 struct tdat_run;
+struct tdat_sbuf;
+struct tdat_sink_par;
 
 /* Sink flags. */
 enum {
@@ -67,7 +69,60 @@ struct tdat_sink_ops {
 	int	(*end)(void *sink, int complete, struct tdat_err *e);
 	/* Free the sink's state (always called, once). */
 	void	(*free)(void *sink);
+	/* NULL, or how the sink's records may be formatted on worker
+	 * threads (lib/merge/par.c). */
+	const struct tdat_sink_par *par;
 };
+
+/*
+ * Formatting on threads (lib/merge/par.c).  A sink whose output is one
+ * piece of bytes per record, each made from that record alone, may give
+ * these: the driver then copies the kept records into blocks, workers
+ * format each block into a buffer of its own (each with a formatter of
+ * its own: caches, event sets), and the driver's thread writes the
+ * buffers in block order, so the bytes are those record() would have
+ * written.  TDAT_THREADS=1 (or one CPU) keeps record().
+ */
+struct tdat_sink_par {
+	/* After begin(), in the driver's thread: a formatter for one
+	 * worker, or NULL when the run must stay sequential (a stateful
+	 * or looking-ahead output: say why in the sink) or on no memory;
+	 * then record() is used.  The first call may say no; once one
+	 * formatter is made, all are asked to be. */
+	void	*(*fmt_new)(void *sink, struct tdat_err *e);
+	/* On a worker: append record rec of input k to out.  0, or a
+	 * negative code (*e filled): out then holds the bytes of the
+	 * records before, which are written before the error is; or
+	 * TDAT_PAR_REDO (out as on an error): this record changed, or a
+	 * record before changed, how later ones print (a sticky state),
+	 * so this one and all after go to record() in order. */
+	int	(*fmt)(void *fmt, size_t k, const struct tdat_record *rec,
+		    struct tdat_sbuf *out, struct tdat_err *e);
+	/* On a worker, optional: the end of a pass over a block (append
+	 * what the formatter holds).  0 or a negative code. */
+	int	(*fmt_flush)(void *fmt, struct tdat_sbuf *out,
+		    struct tdat_err *e);
+	void	(*fmt_free)(void *fmt);
+	/* Optional, in the driver's thread, every kept record in order
+	 * before it is copied: the sink's sequential part.  Returns how
+	 * many bytes from rec->data the formatter reads (0: rec->size);
+	 * the copy has those (up to rec->avail) and on to the next NUL,
+	 * for a string that runs past them.  Without note() the copy is
+	 * rec->size bytes. */
+	uint32_t (*note)(void *sink, size_t k, const struct tdat_record *rec);
+	/* In the driver's thread: write n formatted bytes in order.  0 or
+	 * a negative code. */
+	int	(*write)(void *sink, const char *p, size_t n,
+		    struct tdat_err *e);
+};
+
+enum { TDAT_PAR_REDO = 1 };
+
+/* Worker threads the driver formats on: TDAT_THREADS (1 to
+ * TDAT_THREADS_MAX) or the online CPUs up to TDAT_THREADS_MAX; 0 with *e
+ * filled when TDAT_THREADS is not such a number. */
+#define TDAT_THREADS_MAX	4
+int tdat_threads(struct tdat_err *e);
 
 struct tdat_sink {
 	const struct tdat_sink_ops *ops;

@@ -1,5 +1,6 @@
 /*
- * latency.c: which buffer of a trace holds a latency tracer's text.
+ * latency.c: which buffer of a trace holds a latency tracer's text, and
+ * that text line by line.
  *
  * A latency tracer (trace-cmd record -p wakeup, irqsoff, ...) leaves text,
  * not ring-buffer pages: a v6 file holds it after its "latency  " tag, to
@@ -10,7 +11,6 @@
 #include <string.h>
 
 #include "tdat-int.h"
-#include "tdat-json.h"
 
 int
 tdat_latency_buffer(const struct tdat_file *f)
@@ -34,67 +34,50 @@ tdat_latency_top(const struct tdat_file *f)
 }
 
 /* ------------------------------------------------------------------ */
-/* The text as JSON Lines: {"latency":"LINE"} for each line. */
-
-#define JSON_LINE_MAX	(1u << 20)	/* longer lines go in pieces */
-
-static void
-json_line(struct tdat_jw *w, const char *bname, const struct tdat_sbuf *l,
-    int newline)
-{
-	tdat_jw_obj(w);
-	if (bname[0]) {
-		tdat_jw_key(w, "buffer");
-		tdat_jw_cstr(w, bname);
-	}
-	tdat_jw_key(w, "latency");
-	tdat_jw_str(w, l->p ? l->p : "", l->len);
-	if (!newline) {
-		tdat_jw_key(w, "newline");
-		tdat_jw_bool(w, 0);
-	}
-	tdat_jw_end(w, '}');
-	tdat_jw_nl(w);
-}
+/* The text line by line, for the outputs that give one line a value
+ * (formats/json's JSON Lines, formats/table's latency.csv). */
 
 int
-tdat_json_latency(struct tdat_jw *w, struct tdat_file *f, int bi,
-    struct tdat_err *e)
+tdat_latency_lines(struct tdat_file *f, int bi, size_t max,
+    tdat_latency_line_fn fn, void *arg, struct tdat_err *e)
 {
-	const char *bname = f->buf[bi].name;
 	struct tdat_sbuf l;
 	struct tdat_pages *pg;
 	struct tdat_window win;
 	const unsigned char *p, *end, *nl;
 	size_t k;
-	int rc;
+	int rc, stop = 0;
 
 	if ((rc = tdat_pages_open(f, bi, 0, &pg, e)) < 0)
 		return rc;
 	tdat_sb_init(&l);
-	while ((rc = tdat_pages_window(pg, &win, e)) > 0 && !w->err) {
+	while ((rc = tdat_pages_window(pg, &win, e)) > 0 && !stop) {
 		for (p = win.p, end = p + win.len; p < end; p = nl + 1) {
 			nl = memchr(p, '\n', (size_t)(end - p));
 			k = (size_t)((nl ? nl : end) - p);
-			if (k > JSON_LINE_MAX - l.len)
-				k = JSON_LINE_MAX - l.len;
+			if (k > max - l.len)
+				k = max - l.len;
 			tdat_sb_add(&l, (const char *)p, k);
-			if (l.len == JSON_LINE_MAX) {
-				json_line(w, bname, &l, 0);
+			if (l.len == max) {
+				stop = fn(arg, l.p ? l.p : "", l.len, 0);
 				tdat_sb_reset(&l);
 				nl = p + k - 1;	/* go on after the piece */
 				continue;
 			}
 			if (nl == NULL)
 				break;	/* the line goes on in the next window */
-			json_line(w, bname, &l, 1);
+			stop = fn(arg, l.p ? l.p : "", l.len, 1);
 			tdat_sb_reset(&l);
 		}
 	}
-	if (rc == 0 && l.len > 0)
-		json_line(w, bname, &l, 0);
-	if (rc == 0 && l.oom)
-		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	if (rc > 0)
+		rc = 0;		/* fn stopped the walk */
+	else if (rc == 0) {
+		if (l.len > 0)
+			fn(arg, l.p ? l.p : "", l.len, 0);
+		if (l.oom)
+			rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
 	tdat_sb_free(&l);
 	tdat_pages_close(pg);
 	return rc;

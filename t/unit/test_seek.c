@@ -158,7 +158,7 @@ count_free(void *arg)
 }
 
 static const struct tdat_sink_ops count_ops = {
-	0, count_begin, count_record, count_end, count_free
+	0, count_begin, count_record, count_end, count_free, NULL
 };
 
 /* The driver (tdat_run(), what the tools use) over f up to until. */

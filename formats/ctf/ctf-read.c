@@ -1,0 +1,1418 @@
+/*
+ * ctf-read.c: a CTF 1.8 trace directory that tdat-to-ctf wrote, given
+ * back as a trace.dat (ctf(5)).
+ *
+ * The container and the metadata come from the originals the writer
+ * kept in tdat/ (header_page, header_event, the format files, kallsyms,
+ * printk formats, cmdlines, options, and tdat/container: version, byte
+ * order, long size, page size, buffers and their CPUs).  The events are
+ * read by babeltrace2 (libbabeltrace2's src.ctf.fs component, the
+ * plugin "ctf"): one graph per directory, its source's output ports (one
+ * per data stream file) connected to a sink of ours that pulls, when a
+ * CPU's stream asks for more, the next batch of messages of that port
+ * alone.  Each event becomes a record again from its event class's
+ * format (its id the ftrace id): the context's common fields and the
+ * payload's fields at their offsets, __data_loc data after the fixed
+ * part, and lib/ring's encoder lays the records out in pages; a
+ * discarded-events message marks the next record's page as after lost
+ * events.  Memory: one batch of messages, one record and one window of
+ * pages per open CPU, and what babeltrace2 holds (its packet index).
+ *
+ * Times are the events' clock values: nanoseconds with OFFSET, TSC2NSEC
+ * and TIME_SHIFT applied, so the options that would shift them again
+ * are left out (TSC2NSEC kept as the identity, as the LTT reader does).
+ * A directory without tdat/ (LTTng's, babeltrace2's) is refused, and so
+ * is one written with --lttng (events renamed and rebuilt).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <babeltrace2/babeltrace.h>
+
+#include "tdat-int.h"
+#include "event-int.h"
+#include "ltt-int.h"
+
+#define CTF_WINDOW	(256u << 10)	/* bytes of pages a window holds */
+
+/* One data stream file: its port, buffer and CPU. */
+struct cport {
+	int buf;
+	uint32_t cpu;
+	uint64_t size;			/* bytes of the file: an estimate */
+	bt_message_iterator *it;
+	struct cstream *owner;		/* the open stream reading it */
+	int pulled;			/* messages were taken from it */
+};
+
+/* One CPU's stream as ring-buffer pages: the state of page operations. */
+struct cstream {
+	struct tdat_ctf *c;
+	struct cport *port;		/* NULL: no data stream, no pages */
+	struct tdat_err *e;
+	const bt_message **qbuf;	/* messages pulled, [iq, nq) unused */
+	uint64_t nq, iq, qcap;
+	int ended;
+	struct tdat_sbuf rec;
+	int pending;			/* rec holds the next record */
+	uint64_t rec_ts;
+	int rec_missed;
+	long long rec_count;
+	int missed;			/* discarded events came before */
+	long long missed_count;
+	FILE *lost;			/* tdat/lost, read along */
+	int lost_none, lost_have;	/* ... there is none; a line is read */
+	uint64_t lost_ts;		/* ... its time */
+	int done;
+	int err_rc;
+	struct tdat_err err;
+	unsigned char *win;
+	size_t wcap;
+	uint32_t index;
+	uint64_t off;
+	uint32_t ps;
+	int lat_fd;
+};
+
+struct tdat_ctf {
+	char *dir;
+	struct tdat_file *f;
+	struct tdat_events *evs;
+	struct tdat_page_layout pl;
+	int type_size;			/* bytes of common_type */
+	/* babeltrace2 */
+	const bt_plugin *plugin;
+	bt_graph *graph;
+	bt_component_class_sink *sink_cls;
+	const bt_component_source *src;
+	const bt_component_sink *sink;
+	struct cport *ports;
+	uint64_t nports;
+	struct cstream *want;		/* the stream the sink pulls for */
+	int seek;			/* ... by seeking its port to the start */
+	int pull_rc;			/* what the last pull gave: 1, 0 end */
+	unsigned char *zero;		/* a page of zeros, for checks */
+};
+
+/* ------------------------------------------------------------------ */
+/* babeltrace2's errors as one line. */
+
+static int
+bt_fail(struct tdat_err *e, int code, const char *dir, const char *what)
+{
+	const bt_error *err = bt_current_thread_take_error();
+	const char *msg = NULL;
+	char line[200];
+	uint64_t n;
+	size_t k;
+
+	if (err && (n = bt_error_get_cause_count(err)) > 0)
+		msg = bt_error_cause_get_message(
+		    bt_error_borrow_cause_by_index(err, 0));
+	snprintf(line, sizeof(line), "%s", msg ? msg : "");
+	for (k = 0; line[k]; k++)
+		if (line[k] == '\n' || line[k] == '\t')
+			line[k] = ' ';
+	if (err)
+		bt_error_release(err);
+	if (*line)
+		return tdat_fail_nooff(e, code, "%s: babeltrace2: %s", what,
+		    line);
+	return tdat_fail_nooff(e, code, "%s", what);
+}
+
+/* ------------------------------------------------------------------ */
+/* The sink: one input port per source port; it pulls for c->want. */
+
+static bt_component_class_initialize_method_status
+sink_init(bt_self_component_sink *self,
+    bt_self_component_sink_configuration *conf, const bt_value *params,
+    void *data)
+{
+	struct tdat_ctf *c = data;
+	char name[32];
+	uint64_t i;
+
+	(void)conf;
+	(void)params;
+	bt_self_component_set_data(
+	    bt_self_component_sink_as_self_component(self), c);
+	for (i = 0; i < c->nports; i++) {
+		snprintf(name, sizeof(name), "in%llu", (unsigned long long)i);
+		if (bt_self_component_sink_add_input_port(self, name, NULL,
+		    NULL) != BT_SELF_COMPONENT_ADD_PORT_STATUS_OK)
+			return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+	}
+	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+}
+
+static bt_component_class_sink_graph_is_configured_method_status
+sink_configured(bt_self_component_sink *self)
+{
+	struct tdat_ctf *c = bt_self_component_get_data(
+	    bt_self_component_sink_as_self_component(self));
+	uint64_t i;
+
+	for (i = 0; i < c->nports; i++) {
+		bt_self_component_port_input *p =
+		    bt_self_component_sink_borrow_input_port_by_index(self, i);
+
+		if (bt_message_iterator_create_from_sink_component(self, p,
+		    &c->ports[i].it) !=
+		    BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_OK)
+			return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_ERROR;
+	}
+	return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_OK;
+}
+
+static void
+sink_finalize(bt_self_component_sink *self)
+{
+	struct tdat_ctf *c = bt_self_component_get_data(
+	    bt_self_component_sink_as_self_component(self));
+	uint64_t i;
+
+	for (i = 0; c && i < c->nports; i++) {
+		bt_message_iterator_put_ref(c->ports[i].it);
+		c->ports[i].it = NULL;
+	}
+}
+
+/* Seek the wanted stream's port to its start, or pull its next batch
+ * into the stream's queue. */
+static bt_component_class_sink_consume_method_status
+sink_consume(bt_self_component_sink *self)
+{
+	struct tdat_ctf *c = bt_self_component_get_data(
+	    bt_self_component_sink_as_self_component(self));
+	struct cstream *s = c->want;
+	bt_message_array_const msgs;
+	uint64_t n, i;
+
+	if (s == NULL || s->port == NULL || s->port->it == NULL)
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+	if (c->seek) {
+		c->seek = 0;
+		if (bt_message_iterator_seek_beginning(s->port->it) !=
+		    BT_MESSAGE_ITERATOR_SEEK_BEGINNING_STATUS_OK)
+			return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+		c->pull_rc = 1;
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+	}
+	switch (bt_message_iterator_next(s->port->it, &msgs, &n)) {
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+		if (n > s->qcap) {
+			const bt_message **q = realloc(s->qbuf,
+			    n * sizeof(*q));
+
+			if (q == NULL) {
+				for (i = 0; i < n; i++)
+					bt_message_put_ref(msgs[i]);
+				return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_MEMORY_ERROR;
+			}
+			s->qbuf = q;
+			s->qcap = n;
+		}
+		for (i = 0; i < n; i++)
+			s->qbuf[i] = msgs[i];
+		s->nq = n;
+		s->iq = 0;
+		c->pull_rc = 1;
+		s->port->pulled = 1;
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+		c->pull_rc = 0;
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+		c->pull_rc = 2;
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_MEMORY_ERROR;
+	default:
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+	}
+}
+
+/* Run the graph once for stream s (seek: to its start); 1 when messages
+ * were queued (or the seek done), 0 at its end, < 0 on error. */
+static int
+pull(struct tdat_ctf *c, struct cstream *s, int seek, struct tdat_err *e)
+{
+	bt_graph_run_once_status st;
+
+	do {
+		c->want = s;
+		c->seek = seek;
+		c->pull_rc = -1;
+		st = bt_graph_run_once(c->graph);
+		c->want = NULL;
+	} while ((st == BT_GRAPH_RUN_ONCE_STATUS_OK && c->pull_rc == 2) ||
+	    st == BT_GRAPH_RUN_ONCE_STATUS_AGAIN);
+	if (st == BT_GRAPH_RUN_ONCE_STATUS_MEMORY_ERROR)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	if (st != BT_GRAPH_RUN_ONCE_STATUS_OK &&
+	    st != BT_GRAPH_RUN_ONCE_STATUS_END)
+		return bt_fail(e, TDAT_ECORRUPT, c->dir, seek ? "cannot read "
+		    "a data stream from its start" : "a data stream does "
+		    "not decode");
+	return c->pull_rc < 0 ? 0 : c->pull_rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The graph. */
+
+/* A port's buffer and CPU from its name, "TRACE | SC_ID | PATH" (no
+ * stream instance id): the stream class id is the buffer, the file
+ * cpuN, NAME-cpuN or bufferB-cpuN of the CPU.  -1 if it is not so. */
+static int
+port_place(struct tdat_ctf *c, const char *name, struct cport *p)
+{
+	const char *last = NULL, *prev = NULL, *q, *base, *cpu;
+	char *end;
+	unsigned long long sc;
+	unsigned long n;
+	struct stat st;
+
+	for (q = name; (q = strstr(q, " | ")) != NULL; q += 3) {
+		prev = last;
+		last = q;
+	}
+	if (last == NULL || prev == NULL)
+		return -1;
+	sc = strtoull(prev + 3, &end, 10);
+	if (end != last || sc >= c->f->nbuf)
+		return -1;
+	base = strrchr(last + 3, '/');
+	base = base ? base + 1 : last + 3;
+	if ((cpu = strstr(base, "cpu")) == NULL)
+		return -1;
+	while (strstr(cpu + 3, "cpu"))
+		cpu = strstr(cpu + 3, "cpu");
+	if (cpu[3] < '0' || cpu[3] > '9')
+		return -1;
+	n = strtoul(cpu + 3, &end, 10);
+	if (*end || n > 0xffffffffUL)
+		return -1;
+	p->buf = (int)sc;
+	p->cpu = (uint32_t)n;
+	p->size = stat(last + 3, &st) == 0 ? (uint64_t)st.st_size : 0;
+	return 0;
+}
+
+/* babeltrace2's ctf plugin, found (a dlopen()) once per process and
+ * kept: a tool that opens several directories, or a fuzzer, loads it
+ * once. */
+static const bt_plugin *
+ctf_plugin(void)
+{
+	static const bt_plugin *plugin;
+
+	if (plugin == NULL) {
+		bt_logging_set_global_level(BT_LOGGING_LEVEL_NONE);
+		if (bt_plugin_find("ctf", BT_FALSE, BT_FALSE, BT_TRUE, BT_TRUE,
+		    BT_FALSE, &plugin) != BT_PLUGIN_FIND_STATUS_OK)
+			plugin = NULL;
+	}
+	return plugin;
+}
+
+static int
+graph_open(struct tdat_ctf *c, struct tdat_err *e)
+{
+	const bt_component_class_source *fs;
+	bt_value *params = NULL, *inputs = NULL;
+	uint64_t i;
+	int rc = 0;
+
+	if ((c->plugin = ctf_plugin()) == NULL ||
+	    (fs = bt_plugin_borrow_source_component_class_by_name_const(
+	    c->plugin, "fs")) == NULL)
+		return bt_fail(e, TDAT_EUNSUP, c->dir, "babeltrace2's ctf "
+		    "plugin (src.ctf.fs) is not installed");
+	if ((params = bt_value_map_create()) == NULL ||
+	    bt_value_map_insert_empty_array_entry(params, "inputs",
+	    &inputs) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
+	    bt_value_array_append_string_element(inputs, c->dir) !=
+	    BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK ||
+	    (c->graph = bt_graph_create(0)) == NULL) {
+		bt_value_put_ref(params);
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	if (bt_graph_add_source_component(c->graph, fs, "src", params,
+	    BT_LOGGING_LEVEL_NONE, &c->src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+		rc = bt_fail(e, TDAT_ECORRUPT, c->dir, "not a CTF trace "
+		    "babeltrace2 reads");
+	bt_value_put_ref(params);
+	if (rc < 0)
+		return rc;
+	c->nports = bt_component_source_get_output_port_count(c->src);
+	if (c->nports && (c->ports = calloc(c->nports,
+	    sizeof(*c->ports))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	for (i = 0; i < c->nports; i++) {
+		const bt_port_output *op =
+		    bt_component_source_borrow_output_port_by_index_const(
+		    c->src, i);
+
+		if (port_place(c, bt_port_get_name(
+		    bt_port_output_as_port_const(op)), &c->ports[i]) < 0)
+			return tdat_fail_nooff(e, TDAT_ECORRUPT, "data "
+			    "stream \"%.80s\" is not one tdat-to-ctf writes "
+			    "(cpuN, NAME-cpuN)", bt_port_get_name(
+			    bt_port_output_as_port_const(op)));
+	}
+	if ((c->sink_cls = bt_component_class_sink_create("tdat",
+	    sink_consume)) == NULL ||
+	    bt_component_class_sink_set_initialize_method(c->sink_cls,
+	    sink_init) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK ||
+	    bt_component_class_sink_set_graph_is_configured_method(
+	    c->sink_cls, sink_configured) !=
+	    BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK ||
+	    bt_component_class_sink_set_finalize_method(c->sink_cls,
+	    sink_finalize) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	if (bt_graph_add_sink_component_with_initialize_method_data(c->graph,
+	    c->sink_cls, "sink", NULL, c, BT_LOGGING_LEVEL_NONE, &c->sink) !=
+	    BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+		return bt_fail(e, TDAT_ENOMEM, c->dir, "cannot make a "
+		    "babeltrace2 graph");
+	for (i = 0; i < c->nports; i++)
+		if (bt_graph_connect_ports(c->graph,
+		    bt_component_source_borrow_output_port_by_index_const(
+		    c->src, i),
+		    bt_component_sink_borrow_input_port_by_index_const(
+		    c->sink, i), NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
+			return bt_fail(e, TDAT_ENOMEM, c->dir, "cannot make a "
+			    "babeltrace2 graph");
+	/* configure it: the message iterators are made */
+	return pull(c, NULL, 0, e) < 0 ? e->code : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Events back into records. */
+
+static int
+is_int(const bt_field *f)
+{
+	return bt_field_class_type_is(bt_field_get_class_type(f),
+	    BT_FIELD_CLASS_TYPE_INTEGER);
+}
+
+static uint64_t
+int_value(const bt_field *f)
+{
+	if (bt_field_class_type_is(bt_field_get_class_type(f),
+	    BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
+		return (uint64_t)bt_field_integer_signed_get_value(f);
+	return bt_field_integer_unsigned_get_value(f);
+}
+
+/* The bytes of a string, or of an array of integers (each es bytes in
+ * the trace's byte order), appended to sb; -1 if f is neither. */
+static int
+field_bytes(struct tdat_ctf *c, const bt_field *f, struct tdat_sbuf *sb,
+    int nul)
+{
+	bt_field_class_type t = bt_field_get_class_type(f);
+	unsigned char b[8];
+	uint64_t i, n;
+	int es;
+
+	if (t == BT_FIELD_CLASS_TYPE_STRING) {
+		tdat_sb_add(sb, bt_field_string_get_value(f),
+		    (size_t)bt_field_string_get_length(f));
+		if (nul)
+			tdat_sb_putc(sb, 0);
+		return 0;
+	}
+	if (!bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_ARRAY))
+		return -1;
+	n = bt_field_array_get_length(f);
+	for (i = 0; i < n; i++) {
+		const bt_field *x =
+		    bt_field_array_borrow_element_field_by_index_const(f, i);
+
+		if (!is_int(x))
+			return -1;
+		es = (int)(bt_field_class_integer_get_field_value_range(
+		    bt_field_borrow_class_const(x)) / 8);
+		if (es < 1 || es > 8)
+			return -1;
+		tdat_put(b, int_value(x), es, c->f->big);
+		tdat_sb_add(sb, (const char *)b, (size_t)es);
+	}
+	return 0;
+}
+
+/* Room for n bytes at off in the record being built (zeros). */
+static int
+rec_room(struct tdat_sbuf *r, size_t n)
+{
+	while (r->len < n && !r->oom)
+		tdat_sb_putc(r, 0);
+	return r->oom ? -1 : 0;
+}
+
+/* One field of the format from its babeltrace2 field f: put at its
+ * offset, its data after the fixed part for a __data_loc field. */
+static int
+put_field(struct tdat_ctf *c, const struct tdat_field *tf, const bt_field *f,
+    struct tdat_sbuf *r, struct tdat_sbuf *tmp)
+{
+	uint32_t off = (uint32_t)tf->offset, len, at;
+	int dyn = (tf->flags & TDAT_FLD_DYNAMIC) != 0;
+
+	if (is_int(f)) {
+		if (tf->size != 1 && tf->size != 2 && tf->size != 4 &&
+		    tf->size != 8)
+			return -1;
+		tdat_put((unsigned char *)r->p + off, int_value(f), tf->size,
+		    c->f->big);
+		return 0;
+	}
+	tdat_sb_reset(tmp);
+	if (field_bytes(c, f, tmp, dyn || tf->size == 0) < 0 || tmp->oom)
+		return -1;
+	len = (uint32_t)tmp->len;
+	if (dyn) {
+		if (tf->size != 2 && tf->size != 4)
+			return -1;
+		at = (uint32_t)r->len;
+		tdat_sb_add(r, tmp->p ? tmp->p : "", len);
+		if (tf->flags & TDAT_FLD_RELATIVE)
+			at -= off + (uint32_t)tf->size;
+		tdat_put((unsigned char *)r->p + off, tf->size == 2 ? at :
+		    (uint64_t)len << 16 | (at & 0xffff), tf->size, c->f->big);
+		return r->oom ? -1 : 0;
+	}
+	if (tf->size == 0 || bt_field_get_class_type(f) ==
+	    BT_FIELD_CLASS_TYPE_DYNAMIC_ARRAY_WITH_LENGTH_FIELD) {
+		/* a flexible array, or kernel_stack's callers: to the
+		 * record's end */
+		if (rec_room(r, off) < 0)
+			return -1;
+		r->len = off;
+		tdat_sb_add(r, tmp->p ? tmp->p : "", len);
+		return r->oom ? -1 : 0;
+	}
+	if (len > (uint32_t)tf->size)
+		len = (uint32_t)tf->size;
+	if (len)
+		memcpy(r->p + off, tmp->p, len);
+	return 0;
+}
+
+/* The fields of a struct, in order, for the format's fields (common
+ * ones less common_type, or its own): a sequence's length member comes
+ * before it. */
+static int
+put_struct(struct tdat_ctf *c, const struct tdat_field *tf, int n,
+    int skip_type, const bt_field *st, struct tdat_sbuf *r,
+    struct tdat_sbuf *tmp)
+{
+	uint64_t j = 0, m = st ? bt_field_class_structure_get_member_count(
+	    bt_field_borrow_class_const(st)) : 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const bt_field *f;
+
+		if (skip_type && strcmp(tf[i].name, "common_type") == 0)
+			continue;
+		if (j >= m)
+			return -1;
+		f = bt_field_structure_borrow_member_field_by_index_const(st,
+		    j++);
+		if (((tf[i].flags & (TDAT_FLD_DYNAMIC | TDAT_FLD_ARRAY)) ||
+		    tf[i].size == 0) && is_int(f) && j < m)
+			f = bt_field_structure_borrow_member_field_by_index_const(
+			    st, j++);
+		if (put_field(c, &tf[i], f, r, tmp) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The bytes the fixed fields of ev cover. */
+static uint32_t
+fixed_size(const struct tdat_event *ev)
+{
+	uint32_t n = 0, end;
+	int i;
+
+	for (i = 0; i < ev->ncommon; i++)
+		if ((end = (uint32_t)ev->common[i].offset +
+		    (uint32_t)ev->common[i].size) > n)
+			n = end;
+	for (i = 0; i < ev->nfields; i++)
+		if ((end = (uint32_t)ev->fields[i].offset +
+		    (uint32_t)ev->fields[i].size) > n)
+			n = end;
+	return n;
+}
+
+/* The record of an event message into s->rec; 0, or < 0 with *s->e. */
+static int
+event_record(struct cstream *s, const bt_message *m)
+{
+	struct tdat_ctf *c = s->c;
+	const bt_event *ev = bt_message_event_borrow_event_const(m);
+	const bt_event_class *ec = bt_event_borrow_class_const(ev);
+	const bt_clock_snapshot *cs =
+	    bt_message_event_borrow_default_clock_snapshot_const(m);
+	uint64_t id = bt_event_class_get_id(ec);
+	const struct tdat_event *te;
+	const bt_field *pay = bt_event_borrow_payload_field_const(ev);
+	struct tdat_sbuf tmp;
+	int bad;
+
+	s->rec_ts = bt_clock_snapshot_get_value(cs);
+	tdat_sb_reset(&s->rec);
+	if (id == TDAT_CTF_ID_UNKNOWN) {
+		/* type, __data_length, data: the record's own bytes */
+		if (pay == NULL || bt_field_class_structure_get_member_count(
+		    bt_field_borrow_class_const(pay)) < 3 ||
+		    field_bytes(c, bt_field_structure_borrow_member_field_by_index_const(
+		    pay, 2), &s->rec, 0) < 0)
+			goto bad;
+		return s->rec.oom ? tdat_fail_nooff(s->e, TDAT_ENOMEM,
+		    "out of memory") : 0;
+	}
+	if (id > INT32_MAX || (te = tdat_events_find(c->evs, (int)id)) ==
+	    NULL)
+		goto bad;
+	if (rec_room(&s->rec, fixed_size(te)) < 0)
+		return tdat_fail_nooff(s->e, TDAT_ENOMEM, "out of memory");
+	if (te->ncommon > 0 && strcmp(te->common[0].name, "common_type") == 0
+	    && (te->common[0].size == 1 || te->common[0].size == 2 ||
+	    te->common[0].size == 4))
+		tdat_put((unsigned char *)s->rec.p + te->common[0].offset, id,
+		    te->common[0].size, c->f->big);
+	tdat_sb_init(&tmp);
+	bad = put_struct(c, te->common, te->ncommon, 1,
+	    bt_event_borrow_specific_context_field_const(ev), &s->rec, &tmp) < 0
+	    || put_struct(c, te->fields, te->nfields, 0, pay, &s->rec, &tmp)
+	    < 0;
+	tdat_sb_free(&tmp);
+	if (s->rec.oom)
+		return tdat_fail_nooff(s->e, TDAT_ENOMEM, "out of memory");
+	if (!bad)
+		return 0;
+bad:
+	return tdat_fail_nooff(s->e, TDAT_ECORRUPT, "CPU %u: event class "
+	    "%llu (%s) does not match the format of its id in tdat/",
+	    s->port->cpu, (unsigned long long)id,
+	    bt_event_class_get_name(ec) ? bt_event_class_get_name(ec) : "?");
+}
+
+/* Whether the loss before the stream's record at ts was not counted by
+ * the ring buffer: a line "BUFFER CPU TS" of tdat/lost (ctf(5)), read
+ * along the stream (its lines for this stream come in time order). */
+static int
+lost_uncounted(struct cstream *s, uint64_t ts)
+{
+	char line[96], path[PATH_MAX];
+	unsigned long long t;
+	unsigned cpu;
+	int b;
+
+	if (s->lost == NULL) {
+		if (s->lost_none)
+			return 0;
+		snprintf(path, sizeof(path), "%s/tdat/lost", s->c->dir);
+		if ((s->lost = fopen(path, "re")) == NULL) {
+			s->lost_none = 1;
+			return 0;
+		}
+	}
+	for (;;) {
+		while (!s->lost_have && fgets(line, sizeof(line), s->lost))
+			if (sscanf(line, "%d %u %llu", &b, &cpu, &t) == 3 &&
+			    b == s->port->buf && cpu == s->port->cpu) {
+				s->lost_ts = t;
+				s->lost_have = 1;
+			}
+		if (!s->lost_have || s->lost_ts > ts)
+			return 0;
+		s->lost_have = 0;
+		if (s->lost_ts == ts)
+			return 1;
+	}
+}
+
+/* The next record of the stream into s->rec; 1, 0 at the end, < 0 on
+ * damage. */
+static int
+next_record(struct cstream *s)
+{
+	const bt_message *m;
+	uint64_t n;
+	int rc;
+
+	for (;;) {
+		if (s->iq >= s->nq) {
+			if (s->ended)
+				return 0;
+			s->nq = s->iq = 0;
+			if ((rc = pull(s->c, s, 0, s->e)) < 0) {
+				s->ended = 1;
+				return rc;
+			}
+			if (rc == 0) {
+				s->ended = 1;
+				return 0;
+			}
+			continue;
+		}
+		m = s->qbuf[s->iq++];
+		rc = 0;
+		switch (bt_message_get_type(m)) {
+		case BT_MESSAGE_TYPE_EVENT:
+			rc = event_record(s, m) < 0 ? -1 : 1;
+			break;
+		case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+			s->missed = 1;
+			s->missed_count = bt_message_discarded_events_get_count(
+			    m, &n) == BT_PROPERTY_AVAILABILITY_AVAILABLE ?
+			    (long long)n : -1;
+			break;
+		default:
+			break;
+		}
+		bt_message_put_ref(m);
+		if (rc < 0)
+			return s->e->code;
+		if (rc > 0) {
+			s->rec_missed = s->missed;
+			s->rec_count = s->missed && lost_uncounted(s,
+			    s->rec_ts) ? -1 : s->missed_count;
+			s->missed = 0;
+			return 1;
+		}
+	}
+}
+
+/* Damage found after a page was begun: reported by the next call. */
+static void
+defer(struct cstream *s, int rc)
+{
+	s->err_rc = rc;
+	s->err = *s->e;
+}
+
+/* Fill one page with records; 1 if a page was made, 0 at the end,
+ * < 0 on damage. */
+static int
+fill_page(struct cstream *s, unsigned char *pg)
+{
+	struct tdat_ring_enc enc;
+	int rc;
+
+	if (s->err_rc) {
+		rc = s->err_rc;
+		s->err_rc = 0;
+		*s->e = s->err;
+		return rc;
+	}
+	if (!s->pending) {
+		if ((rc = next_record(s)) <= 0)
+			return rc;
+		s->pending = 1;
+	}
+	tdat_ring_enc_init(&enc, &s->c->pl, pg, s->ps);
+	if (!tdat_ring_enc_fits(&enc, (uint32_t)s->rec.len))
+		return tdat_fail_nooff(s->e, TDAT_ECORRUPT, "CPU %u: a "
+		    "record of %u bytes does not fit a page of %u",
+		    s->port->cpu, (uint32_t)s->rec.len, s->ps);
+	tdat_ring_enc_start(&enc, s->rec_ts, s->rec_missed, s->rec_count);
+	for (;;) {
+		if (!tdat_ring_enc_fits(&enc, (uint32_t)s->rec.len) ||
+		    tdat_ring_enc_full(&enc, (uint32_t)s->rec.len, s->rec_ts,
+		    enc.used > 0 && s->rec_missed))
+			break;
+		tdat_ring_enc_add(&enc, s->rec.p, (uint32_t)s->rec.len,
+		    s->rec_ts);
+		s->pending = 0;
+		if ((rc = next_record(s)) < 0) {
+			defer(s, rc);
+			break;
+		}
+		if (rc == 0)
+			break;
+		s->pending = 1;
+	}
+	tdat_ring_enc_finish(&enc, pg);
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Page operations. */
+
+static void co_close(void *st);
+
+/* The port of buffer buf and CPU id cpu, or NULL. */
+static struct cport *
+find_port(struct tdat_ctf *c, int buf, uint32_t cpu)
+{
+	uint64_t i;
+
+	for (i = 0; i < c->nports; i++)
+		if (c->ports[i].buf == buf && c->ports[i].cpu == cpu)
+			return &c->ports[i];
+	return NULL;
+}
+
+static int
+lat_next(struct cstream *s, struct tdat_window *w, struct tdat_err *e)
+{
+	ssize_t n;
+
+	if (s->done)
+		return 0;
+	do
+		n = pread(s->lat_fd, s->win, s->wcap, (off_t)s->off);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0) {
+		s->done = 1;
+		return n < 0 ? tdat_fail_nooff(e, TDAT_EIO, "tdat/latency: %s",
+		    strerror(errno)) : 0;
+	}
+	memset(w, 0, sizeof(*w));
+	w->p = s->win;
+	w->len = (size_t)n;
+	w->off = s->off;
+	w->index = s->index++;
+	s->off += (uint64_t)n;
+	return 1;
+}
+
+static int
+co_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
+    uint64_t *total, struct tdat_err *e)
+{
+	struct tdat_ctf *c = f->page_arg;
+	struct cstream *s;
+	char path[PATH_MAX];
+	struct stat sb;
+	int rc;
+
+	*st = NULL;
+	*total = 0;
+	if (buf < 0 || (size_t)buf >= f->nbuf || (f->buf[buf].latency ?
+	    ci != 0 : ci >= f->buf[buf].ncpu))
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "%s: no buffer %d CPU "
+		    "index %u", f->path, buf, ci);
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	s->c = c;
+	s->e = e;
+	s->lat_fd = -1;
+	s->done = 1;
+	tdat_sb_init(&s->rec);
+	*st = s;
+	s->wcap = CTF_WINDOW;
+	if (f->buf[buf].latency) {
+		snprintf(path, sizeof(path), "%s/tdat/latency", c->dir);
+		if ((s->lat_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 ||
+		    fstat(s->lat_fd, &sb) < 0) {
+			rc = tdat_fail_nooff(e, TDAT_EIO, "tdat/latency: %s",
+			    strerror(errno));
+			goto fail;
+		}
+		*total = (uint64_t)sb.st_size;
+	} else {
+		if ((s->port = find_port(c, buf, f->buf[buf].cpu[ci].id)) ==
+		    NULL)
+			return 0;	/* no data stream: no pages */
+		if (s->port->owner) {
+			rc = tdat_fail_nooff(e, TDAT_EUSAGE, "a CTF data "
+			    "stream is read once at a time");
+			goto fail;
+		}
+		s->ps = f->buf[buf].page_size;
+		s->wcap = CTF_WINDOW / s->ps * s->ps;
+		if (s->wcap == 0)
+			s->wcap = s->ps;
+		if (s->port->pulled && (rc = pull(c, s, 1, e)) < 0)
+			goto fail;
+		s->port->pulled = 0;
+		s->port->owner = s;
+		*total = s->port->size;
+	}
+	if ((s->win = malloc(s->wcap)) == NULL) {
+		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		goto fail;
+	}
+	s->done = 0;
+	return 0;
+fail:
+	co_close(s);
+	*st = NULL;
+	return rc;
+}
+
+static int
+co_next(void *st, struct tdat_window *w, struct tdat_err *e)
+{
+	struct cstream *s = st;
+	size_t n = 0;
+	int rc;
+
+	s->e = e;
+	if (s->lat_fd >= 0)
+		return lat_next(s, w, e);
+	while (!s->done && s->wcap - n >= s->ps) {
+		if ((rc = fill_page(s, s->win + n)) < 0) {
+			if (n > 0) {	/* the pages made come first */
+				defer(s, rc);
+				break;
+			}
+			s->done = 1;	/* a stream does not go on after damage */
+			return rc;
+		}
+		if (rc == 0) {
+			s->done = 1;
+			break;
+		}
+		n += s->ps;
+	}
+	if (n == 0)
+		return 0;
+	memset(w, 0, sizeof(*w));
+	w->p = s->win;
+	w->len = n;
+	w->off = s->off;
+	w->index = s->index++;
+	s->off += n;
+	return 1;
+}
+
+static void
+co_close(void *st)
+{
+	struct cstream *s = st;
+
+	if (s == NULL)
+		return;
+	while (s->iq < s->nq)
+		bt_message_put_ref(s->qbuf[s->iq++]);
+	if (s->port && s->port->owner == s) {
+		s->port->owner = NULL;
+		s->port->pulled = 1;
+	}
+	if (s->lat_fd >= 0)
+		close(s->lat_fd);
+	if (s->lost)
+		fclose(s->lost);
+	free(s->qbuf);
+	tdat_sb_free(&s->rec);
+	free(s->win);
+	free(s);
+}
+
+static void ctf_free(struct tdat_ctf *c);
+
+static void
+co_release(struct tdat_file *f)
+{
+	struct tdat_ctf *c = f->page_arg;
+
+	f->page_ops = NULL;
+	f->page_arg = NULL;
+	if (c == NULL)
+		return;
+	c->f = NULL;		/* the caller frees f */
+	ctf_free(c);
+}
+
+static const struct tdat_page_ops ctf_page_ops = {
+	.open = co_open,
+	.next = co_next,
+	.close = co_close,
+	.release = co_release,
+};
+
+/* ------------------------------------------------------------------ */
+/* The originals in tdat/. */
+
+static int
+read_blob(struct tdat_ctf *c, const char *rel, struct tdat_blob *b,
+    int optional, struct tdat_err *e)
+{
+	char path[PATH_MAX];
+	unsigned char *p;
+	uint64_t n;
+	int rc;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/tdat/%s", c->dir, rel) >=
+	    sizeof(path))
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "tdat/%s: path too "
+		    "long", rel);
+	if (optional && access(path, F_OK) != 0)
+		return 0;
+	if ((rc = tdat_ltt_slurp(path, &p, &n, e)) < 0)
+		return rc;
+	b->p = p;
+	b->len = n;
+	b->off = 0;
+	return 0;
+}
+
+static int
+read_dir_blobs(struct tdat_ctf *c, const char *rel, struct tdat_blob **out,
+    uint32_t *n, struct tdat_err *e)
+{
+	char path[PATH_MAX], **names;
+	size_t k, i;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/tdat/%s", c->dir, rel);
+	*out = NULL;
+	*n = 0;
+	if (tdat_ltt_list(path, &names, &k) < 0)
+		return errno == ENOENT ? 0 : tdat_fail_nooff(e,
+		    TDAT_ECORRUPT, "tdat/%s: %s", rel, strerror(errno));
+	if (k && (*out = calloc(k, sizeof(**out))) == NULL)
+		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	for (i = 0; i < k && rc == 0; i++) {
+		snprintf(path, sizeof(path), "%s/%s", rel, names[i]);
+		if ((rc = read_blob(c, path, &(*out)[i], 0, e)) == 0)
+			(*n)++;
+	}
+	tdat_ltt_list_free(names, k);
+	return rc;
+}
+
+/* tdat/events/NNNN-PART/ in order, named by the lines of tdat/systems. */
+static int
+read_systems(struct tdat_ctf *c, struct tdat_err *e)
+{
+	struct tdat_file *f = c->f;
+	struct tdat_blob sys = { 0 };
+	char path[PATH_MAX], **names;
+	const char *p, *nl = NULL, *end;
+	size_t k, i;
+	int rc;
+
+	if ((rc = read_blob(c, "systems", &sys, 0, e)) < 0)
+		return rc;
+	snprintf(path, sizeof(path), "%s/tdat/events", c->dir);
+	if (tdat_ltt_list(path, &names, &k) < 0) {
+		free(sys.p);
+		/* (an empty folder, as a packed tree may lose it) */
+		return errno == ENOENT ? 0 : tdat_fail_nooff(e,
+		    TDAT_ECORRUPT, "tdat/events: %s", strerror(errno));
+	}
+	if (k && (f->sys = calloc(k, sizeof(*f->sys))) == NULL)
+		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	p = (const char *)sys.p;
+	end = p + sys.len;
+	for (i = 0; i < k && rc == 0; i++) {
+		struct tdat_system *s = &f->sys[f->nsys];
+
+		if (p >= end)
+			rc = tdat_fail_nooff(e, TDAT_ECORRUPT, "tdat/systems: "
+			    "fewer names than folders in tdat/events");
+		else if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if (rc < 0)
+			break;
+		if ((s->name = strndup(p, (size_t)(nl - p))) == NULL) {
+			rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+			break;
+		}
+		p = nl + 1;
+		f->nsys++;
+		snprintf(path, sizeof(path), "events/%s", names[i]);
+		rc = read_dir_blobs(c, path, &s->ev, &s->nev, e);
+	}
+	tdat_ltt_list_free(names, k);
+	free(sys.p);
+	return rc;
+}
+
+/* The options as stored, less those that shift time: the events hold
+ * times already shifted (TSC2NSEC stays, as the identity).  A BUFFER
+ * option's index is kept for the buffers of tdat/container in remap. */
+static int
+read_options(struct tdat_ctf *c, int **remap, size_t *nold,
+    struct tdat_err *e)
+{
+	struct tdat_file *f = c->f;
+	struct tdat_blob b = { 0 };
+	uint64_t at = 0;
+	size_t n = 0;
+	int rc;
+
+	*remap = NULL;
+	*nold = 0;
+	if ((rc = read_blob(c, "options", &b, 0, e)) < 0)
+		return rc;
+	if ((f->opt_blobs = malloc(sizeof(*f->opt_blobs))) == NULL) {
+		free(b.p);
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	f->opt_blobs[0] = b.p;
+	f->nopt_blobs = 1;
+	while (b.len - at >= 6) {
+		uint16_t id = tdat_get16(b.p + at, f->big);
+		uint32_t size = tdat_get32(b.p + at + 2, f->big);
+		struct tdat_option *o;
+		int *r;
+
+		if (size > b.len - at - 6)
+			return tdat_fail(e, TDAT_ECORRUPT, at, "tdat/options: "
+			    "option %u runs past the end", id);
+		if ((r = realloc(*remap, (n + 1) * sizeof(int))) == NULL)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		*remap = r;
+		r[n++] = -1;
+		if (id == TDAT_OPT_TSC2NSEC && size >= 16) {
+			memset(b.p + at + 6, 0, size);
+			tdat_put(b.p + at + 6, 1, 4, f->big);
+		}
+		if (id != TDAT_OPT_OFFSET && id != TDAT_OPT_TIME_SHIFT) {
+			if ((o = realloc(f->opt, (f->nopt + 1) *
+			    sizeof(*o))) == NULL)
+				return tdat_fail_nooff(e, TDAT_ENOMEM,
+				    "out of memory");
+			f->opt = o;
+			o += f->nopt;
+			o->id = id;
+			o->size = size;
+			o->off = 0;
+			o->data = b.p + at + 6;
+			o->sect = -1;
+			r[n - 1] = (int)f->nopt++;
+		}
+		at += 6 + (uint64_t)size;
+	}
+	*nold = n;
+	return 0;
+}
+
+/* Text from hex digits; NULL if they are not. */
+static char *
+unhex(const char *s)
+{
+	size_t n = strlen(s), i;
+	char *t;
+	unsigned v;
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		n--;
+	if (n % 2 || (t = malloc(n / 2 + 1)) == NULL)
+		return NULL;
+	for (i = 0; i < n / 2; i++) {
+		if (sscanf(s + 2 * i, "%2x", &v) != 1 || v == 0) {
+			free(t);
+			return NULL;
+		}
+		t[i] = (char)v;
+	}
+	t[n / 2] = 0;
+	return t;
+}
+
+static int
+add_cpu(struct tdat_buffer *b, uint32_t id, uint64_t size)
+{
+	struct tdat_cpu *c = realloc(b->cpu, (b->ncpu + 1) * sizeof(*c));
+
+	if (c == NULL)
+		return -1;
+	b->cpu = c;
+	memset(&c[b->ncpu], 0, sizeof(*c));
+	c[b->ncpu].id = id;
+	c[b->ncpu].size = size;
+	b->ncpu++;
+	return 0;
+}
+
+/* One line of tdat/container. */
+static int
+container_line(struct tdat_ctf *c, char *line, const int *remap,
+    size_t nold, int *lttng)
+{
+	struct tdat_file *f = c->f;
+	struct tdat_buffer *b = f->nbuf ? &f->buf[f->nbuf - 1] : NULL;
+	char key[32], *val, **text = NULL;
+	unsigned long long u, v;
+	int i, j, k;
+
+	if (sscanf(line, "%31s", key) != 1)
+		return 0;
+	val = line + strlen(key);
+	while (*val == ' ')
+		val++;
+	if (strcmp(key, "buffer") == 0) {
+		if (sscanf(val, "%llu %d %d", &u, &j, &k) != 3 || u < 1024 ||
+		    u > (1u << 20) || f->nbuf >= 65536 ||
+		    (b = realloc(f->buf, (f->nbuf + 1) * sizeof(*b))) == NULL)
+			return -1;
+		f->buf = b;
+		b += f->nbuf++;
+		memset(b, 0, sizeof(*b));
+		b->page_size = (uint32_t)u;
+		b->opt_index = j >= 0 && (size_t)j < nold ? remap[j] : -1;
+		b->latency = k != 0;
+		return 0;
+	}
+	if (strcmp(key, "cpu") == 0)
+		return b && sscanf(val, "%llu %llu", &u, &v) == 2 &&
+		    u <= 0xffffffffULL && b->ncpu < (1u << 20) ?
+		    add_cpu(b, (uint32_t)u, v) : -1;
+	if (strcmp(key, "buffer_name") == 0 && b && !b->name)
+		text = &b->name;
+	else if (strcmp(key, "buffer_clock") == 0 && b && !b->clock)
+		text = &b->clock;
+	else if (strcmp(key, "compression") == 0 && !f->comp)
+		text = &f->comp;
+	else if (strcmp(key, "clock_data") == 0 && !f->clock_data)
+		text = &f->clock_data;
+	else if (strcmp(key, "trace_clock") == 0 && !f->trace_clock)
+		text = &f->trace_clock;
+	if (text) {
+		if (*val == 0)
+			return (*text = strdup("")) ? 0 : -1;
+		return (*text = unhex(val)) ? 0 : -1;
+	}
+	if (sscanf(val, "%d", &i) != 1)
+		return -1;
+	if (strcmp(key, "version") == 0)
+		f->version = i;
+	else if (strcmp(key, "big") == 0)
+		f->big = i != 0;
+	else if (strcmp(key, "long_size") == 0)
+		f->lsize = i;
+	else if (strcmp(key, "page_size") == 0)
+		f->page_size = (uint32_t)i;
+	else if (strcmp(key, "cpus") == 0)
+		f->ncpus = (uint32_t)i;
+	else if (strcmp(key, "has_clock_data") == 0)
+		f->has_clock_data = i;
+	else if (strcmp(key, "v6_options") == 0)
+		f->v6_options = i;
+	else if (strcmp(key, "latency") == 0)
+		f->latency = i;
+	else if (strcmp(key, "lttng") == 0)
+		*lttng = i;
+	return 0;
+}
+
+/* The container as tdat/container describes it (ctf(5)).  The byte
+ * order comes first: the options are read in it. */
+static int
+read_container(struct tdat_ctf *c, struct tdat_err *e)
+{
+	struct tdat_file *f = c->f;
+	struct tdat_blob b = { 0 };
+	char *p, *nl, *big;
+	int *remap = NULL, lttng = 0, rc;
+	size_t nold = 0, i, line = 1;
+
+	if ((rc = read_blob(c, "container", &b, 0, e)) < 0)
+		return rc;
+	big = strstr((char *)b.p, "\nbig ");
+	f->big = big && big[5] == '1';
+	if ((rc = read_options(c, &remap, &nold, e)) < 0)
+		goto out;
+	for (p = (char *)b.p; rc == 0 && p && *p; p = nl, line++) {
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl++ = 0;
+		if (container_line(c, p, remap, nold, &lttng) < 0)
+			rc = tdat_fail_nooff(e, TDAT_ECORRUPT, "tdat/container: "
+			    "line %zu does not read", line);
+	}
+	if (rc == 0 && lttng)
+		rc = tdat_fail_nooff(e, TDAT_EUNSUP, "written by tdat-to-ctf "
+		    "--lttng (events renamed and rebuilt): it cannot be read "
+		    "back");
+	if (rc == 0 && ((f->version != 6 && f->version != 7) ||
+	    (f->lsize != 4 && f->lsize != 8) || f->page_size < 1024 ||
+	    f->page_size > (1u << 20) || f->nbuf == 0))
+		rc = tdat_fail_nooff(e, TDAT_ECORRUPT, "tdat/container: "
+		    "not a trace.dat's container (version, long size, page "
+		    "size, buffers)");
+	for (i = 0; rc == 0 && i < f->nbuf; i++) {
+		if (f->buf[i].name == NULL && (f->buf[i].name = strdup("")) ==
+		    NULL)
+			rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		if (f->buf[i].latency && f->latency) {
+			char path[PATH_MAX];
+			struct stat st;
+
+			/* a v6 file's text is also where latency_off says */
+			snprintf(path, sizeof(path), "%s/tdat/latency", c->dir);
+			if (f->fd < 0 && ((f->fd = open(path, O_RDONLY |
+			    O_CLOEXEC)) < 0 || fstat(f->fd, &st) < 0))
+				rc = tdat_fail_nooff(e, TDAT_EIO, "tdat/latency: "
+				    "%s", strerror(errno));
+			else
+				f->fsize = (uint64_t)st.st_size;
+		}
+	}
+out:
+	free(remap);
+	free(b.p);
+	return rc;
+}
+
+/* The bytes of common_type, from the first format that has it. */
+static int
+type_size(const struct tdat_events *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nev; i++) {
+		const struct tdat_event *ev = s->ev[i];
+
+		if (ev->ncommon > 0 && strcmp(ev->common[0].name,
+		    "common_type") == 0 && ev->common[0].size > 0 &&
+		    ev->common[0].size <= 4)
+			return ev->common[0].size;
+	}
+	return 2;
+}
+
+static int
+read_originals(struct tdat_ctf *c, struct tdat_err *e)
+{
+	struct tdat_file *f = c->f;
+	int rc;
+
+	if ((rc = read_container(c, e)) < 0 ||
+	    (rc = read_blob(c, "header_page", &f->hpage, 0, e)) < 0 ||
+	    (rc = read_blob(c, "header_event", &f->hevent, 0, e)) < 0 ||
+	    (rc = read_blob(c, "kallsyms", &f->kallsyms, 0, e)) < 0 ||
+	    (rc = read_blob(c, "printk", &f->printk, 0, e)) < 0 ||
+	    (rc = read_blob(c, "cmdlines", &f->cmdlines, 0, e)) < 0 ||
+	    (rc = read_blob(c, "modules", &f->modules, 1, e)) < 0 ||
+	    (rc = read_blob(c, "btf", &f->btf, 1, e)) < 0 ||
+	    (rc = read_dir_blobs(c, "ftrace", &f->ftrace, &f->nftrace,
+	    e)) < 0 ||
+	    (rc = read_systems(c, e)) < 0 ||
+	    (rc = tdat_page_layout(f, &c->pl, e)) < 0 ||
+	    (rc = tdat_events_load(f, &c->evs, e)) < 0)
+		return rc;
+	c->evs->fields_only = 1;
+	tdat_events_finish(c->evs, 0);
+	c->type_size = type_size(c->evs);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int
+btf_kept(struct tdat_file *f, struct tdat_err *e)
+{
+	(void)e;
+	return f->btf.p != NULL;
+}
+
+int
+tdat_ctf_probe(const char *path)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	snprintf(p, sizeof(p), "%s/metadata", path);
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static void
+ctf_free(struct tdat_ctf *c)
+{
+	if (c == NULL)
+		return;
+	tdat_close(c->f);
+	bt_graph_put_ref(c->graph);	/* the sink puts its iterators */
+	bt_component_class_sink_put_ref(c->sink_cls);
+	tdat_events_free(c->evs);
+	free(c->ports);
+	free(c->dir);
+	free(c);
+}
+
+int
+tdat_ctf_open_tdat(const char *dir, struct tdat_file **out,
+    struct tdat_err *e)
+{
+	struct tdat_ctf *c;
+	char path[PATH_MAX];
+	struct stat st;
+	int rc;
+
+	*out = NULL;
+	snprintf(path, sizeof(path), "%s/tdat/container", dir);
+	if (stat(path, &st) != 0)
+		return tdat_fail_nooff(e, TDAT_EUNSUP, "a CTF trace not "
+		    "written by tdat-to-ctf (no tdat/container): not "
+		    "supported");
+	if ((c = calloc(1, sizeof(*c))) == NULL ||
+	    (c->dir = strdup(dir)) == NULL ||
+	    (c->f = calloc(1, sizeof(*c->f))) == NULL ||
+	    (c->f->path = strdup(dir)) == NULL) {
+		ctf_free(c);
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	c->f->fd = -1;
+	if ((rc = read_originals(c, e)) < 0 ||
+	    (rc = graph_open(c, e)) < 0) {
+		ctf_free(c);
+		return rc;
+	}
+	if (c->f->btf.p)
+		c->f->btf_load = btf_kept;
+	c->f->page_ops = &ctf_page_ops;
+	c->f->page_arg = c;
+	*out = c->f;
+	return 0;
+}
+
+int
+tdat_ctf_verify_input(const char *dir, const struct tdat_verify_opts *o,
+    struct tdat_verify_stats *st, struct tdat_err *e)
+{
+	(void)o;
+	(void)st;
+	return tdat_fail_nooff(e, TDAT_EUSAGE, "a CTF directory: "
+	    "tdat-verify does not check CTF (babeltrace2 does: babeltrace2 "
+	    "%s >/dev/null)", dir);
+}
+
+/* ------------------------------------------------------------------ */
+/* The CTF format as the engine sees it (lib/read/source.c). */
+
+static int
+ctf_bid(const char *path)
+{
+	return strcmp(path, "-") != 0 && tdat_ctf_probe(path);
+}
+
+static int
+ctf_open(const char *path, const struct tdat_open_opts *o,
+    struct tdat_file **out, struct tdat_err *e)
+{
+	*out = NULL;
+	if (o && o->salvage)
+		return tdat_fail_nooff(e, TDAT_EUNSUP, "a CTF directory "
+		    "cannot be salvaged");
+	return tdat_ctf_open_tdat(path, out, e);
+}
+
+const struct tdat_format tdat_ctf_format = {
+	.name = "ctf",
+	.bid = ctf_bid,
+	.open = ctf_open,
+	.verify = tdat_ctf_verify_input,
+};

@@ -1,0 +1,135 @@
+#!/usr/bin/env bats
+# threads.bats: records formatted on worker threads (lib/merge/par.c)
+# print byte for byte what one thread prints (TDAT_THREADS=1): text in
+# its modes, JSON Lines and --chrome, over the fixtures, cut in blocks of
+# a few records (TDAT_THREADS_BLOCK) so that blocks, passes over a block
+# and their order are tried on small traces; and the threads are there.
+# Run by t/run-tests (make check); TDAT_BIN names the tools' folder.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	D=${TDAT_DATA:-$BATS_TEST_DIRNAME/data}
+	B=${TDAT_BIN:-$BATS_TEST_DIRNAME/../build/bin}
+	if [ ! -x "$B/tdat-dump" ] || [ ! -x "$B/tdat-to-json" ]; then
+		echo "# $B/tdat-dump or tdat-to-json is not built" >&3
+		return 1
+	fi
+}
+
+load helpers
+
+# both FILE TOOL ARGS...: TOOL ARGS FILE on one thread and on 2 and 3
+# threads in blocks of 1, 7 and 64 records: the same output, messages
+# and exit status.
+both() {
+	local f=$1 tool=$2 st1 st n blk
+	shift 2
+	TDAT_THREADS=1 "$B/$tool" "$@" "$f" >"$BATS_TEST_TMPDIR/one" \
+	    2>"$BATS_TEST_TMPDIR/one.err" && st1=0 || st1=$?
+	for n in 2 3; do
+		for blk in 1 7 64; do
+			TDAT_THREADS=$n TDAT_THREADS_BLOCK=$blk "$B/$tool" "$@" \
+			    "$f" >"$BATS_TEST_TMPDIR/more" \
+			    2>"$BATS_TEST_TMPDIR/more.err" && st=0 || st=$?
+			if [ "$st" != "$st1" ]; then
+				echo "$tool $* $f: exit $st1 on 1 thread, $st on $n (blocks of $blk)"
+				return 1
+			fi
+			same "$BATS_TEST_TMPDIR/one" "$BATS_TEST_TMPDIR/more" ||
+			    { echo "$tool $* $f: $n threads, blocks of $blk"; return 1; }
+			same "$BATS_TEST_TMPDIR/one.err" "$BATS_TEST_TMPDIR/more.err" ||
+			    { echo "$tool $* $f: messages, $n threads"; return 1; }
+		done
+	done
+}
+
+fixtures() {
+	ls "$D"/*.dat "$D"/plugins/*.dat "$D"/tc34/*.dat "$D"/crash/*.dat \
+	    "$D"/latency/*.dat
+}
+
+@test "text report -N -t, -R -t, -t, default, -l: one thread or several, the same bytes" {
+	local f
+	for f in $(fixtures); do
+		both "$f" tdat-dump --records -N -t
+		both "$f" tdat-dump --records -R -t
+		both "$f" tdat-dump --records -t
+		both "$f" tdat-dump --records
+		both "$f" tdat-dump --records -l
+		both "$f" tdat-dump --records -N --trace-cmd=3.1
+	done
+}
+
+@test "JSON Lines and --chrome: one thread or several, the same bytes" {
+	local f
+	for f in $(fixtures); do
+		both "$f" tdat-to-json
+		both "$f" tdat-to-json --chrome
+	done
+}
+
+@test "several inputs (host and guest), instances, a selection: the same bytes" {
+	local h=$D/hip24-host-trace.dat g=$D/multi/hip24-guest-cut.dat
+	TDAT_THREADS=1 "$B/tdat-dump" --records -t "$h" "$g" >"$BATS_TEST_TMPDIR/a"
+	TDAT_THREADS=2 TDAT_THREADS_BLOCK=5 "$B/tdat-dump" --records -t "$h" "$g" >"$BATS_TEST_TMPDIR/b"
+	same "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	TDAT_THREADS=1 "$B/tdat-dump" --records -N -t "$h" "$g" >"$BATS_TEST_TMPDIR/a"
+	TDAT_THREADS=2 TDAT_THREADS_BLOCK=5 "$B/tdat-dump" --records -N -t "$h" "$g" >"$BATS_TEST_TMPDIR/b"
+	same "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	TDAT_THREADS=1 "$B/tdat-to-json" "$h" "$g" >"$BATS_TEST_TMPDIR/a"
+	TDAT_THREADS=2 TDAT_THREADS_BLOCK=5 "$B/tdat-to-json" "$h" "$g" >"$BATS_TEST_TMPDIR/b"
+	same "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	both "$D/x86_64-v7-none-instances.dat" tdat-dump --records -t
+	both "$D/x86_64-v7-none-instances.dat" tdat-dump --records -t --buffer foo
+	both "$D/x86_64-default-sched.dat" tdat-dump --records -t -e sched_switch --cpu 1
+	both "$D/x86_64-default-sched.dat" tdat-to-json -e sched_switch --cpu 1
+}
+
+@test "the records are formatted on the threads asked for" {
+	local f=$D/x86_64-default-sched.dat
+	TDAT_THREADS=2 TDAT_THREADS_BLOCK=100 TDAT_THREADS_STATS=1 \
+	    "$B/tdat-dump" --records -N -t "$f" 2>"$BATS_TEST_TMPDIR/err" >/dev/null
+	cat "$BATS_TEST_TMPDIR/err"
+	grep -E -q '^tdat: 2 format threads, ([2-9]|[1-9][0-9]+) blocks, [1-9][0-9]* records$' \
+	    "$BATS_TEST_TMPDIR/err"
+	TDAT_THREADS=3 TDAT_THREADS_STATS=1 "$B/tdat-to-json" "$f" \
+	    2>"$BATS_TEST_TMPDIR/err" >/dev/null
+	grep -E -q '^tdat: 3 format threads, [1-9][0-9]* blocks' "$BATS_TEST_TMPDIR/err"
+	# one thread, and --chrome (it pairs switches): record by record
+	TDAT_THREADS=1 TDAT_THREADS_STATS=1 "$B/tdat-dump" --records -N -t "$f" \
+	    2>"$BATS_TEST_TMPDIR/err" >/dev/null
+	! grep -q 'format threads' "$BATS_TEST_TMPDIR/err"
+	TDAT_THREADS=2 TDAT_THREADS_STATS=1 "$B/tdat-to-json" --chrome "$f" \
+	    2>"$BATS_TEST_TMPDIR/err" >/dev/null
+	! grep -q 'format threads' "$BATS_TEST_TMPDIR/err"
+}
+
+@test "the function plugin (callers per CPU) prints on one thread, -N on several" {
+	local f=$D/plugins/x86_64-fgraph-retval.dat
+	TDAT_THREADS=2 TDAT_THREADS_STATS=1 "$B/tdat-dump" --records "$f" \
+	    2>"$BATS_TEST_TMPDIR/err" >/dev/null
+	! grep -q 'format threads' "$BATS_TEST_TMPDIR/err"
+	TDAT_THREADS=2 TDAT_THREADS_STATS=1 "$B/tdat-dump" --records -N "$f" \
+	    2>"$BATS_TEST_TMPDIR/err" >/dev/null
+	grep -q '^tdat: 2 format threads' "$BATS_TEST_TMPDIR/err"
+}
+
+@test "TDAT_THREADS that is not a number: one line, exit 2" {
+	run -2 env TDAT_THREADS=two "$B/tdat-dump" --records "$D/x86_64-default-sched.dat"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"TDAT_THREADS=two: not a number of threads"* ]]
+	run -2 env TDAT_THREADS=0 "$B/tdat-to-json" "$D/x86_64-default-sched.dat"
+	[[ "$output" == *"TDAT_THREADS=0"* ]]
+}
+
+@test "threads: a write error and a closed pipe as on one thread" {
+	local f=$D/x86_64-default-sched.dat
+	TDAT_THREADS=2 TDAT_THREADS_BLOCK=10 "$B/tdat-dump" --records -t "$f" >/dev/full 2>"$BATS_TEST_TMPDIR/err" && st=0 || st=$?
+	[ "$st" = 2 ]
+	TDAT_THREADS=2 TDAT_THREADS_BLOCK=10 "$B/tdat-to-json" "$f" >/dev/full 2>"$BATS_TEST_TMPDIR/err" && st=0 || st=$?
+	[ "$st" = 2 ]
+	grep -q 'write error' "$BATS_TEST_TMPDIR/err"
+	st=$(set -o pipefail; TDAT_THREADS=2 TDAT_THREADS_BLOCK=10 "$B/tdat-dump" --records -t "$f" | head -n 1 >/dev/null; echo $?)
+	[ "$st" = 141 ]
+}
