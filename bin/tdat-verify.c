@@ -1,6 +1,7 @@
 /*
  * tdat-verify: check trace.dat files and LTT directories for damage
- * (container, event formats, every ring-buffer page; lib/check/verify.c and
+ * (container, event formats, every ring-buffer page;
+ * formats/tracedat/tracedat-verify.c over lib/check, and
  * formats/ltt/ltt-verify.c) with a trustworthy exit status:
  * 0 clean, 1 damaged (with --strict, warnings too), 2 usage or I/O error.
  * The findings and summaries are printed by lib/cli-verify.c.

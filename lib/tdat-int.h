@@ -612,7 +612,8 @@ void tdat_read_progress_end(struct tdat_read_progress *, int complete);
  * lib/merge/repack.c, lib/cli/cli-select.c). */
 #include "tdat-select.h"
 
-/* Page decoder and checker (lib/read/records.c, lib/verify*.c). */
+/* trace.dat's checker and salvage (formats/tracedat/tracedat-verify.c,
+ * tracedat-salvage.c); the format-neutral rules are lib/check/tdat-check.h. */
 #include "tdat-verify.h"
 
 /* LTT trace directories (formats/ltt*.c). */

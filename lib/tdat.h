@@ -359,11 +359,11 @@ int tdat_ctf_write(struct tdat_file *f, const char *dir,
     struct tdat_ctf_write_opts *o, struct tdat_err *e);
 
 /* ---------------------------------------------------------------------
- * Checking (lib/check/verify.c; tdat-verify(1)).
- */
-/* Every check of a trace.dat, findings reported one by one
- * through a callback (lib/check/verify.c; its page and record rules are
- * lib/ring's, and an LTT directory's checks formats/ltt/ltt-verify.c's).
+ * Checking (tdat-verify(1)): each format's checker (trace.dat's in
+ * formats/tracedat/tracedat-verify.c, calling lib/check's format-neutral
+ * rules, its page and record rules lib/ring's; an LTT directory's
+ * formats/ltt/ltt-verify.c), findings reported one by one through a
+ * callback.
  */
 enum { TDAT_FIND_ERROR = 1, TDAT_FIND_WARNING = 2 };
 

@@ -1,6 +1,7 @@
 /*
- * tdat-verify.h: the checker behind tdat-verify (lib/check/verify.c); its
- * page and record rules are lib/ring's (tdat-ring.h).
+ * tdat-verify.h: trace.dat's checker behind tdat-verify
+ * (formats/tracedat/tracedat-verify.c: the container; the rest lib/check's,
+ * tdat-check.h, its page and record rules lib/ring's, tdat-ring.h).
  */
 #ifndef TDAT_VERIFY_H
 #define TDAT_VERIFY_H
