@@ -629,7 +629,6 @@ verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 	c->st = st;
 	c->e = e;
 	c->file_codec = tdat_tracedat_of(f)->codec;
-	c->text_where = tdat_text_where;
 	st->version = f->version;
 	snprintf(st->comp, sizeof(st->comp), "%s", f->comp ? f->comp : "none");
 	st->buffers = 0;

@@ -330,9 +330,10 @@ tdat_check_scan_texts(struct tdat_check *v)
 		if (v->text[i].bad == 0)
 			continue;
 		v->text_exact[i] = 1;
-		v->text_at[i] = v->text_where ? v->text_where(v->f, b[i],
-		    v->text[i].first_at, &v->text_exact[i]) : b[i]->off +
-		    v->text[i].first_at;
+		v->text_at[i] = b[i]->off;
+		if (v->f->format && v->f->format->text_where)
+			v->text_at[i] = v->f->format->text_where(v->f, b[i],
+			    v->text[i].first_at, &v->text_exact[i]);
 	}
 }
 

@@ -46,11 +46,8 @@ struct tdat_check {
 	unsigned char *seen;	/* seen[i]: a record of ev[i] is in the pages */
 	struct tdat_codec *codec;	/* for the pages; NULL: the file's */
 	/* Set by the format's checker: the file's codec (NULL: none; a
-	 * second thread makes its own of the same name), and where byte at
-	 * of a text blob lies in the file (NULL: its offset plus at). */
+	 * second thread makes its own of the same name). */
 	const struct tdat_codec *file_codec;
-	uint64_t (*text_where)(const struct tdat_file *,
-		    const struct tdat_blob *, uint64_t at, int *exact);
 	/* kallsyms, printk formats, cmdlines: their lines (scan_texts) */
 	struct tdat_text_check text[3];
 	uint64_t text_at[3];
@@ -83,7 +80,9 @@ void	tdat_check_free(struct tdat_check *);
 
 /* The metadata texts and the event formats (lib/check/rules.c). */
 /* Each text's lines against the kernel's shape, kept (before the
- * container's checks: a large kallsyms need not stay after). */
+ * container's checks: a large kallsyms need not stay after); where the
+ * first bad line lies as the format's text_where tells, else the text's
+ * offset. */
 void	tdat_check_scan_texts(struct tdat_check *);
 /* One error per damaged text: its first bad line, and how many. */
 void	tdat_check_texts(struct tdat_check *);
