@@ -66,7 +66,8 @@ write_out(struct tdat_file **f, size_t n, const struct tdat_page_src *ps,
 	}
 	for (i = 0; i < n; i++)
 		total += tdat_write_total(f[i]);
-	wo.progress = tdat_cli_progress(total);
+	/* a salvage shows none: its pages are checked as they are read */
+	wo.progress = opt.salvage ? NULL : tdat_cli_progress(total);
 	if ((rc = tdat_out_open(opt.output, TDAT_OUT_BINARY, f, n, &out,
 	    &e)) < 0)
 		return tdat_report_err(tdat_out_name(opt.output), &e);
@@ -107,6 +108,41 @@ out:
 	return rc;
 }
 
+/*
+ * --salvage: the intact pages of the one damaged trace.dat input
+ * (tdat_salvage_*(), formats/tracedat/tracedat-salvage.c), written as
+ * any copy, then a line for each piece dropped and each buffer and CPU;
+ * 0 when the input was intact, 1 when anything was dropped, 2 on usage
+ * or I/O errors.
+ */
+static int
+salvage(char **paths, size_t n)
+{
+	struct tdat_open_opts oo = { .salvage = 1 };
+	struct tdat_salvage *s = NULL;
+	struct tdat_file *f = NULL;
+	struct tdat_err e = { 0 };
+	const char *path = n ? paths[0] : "-";
+	size_t i;
+	int rc;
+
+	if (n > 1)
+		tdat_usage_error("--salvage takes one input");
+	if (tdat_open_ex(path, &oo, &f, &e) < 0)
+		return tdat_report_err(path, &e);
+	if ((rc = tdat_salvage_open(f, &s, &e)) < 0)
+		rc = tdat_report_err(path, &e);
+	else if ((rc = write_out(&f, 1, tdat_salvage_pages(s), path)) == 0 &&
+	    tdat_salvage_damaged(s)) {
+		for (i = 0; tdat_salvage_line(s, i, &e); i++)
+			tdat_report_err(tdat_file_path(f), &e);
+		rc = 1;
+	}
+	tdat_salvage_close(s);
+	tdat_close(f);
+	return rc;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -144,8 +180,7 @@ main(int argc, char *argv[])
 	if (opt.salvage)
 		return tdat_close_stdout(opt.sel.given ? (tdat_usage_error(
 		    "--salvage copies whole pages: no event selection"), 2) :
-		    tdat_cli_salvage(argv + optind, (size_t)(argc - optind),
-		    opt.output, opt.version, opt.compression));
+		    salvage(argv + optind, (size_t)(argc - optind)));
 	if (optind >= argc)
 		c = cat(stdin_only, 1);
 	else

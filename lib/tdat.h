@@ -391,6 +391,9 @@ struct tdat_verify_opts {
 	 * 1: one thread; 2: two even for small ones (the tests).  The
 	 * findings, their order and the counts are the same. */
 	int threads;
+	/* after an error, count what tdat-cat --salvage would keep (the
+	 * salvage part of struct tdat_verify_stats) */
+	int salvage;
 };
 
 struct tdat_verify_stats {
@@ -402,6 +405,17 @@ struct tdat_verify_stats {
 	uint64_t unreported;	/* findings counted, not reported: without
 				 * keep_going, a warning of a kind shown
 				 * already, an LTT finding after the first */
+	/* With opts->salvage, when the check found an error in a trace.dat
+	 * file (not stdin): 1 and what tdat-cat --salvage would keep (the
+	 * same walk, nothing written), or -1 when it cannot recover the
+	 * file (salvage_why says why); 0 when not counted. */
+	int salvage;
+	uint64_t kept_pages, salvage_pages;	/* kept of salvage_pages */
+	uint64_t kept_records;
+	uint64_t lost_chunks;	/* chunks or windows that did not read */
+	uint64_t dropped_lines;	/* damaged lines of kallsyms, printk
+				 * formats or cmdlines */
+	char salvage_why[256];
 };
 
 /*
@@ -421,8 +435,9 @@ int tdat_verify(const char *path, const struct tdat_verify_opts *,
 #include "tdat-cli.h"
 
 /* ---------------------------------------------------------------------
- * Salvage (lib/check/salvage.c): the intact pages of a file opened with
- * tdat_open_ex() in salvage mode, as a page source for tdat_write().
+ * Salvage (formats/tracedat/tracedat-salvage.c; tdat-cat --salvage): the
+ * intact pages of a trace.dat opened with tdat_open_ex() in salvage mode,
+ * as a page source for tdat_write().
  * A page whose header or items are damaged is dropped alone; a piece
  * the page iterator cannot read (a chunk) is dropped and the walk goes
  * on after it.  Counts are kept per buffer and CPU.
@@ -455,6 +470,12 @@ const struct tdat_salvage_cpu *tdat_salvage_cpu(const struct tdat_salvage *,
     size_t i);
 /* 1 if the open or the pages walked so far dropped anything. */
 int tdat_salvage_damaged(const struct tdat_salvage *);
+/* What was dropped, as messages for tdat_report_err() on the input's
+ * path: line i (from 0) in *e, first each piece the open dropped, then
+ * one per buffer and CPU (kept, dropped, where the damage starts);
+ * returns 1, or 0 past the last line. */
+int tdat_salvage_line(const struct tdat_salvage *, size_t i,
+    struct tdat_err *e);
 void tdat_salvage_close(struct tdat_salvage *);
 
 #endif

@@ -1,6 +1,8 @@
 /*
- * salvage.c: the intact pages of a damaged trace.dat, as a page source
- * for the writer (tdat-cat --salvage) or counted alone (tdat-verify).
+ * tracedat-salvage.c: the intact pages of a damaged trace.dat, as a page
+ * source for the writer (tdat-cat --salvage, bin/tdat-cat.c) with the
+ * lines that say what was dropped, or counted alone (tdat-verify,
+ * tracedat-verify.c).
  *
  * Each CPU's pages come from the page iterator (lib/read/pages.c) of a file
  * opened with tdat_open_ex() in salvage mode.  A page is kept when its
@@ -10,6 +12,7 @@
  * the walk goes on after it.  Kept pages are copied unchanged, in their
  * order, so the output holds only events of the input's intact pages.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -273,6 +276,85 @@ tdat_salvage_damaged(const struct tdat_salvage *s)
 		if (s->cpu[i].damaged)
 			return 1;
 	return 0;
+}
+
+/* Line i of tdat_salvage_line() about a piece the open dropped. */
+static void
+open_line(const struct tdat_damage *d, struct tdat_err *e)
+{
+	e->code = TDAT_ECORRUPT;
+	e->has_off = d->has_off;
+	e->off = d->off;
+	snprintf(e->msg, sizeof(e->msg), "dropped: %.200s", d->msg);
+}
+
+/* Line i of tdat_salvage_line() about a buffer and CPU. */
+static void
+cpu_line(const struct tdat_salvage *s, const struct tdat_salvage_cpu *c,
+    struct tdat_err *e)
+{
+	int n;
+
+	e->code = TDAT_ECORRUPT;
+	e->has_off = c->damaged && c->has_off;
+	e->off = c->off;
+	n = snprintf(e->msg, sizeof(e->msg), "buffer \"%s\" CPU %u: kept "
+	    "%llu pages (%llu records), dropped %llu pages",
+	    s->f->buf[c->buffer].name, c->cpu,
+	    (unsigned long long)c->pages,
+	    (unsigned long long)c->records,
+	    (unsigned long long)c->lost_pages);
+	if (c->lost_records && n > 0 && (size_t)n < sizeof(e->msg))
+		n += snprintf(e->msg + n, sizeof(e->msg) - (size_t)n,
+		    " (%llu records in them before the damage)",
+		    (unsigned long long)c->lost_records);
+	if (c->lost_pieces && n > 0 && (size_t)n < sizeof(e->msg))
+		n += snprintf(e->msg + n, sizeof(e->msg) - (size_t)n,
+		    " and %llu unreadable chunks or windows",
+		    (unsigned long long)c->lost_pieces);
+	if (c->damaged && n > 0 && (size_t)n < sizeof(e->msg))
+		snprintf(e->msg + n, sizeof(e->msg) - (size_t)n,
+		    ": %.120s", c->why);
+}
+
+int
+tdat_salvage_line(const struct tdat_salvage *s, size_t i, struct tdat_err *e)
+{
+	memset(e, 0, sizeof(*e));
+	if (i < s->f->ndamage)
+		open_line(&s->f->damage[i], e);
+	else if ((i -= s->f->ndamage) < s->n)
+		cpu_line(s, &s->cpu[i], e);
+	else
+		return 0;
+	return 1;
+}
+
+void
+tdat_salvage_count(const char *path, struct tdat_verify_stats *st)
+{
+	struct tdat_open_opts oo = { .salvage = 1 };
+	struct tdat_salvage *s = NULL;
+	struct tdat_file *f = NULL;
+	struct tdat_err e = { 0 };
+	size_t i;
+	int ok;
+
+	ok = tdat_open_ex(path, &oo, &f, &e) == 0 &&
+	    tdat_salvage_open(f, &s, &e) == 0 && tdat_salvage_scan(s, &e) == 0;
+	for (i = 0; ok && i < s->n; i++) {
+		st->kept_pages += s->cpu[i].pages;
+		st->salvage_pages += s->cpu[i].pages + s->cpu[i].lost_pages;
+		st->kept_records += s->cpu[i].records;
+		st->lost_chunks += s->cpu[i].lost_pieces;
+	}
+	if (ok)
+		st->dropped_lines = f->text_dropped;
+	st->salvage = ok ? 1 : -1;
+	if (!ok)
+		snprintf(st->salvage_why, sizeof(st->salvage_why), "%s", e.msg);
+	tdat_salvage_close(s);
+	tdat_close(f);
 }
 
 void

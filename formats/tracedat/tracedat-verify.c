@@ -3,10 +3,12 @@
  * (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)): what tdat_open() checks,
  * then the container's layout (sections, options, string references,
  * compressed data, where the CPU data lies, the BTF section, the end of a
- * v6 latency file's text).  The rest is lib/check's, as for any source
- * (tdat-check.h): the findings, the metadata texts, the event formats and
- * every ring-buffer page of every CPU of every buffer, read through the
- * page iterator (lib/read/pages.c) and lib/ring's page checker.
+ * v6 latency file's text), and after an error, what tdat-cat --salvage
+ * would keep (tracedat-salvage.c), when asked.  The rest is lib/check's,
+ * as for any source (tdat-check.h): the findings, the metadata texts, the
+ * event formats and every ring-buffer page of every CPU of every buffer,
+ * read through the page iterator (lib/read/pages.c) and lib/ring's page
+ * checker.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -674,6 +676,16 @@ tdat_verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 	return verify_file(f, o, st, e, 0);
 }
 
+/* After an error, when asked: what tdat-cat --salvage would keep, by the
+ * same walk (tracedat-salvage.c); standard input cannot be read again. */
+static void
+salvage_count(const char *path, const struct tdat_verify_opts *o,
+    struct tdat_verify_stats *st)
+{
+	if (o->salvage && st->errors && strcmp(path, "-") != 0)
+		tdat_salvage_count(path, st);
+}
+
 /* tdat_verify() of a trace.dat (lib/read/source.c); *st is zeroed. */
 int
 tdat_tracedat_verify(const char *path, const struct tdat_verify_opts *o,
@@ -700,9 +712,12 @@ tdat_tracedat_verify(const char *path, const struct tdat_verify_opts *o,
 		fd.msg = oe.msg;
 		if (o->found)
 			o->found(o->arg, &fd);
+		salvage_count(path, o, st);
 		return 0;
 	}
 	rc = verify_file(f, o, st, e, 1);
 	tdat_close(f);
+	if (rc == 0)
+		salvage_count(path, o, st);
 	return rc;
 }

@@ -172,67 +172,49 @@ unreadable(const struct job *j, const char *path, const struct tdat_err *e)
 }
 
 /*
- * After damage: what tdat-cat --salvage would keep, counted by the same
- * salvage page walk (lib/check/salvage.c), without writing anything.
+ * After damage: what tdat-cat --salvage would keep, as the format's checker
+ * counted it (struct tdat_verify_stats).
  */
 static void
-salvage_hint(const char *path, const struct job *j)
+salvage_hint(const struct job *j, const struct tdat_verify_stats *st)
 {
-	struct tdat_open_opts oo = { .salvage = 1 };
-	const struct tdat_salvage_cpu *c;
-	struct tdat_salvage *s = NULL;
-	struct tdat_file *f = NULL;
-	struct tdat_err e = { 0 };
-	uint64_t kept = 0, pages = 0, recs = 0, chunks = 0, lines = 0;
-	char drop[96] = "";
-	int ok;
-	size_t i;
+	char drop[96] = "", why[sizeof(st->salvage_why)];
 	json_object *o;
 
-	ok = tdat_open_ex(path, &oo, &f, &e) == 0 &&
-	    tdat_salvage_open(f, &s, &e) == 0 && tdat_salvage_scan(s, &e) == 0;
-	for (i = 0; ok && (c = tdat_salvage_cpu(s, i)) != NULL; i++) {
-		kept += c->pages;
-		pages += c->pages + c->lost_pages;
-		recs += c->records;
-		chunks += c->lost_pieces;
-	}
-	if (ok)
-		lines = f->text_dropped;
-	tdat_salvage_close(s);
-	tdat_close(f);
 	if (j->json) {
 		o = json_object_new_object();
 		json_object_object_add(o, "file", jstr(j->file));
-		json_object_object_add(o, "salvage", json_object_new_boolean(ok));
-		if (ok) {
+		json_object_object_add(o, "salvage",
+		    json_object_new_boolean(st->salvage > 0));
+		if (st->salvage > 0) {
 			json_object_object_add(o, "kept_pages",
-			    jnum(kept));
+			    jnum(st->kept_pages));
 			json_object_object_add(o, "pages",
-			    jnum(pages));
+			    jnum(st->salvage_pages));
 			json_object_object_add(o, "kept_records",
-			    jnum(recs));
+			    jnum(st->kept_records));
 			json_object_object_add(o, "lost_chunks",
-			    jnum(chunks));
+			    jnum(st->lost_chunks));
 			json_object_object_add(o, "dropped_lines",
-			    jnum(lines));
+			    jnum(st->dropped_lines));
 		}
 		jprint(o);
 		return;
 	}
-	tdat_vis(e.msg, sizeof(e.msg), e.msg);
-	if (lines)
+	tdat_vis(why, sizeof(why), st->salvage_why);
+	if (st->dropped_lines)
 		snprintf(drop, sizeof(drop), ", dropping %llu damaged lines of "
 		    "kallsyms, printk formats or cmdlines",
-		    (unsigned long long)lines);
-	if (!ok)
+		    (unsigned long long)st->dropped_lines);
+	if (st->salvage < 0)
 		printf("%s: damaged: tdat-cat --salvage cannot recover it: %s\n",
-		    j->file, e.msg);
+		    j->file, why);
 	else
 		printf("%s: damaged: tdat-cat --salvage would keep %llu of %llu "
 		    "pages (%llu records)%s\n", j->file,
-		    (unsigned long long)kept, (unsigned long long)pages,
-		    (unsigned long long)recs, drop);
+		    (unsigned long long)st->kept_pages,
+		    (unsigned long long)st->salvage_pages,
+		    (unsigned long long)st->kept_records, drop);
 	tdat_check_stdout();
 }
 
@@ -252,9 +234,8 @@ verify_one(const char *path, struct job *j)
 	status = st.errors || (j->strict && st.warnings) ? 1 : 0;
 	if (!j->quiet)
 		summary(j, &st, status);
-	if (status && st.errors && !j->quiet && strcmp(path, "-") != 0 &&
-	    strcmp(st.comp, "ltt") != 0)
-		salvage_hint(path, j);
+	if (status && st.errors && !j->quiet && st.salvage)
+		salvage_hint(j, &st);
 	return status;
 }
 
@@ -271,6 +252,7 @@ tdat_cli_verify(char **paths, size_t n, const struct tdat_cli_verify *o)
 	j.strict = o->strict;
 	j.vo.keep_going = o->keep_going;
 	j.vo.no_pages = o->no_pages;
+	j.vo.salvage = !o->quiet;
 	j.vo.found = found;
 	j.vo.arg = &j;
 	if (n == 0)

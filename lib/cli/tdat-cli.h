@@ -124,13 +124,6 @@ void tdat_cli_catch_sigbus(const char *path);
  * "return tdat_close_stdout(st);" at the end of main. */
 int tdat_close_stdout(int status);
 
-/* tdat-cat --salvage (lib/cli/cli-salvage.c): write the intact pages of the
- * one damaged input to output, report per buffer and CPU what was kept
- * and dropped; 0 when the input was intact, 1 when anything was dropped,
- * 2 on usage or I/O errors. */
-int tdat_cli_salvage(char **paths, size_t n, const char *output, int version,
-    const char *compression);
-
 /* tdat-verify (lib/cli/cli-verify.c): check each of the n paths (none: "-"),
  * print each finding and a summary per file (lines, or JSON Lines with
  * json; nothing with quiet) and, after damage, what tdat-cat --salvage

@@ -106,6 +106,7 @@ struct tdat_events {
 	size_t narenas;
 	size_t arena_len;	/* bytes of names in arenas[0] */
 	int sym_sorted;
+	int syms_shared;	/* sym and arenas are another set's */
 	const char *ktext;	/* a kallsyms text not read yet (in the file) */
 	size_t klen;
 	int syms_loaded;	/* ktext was read */

@@ -634,6 +634,31 @@ tdat_syms_need(const struct tdat_events *s)
 	}
 }
 
+/*
+ * Set s looks its symbols up in from's table, not in one of its own: the
+ * formatters of lib/merge/par.c, one a thread, share one table of
+ * kallsyms.  from reads its symbols now; from then on its table is only
+ * read, by every thread, and outlives s.  Nothing is shared when s holds
+ * symbols already or from has none.
+ */
+void
+tdat_events_share_syms(struct tdat_events *s, const struct tdat_events *from)
+{
+	tdat_syms_need(from);
+	if (s->nsym || s->narenas || from->nsym == 0 || !from->sym_sorted)
+		return;
+	s->ktext = NULL;
+	s->syms_loaded = from->syms_loaded;
+	s->sym = from->sym;
+	s->nsym = from->nsym;
+	s->capsym = from->capsym;
+	s->arenas = from->arenas;
+	s->narenas = from->narenas;
+	s->arena_len = from->arena_len;
+	s->sym_sorted = 1;
+	s->syms_shared = 1;
+}
+
 int
 tdat_events_syms_loaded(const struct tdat_events *s)
 {

@@ -16,7 +16,7 @@
  * the LTT writer (formats/ltt/ltt-write.c).  The trace.dat writer
  * (formats/tracedat/tracedat-write.c) is not a record sink: it copies pages, and
  * takes rebuilt ones through a struct tdat_page_src (lib/merge/repack.c,
- * lib/check/salvage.c).
+ * formats/tracedat/tracedat-salvage.c's intact pages).
  *
  * Order.  Records of several inputs at the same time come in the order
  * trace-cmd report -i A -i B reads its handles: the top buffers of the

@@ -1,12 +1,14 @@
 /*
- * test_verify.c: tdat-verify's checks (lib/check/verify.c) on one thread and
- * on two give the same findings in the same order, and the same counts:
- * damaged pages in two CPUs and damaged format files (read by both
- * threads) of an uncompressed copy of a 4-CPU trace, an event without
- * its id (more findings than the helper keeps),
+ * test_verify.c: tdat-verify's checks (formats/tracedat/tracedat-verify.c)
+ * on one thread and on two give the same findings in the same order, and
+ * the same counts: damaged pages in two CPUs and damaged format files
+ * (read by both threads) of an uncompressed copy of a 4-CPU trace, an
+ * event without its id (more findings than the helper keeps),
  * damaged chunks in two CPUs of the zstd original, with and without
  * keep_going, and a callback that stops the check at each finding in
- * turn.
+ * turn.  Asked, the check counts what tdat-cat --salvage would keep as
+ * the salvage walk itself does, and tdat_salvage_line() says what it
+ * dropped.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -240,6 +242,58 @@ bad_formats(const char *path)
 	return rc ? 0 : -1;
 }
 
+/* The salvage part of tdat_verify_stats: as the salvage walk counts. */
+static void
+salvage_counts(const char *path, const char *what, int damaged)
+{
+	struct tdat_open_opts oo = { .salvage = 1 };
+	struct tdat_verify_opts o = { 0 };
+	struct tdat_verify_stats st, no;
+	struct tdat_salvage *s = NULL;
+	const struct tdat_salvage_cpu *c;
+	struct tdat_file *f = NULL;
+	struct tdat_err e = { 0 };
+	uint64_t kept = 0, pages = 0, recs = 0, chunks = 0;
+	size_t i, lines = 0, bad = 0;
+	int walked;
+
+	ok(tdat_verify(path, &o, &no, &e) == 0 && no.salvage == 0,
+	    "%s: nothing counted unless asked", what);
+	o.salvage = 1;
+	ok(tdat_verify(path, &o, &st, &e) == 0, "%s: checked", what);
+	if (!damaged) {
+		ok(st.errors == 0 && st.salvage == 0, "%s: intact, nothing "
+		    "counted", what);
+		return;
+	}
+	walked = tdat_open_ex(path, &oo, &f, &e) == 0 &&
+	    tdat_salvage_open(f, &s, &e) == 0 && tdat_salvage_scan(s, &e) == 0;
+	for (i = 0; walked && (c = tdat_salvage_cpu(s, i)) != NULL; i++) {
+		kept += c->pages;
+		pages += c->pages + c->lost_pages;
+		recs += c->records;
+		chunks += c->lost_pieces;
+	}
+	for (i = 0; walked && tdat_salvage_line(s, i, &e); i++) {
+		lines++;
+		bad += e.code != TDAT_ECORRUPT ||
+		    (strncmp(e.msg, "buffer \"", 8) != 0 &&
+		    strncmp(e.msg, "dropped: ", 9) != 0);
+	}
+	ok(walked && st.salvage == 1 && st.kept_pages == kept &&
+	    st.salvage_pages == pages && st.kept_records == recs &&
+	    st.lost_chunks == chunks && kept > 0 && kept < pages,
+	    "%s: would keep %llu of %llu pages (%llu records), as the walk",
+	    what, (unsigned long long)st.kept_pages,
+	    (unsigned long long)st.salvage_pages,
+	    (unsigned long long)st.kept_records);
+	ok(lines == f->ndamage + tdat_salvage_ncpu(s) && bad == 0 &&
+	    !tdat_salvage_line(s, lines, &e), "%s: %zu lines say what was "
+	    "dropped", what, lines);
+	tdat_salvage_close(s);
+	tdat_close(f);
+}
+
 int
 main(void)
 {
@@ -248,14 +302,17 @@ main(void)
 
 	tdat_formats_all();
 	same(ZSTD, "intact zstd", 0, 1);
+	salvage_counts(ZSTD, "intact zstd", 0);
 	if (copy(ZSTD, raw, 1) == 0 && damage(raw) == 0 &&
-	    bad_formats(raw) == 0)
+	    bad_formats(raw) == 0) {
 		same(raw, "damaged raw pages and formats", 1, 1);
-	else
+		salvage_counts(raw, "damaged raw pages and formats", 1);
+	} else
 		ok(0, "a damaged v6 copy of %s", ZSTD);
-	if (copy(ZSTD, zst, 0) == 0 && damage(zst) == 0)
+	if (copy(ZSTD, zst, 0) == 0 && damage(zst) == 0) {
 		same(zst, "damaged zstd chunks", 1, 1);
-	else
+		salvage_counts(zst, "damaged zstd chunks", 1);
+	} else
 		ok(0, "a damaged copy of %s", ZSTD);
 	unlink(raw);
 	unlink(zst);
