@@ -599,7 +599,7 @@ void tdat_read_progress_end(struct tdat_read_progress *, int complete);
 #include "tdat-select.h"
 
 /* trace.dat's checker and salvage (formats/tracedat/tracedat-verify.c,
- * tracedat-salvage.c). */
+ * tracedat-salvage.c); the format-neutral rules are lib/check/tdat-check.h. */
 #include "tdat-verify.h"
 
 /* LTT trace directories (formats/ltt*.c). */
