@@ -933,6 +933,7 @@ co_release(struct tdat_file *f)
 {
 	struct tdat_ctf *c = f->page_arg;
 
+	tdat_options_free(f);	/* the decoder's, if used */
 	f->page_ops = NULL;
 	f->page_arg = NULL;
 	if (c == NULL)
@@ -1325,6 +1326,8 @@ ctf_free(struct tdat_ctf *c)
 {
 	if (c == NULL)
 		return;
+	if (c->f)
+		tdat_options_free(c->f);	/* the decoder's, if used */
 	tdat_close(c->f);
 	bt_graph_put_ref(c->graph);	/* the sink puts its iterators */
 	bt_component_class_sink_put_ref(c->sink_cls);
