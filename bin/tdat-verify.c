@@ -1,10 +1,10 @@
 /*
  * tdat-verify: check trace.dat files and LTT directories for damage
  * (container, event formats, every ring-buffer page;
- * formats/tracedat/tracedat-verify.c and formats/ltt/ltt-verify.c) with a
- * trustworthy exit status: 0 clean, 1 damaged (with --strict, warnings
- * too), 2 usage or I/O error.  The findings and summaries are printed by
- * lib/cli/cli-verify.c.
+ * formats/tracedat/tracedat-verify.c over lib/check, and
+ * formats/ltt/ltt-verify.c) with a trustworthy exit status: 0 clean,
+ * 1 damaged (with --strict, warnings too), 2 usage or I/O error.  The
+ * findings and summaries are printed by lib/cli/cli-verify.c.
  */
 #include <string.h>
 #include <unistd.h>

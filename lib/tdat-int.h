@@ -209,10 +209,6 @@ const char *tdat_text_say(char *buf, size_t n, enum tdat_text kind, int name,
  * (lib/event/texts.c). */
 int tdat_text_refuse(const struct tdat_file *f, struct tdat_err *e);
 
-/* Bounded file access: read len bytes at off, or fail with a located error. */
-int tdat_pread(struct tdat_file *, void *dst, uint64_t off, uint64_t len,
-    struct tdat_err *e);
-
 /* Compression codecs (zlib, zstd). */
 struct tdat_codec;
 struct tdat_codec *tdat_codec_new(const char *name);	/* NULL if unknown */
@@ -277,16 +273,6 @@ uint64_t tdat_zpipe_own(struct tdat_zpipe *);
 /* Where later errors go (the thread putting chunks changes hands). */
 void tdat_zpipe_err(struct tdat_zpipe *, struct tdat_err *e);
 void tdat_zpipe_free(struct tdat_zpipe *);
-
-/* One compressed flyrecord chunk of a CPU. */
-struct tdat_chunk {
-	uint64_t off;		/* offset of the compressed bytes */
-	uint32_t csize, usize;
-};
-/* Read the chunk table of a compressed CPU stream (count, then chunks). */
-int tdat_cpu_chunks(struct tdat_file *, const struct tdat_buffer *,
-    const struct tdat_cpu *, struct tdat_chunk **out, uint32_t *n,
-    struct tdat_err *e);
 
 /* ---------------------------------------------------------------------
  * Page streams: where the ring-buffer pages of one CPU of one buffer come
@@ -613,7 +599,7 @@ void tdat_read_progress_end(struct tdat_read_progress *, int complete);
 #include "tdat-select.h"
 
 /* trace.dat's checker and salvage (formats/tracedat/tracedat-verify.c,
- * tracedat-salvage.c). */
+ * tracedat-salvage.c); the format-neutral rules are lib/check/tdat-check.h. */
 #include "tdat-verify.h"
 
 /* LTT trace directories (formats/ltt*.c). */

@@ -360,9 +360,10 @@ int tdat_ctf_write(struct tdat_file *f, const char *dir,
 
 /* ---------------------------------------------------------------------
  * Checking (tdat-verify(1)): each format's checker (trace.dat's in
- * formats/tracedat/tracedat-verify.c, its page and record rules lib/ring's;
- * an LTT directory's formats/ltt/ltt-verify.c), findings reported one by
- * one through a callback.
+ * formats/tracedat/tracedat-verify.c, calling lib/check's format-neutral
+ * rules, its page and record rules lib/ring's; an LTT directory's
+ * formats/ltt/ltt-verify.c), findings reported one by one through a
+ * callback.
  */
 enum { TDAT_FIND_ERROR = 1, TDAT_FIND_WARNING = 2 };
 

@@ -86,7 +86,6 @@ struct tdat_ctf {
 	struct tdat_file *f;
 	struct tdat_events *evs;
 	struct tdat_page_layout pl;
-	int type_size;			/* bytes of common_type */
 	/* babeltrace2 */
 	const bt_plugin *plugin;
 	bt_graph *graph;
@@ -98,7 +97,8 @@ struct tdat_ctf {
 	struct cstream *want;		/* the stream the sink pulls for */
 	int seek;			/* ... by seeking its port to the start */
 	int pull_rc;			/* what the last pull gave: 1, 0 end */
-	unsigned char *zero;		/* a page of zeros, for checks */
+	int faulty;			/* a run failed: babeltrace2 leaves */
+	struct tdat_err fault;		/* the graph unusable; its error */
 };
 
 /* ------------------------------------------------------------------ */
@@ -247,6 +247,10 @@ pull(struct tdat_ctf *c, struct cstream *s, int seek, struct tdat_err *e)
 {
 	bt_graph_run_once_status st;
 
+	if (c->faulty) {
+		*e = c->fault;
+		return e->code;
+	}
 	do {
 		c->want = s;
 		c->seek = seek;
@@ -255,14 +259,19 @@ pull(struct tdat_ctf *c, struct cstream *s, int seek, struct tdat_err *e)
 		c->want = NULL;
 	} while ((st == BT_GRAPH_RUN_ONCE_STATUS_OK && c->pull_rc == 2) ||
 	    st == BT_GRAPH_RUN_ONCE_STATUS_AGAIN);
+	if (st == BT_GRAPH_RUN_ONCE_STATUS_OK ||
+	    st == BT_GRAPH_RUN_ONCE_STATUS_END)
+		return c->pull_rc < 0 ? 0 : c->pull_rc;
 	if (st == BT_GRAPH_RUN_ONCE_STATUS_MEMORY_ERROR)
-		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	if (st != BT_GRAPH_RUN_ONCE_STATUS_OK &&
-	    st != BT_GRAPH_RUN_ONCE_STATUS_END)
-		return bt_fail(e, TDAT_ECORRUPT, c->dir, seek ? "cannot read "
-		    "a data stream from its start" : "a data stream does "
-		    "not decode");
-	return c->pull_rc < 0 ? 0 : c->pull_rc;
+		tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	else
+		bt_fail(e, TDAT_ECORRUPT, c->dir, seek ? "cannot read a data "
+		    "stream from its start" : "a data stream does not decode");
+	/* a graph whose run failed is not run again (babeltrace2's
+	 * precondition): every stream ends with this error */
+	c->faulty = 1;
+	c->fault = *e;
+	return e->code;
 }
 
 /* ------------------------------------------------------------------ */
@@ -924,6 +933,7 @@ co_release(struct tdat_file *f)
 {
 	struct tdat_ctf *c = f->page_arg;
 
+	tdat_options_free(f);	/* the decoder's, if used */
 	f->page_ops = NULL;
 	f->page_arg = NULL;
 	if (c == NULL)
@@ -1265,23 +1275,6 @@ out:
 	return rc;
 }
 
-/* The bytes of common_type, from the first format that has it. */
-static int
-type_size(const struct tdat_events *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->nev; i++) {
-		const struct tdat_event *ev = s->ev[i];
-
-		if (ev->ncommon > 0 && strcmp(ev->common[0].name,
-		    "common_type") == 0 && ev->common[0].size > 0 &&
-		    ev->common[0].size <= 4)
-			return ev->common[0].size;
-	}
-	return 2;
-}
-
 static int
 read_originals(struct tdat_ctf *c, struct tdat_err *e)
 {
@@ -1304,7 +1297,6 @@ read_originals(struct tdat_ctf *c, struct tdat_err *e)
 		return rc;
 	c->evs->fields_only = 1;
 	tdat_events_finish(c->evs, 0);
-	c->type_size = type_size(c->evs);
 	return 0;
 }
 
@@ -1334,6 +1326,8 @@ ctf_free(struct tdat_ctf *c)
 {
 	if (c == NULL)
 		return;
+	if (c->f)
+		tdat_options_free(c->f);	/* the decoder's, if used */
 	tdat_close(c->f);
 	bt_graph_put_ref(c->graph);	/* the sink puts its iterators */
 	bt_component_class_sink_put_ref(c->sink_cls);

@@ -1475,6 +1475,7 @@ jev_fmt_new(void *arg, struct tdat_err *e)
 			return NULL;
 		}
 		tdat_events_finish(j->in[k].ev, 0);
+		tdat_events_share_syms(j->in[k].ev, top->in[k].ev);
 	}
 	j->f = j->in[0].f;
 	j->ev = j->in[0].ev;

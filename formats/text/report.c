@@ -1037,6 +1037,7 @@ report_fmt_new(void *arg, struct tdat_err *e)
 			report_fmt_free(w);
 			return NULL;
 		}
+		tdat_events_share_syms(w->in[k].ev, r->in[k].ev);
 	}
 	return w;
 }

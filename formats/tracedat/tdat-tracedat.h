@@ -83,6 +83,21 @@ tdat_tracedat_of(const struct tdat_file *f)
 	return tdat_is_tracedat(f) && f->page_arg ? f->page_arg : &none;
 }
 
+/* Bounded access to a trace.dat's bytes: read len bytes at off, or fail
+ * with a located error (another format's input has none to read). */
+int tdat_pread(struct tdat_file *, void *dst, uint64_t off, uint64_t len,
+    struct tdat_err *e);
+
+/* One compressed flyrecord chunk of a CPU. */
+struct tdat_chunk {
+	uint64_t off;		/* offset of the compressed bytes */
+	uint32_t csize, usize;
+};
+/* Read the chunk table of a compressed CPU stream (count, then chunks). */
+int tdat_cpu_chunks(struct tdat_file *, const struct tdat_buffer *,
+    const struct tdat_cpu *, struct tdat_chunk **out, uint32_t *n,
+    struct tdat_err *e);
+
 /* A v7 string by its id; NULL if none. */
 const char *tdat_string(const struct tdat_file *, uint32_t id);
 

@@ -1,7 +1,8 @@
 /*
  * tdat-verify.h: trace.dat's checker behind tdat-verify
- * (formats/tracedat/tracedat-verify.c, its page and record rules lib/ring's,
- * tdat-ring.h) and what it asks of the salvage walk (tracedat-salvage.c).
+ * (formats/tracedat/tracedat-verify.c: the container; the rest lib/check's,
+ * tdat-check.h, its page and record rules lib/ring's, tdat-ring.h) and
+ * what it asks of the salvage walk (tracedat-salvage.c).
  */
 #ifndef TDAT_VERIFY_H
 #define TDAT_VERIFY_H

@@ -1065,10 +1065,12 @@ tdat_events_free(struct tdat_events *s)
 	for (i = 0; i < s->nev; i++)
 		tdat_event_free(s->ev[i]);
 	free(s->ev);
-	for (i = 0; i < s->narenas; i++)
+	for (i = 0; i < s->narenas && !s->syms_shared; i++)
 		free(s->arenas[i]);
-	free(s->arenas);
-	free(s->sym);
+	if (!s->syms_shared) {
+		free(s->arenas);
+		free(s->sym);
+	}
 	for (i = 0; i < s->nprintk; i++)
 		free(s->printk[i].fmt);
 	free(s->printk);

@@ -204,6 +204,9 @@ struct tdat_plugin {
 };
 const struct tdat_plugin *tdat_plugin_find(const char *system,
     const char *name);
+/* s uses from's symbols (read at the first lookup, then only read). */
+void tdat_events_share_syms(struct tdat_events *s,
+    const struct tdat_events *from);
 /* A plugin of the set keeps state across records or looks ahead. */
 int tdat_events_stateful(const struct tdat_events *);
 

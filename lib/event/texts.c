@@ -10,6 +10,7 @@
  * that duplicate addresses or pids resolve to the same entry.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -617,14 +618,43 @@ tdat_syms_sort(struct tdat_events *s)
  * symbol lookup.  Without memory the set has no symbols (addresses print
  * as numbers), as a trace without kallsyms.
  */
+/* Sharing: the first set to need the symbols reads them for all. */
+static pthread_mutex_t share_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+borrow_syms(struct tdat_events *s, const struct tdat_events *from)
+{
+	s->share_from = NULL;
+	s->ktext = NULL;
+	s->syms_loaded = 1;
+	if (from->nsym == 0 || !from->sym_sorted)
+		return;		/* none, as from has none */
+	s->sym = from->sym;
+	s->nsym = from->nsym;
+	s->capsym = from->capsym;
+	s->arenas = from->arenas;
+	s->narenas = from->narenas;
+	s->arena_len = from->arena_len;
+	s->sym_sorted = 1;
+	s->syms_shared = 1;
+}
+
 void
 tdat_syms_need(const struct tdat_events *s)
 {
 	struct tdat_events *w = (struct tdat_events *)s;
+	const struct tdat_events *from = w->share_from;
 	const char *text = w->ktext;
 
 	if (text == NULL)
 		return;
+	if (from != NULL) {
+		pthread_mutex_lock(&share_mu);
+		tdat_syms_need(from);
+		pthread_mutex_unlock(&share_mu);
+		borrow_syms(w, from);
+		return;
+	}
 	w->ktext = NULL;
 	w->syms_loaded = 1;
 	if (tdat_events_add_kallsyms(w, text, w->klen) == 0 && w->nsym) {
@@ -632,6 +662,24 @@ tdat_syms_need(const struct tdat_events *s)
 		memset(&w->sym[w->nsym], 0, sizeof(w->sym[0]));
 		w->sym_sorted = 1;
 	}
+}
+
+/*
+ * Set s looks its symbols up in from's table, not in one of its own: the
+ * formatters of lib/merge/par.c, one a thread, share one table of
+ * kallsyms.  The first of them to look a symbol up reads from's (under a
+ * lock), as late as one set alone would; from then on the table is only
+ * read, by every thread, and outlives s.  from must be of the same file,
+ * and its own thread must not look symbols up while the others may.
+ * Nothing is shared when s has read its symbols already or has none.
+ */
+void
+tdat_events_share_syms(struct tdat_events *s, const struct tdat_events *from)
+{
+	if (s->ktext == NULL || s->nsym || s->narenas ||
+	    from->share_from != NULL)
+		return;
+	s->share_from = from;
 }
 
 int

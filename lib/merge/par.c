@@ -36,9 +36,9 @@
 #include "tdat-sink.h"
 #include "tdat-par.h"
 
-#define BLK_RECS	2048
-#define BLK_BYTES	((size_t)256 << 10)
-#define BLK_OUT		((size_t)256 << 10)
+#define BLK_RECS	1024
+#define BLK_BYTES	((size_t)128 << 10)
+#define BLK_OUT		((size_t)128 << 10)
 #define NBLK(n)		(2 * (n) + 1)
 #define NBLK_MAX	NBLK(TDAT_THREADS_MAX)
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
+#include "tdat-tracedat.h"
 #include "tap.h"
 
 static char tmp[] = "/tmp/tdat-test-ltt-stream-XXXXXX";

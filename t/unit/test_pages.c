@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
+#include "tdat-tracedat.h"
 #include "tap.h"
 #include "fixture.h"
 
@@ -627,7 +628,7 @@ test_fake_ops(void)
 	struct tdat_buffer b;
 	struct tdat_cpu c;
 	struct tdat_pages *ps;
-	struct tdat_pages_worker *wk;
+	struct tdat_pages_worker *wk = NULL;
 	struct tdat_page pg;
 	struct tdat_err e;
 	struct fake s;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
+#include "tdat-tracedat.h"
 #include "tdat-sink.h"
 #include "tap.h"
 

@@ -1,0 +1,355 @@
+/*
+ * rules.c: the format-neutral rules of the metadata (lib/check/tdat-check.h):
+ * the event format files (ids, fields, the dynamic fields the pages are
+ * checked by), their print formats, and the lines of kallsyms, printk
+ * formats and saved cmdlines (lib/event/texts.c).  With a second CPU, a
+ * second thread reads half the format files, its findings kept and taken
+ * in file order.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat-int.h"
+#include "tdat-check.h"
+
+/* Work worth a second thread: bytes of format text. */
+#define MIN_FORMATS_2	(64u << 10)
+
+/* ------------------------------------------------------------------ */
+/* Event formats: ids, and the dynamic fields the pages are checked by. */
+
+/*
+ * A format file is read by tdat_event_scan() on either thread (below):
+ * its findings are kept as text, and the event's size and dynamic fields
+ * in the job, until the main thread takes them in file order.
+ */
+struct fmtjob {
+	const struct tdat_blob *bl;
+	const char *sys;
+	int rc;			/* 0 an event; 1 none; -1 out of memory */
+	uint32_t id;
+	char name[64];
+	struct tdat_shape sh;	/* what its records must hold */
+	char **note;		/* "event-format" warnings, in order */
+	size_t nnote;
+	int oom;
+};
+
+static void
+note_text(const char *sys, const struct tdat_fmt_issue *is, char *msg,
+    size_t n)
+{
+	char vs[64], ev[64], id[24];
+
+	tdat_vis(vs, sizeof(vs), sys);
+	snprintf(ev, sizeof(ev), "%s:%s", sys, is->name ? is->name : "?");
+	tdat_vis(ev, sizeof(ev), ev);
+	msg[0] = '\0';
+	switch (is->what) {
+	case TDAT_FMT_NO_ID:
+		snprintf(msg, n, "event format in system %s has no ID line", vs);
+		break;
+	case TDAT_FMT_BAD_ID:
+		tdat_vis(id, sizeof(id), is->text);
+		snprintf(msg, n, "event format in system %s: ID %s is not an "
+		    "event id", vs, id);
+		break;
+	case TDAT_FMT_NO_FORMAT:
+		snprintf(msg, n, "event %s has no format: line", ev);
+		break;
+	case TDAT_FMT_BAD_FIELD:
+		snprintf(msg, n, "event %s: malformed field line", ev);
+		break;
+	case TDAT_FMT_FIELD_RANGE:
+		snprintf(msg, n, "event %s: field offset %d or size %d is not "
+		    "sane", ev, is->field->offset, is->field->size);
+		break;
+	case TDAT_FMT_NO_PRINT:
+		snprintf(msg, n, "event %s has no print fmt line", ev);
+		break;
+	}
+}
+
+/* What tdat_event_scan() found in one format file, kept. */
+static void
+format_note(void *arg, const struct tdat_fmt_issue *is)
+{
+	struct fmtjob *j = arg;
+	char msg[320], **nn;
+
+	note_text(j->sys, is, msg, sizeof(msg));
+	if (msg[0] == '\0' || j->oom)
+		return;
+	if ((nn = realloc(j->note, (j->nnote + 1) * sizeof(*nn))) == NULL ||
+	    (nn[j->nnote] = strdup(msg)) == NULL) {
+		if (nn)
+			j->note = nn;
+		j->oom = 1;
+		return;
+	}
+	j->note = nn;
+	j->nnote++;
+}
+
+/* One format file, read leniently by lib/event/event.c: what it says is wrong
+ * becomes a warning, and the event keeps the fields that parse.  Touches
+ * nothing but *j: either thread runs it. */
+static void
+scan_format(struct fmtjob *j, int lsize)
+{
+	const struct tdat_blob *bl = j->bl;
+	struct tdat_event *te;
+	struct tdat_err e = { 0 };
+
+	j->rc = 1;
+	if (bl->p == NULL)
+		return;
+	if (tdat_event_scan((const char *)bl->p, strnlen((const char *)bl->p,
+	    bl->len), j->sys, lsize, format_note, j, &te, &e) < 0) {
+		if (e.code == TDAT_ENOMEM)
+			j->rc = -1;
+	} else {
+		snprintf(j->name, sizeof(j->name), "%s:%s", j->sys,
+		    te->name ? te->name : "?");
+		tdat_vis(j->name, sizeof(j->name), j->name);
+		j->id = (uint32_t)te->id;
+		j->rc = tdat_shape_of(te, &j->sh) < 0 ? -1 : 0;
+		tdat_event_free(te);
+	}
+	if (j->oom)
+		j->rc = -1;
+}
+
+/* A scanned format file's findings, then its event by its id; nonzero
+ * when out of memory (the formats' check stops). */
+static int
+take_format(struct tdat_check *v, struct fmtjob *j)
+{
+	struct tdat_check_ev *ev;
+	size_t i, ix;
+	int rc;
+
+	for (i = 0; i < j->nnote; i++)
+		TDAT_CHECK_WARN(v, "event-format", j->bl->off, "%s",
+		    j->note[i]);
+	if (j->rc < 0)
+		return tdat_check_nomem(v);
+	if (j->rc > 0)
+		return 0;
+	rc = tdat_ring_events_add(&v->events, j->id, j->name, &j->sh, &ix);
+	j->sh.loc = NULL;
+	if (rc < 0)
+		return tdat_check_nomem(v);
+	if (rc == 1)
+		TDAT_CHECK_WARN(v, "event-id-twice", j->bl->off, "event id %u "
+		    "belongs to both %s and %s", j->id, v->events.ev[ix].name,
+		    j->name);
+	if (rc != 0)
+		return 0;
+	if ((ev = realloc(v->ev, v->events.nev * sizeof(*ev))) == NULL)
+		return tdat_check_nomem(v);
+	v->ev = ev;
+	ev[ix].bl = j->bl;
+	ev[ix].sys = j->sys;
+	return 0;
+}
+
+/*
+ * Through the event engine: format files parse, and print formats render
+ * a record of zeros without failing.  Warnings only: a file with an odd
+ * print format still holds good data.  all: every event; else the events
+ * that have records (parsing every format costs more than the pages).
+ */
+void
+tdat_check_print_formats(struct tdat_check *v, int all)
+{
+	static const unsigned char zeros[4096];
+	struct tdat_events *set;
+	struct tdat_event **evs;
+	struct tdat_record rec;
+	struct tdat_sbuf sb;
+	struct tdat_err e;
+	size_t i;
+
+	tdat_check_section(v);
+	if ((set = tdat_events_new(v->f->lsize, v->f->big)) == NULL ||
+	    (evs = calloc(v->events.nev + 1, sizeof(*evs))) == NULL) {
+		if (set)
+			tdat_events_free(set);
+		tdat_check_nomem(v);
+		return;
+	}
+	for (i = 0; i < v->events.nev && !v->fatal; i++) {
+		const struct tdat_check_ev *ve = &v->ev[i];
+		const char *name = v->events.ev[i].name;
+
+		if (!all && !(v->seen && v->seen[i]))
+			continue;
+		memset(&e, 0, sizeof(e));
+		if (tdat_events_add(set, (const char *)ve->bl->p,
+		    (size_t)ve->bl->len, ve->sys, &evs[i], &e) < 0) {
+			if (e.code == TDAT_ENOMEM)
+				tdat_check_nomem(v);
+			else
+				TDAT_CHECK_WARN(v, "event-parse", ve->bl->off,
+				    "event %s: its format does not parse: %s",
+				    name, e.msg);
+			evs[i] = NULL;
+		}
+	}
+	tdat_events_finish(set, 0);
+	tdat_sb_init(&sb);
+	tdat_sb_limit(&sb, TDAT_TEXT_MAX);
+	memset(&rec, 0, sizeof(rec));
+	rec.data = zeros;
+	rec.size = sizeof(zeros);
+	for (i = 0; i < v->events.nev && !v->fatal; i++) {
+		if (evs[i] == NULL)
+			continue;
+		if (evs[i]->failed) {
+			TDAT_CHECK_WARN(v, "print-format", v->ev[i].bl->off,
+			    "event %s: its print format does not parse",
+			    v->events.ev[i].name);
+			continue;
+		}
+		tdat_sb_reset(&sb);
+		tdat_event_print(evs[i], &rec, TDAT_PRINT_FMT, &sb);
+		if (evs[i]->failed)
+			TDAT_CHECK_WARN(v, "print-format", v->ev[i].bl->off,
+			    "event %s: its print format does not render",
+			    v->events.ev[i].name);
+		else if (sb.full)
+			TDAT_CHECK_WARN(v, "print-format", v->ev[i].bl->off,
+			    "event %s: its print format makes more than %zu "
+			    "MiB of text", v->events.ev[i].name,
+			    TDAT_TEXT_MAX >> 20);
+	}
+	tdat_sb_free(&sb);
+	free(evs);
+	tdat_events_free(set);
+}
+
+/* Scan the format files [from, to) of a list (on either thread). */
+struct fmtrun {
+	struct fmtjob *j;
+	size_t from, to;
+	int lsize;
+};
+
+static void *
+scan_formats(void *arg)
+{
+	const struct fmtrun *r = arg;
+	size_t i;
+
+	for (i = r->from; i < r->to; i++)
+		scan_format(&r->j[i], r->lsize);
+	return NULL;
+}
+
+/*
+ * Every format file, in file order: the ftrace events, then each
+ * system's.  Reading them costs as much as the pages of a large trace:
+ * with two threads, the second reads the later half of the text while
+ * the first reads the earlier; the findings are taken in file order.
+ */
+void
+tdat_check_formats(struct tdat_check *v)
+{
+	struct tdat_file *f = v->f;
+	struct fmtjob *jobs;
+	struct fmtrun a, b;
+	pthread_t t;
+	uint64_t all = 0, half = 0;
+	size_t n, i, k;
+	uint32_t si, ei;
+	int two;
+
+	tdat_check_section(v);
+	n = f->nftrace;
+	for (si = 0; si < f->nsys; si++)
+		n += f->sys[si].nev;
+	if ((jobs = calloc(n + 1, sizeof(*jobs))) == NULL) {
+		tdat_check_nomem(v);
+		return;
+	}
+	n = 0;
+	for (i = 0; i < f->nftrace; i++) {
+		jobs[n].bl = &f->ftrace[i];
+		jobs[n++].sys = "ftrace";
+	}
+	for (si = 0; si < f->nsys; si++)
+		for (ei = 0; ei < f->sys[si].nev; ei++) {
+			jobs[n].bl = &f->sys[si].ev[ei];
+			jobs[n++].sys = f->sys[si].name ? f->sys[si].name : "?";
+		}
+	for (i = 0; i < n; i++)
+		all += jobs[i].bl->len;
+	for (k = 0; k < n && half < all / 2; k++)
+		half += jobs[k].bl->len;
+	a = (struct fmtrun){ jobs, 0, k, f->lsize };
+	b = (struct fmtrun){ jobs, k, n, f->lsize };
+	two = k < n && tdat_check_two_threads(v, all, MIN_FORMATS_2) &&
+	    pthread_create(&t, NULL, scan_formats, &b) == 0;
+	scan_formats(&a);
+	if (two)
+		pthread_join(t, NULL);
+	else
+		scan_formats(&b);
+	for (i = 0; i < n && !v->fatal; i++)
+		if (take_format(v, &jobs[i]))
+			break;
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < jobs[i].nnote; k++)
+			free(jobs[i].note[k]);
+		free(jobs[i].note);
+		free(jobs[i].sh.loc);
+	}
+	free(jobs);
+}
+
+/* ------------------------------------------------------------------ */
+/* The texts: kallsyms, printk formats, saved cmdlines. */
+
+/* Each text's lines against the shape the kernel gives them (taken
+ * before the container's checks: a large kallsyms need not stay). */
+void
+tdat_check_scan_texts(struct tdat_check *v)
+{
+	const struct tdat_blob *b[] = { &v->f->kallsyms, &v->f->printk,
+	    &v->f->cmdlines };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (b[i]->p == NULL || b[i]->len > SIZE_MAX)
+			continue;
+		tdat_text_check((enum tdat_text)i, (const char *)b[i]->p,
+		    (size_t)b[i]->len, &v->text[i]);
+		if (v->text[i].bad == 0)
+			continue;
+		v->text_exact[i] = 1;
+		v->text_at[i] = b[i]->off;
+		if (v->f->format && v->f->format->text_where)
+			v->text_at[i] = v->f->format->text_where(v->f, b[i],
+			    v->text[i].first_at, &v->text_exact[i]);
+	}
+}
+
+/* One error per damaged text: its first bad line, and how many. */
+void
+tdat_check_texts(struct tdat_check *v)
+{
+	char msg[TDAT_TEXT_SAY];
+	int i;
+
+	for (i = 0; i < 3 && !v->stop; i++) {
+		if (v->text[i].bad == 0)
+			continue;
+		tdat_check_section(v);
+		TDAT_CHECK_ERR(v, "text-line", v->text_at[i], "%s",
+		    tdat_text_say(msg, sizeof(msg), (enum tdat_text)i, 1,
+		    &v->text[i], v->text_exact[i]));
+	}
+}
