@@ -37,6 +37,7 @@
 #include <babeltrace2/babeltrace.h>
 
 #include "tdat-int.h"
+#include "tdat-ctf.h"
 #include "event-int.h"
 #include "ltt-int.h"
 

@@ -39,6 +39,7 @@
 #include "event-int.h"
 #include "tdat-sink.h"
 #include "tdat-ctf.h"
+#include "tdat-opts.h"
 
 #define CTF_MAGIC	0xc1fc1fc1u
 #define PKT_HDR		60	/* packet header (8) and context (52) */

@@ -30,6 +30,7 @@
 
 #include "event-int.h"
 #include "tdat-sink.h"
+#include "tdat-json.h"
 
 /* The CPU tracks of --chrome live in a process no Linux pid can be
  * (pid_max is at most 2^22). */

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "tdat-int.h"
+#include "tdat-json.h"
+#include "tdat-opts.h"
 #include "tdat-tracedat.h"
 
 struct meta {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "tdat-int.h"
+#include "tdat-json.h"
 
 int
 tdat_json_write(struct tdat_file *f, FILE *out,

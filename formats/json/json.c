@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "tdat-int.h"
+#include "tdat-json.h"
 
 #define JW_CHUNK	(256 * 1024)	/* stdio copies the first 64 KiB only */
 #define JC_FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)

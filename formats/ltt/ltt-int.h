@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "tdat-int.h"
+#include "tdat-ltt.h"
 
 #define LTT_ID_FACILITY_LOAD	0
 #define LTT_ID_BLOCK_START	17

@@ -19,6 +19,7 @@
 #include <libxml/tree.h>
 
 #include "ltt-int.h"
+#include "tdat-opts.h"
 
 #define X(s)	((const xmlChar *)(s))
 

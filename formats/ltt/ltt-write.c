@@ -23,6 +23,7 @@
 
 #include "ltt-int.h"
 #include "tdat-sink.h"
+#include "tdat-opts.h"
 
 #define X(s)	((const xmlChar *)(s))
 #define NS	1000000000ull

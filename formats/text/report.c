@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tdat-int.h"
+#include "tdat-opts.h"
 #include "tdat-tracedat.h"
 #include "event-int.h"
 #include "tdat-sink.h"

@@ -75,34 +75,6 @@ struct tdat_opt_buffer {
 	struct tdat_buffer_cpu *cpu;
 };
 
-/* TIME_SHIFT: per guest CPU, samples of the host clock's offset. */
-struct tdat_ts_sample {
-	int64_t time, offset, scaling;
-	uint64_t frac;		/* fraction bits of scaling; 0 when absent */
-};
-
-struct tdat_ts_cpu {
-	uint32_t n;		/* samples as stored */
-	struct tdat_ts_sample *s;	/* n of them; NULL when broken */
-};
-
-struct tdat_time_shift {
-	uint32_t head;		/* bytes of the 16-byte head present */
-	uint64_t peer_id;	/* the peer's trace id (head >= 8) */
-	uint32_t flags;		/* protocol flags (head == 16); bit 0:
-				 * interpolate between samples */
-	uint32_t ncpu;		/* CPU count as stored (head == 16) */
-	int broken;		/* the counts and samples do not fit */
-	uint32_t ncount;	/* CPUs whose count was read: ncpu unless
-				 * broken, then up to the one that broke */
-	struct tdat_ts_cpu *cpu;	/* ncount of them */
-	uint64_t nsamples;	/* every CPU's samples, CPU after CPU (the */
-	struct tdat_ts_sample *all;	/* cpu[].s point into it); 0 when broken */
-	uint64_t nfrac;		/* fractions stored after the samples: the
-				 * first nfrac samples (all CPUs in order)
-				 * have theirs */
-};
-
 struct tdat_guest_cpu {
 	int32_t cpu, host_pid;
 };

@@ -25,41 +25,4 @@ struct tdat_err;
 struct tdat_page;
 
 
-/* ---------------------------------------------------------------------
- * Event filters (lib/select/filter.c): the kernel's event-filter language,
- *	[SYSTEM:]EVENT[,...]: FIELD OP VALUE [&& || ! ( ) ...]
- * with == != < <= > >= & on numbers and == != ~ (glob) on strings.
- * Field names are resolved by the caller, values fetched by the caller.
- */
-enum { TDAT_FIELD_NUM, TDAT_FIELD_SIGNED, TDAT_FIELD_STR };
-
-struct tdat_fval {
-	uint64_t num;		/* numbers (signed ones sign-extended) */
-	const char *str;	/* strings: len bytes, NUL-padded or not */
-	size_t len;
-};
-
-/* Resolve a field name: an id >= 0 with its TDAT_FIELD_* kind, or -1. */
-typedef int (*tdat_field_lookup)(void *arg, const char *name, int *kind);
-/* The value of field id in the current record: 0, or -1 if it has none. */
-typedef int (*tdat_field_get)(void *arg, int id, struct tdat_fval *v);
-
-struct tdat_filter;
-struct tdat_sbuf;
-/* Parse an expression.  On error e->off is the byte position of the
- * fault in expr and e->msg the reason ("Field not found"). */
-int tdat_filter_parse(const char *expr, tdat_field_lookup lookup, void *arg,
-    struct tdat_filter **out, struct tdat_err *e);
-/* 1 if the current record matches, else 0. */
-int tdat_filter_match(const struct tdat_filter *, tdat_field_get get,
-    void *arg);
-void tdat_filter_free(struct tdat_filter *);
-/* Split "EVENTS: EXPRESSION": *events gets a copy of EVENTS (NULL when
- * there is none: every event); returns where the expression starts. */
-size_t tdat_filter_split(const char *arg, char **events);
-/* Append two lines to sb: indent + text, and indent + a caret under
- * byte pos of text. */
-void tdat_filter_caret(struct tdat_sbuf *sb, const char *text, size_t pos,
-    const char *indent);
-
 #endif

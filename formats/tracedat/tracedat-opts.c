@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tdat-int.h"
+#include "tdat-opts.h"
 #include "tdat-tracedat.h"
 
 const char *

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tdat-int.h"
+#include "tdat-verify.h"
 #include "tdat-tracedat.h"
 
 struct tdat_salvage {

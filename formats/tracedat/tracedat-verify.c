@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "tdat-int.h"
+#include "tdat-opts.h"
+#include "tdat-verify.h"
 #include "tdat-tracedat.h"
 #include "tdat-check.h"
 

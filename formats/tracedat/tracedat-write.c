@@ -30,6 +30,7 @@
 #include <zstd.h>
 
 #include "tdat-int.h"
+#include "tdat-opts.h"
 #include "tdat-tracedat.h"
 
 /* trace-cmd's chunks are of 10 pages; its reader takes any whole number

@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
+#include "tdat-opts.h"
+#include "tdat-verify.h"
 #include "tdat-tracedat.h"
 
 /* f's container (a trace.dat being read or open) */

@@ -8,6 +8,7 @@
  * went to system calls when the tree was walked).
  */
 #include "tdat-int.h"
+#include "tdat-ltt.h"
 #include "fuzz.h"
 #include "fuzz-tree.h"
 

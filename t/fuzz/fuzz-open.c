@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "tdat-int.h"
+#include "tdat-verify.h"
 #include "fuzz.h"
 
 static int

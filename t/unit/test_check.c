@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
+#include "tdat-verify.h"
 #include "tdat-check.h"
 #include "tap.h"
 

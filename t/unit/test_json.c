@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tdat-int.h"
+#include "tdat-json.h"
 #include "tap.h"
 
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
+#include "tdat-ltt.h"
 #include "../../formats/ltt/ltt-int.h"
 #include "tap.h"
 

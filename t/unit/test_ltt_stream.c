@@ -18,6 +18,9 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
+#include "tdat-json.h"
+#include "tdat-ltt.h"
+#include "tdat-verify.h"
 #include "tdat-tracedat.h"
 #include "tap.h"
 

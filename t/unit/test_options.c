@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
+#include "tdat-opts.h"
 #include "tap.h"
 
 /* A payload under construction. */
