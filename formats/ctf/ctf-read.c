@@ -38,6 +38,7 @@
 
 #include "tdat-int.h"
 #include "tdat-ctf.h"
+#include "tdat-opts.h"
 #include "event-int.h"
 #include "ltt-int.h"
 
