@@ -115,6 +115,16 @@ fixtures() {
 	grep -q '^tdat: 2 format threads' "$BATS_TEST_TMPDIR/err"
 }
 
+@test "one thread unless TDAT_THREADS asks for more" {
+	local f=$D/x86_64-default-sched.dat
+	env -u TDAT_THREADS TDAT_THREADS_STATS=1 "$B/tdat-dump" --records -N -t "$f" \
+	    2>"$BATS_TEST_TMPDIR/err" >/dev/null
+	! grep -q 'format threads' "$BATS_TEST_TMPDIR/err"
+	env -u TDAT_THREADS TDAT_THREADS_STATS=1 "$B/tdat-to-json" "$f" \
+	    2>"$BATS_TEST_TMPDIR/err" >/dev/null
+	! grep -q 'format threads' "$BATS_TEST_TMPDIR/err"
+}
+
 @test "TDAT_THREADS that is not a number: one line, exit 2" {
 	run -2 env TDAT_THREADS=two "$B/tdat-dump" --records "$D/x86_64-default-sched.dat"
 	[ "${#lines[@]}" -eq 1 ]
