@@ -106,6 +106,7 @@ struct jev {
 		int id;
 		const struct tdat_event *ev;
 	} ids[NAMEC];		/* tdat_events_find() of the last ids */
+	struct evc *evcq[16];	/* evc_get() of the last events, by address */
 	/* --chrome */
 	const struct tdat_event *sw;	/* sched:sched_switch */
 	const struct tdat_field *sw_prev_pid, *sw_next_pid, *sw_next_comm,
@@ -430,14 +431,16 @@ evc_slot(const struct evc *const *t, size_t cap, const struct tdat_event *ev)
 static struct evc *
 evc_get(struct jev *j, const struct tdat_event *ev)
 {
-	struct evc **t;
+	struct evc **t, **q = &j->evcq[((uintptr_t)ev >> 4) % 16];
 	size_t i, k, cap;
 
+	if (*q != NULL && (*q)->ev == ev)
+		return *q;
 	if (j->cache) {
 		k = evc_slot((const struct evc *const *)j->cache, j->capcache,
 		    ev);
 		if (j->cache[k])
-			return j->cache[k];
+			return *q = j->cache[k];
 	}
 	if ((j->ncache + 1) * 2 > j->capcache) {
 		cap = j->capcache ? j->capcache * 2 : 64;
@@ -455,7 +458,7 @@ evc_get(struct jev *j, const struct tdat_event *ev)
 	if ((j->cache[k] = evc_new(ev)) == NULL)
 		return NULL;
 	j->ncache++;
-	return j->cache[k];
+	return *q = j->cache[k];
 }
 
 static void
@@ -548,21 +551,23 @@ symbols(struct jev *j, const struct evc *c, const struct tdat_record *r,
 static inline char *
 fast_int(char *p, uint64_t m, int neg)
 {
-	char d[2 * FAST_NUM], *end = d + FAST_NUM, *q = end;
-	int quote = m > TDAT_JSON_SAFE;
+	int quote = m > TDAT_JSON_SAFE, n;
 
 	if (m < 10 && !neg) {
 		*p = (char)('0' + m);
 		return p + 1;
 	}
-	*end = '"';
-	q = tdat_udec_digits(end, m);
-	if (neg)
-		*--q = '-';
+	/* the digits in place: a copy's wide read of them stalls */
 	if (quote)
-		*--q = '"';
-	memcpy(p, q, FAST_NUM);
-	return p + (end + quote - q);
+		*p++ = '"';
+	if (neg)
+		*p++ = '-';
+	n = tdat_udec_len(m);
+	tdat_udec_digits(p + n, m);
+	p += n;
+	if (quote)
+		*p++ = '"';
+	return p;
 }
 
 static inline char *
@@ -575,15 +580,12 @@ fast_i64(char *p, int64_t v)
 static inline char *
 fast_hex(char *p, uint64_t v)
 {
-	char d[2 * FAST_NUM], *end = d + FAST_NUM, *q = end;
+	int n = tdat_hex_len(v);
 
-	*end = '"';
-	q = tdat_hex_digits(end, v);
-	*--q = 'x';
-	*--q = '0';
-	*--q = '"';
-	memcpy(p, q, FAST_NUM);
-	return p + (end + 1 - q);
+	memcpy(p, "\"0x", 3);
+	tdat_hex_digits(p + 3 + n, v);
+	p[3 + n] = '"';
+	return p + 4 + n;
 }
 
 static inline char *

@@ -304,30 +304,58 @@ nine_digits(char *p, uint32_t v)
 	return p - 9;
 }
 
+/* v in decimal right-justified in width with fill, written at p;
+ * returns the end. */
+static char *
+rj_digits(char *p, unsigned long long v, int width, char fill)
+{
+	int n = tdat_udec_len(v);
+
+	for (; width > n; width--)
+		*p++ = fill;
+	tdat_udec_digits(p + n, v);
+	return p + n;
+}
+
 /* " %5llu.%09llu:" (nanoseconds) or " %5llu.%06llu:" (microseconds),
- * or "%12llu:" for a clock that counts cycles. */
+ * or "%12llu:" for a clock that counts cycles, written at p (48 bytes of
+ * room); returns the end. */
+static char *
+time_text(const struct report *r, char *p, uint64_t ts)
+{
+	if (!r->usecs) {
+		p = rj_digits(p, ts, 12, ' ');
+	} else if (r->o->ns) {
+		*p++ = ' ';
+		p = rj_digits(p, ts / 1000000000, 5, ' ');
+		*p++ = '.';
+		p = nine_digits(p + 9, (uint32_t)(ts % 1000000000)) + 9;
+	} else {
+		ts = (ts + 500) / 1000;
+		*p++ = ' ';
+		p = rj_digits(p, ts / 1000000, 5, ' ');
+		*p++ = '.';
+		p = rj_digits(p, ts % 1000000, 6, '0');
+	}
+	*p++ = ':';
+	return p;
+}
+
+/* time_text() in place when the line has room. */
 static void
 put_time(struct report *r, uint64_t ts)
 {
-	char buf[64], *end = buf + sizeof(buf), *p = end;
+	struct tdat_sbuf *l = &r->line;
+	char buf[48], *end;
 
-	*--p = ':';
-	if (!r->usecs) {
-		p = fmt_digits(p, ts, 12, ' ');
-	} else {
-		if (r->o->ns) {
-			p = nine_digits(p, (uint32_t)(ts % 1000000000));
-			*--p = '.';
-			p = fmt_digits(p, ts / 1000000000, 5, ' ');
-		} else {
-			ts = (ts + 500) / 1000;
-			p = fmt_digits(p, ts % 1000000, 6, '0');
-			*--p = '.';
-			p = fmt_digits(p, ts / 1000000, 5, ' ');
-		}
-		*--p = ' ';
+	if (l->cap - l->len > sizeof(buf)) {
+		end = time_text(r, l->p + l->len, ts);
+		l->len = (size_t)(end - l->p);
+		l->p[l->len] = '\0';
+		return;
 	}
-	sb_add(&r->line, p, (size_t)(end - p));
+	end = time_text(r, buf, ts);
+	sb_add(l, buf, (size_t)(end - buf));
 }
 
 static void
@@ -540,6 +568,8 @@ put_latency(struct report *r, const struct tdat_record *rec, int lead)
 	struct rin *in = r->cur;
 	struct report *g = r->top ? r->top : r;
 	char buf[SB_SHORT > 80 ? SB_SHORT : 80], *p = buf;
+	struct tdat_sbuf *l = &r->line;
+	int inplace = l->cap - l->len > sizeof(buf);	/* room: write there */
 	long long flags, pc, ld = 0, md = 0;
 	int hard, soft;
 
@@ -557,6 +587,8 @@ put_latency(struct report *r, const struct tdat_record *rec, int lead)
 		md = common_num(set, in->md, rec);
 		g->md_seen = md < 0 ? -1 : 1;
 	}
+	if (inplace)
+		p = l->p + l->len;
 	if (lead)
 		*p++ = ' ';
 	hard = (flags & 0x08) != 0;
@@ -589,7 +621,12 @@ put_latency(struct report *r, const struct tdat_record *rec, int lead)
 		else
 			p = put_int(p, (int)ld);
 	}
-	sb_add(&r->line, buf, (size_t)(p - buf));
+	if (!inplace) {
+		sb_add(l, buf, (size_t)(p - buf));
+		return;
+	}
+	l->len = (size_t)(p - l->p);
+	l->p[l->len] = '\0';
 }
 
 /* -R's flags after the CPU: "-0x%x". */
@@ -611,6 +648,7 @@ report_record(struct report *r, const struct tdat_record *rec)
 	const struct tdat_event *ev;
 	struct tdat_sbuf *l = &r->line;
 	size_t start = l->len;
+	size_t info = start;	/* from there a NUL may come ("%c") */
 	const char *nul;
 	int id = 0, pid = 0;
 
@@ -662,6 +700,7 @@ report_record(struct report *r, const struct tdat_record *rec)
 		put_latency(r, rec, !r->o->lat);
 	put_time(r, rec->ts);
 	put_event_name(r, ev);
+	info = l->len;
 	print_info(r, ev, rec);
 done:
 	if (l->len - start >= TDAT_TEXT_MAX)
@@ -669,8 +708,10 @@ done:
 	if (l->len > start && l->p[l->len - 1] == '\n')
 		l->len--;
 	/* trace-cmd prints the line with "%.*s": a NUL (from "%c") ends it */
-	if (l->len > start && (nul = memchr(l->p + start, '\0', l->len -
-	    start)) != NULL)
+	if (info > l->len)
+		info = start;
+	if (l->len > info && (nul = memchr(l->p + info, '\0', l->len -
+	    info)) != NULL)
 		l->len = (size_t)(nul - l->p);
 	sb_putc(l, '\n');
 	if (l->full) {		/* the lines before this one, then the error */

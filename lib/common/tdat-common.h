@@ -144,6 +144,31 @@ tdat_hex_digits(char *end, uint64_t v)
 	return p;
 }
 
+/* How many decimal digits v has (1 for 0): to write them where they go
+ * (tdat_udec_digits(p + n, v)), not into a buffer copied after, whose
+ * wide read of narrow stores stalls the pipeline. */
+static inline int
+tdat_udec_len(uint64_t v)
+{
+	static const uint64_t p10[20] = { 1ULL, 10ULL, 100ULL, 1000ULL,
+	    10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
+	    1000000000ULL, 10000000000ULL, 100000000000ULL,
+	    1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+	    1000000000000000ULL, 10000000000000000ULL,
+	    100000000000000000ULL, 1000000000000000000ULL,
+	    10000000000000000000ULL };
+	int t = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+
+	return t - (v < p10[t]) + 1 + (v == 0);
+}
+
+/* How many hex digits v has (1 for 0). */
+static inline int
+tdat_hex_len(uint64_t v)
+{
+	return (64 - __builtin_clzll(v | 1) + 3) >> 2;
+}
+
 /* Length of the well-formed UTF-8 sequence at p (n bytes left, n > 0),
  * or 0 (lib/common/common.c). */
 size_t tdat_utf8_len(const unsigned char *p, size_t n);

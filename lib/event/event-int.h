@@ -260,6 +260,40 @@ sb_add_short(struct tdat_sbuf *b, const char *s, size_t n)
 		tdat_sb_add(b, s, n);
 }
 
+/* v in decimal (sb_udec) or lowercase hex (sb_hex), written in place
+ * when the buffer has room. */
+static inline void
+sb_udec(struct tdat_sbuf *b, unsigned long long v)
+{
+	int n = tdat_udec_len(v);
+
+	if (b->cap - b->len > 24) {
+		tdat_udec_digits(b->p + b->len + n, v);
+		b->len += (size_t)n;
+		b->p[b->len] = '\0';
+	} else {
+		char buf[24], *end = buf + sizeof(buf);
+
+		tdat_sb_add(b, tdat_udec_digits(end, v), (size_t)n);
+	}
+}
+
+static inline void
+sb_hex(struct tdat_sbuf *b, unsigned long long v)
+{
+	int n = tdat_hex_len(v);
+
+	if (b->cap - b->len > 24) {
+		tdat_hex_digits(b->p + b->len + n, v);
+		b->len += (size_t)n;
+		b->p[b->len] = '\0';
+	} else {
+		char buf[24], *end = buf + sizeof(buf);
+
+		tdat_sb_add(b, tdat_hex_digits(end, v), (size_t)n);
+	}
+}
+
 /* Fast number formatting (lib/event/print-eval.c). */
 void tdat_put_udec(struct tdat_sbuf *, unsigned long long);
 void tdat_put_dec(struct tdat_sbuf *, long long);

@@ -1070,14 +1070,11 @@ print_pointer(const struct rec *r, struct tdat_sbuf *out, const char *p,
 void
 tdat_put_udec(struct tdat_sbuf *out, unsigned long long v)
 {
-	char buf[24 + SB_SHORT], *end = buf + 24, *p;
-
 	if (v < 10) {
 		sb_putc(out, (int)('0' + v));
 		return;
 	}
-	p = tdat_udec_digits(end, v);
-	sb_add_short(out, p, (size_t)(end - p));
+	sb_udec(out, v);
 }
 
 void
@@ -1093,10 +1090,7 @@ tdat_put_dec(struct tdat_sbuf *out, long long v)
 static void
 put_hex(struct tdat_sbuf *out, unsigned long long v)
 {
-	char buf[24 + SB_SHORT], *end = buf + 24, *p;
-
-	p = tdat_hex_digits(end, v);
-	sb_add_short(out, p, (size_t)(end - p));
+	sb_hex(out, v);
 }
 
 /* s (n bytes) right- or left-justified in width columns. */

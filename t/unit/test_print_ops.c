@@ -138,6 +138,44 @@ numbers(void)
 	ok(bad == 0, "numbers: tdat_put_udec and tdat_put_dec as printf");
 }
 
+/* tdat_udec_len, tdat_hex_len, sb_udec and sb_hex (digits written in
+ * place) against printf at every power of 2 and of 10, and either side. */
+static void
+lengths(void)
+{
+	unsigned long long v, p10 = 1;
+	struct tdat_sbuf b;
+	char want[64];
+	int s, d, bad = 0, k;
+
+	tdat_sb_init(&b);
+	for (k = 0; k < 2 * 64 * 7 + 20 * 5; k++) {
+		if (k < 2 * 64 * 7) {
+			s = k / 7 % 64;
+			d = k % 7 - 3;
+			v = (k < 64 * 7 ? 1ULL << s : ~0ULL >> s) + (unsigned)d;
+		} else {
+			d = (k - 2 * 64 * 7) % 5 - 2;
+			v = p10 + (unsigned long long)d;
+			if (d == 2 && p10 <= ~0ULL / 10)
+				p10 *= 10;
+		}
+		tdat_sb_reset(&b);
+		sb_udec(&b, v);
+		sb_putc(&b, ' ');
+		sb_hex(&b, v);
+		snprintf(want, sizeof(want), "%llu %llx", v, v);
+		if (strcmp(b.p, want) != 0 || b.len != strlen(want) ||
+		    tdat_udec_len(v) != (int)strcspn(want, " ") ||
+		    tdat_hex_len(v) != (int)strlen(strchr(want, ' ') + 1)) {
+			printf("# %s != %s\n", b.p, want);
+			bad++;
+		}
+	}
+	tdat_sb_free(&b);
+	ok(bad == 0, "numbers: digit counts and in-place digits as printf");
+}
+
 int
 main(void)
 {
@@ -148,6 +186,7 @@ main(void)
 
 	tdat_formats_all();
 	numbers();
+	lengths();
 	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
 		compare_dir(dirs[i]);
 	ok(nrec > 100000 && nbad == 0, "%llu records printed both ways, %llu "
