@@ -129,6 +129,7 @@ struct tdat_events {
 	struct symcache {
 		unsigned long long addr, start;
 		const char *name;
+		size_t len;	/* strlen(name) */
 	} *symcache;		/* recent symbol lookups */
 	int nfstack;
 	/* kvm plugin, several inputs: the function of a guest address seen

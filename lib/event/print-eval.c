@@ -722,10 +722,12 @@ function_at(const struct rec *r, struct tdat_sbuf *out, char conv,
     unsigned long long v)
 {
 	unsigned long long start = 0;
-	const char *name = r->set ? tdat_events_sym(r->set, v, &start) : NULL;
+	size_t len = 0;
+	const char *name = r->set ? tdat_events_sym_len(r->set, v, &start,
+	    &len) : NULL;
 
 	if (name) {
-		sb_add(out, name, strlen(name));
+		sb_add(out, name, len);
 		if (conv == 'F' || conv == 'S')
 			tdat_sb_printf(out, "+0x%llx", v - start);
 		if (!r->raw)

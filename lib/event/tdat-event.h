@@ -155,6 +155,9 @@ int tdat_events_set_comm(struct tdat_events *, int pid, const char *comm);
 /* The kernel symbol holding addr, its start in *start; NULL if none. */
 const char *tdat_events_sym(const struct tdat_events *, unsigned long long addr,
     unsigned long long *start);
+/* tdat_events_sym() and the name's length in *len (kept with it). */
+const char *tdat_events_sym_len(const struct tdat_events *,
+    unsigned long long addr, unsigned long long *start, size_t *len);
 /* The printk format at addr (quotes and a final \n removed); NULL if none. */
 const char *tdat_events_printk(const struct tdat_events *,
     unsigned long long addr);

@@ -826,27 +826,26 @@ lb_map(struct tdat_events *w, unsigned long long addr,
 }
 
 const char *
-tdat_events_sym(const struct tdat_events *s, unsigned long long addr,
-    unsigned long long *start)
+tdat_events_sym_len(const struct tdat_events *s, unsigned long long addr,
+    unsigned long long *start, size_t *len)
 {
 	struct tdat_events *w = (struct tdat_events *)s;
 	struct symcache *c;
 	unsigned long long delta = 0;
+	const char *name;
 
 	if (w->ktext)
 		tdat_syms_need(s);
 	if (w->lb_state != 1)
 		addr = lb_map(w, addr, &delta);
-	if (delta != 0) {
-		const char *name = sym_search(s, addr, start);
-
+	if (delta != 0 || (w->symcache == NULL &&
+	    (w->symcache = calloc(SYMCACHE, sizeof(*c))) == NULL)) {
+		name = sym_search(s, addr, start);
 		if (name && start)
 			*start -= delta;	/* in the addresses of the record */
+		*len = name ? strlen(name) : 0;
 		return name;
 	}
-	if (w->symcache == NULL &&
-	    (w->symcache = calloc(SYMCACHE, sizeof(*c))) == NULL)
-		return sym_search(s, addr, start);
 	c = &w->symcache[(addr ^ addr >> 10) % SYMCACHE];
 	if (c->name == NULL || c->addr != addr) {
 		c->name = sym_search(s, addr, &c->start);
@@ -855,10 +854,21 @@ tdat_events_sym(const struct tdat_events *s, unsigned long long addr,
 			c->name = "";
 			c->start = 0;
 		}
+		c->len = strlen(c->name);
 	}
 	if (start && c->name[0])
 		*start = c->start;
+	*len = c->len;
 	return c->name[0] ? c->name : NULL;
+}
+
+const char *
+tdat_events_sym(const struct tdat_events *s, unsigned long long addr,
+    unsigned long long *start)
+{
+	size_t len;
+
+	return tdat_events_sym_len(s, addr, start, &len);
 }
 
 static const char *

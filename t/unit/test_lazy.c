@@ -117,6 +117,23 @@ test_trace(void)
 	}
 	ok(all->nsym > 90000 && bad == 0, "symbols read on first use are "
 	    "the same (%zu differ)", bad);
+	bad = 0;
+	for (i = 0; i < all->nsym; i += 89) {
+		size_t len = 12345, k;
+
+		/* twice: the second from the cache */
+		for (k = 0; k < 2; k++) {
+			a1 = 0;
+			n1 = tdat_events_sym_len(s, all->sym[i].addr + k, &a1,
+			    &len);
+			n2 = tdat_events_sym(s, all->sym[i].addr + k, &a2);
+			if (n1 != n2 || (n1 && (len != strlen(n1) ||
+			    a1 != a2)) || (!n1 && len != 0))
+				bad++;
+		}
+	}
+	ok(bad == 0, "tdat_events_sym_len: the name and its length (%zu "
+	    "differ)", bad);
 	ok(tdat_events_syms_loaded(s), "a symbol lookup reads the kallsyms");
 	tdat_events_free(all);
 done:
