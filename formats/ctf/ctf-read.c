@@ -8,15 +8,19 @@
  * order, long size, page size, buffers and their CPUs).  The events are
  * read by babeltrace2 (libbabeltrace2's src.ctf.fs component, the
  * plugin "ctf"): one graph per directory, its source's output ports (one
- * per data stream file) connected to a sink of ours that pulls, when a
- * CPU's stream asks for more, the next batch of messages of that port
- * alone.  Each event becomes a record again from its event class's
+ * per data stream: a CPU's stream instance, its files read one after the
+ * other; or, as older directories have it, one file) connected to a sink
+ * of ours that pulls, when a CPU's stream asks for more, the next batch
+ * of messages of that port alone, a CPU's instances in turn.  Each event becomes a record again from its event class's
  * format (its id the ftrace id): the context's common fields and the
  * payload's fields at their offsets, __data_loc data after the fixed
  * part, and lib/ring's encoder lays the records out in pages; a
  * discarded-events message marks the next record's page as after lost
  * events.  Memory: one batch of messages, one record and one window of
- * pages per open CPU, and what babeltrace2 holds (its packet index).
+ * pages per open CPU, and what babeltrace2 holds (its packet index, and
+ * the mapping of the file each port's iterator is at: bounded by the
+ * writer's stream files, and unmapped when the port ends, its iterator
+ * put).
  *
  * Times are the events' clock values: nanoseconds with OFFSET, TSC2NSEC
  * and TIME_SHIFT applied, so the options that would shift them again
@@ -44,14 +48,14 @@
 
 #define CTF_WINDOW	(256u << 10)	/* bytes of pages a window holds */
 
-/* One data stream file: its port, buffer and CPU. */
+/* One data stream (its files): its port, buffer, CPU and instance. */
 struct cport {
 	int buf;
 	uint32_t cpu;
-	uint64_t size;			/* bytes of the file: an estimate */
-	bt_message_iterator *it;
+	uint32_t inst;			/* the CPU's streams in this order */
+	uint64_t size;			/* bytes of the files: an estimate */
+	bt_message_iterator *it;	/* made when first pulled */
 	struct cstream *owner;		/* the open stream reading it */
-	int pulled;			/* messages were taken from it */
 };
 
 /* One CPU's stream as ring-buffer pages: the state of page operations. */
@@ -97,7 +101,7 @@ struct tdat_ctf {
 	struct cport *ports;
 	uint64_t nports;
 	struct cstream *want;		/* the stream the sink pulls for */
-	int seek;			/* ... by seeking its port to the start */
+	int drop;			/* ... or whose iterator it puts */
 	int pull_rc;			/* what the last pull gave: 1, 0 end */
 	int faulty;			/* a run failed: babeltrace2 leaves */
 	struct tdat_err fault;		/* the graph unusable; its error */
@@ -155,22 +159,13 @@ sink_init(bt_self_component_sink *self,
 	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
 }
 
+/* A port's message iterator is made when its stream is first pulled,
+ * and put at its end or when the stream is read again: babeltrace2
+ * keeps the file it reads mapped until then. */
 static bt_component_class_sink_graph_is_configured_method_status
 sink_configured(bt_self_component_sink *self)
 {
-	struct tdat_ctf *c = bt_self_component_get_data(
-	    bt_self_component_sink_as_self_component(self));
-	uint64_t i;
-
-	for (i = 0; i < c->nports; i++) {
-		bt_self_component_port_input *p =
-		    bt_self_component_sink_borrow_input_port_by_index(self, i);
-
-		if (bt_message_iterator_create_from_sink_component(self, p,
-		    &c->ports[i].it) !=
-		    BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_OK)
-			return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_ERROR;
-	}
+	(void)self;
 	return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_OK;
 }
 
@@ -187,8 +182,8 @@ sink_finalize(bt_self_component_sink *self)
 	}
 }
 
-/* Seek the wanted stream's port to its start, or pull its next batch
- * into the stream's queue. */
+/* Put the wanted stream's port's iterator (it begins again when next
+ * pulled), or pull its next batch into the stream's queue. */
 static bt_component_class_sink_consume_method_status
 sink_consume(bt_self_component_sink *self)
 {
@@ -198,16 +193,21 @@ sink_consume(bt_self_component_sink *self)
 	bt_message_array_const msgs;
 	uint64_t n, i;
 
-	if (s == NULL || s->port == NULL || s->port->it == NULL)
+	if (s == NULL || s->port == NULL)
 		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
-	if (c->seek) {
-		c->seek = 0;
-		if (bt_message_iterator_seek_beginning(s->port->it) !=
-		    BT_MESSAGE_ITERATOR_SEEK_BEGINNING_STATUS_OK)
-			return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+	if (c->drop) {
+		c->drop = 0;
+		bt_message_iterator_put_ref(s->port->it);
+		s->port->it = NULL;
 		c->pull_rc = 1;
 		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
 	}
+	if (s->port->it == NULL &&
+	    bt_message_iterator_create_from_sink_component(self,
+	    bt_self_component_sink_borrow_input_port_by_index(self,
+	    (uint64_t)(s->port - c->ports)), &s->port->it) !=
+	    BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_OK)
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
 	switch (bt_message_iterator_next(s->port->it, &msgs, &n)) {
 	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
 		if (n > s->qcap) {
@@ -227,9 +227,11 @@ sink_consume(bt_self_component_sink *self)
 		s->nq = n;
 		s->iq = 0;
 		c->pull_rc = 1;
-		s->port->pulled = 1;
 		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
 	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+		/* its last file unmapped */
+		bt_message_iterator_put_ref(s->port->it);
+		s->port->it = NULL;
 		c->pull_rc = 0;
 		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
 	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
@@ -242,10 +244,11 @@ sink_consume(bt_self_component_sink *self)
 	}
 }
 
-/* Run the graph once for stream s (seek: to its start); 1 when messages
- * were queued (or the seek done), 0 at its end, < 0 on error. */
+/* Run the graph once for stream s (drop: to put its port's iterator);
+ * 1 when messages were queued (or the iterator put), 0 at its end, < 0
+ * on error. */
 static int
-pull(struct tdat_ctf *c, struct cstream *s, int seek, struct tdat_err *e)
+pull(struct tdat_ctf *c, struct cstream *s, int drop, struct tdat_err *e)
 {
 	bt_graph_run_once_status st;
 
@@ -255,7 +258,7 @@ pull(struct tdat_ctf *c, struct cstream *s, int seek, struct tdat_err *e)
 	}
 	do {
 		c->want = s;
-		c->seek = seek;
+		c->drop = drop;
 		c->pull_rc = -1;
 		st = bt_graph_run_once(c->graph);
 		c->want = NULL;
@@ -267,8 +270,8 @@ pull(struct tdat_ctf *c, struct cstream *s, int seek, struct tdat_err *e)
 	if (st == BT_GRAPH_RUN_ONCE_STATUS_MEMORY_ERROR)
 		tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	else
-		bt_fail(e, TDAT_ECORRUPT, c->dir, seek ? "cannot read a data "
-		    "stream from its start" : "a data stream does not decode");
+		bt_fail(e, TDAT_ECORRUPT, c->dir, "a data stream does not "
+		    "decode");
 	/* a graph whose run failed is not run again (babeltrace2's
 	 * precondition): every stream ends with this error */
 	c->faulty = 1;
@@ -279,15 +282,31 @@ pull(struct tdat_ctf *c, struct cstream *s, int seek, struct tdat_err *e)
 /* ------------------------------------------------------------------ */
 /* The graph. */
 
-/* A port's buffer and CPU from its name, "TRACE | SC_ID | PATH" (no
- * stream instance id): the stream class id is the buffer, the file
- * cpuN, NAME-cpuN or bufferB-cpuN of the CPU.  -1 if it is not so. */
+/* The bytes of CPU id cpu of buffer buf in the trace.dat: an estimate
+ * of its stream's, never 0. */
+static uint64_t
+cpu_bytes(const struct tdat_ctf *c, int buf, uint32_t cpu)
+{
+	const struct tdat_buffer *b = &c->f->buf[buf];
+	uint32_t i;
+
+	for (i = 0; i < b->ncpu; i++)
+		if (b->cpu[i].id == cpu && b->cpu[i].size)
+			return b->cpu[i].size;
+	return 1;
+}
+
+/* A port's buffer and CPU from its name, "TRACE | SC_ID | ID": the
+ * stream class id is the buffer, the stream instance id the CPU and
+ * (its high 32 bits) the instance; or, as an older tdat-to-ctf wrote,
+ * without instance ids, "TRACE | SC_ID | PATH", the file cpuN,
+ * NAME-cpuN or bufferB-cpuN of the CPU.  -1 if it is not so. */
 static int
 port_place(struct tdat_ctf *c, const char *name, struct cport *p)
 {
 	const char *last = NULL, *prev = NULL, *q, *base, *cpu;
 	char *end;
-	unsigned long long sc;
+	unsigned long long sc, id;
 	unsigned long n;
 	struct stat st;
 
@@ -300,6 +319,17 @@ port_place(struct tdat_ctf *c, const char *name, struct cport *p)
 	sc = strtoull(prev + 3, &end, 10);
 	if (end != last || sc >= c->f->nbuf)
 		return -1;
+	if (last[3] >= '0' && last[3] <= '9' && strchr(last + 3, '/') == NULL) {
+		errno = 0;
+		id = strtoull(last + 3, &end, 10);
+		if (*end || errno)
+			return -1;
+		p->buf = (int)sc;
+		p->cpu = (uint32_t)id;
+		p->inst = (uint32_t)(id >> 32);
+		p->size = cpu_bytes(c, p->buf, p->cpu);
+		return 0;
+	}
 	base = strrchr(last + 3, '/');
 	base = base ? base + 1 : last + 3;
 	if ((cpu = strstr(base, "cpu")) == NULL)
@@ -658,6 +688,35 @@ lost_uncounted(struct cstream *s, uint64_t ts)
 	}
 }
 
+/* The port of buffer buf, CPU id cpu and instance inst, or NULL. */
+static struct cport *
+find_port(struct tdat_ctf *c, int buf, uint32_t cpu, uint32_t inst)
+{
+	uint64_t i;
+
+	for (i = 0; i < c->nports; i++)
+		if (c->ports[i].buf == buf && c->ports[i].cpu == cpu &&
+		    c->ports[i].inst == inst)
+			return &c->ports[i];
+	return NULL;
+}
+
+/* Read port p from its start for s: a port read before (its iterator
+ * kept) is put first. */
+static int
+port_take(struct cstream *s, struct cport *p, struct tdat_err *e)
+{
+	int rc;
+
+	if (s->port && s->port->owner == s)
+		s->port->owner = NULL;
+	s->port = p;
+	p->owner = s;
+	if (p->it && (rc = pull(s->c, s, 1, e)) < 0)
+		return rc;
+	return 0;
+}
+
 /* The next record of the stream into s->rec; 1, 0 at the end, < 0 on
  * damage. */
 static int
@@ -677,8 +736,17 @@ next_record(struct cstream *s)
 				return rc;
 			}
 			if (rc == 0) {
-				s->ended = 1;
-				return 0;
+				struct cport *p = find_port(s->c, s->port->buf,
+				    s->port->cpu, s->port->inst + 1);
+
+				if (p == NULL) {
+					s->ended = 1;
+					return 0;
+				}
+				if ((rc = port_take(s, p, s->e)) < 0) {
+					s->ended = 1;
+					return rc;
+				}
 			}
 			continue;
 		}
@@ -768,18 +836,6 @@ fill_page(struct cstream *s, unsigned char *pg)
 
 static void co_close(void *st);
 
-/* The port of buffer buf and CPU id cpu, or NULL. */
-static struct cport *
-find_port(struct tdat_ctf *c, int buf, uint32_t cpu)
-{
-	uint64_t i;
-
-	for (i = 0; i < c->nports; i++)
-		if (c->ports[i].buf == buf && c->ports[i].cpu == cpu)
-			return &c->ports[i];
-	return NULL;
-}
-
 static int
 lat_next(struct cstream *s, struct tdat_window *w, struct tdat_err *e)
 {
@@ -839,23 +895,25 @@ co_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
 		}
 		*total = (uint64_t)sb.st_size;
 	} else {
-		if ((s->port = find_port(c, buf, f->buf[buf].cpu[ci].id)) ==
-		    NULL)
+		struct cport *p = find_port(c, buf, f->buf[buf].cpu[ci].id, 0);
+		uint32_t k;
+
+		if (p == NULL)
 			return 0;	/* no data stream: no pages */
-		if (s->port->owner) {
-			rc = tdat_fail_nooff(e, TDAT_EUSAGE, "a CTF data "
-			    "stream is read once at a time");
-			goto fail;
-		}
+		for (k = 0; p; p = find_port(c, buf, p->cpu, ++k))
+			if (p->owner) {
+				rc = tdat_fail_nooff(e, TDAT_EUSAGE, "a CTF "
+				    "data stream is read once at a time");
+				goto fail;
+			}
+		p = find_port(c, buf, f->buf[buf].cpu[ci].id, 0);
 		s->ps = f->buf[buf].page_size;
 		s->wcap = CTF_WINDOW / s->ps * s->ps;
 		if (s->wcap == 0)
 			s->wcap = s->ps;
-		if (s->port->pulled && (rc = pull(c, s, 1, e)) < 0)
+		*total = p->size;
+		if ((rc = port_take(s, p, e)) < 0)
 			goto fail;
-		s->port->pulled = 0;
-		s->port->owner = s;
-		*total = s->port->size;
 	}
 	if ((s->win = malloc(s->wcap)) == NULL) {
 		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
@@ -914,10 +972,8 @@ co_close(void *st)
 		return;
 	while (s->iq < s->nq)
 		bt_message_put_ref(s->qbuf[s->iq++]);
-	if (s->port && s->port->owner == s) {
+	if (s->port && s->port->owner == s)
 		s->port->owner = NULL;
-		s->port->pulled = 1;
-	}
 	if (s->lat_fd >= 0)
 		close(s->lat_fd);
 	if (s->lost)
