@@ -45,9 +45,10 @@ roundtrip() {
 }
 
 @test "ctf read: tdat-cat DIR -o x.dat gives back the events of the fixtures (tdat-dump --records -t)" {
-	# (not tc34/x86_64-tc34-syscalls: its __data_loc char[] buffers hold
-	# bytes, not strings, and come back as strings; ctf(5))
+	# (tc34/x86_64-tc34-syscalls: its __data_loc char[] buffers hold
+	# bytes, NULs too, written as byte sequences; ctf(5))
 	for f in "$D"/*.dat "$D"/tc34/x86_64-tc34-func-args.dat \
+	    "$D"/tc34/x86_64-tc34-syscalls.dat \
 	    "$D"/select/langraph-stacks.dat; do
 		roundtrip "$f"
 	done

@@ -386,6 +386,31 @@ walk_syms(struct cls *c, const struct parg *a)
 	}
 }
 
+/* A __data_loc char[] the print format prints as bytes
+ * (__print_dynamic_array, __print_hex over __get_dynamic_array: trace-cmd
+ * 3.4's syscall buffers) may hold NULs: a sequence of uint8 (base 16),
+ * which keeps every byte, rather than a string cut at its first NUL. */
+static void
+walk_bytes(struct cls *c, const struct parg *a)
+{
+	struct fplan *p;
+
+	for (; a; a = a->next) {
+		if ((a->type == PA_INT_ARRAY || a->type == PA_HEX ||
+		    a->type == PA_HEX_STR) && a->left &&
+		    a->left->type == PA_DYNARRAY && a->left->field &&
+		    (p = plan_of(c, a->left->field)) != NULL &&
+		    p->kind == FK_STRING) {
+			p->kind = FK_SEQ;
+			p->es = 1;
+			p->hex = 1;
+		}
+		walk_bytes(c, a->left);
+		walk_bytes(c, a->right);
+		walk_bytes(c, a->third);
+	}
+}
+
 /* Base 16 for the fields the print format prints with %x or %p. */
 static void
 hex_fields(struct cls *c)
@@ -458,6 +483,7 @@ cls_init(struct cw *w, struct cls *c, const struct tdat_event *ev)
 	ftrace_plan(c);
 	if (!ev->failed && ev->print) {
 		walk_syms(c, ev->print->args);
+		walk_bytes(c, ev->print->args);
 		hex_fields(c);
 	}
 	return w->lttng ? lttng_event(w, c) : 0;
