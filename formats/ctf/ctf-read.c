@@ -66,19 +66,13 @@ struct cstream {
 	const bt_message **qbuf;	/* messages pulled, [iq, nq) unused */
 	uint64_t nq, iq, qcap;
 	int ended;
-	struct tdat_sbuf rec;
-	int pending;			/* rec holds the next record */
-	uint64_t rec_ts;
-	int rec_missed;
-	long long rec_count;
+	struct tdat_pager pg;		/* the next record, and pages */
 	int missed;			/* discarded events came before */
 	long long missed_count;
 	FILE *lost;			/* tdat/lost, read along */
 	int lost_none, lost_have;	/* ... there is none; a line is read */
 	uint64_t lost_ts;		/* ... its time */
 	int done;
-	int err_rc;
-	struct tdat_err err;
 	unsigned char *win;
 	size_t wcap;
 	uint32_t index;
@@ -89,6 +83,7 @@ struct cstream {
 
 struct tdat_ctf {
 	char *dir;
+	char *tdir;			/* dir/tdat */
 	struct tdat_file *f;
 	struct tdat_events *evs;
 	struct tdat_page_layout pl;
@@ -599,7 +594,7 @@ fixed_size(const struct tdat_event *ev)
 	return n;
 }
 
-/* The record of an event message into s->rec; 0, or < 0 with *s->e. */
+/* The record of an event message into s->pg.rec; 0, or < 0 with *s->e. */
 static int
 event_record(struct cstream *s, const bt_message *m)
 {
@@ -614,35 +609,35 @@ event_record(struct cstream *s, const bt_message *m)
 	struct tdat_sbuf tmp;
 	int bad;
 
-	s->rec_ts = bt_clock_snapshot_get_value(cs);
-	tdat_sb_reset(&s->rec);
+	s->pg.ts = bt_clock_snapshot_get_value(cs);
+	tdat_sb_reset(&s->pg.rec);
 	if (id == TDAT_CTF_ID_UNKNOWN) {
 		/* type, __data_length, data: the record's own bytes */
 		if (pay == NULL || bt_field_class_structure_get_member_count(
 		    bt_field_borrow_class_const(pay)) < 3 ||
 		    field_bytes(c, bt_field_structure_borrow_member_field_by_index_const(
-		    pay, 2), &s->rec, 0) < 0)
+		    pay, 2), &s->pg.rec, 0) < 0)
 			goto bad;
-		return s->rec.oom ? tdat_fail_nooff(s->e, TDAT_ENOMEM,
+		return s->pg.rec.oom ? tdat_fail_nooff(s->e, TDAT_ENOMEM,
 		    "out of memory") : 0;
 	}
 	if (id > INT32_MAX || (te = tdat_events_find(c->evs, (int)id)) ==
 	    NULL)
 		goto bad;
-	if (rec_room(&s->rec, fixed_size(te)) < 0)
+	if (rec_room(&s->pg.rec, fixed_size(te)) < 0)
 		return tdat_fail_nooff(s->e, TDAT_ENOMEM, "out of memory");
 	if (te->ncommon > 0 && strcmp(te->common[0].name, "common_type") == 0
 	    && (te->common[0].size == 1 || te->common[0].size == 2 ||
 	    te->common[0].size == 4))
-		tdat_put((unsigned char *)s->rec.p + te->common[0].offset, id,
+		tdat_put((unsigned char *)s->pg.rec.p + te->common[0].offset, id,
 		    te->common[0].size, c->f->big);
 	tdat_sb_init(&tmp);
 	bad = put_struct(c, te->common, te->ncommon, 1,
-	    bt_event_borrow_specific_context_field_const(ev), &s->rec, &tmp) < 0
-	    || put_struct(c, te->fields, te->nfields, 0, pay, &s->rec, &tmp)
+	    bt_event_borrow_specific_context_field_const(ev), &s->pg.rec, &tmp) < 0
+	    || put_struct(c, te->fields, te->nfields, 0, pay, &s->pg.rec, &tmp)
 	    < 0;
 	tdat_sb_free(&tmp);
-	if (s->rec.oom)
+	if (s->pg.rec.oom)
 		return tdat_fail_nooff(s->e, TDAT_ENOMEM, "out of memory");
 	if (!bad)
 		return 0;
@@ -717,7 +712,7 @@ port_take(struct cstream *s, struct cport *p, struct tdat_err *e)
 	return 0;
 }
 
-/* The next record of the stream into s->rec; 1, 0 at the end, < 0 on
+/* The next record of the stream into s->pg.rec; 1, 0 at the end, < 0 on
  * damage. */
 static int
 next_record(struct cstream *s)
@@ -769,9 +764,9 @@ next_record(struct cstream *s)
 		if (rc < 0)
 			return s->e->code;
 		if (rc > 0) {
-			s->rec_missed = s->missed;
-			s->rec_count = s->missed && lost_uncounted(s,
-			    s->rec_ts) ? -1 : s->missed_count;
+			s->pg.missed = s->missed;
+			s->pg.count = s->missed && lost_uncounted(s,
+			    s->pg.ts) ? -1 : s->missed_count;
 			s->missed = 0;
 			return 1;
 		}
@@ -782,53 +777,28 @@ next_record(struct cstream *s)
 static void
 defer(struct cstream *s, int rc)
 {
-	s->err_rc = rc;
-	s->err = *s->e;
+	tdat_pager_defer(&s->pg, rc, s->e);
 }
 
 /* Fill one page with records; 1 if a page was made, 0 at the end,
  * < 0 on damage. */
 static int
+next_cb(void *s)
+{
+	return next_record(s);
+}
+
+static int
 fill_page(struct cstream *s, unsigned char *pg)
 {
-	struct tdat_ring_enc enc;
-	int rc;
+	int rc = tdat_pager_fill(&s->pg, &s->c->pl, s->ps, pg, next_cb, s,
+	    s->e);
 
-	if (s->err_rc) {
-		rc = s->err_rc;
-		s->err_rc = 0;
-		*s->e = s->err;
-		return rc;
-	}
-	if (!s->pending) {
-		if ((rc = next_record(s)) <= 0)
-			return rc;
-		s->pending = 1;
-	}
-	tdat_ring_enc_init(&enc, &s->c->pl, pg, s->ps);
-	if (!tdat_ring_enc_fits(&enc, (uint32_t)s->rec.len))
+	if (rc == TDAT_PAGER_BIG)
 		return tdat_fail_nooff(s->e, TDAT_ECORRUPT, "CPU %u: a "
 		    "record of %u bytes does not fit a page of %u",
-		    s->port->cpu, (uint32_t)s->rec.len, s->ps);
-	tdat_ring_enc_start(&enc, s->rec_ts, s->rec_missed, s->rec_count);
-	for (;;) {
-		if (!tdat_ring_enc_fits(&enc, (uint32_t)s->rec.len) ||
-		    tdat_ring_enc_full(&enc, (uint32_t)s->rec.len, s->rec_ts,
-		    enc.used > 0 && s->rec_missed))
-			break;
-		tdat_ring_enc_add(&enc, s->rec.p, (uint32_t)s->rec.len,
-		    s->rec_ts);
-		s->pending = 0;
-		if ((rc = next_record(s)) < 0) {
-			defer(s, rc);
-			break;
-		}
-		if (rc == 0)
-			break;
-		s->pending = 1;
-	}
-	tdat_ring_enc_finish(&enc, pg);
-	return 1;
+		    s->port->cpu, (uint32_t)s->pg.rec.len, s->ps);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -882,7 +852,7 @@ co_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
 	s->e = e;
 	s->lat_fd = -1;
 	s->done = 1;
-	tdat_sb_init(&s->rec);
+	tdat_sb_init(&s->pg.rec);
 	*st = s;
 	s->wcap = CTF_WINDOW;
 	if (f->buf[buf].latency) {
@@ -979,7 +949,7 @@ co_close(void *st)
 	if (s->lost)
 		fclose(s->lost);
 	free(s->qbuf);
-	tdat_sb_free(&s->rec);
+	tdat_sb_free(&s->pg.rec);
 	free(s->win);
 	free(s);
 }
@@ -1015,47 +985,18 @@ read_blob(struct tdat_ctf *c, const char *rel, struct tdat_blob *b,
     int optional, struct tdat_err *e)
 {
 	char path[PATH_MAX];
-	unsigned char *p;
-	uint64_t n;
-	int rc;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/tdat/%s", c->dir, rel) >=
-	    sizeof(path))
-		return tdat_fail_nooff(e, TDAT_EUSAGE, "tdat/%s: path too "
-		    "long", rel);
-	if (optional && access(path, F_OK) != 0)
+	if (optional && (size_t)snprintf(path, sizeof(path), "%s/%s", c->tdir,
+	    rel) < sizeof(path) && access(path, F_OK) != 0)
 		return 0;
-	if ((rc = tdat_ltt_slurp(path, &p, &n, e)) < 0)
-		return rc;
-	b->p = p;
-	b->len = n;
-	b->off = 0;
-	return 0;
+	return tdat_ltt_blob(c->tdir, "tdat", rel, b, e);
 }
 
 static int
 read_dir_blobs(struct tdat_ctf *c, const char *rel, struct tdat_blob **out,
     uint32_t *n, struct tdat_err *e)
 {
-	char path[PATH_MAX], **names;
-	size_t k, i;
-	int rc = 0;
-
-	snprintf(path, sizeof(path), "%s/tdat/%s", c->dir, rel);
-	*out = NULL;
-	*n = 0;
-	if (tdat_ltt_list(path, &names, &k) < 0)
-		return errno == ENOENT ? 0 : tdat_fail_nooff(e,
-		    TDAT_ECORRUPT, "tdat/%s: %s", rel, strerror(errno));
-	if (k && (*out = calloc(k, sizeof(**out))) == NULL)
-		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	for (i = 0; i < k && rc == 0; i++) {
-		snprintf(path, sizeof(path), "%s/%s", rel, names[i]);
-		if ((rc = read_blob(c, path, &(*out)[i], 0, e)) == 0)
-			(*n)++;
-	}
-	tdat_ltt_list_free(names, k);
-	return rc;
+	return tdat_ltt_dir_blobs(c->tdir, "tdat", rel, 1, out, n, e);
 }
 
 /* tdat/events/NNNN-PART/ in order, named by the lines of tdat/systems. */
@@ -1113,57 +1054,14 @@ static int
 read_options(struct tdat_ctf *c, int **remap, size_t *nold,
     struct tdat_err *e)
 {
-	struct tdat_file *f = c->f;
 	struct tdat_blob b = { 0 };
-	uint64_t at = 0;
-	size_t n = 0;
 	int rc;
 
 	*remap = NULL;
 	*nold = 0;
 	if ((rc = read_blob(c, "options", &b, 0, e)) < 0)
 		return rc;
-	if ((f->opt_blobs = malloc(sizeof(*f->opt_blobs))) == NULL) {
-		free(b.p);
-		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	}
-	f->opt_blobs[0] = b.p;
-	f->nopt_blobs = 1;
-	while (b.len - at >= 6) {
-		uint16_t id = tdat_get16(b.p + at, f->big);
-		uint32_t size = tdat_get32(b.p + at + 2, f->big);
-		struct tdat_option *o;
-		int *r;
-
-		if (size > b.len - at - 6)
-			return tdat_fail(e, TDAT_ECORRUPT, at, "tdat/options: "
-			    "option %u runs past the end", id);
-		if ((r = realloc(*remap, (n + 1) * sizeof(int))) == NULL)
-			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-		*remap = r;
-		r[n++] = -1;
-		if (id == TDAT_OPT_TSC2NSEC && size >= 16) {
-			memset(b.p + at + 6, 0, size);
-			tdat_put(b.p + at + 6, 1, 4, f->big);
-		}
-		if (id != TDAT_OPT_OFFSET && id != TDAT_OPT_TIME_SHIFT) {
-			if ((o = realloc(f->opt, (f->nopt + 1) *
-			    sizeof(*o))) == NULL)
-				return tdat_fail_nooff(e, TDAT_ENOMEM,
-				    "out of memory");
-			f->opt = o;
-			o += f->nopt;
-			o->id = id;
-			o->size = size;
-			o->off = 0;
-			o->data = b.p + at + 6;
-			o->sect = -1;
-			r[n - 1] = (int)f->nopt++;
-		}
-		at += 6 + (uint64_t)size;
-	}
-	*nold = n;
-	return 0;
+	return tdat_ltt_options(c->f, b, "tdat/options", remap, nold, e);
 }
 
 /* Text from hex digits; NULL if they are not. */
@@ -1187,21 +1085,6 @@ unhex(const char *s)
 	}
 	t[n / 2] = 0;
 	return t;
-}
-
-static int
-add_cpu(struct tdat_buffer *b, uint32_t id, uint64_t size)
-{
-	struct tdat_cpu *c = realloc(b->cpu, (b->ncpu + 1) * sizeof(*c));
-
-	if (c == NULL)
-		return -1;
-	b->cpu = c;
-	memset(&c[b->ncpu], 0, sizeof(*c));
-	c[b->ncpu].id = id;
-	c[b->ncpu].size = size;
-	b->ncpu++;
-	return 0;
 }
 
 /* One line of tdat/container. */
@@ -1236,7 +1119,7 @@ container_line(struct tdat_ctf *c, char *line, const int *remap,
 	if (strcmp(key, "cpu") == 0)
 		return b && sscanf(val, "%llu %llu", &u, &v) == 2 &&
 		    u <= 0xffffffffULL && b->ncpu < (1u << 20) ?
-		    add_cpu(b, (uint32_t)u, v) : -1;
+		    tdat_ltt_add_cpu(b, (uint32_t)u, v) : -1;
 	if (strcmp(key, "buffer_name") == 0 && b && !b->name)
 		text = &b->name;
 	else if (strcmp(key, "buffer_clock") == 0 && b && !b->clock)
@@ -1391,6 +1274,7 @@ ctf_free(struct tdat_ctf *c)
 	bt_component_class_sink_put_ref(c->sink_cls);
 	tdat_events_free(c->evs);
 	free(c->ports);
+	free(c->tdir);
 	free(c->dir);
 	free(c);
 }
@@ -1412,12 +1296,14 @@ tdat_ctf_open_tdat(const char *dir, struct tdat_file **out,
 		    "supported");
 	if ((c = calloc(1, sizeof(*c))) == NULL ||
 	    (c->dir = strdup(dir)) == NULL ||
+	    (c->tdir = malloc(strlen(dir) + sizeof("/tdat"))) == NULL ||
 	    (c->f = calloc(1, sizeof(*c->f))) == NULL ||
 	    (c->f->path = strdup(dir)) == NULL) {
 		ctf_free(c);
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	}
 	c->f->fd = -1;
+	snprintf(c->tdir, strlen(dir) + sizeof("/tdat"), "%s/tdat", dir);
 	if ((rc = read_originals(c, e)) < 0 ||
 	    (rc = graph_open(c, e)) < 0) {
 		ctf_free(c);
