@@ -110,6 +110,8 @@ struct tev {
 	const struct tdat_field *fmt, *buf;	/* bprint's, for its
 						 * format's table */
 	int fast;		/* row_fast() writes its rows */
+	int nname;		/* fast: its columns of names (C_PID's comm */
+	int namecol[10];	/* and C_SYM), in order */
 };
 
 #define IDC	256
@@ -305,19 +307,21 @@ putc1(struct tw *w, struct table *t, char c)
 
 /* A magnitude m (negative: with a minus) in decimal: one fixed-size copy
  * when there is room. */
+static inline char *num_at(char *, uint64_t, int);
+
 static inline void
 put_num(struct tw *w, struct table *t, uint64_t m, int neg)
 {
-	char d[2 * NUMW], *end = d + NUMW, *q = tdat_udec_digits(end, m);
+	char d[NUMW], *end = d + sizeof(d), *q;
 
+	if (TBUF - t->len >= NUMW) {
+		t->len = (size_t)(num_at(t->buf + t->len, m, neg) - t->buf);
+		return;
+	}
+	q = tdat_udec_digits(end, m);
 	if (neg)
 		*--q = '-';
-	if (TBUF - t->len >= NUMW) {
-		memcpy(t->buf + t->len, q, NUMW);
-		t->len += (size_t)(end - q);
-	} else {
-		put_slow(w, t, q, (size_t)(end - q));
-	}
+	put_slow(w, t, q, (size_t)(end - q));
 }
 
 static inline void
@@ -976,6 +980,8 @@ tev_new(struct tw *w, size_t in, const struct tdat_event *ev)
 		    (how == C_ADDR && !w->o->hex) || how == C_SYM) &&
 		    (v->cols[i].f == NULL || (v->cols[i].f->size >= 0 &&
 		    v->cols[i].size == v->cols[i].f->size)) && nsym <= 8;
+		if (v->fast && (how == C_PID || how == C_SYM))
+			v->namecol[v->nname++] = (int)i;
 	}
 	for (i = 0; i < w->nt; i++) {
 		struct table *t = w->t[i];
@@ -1194,12 +1200,15 @@ static void printk_row(struct tw *, const struct tev *, size_t,
 static inline char *
 num_at(char *p, uint64_t m, int neg)
 {
-	char d[2 * NUMW], *end = d + NUMW, *q = tdat_udec_digits(end, m);
-
 	if (neg)
-		*--q = '-';
-	memcpy(p, q, NUMW);
-	return p + (end - q);
+		*p++ = '-';
+	if (m < 10) {
+		*p = (char)('0' + m);
+		return p + 1;
+	}
+	p += tdat_udec_len(m);
+	tdat_udec_digits(p, m);
+	return p;
 }
 
 /* A name's length and whether it goes between quotes as it is. */
@@ -1236,21 +1245,19 @@ row_fast(struct tw *w, const struct tev *v, size_t k,
 	char *p;
 
 	/* the names first: their lengths, and whether they are plain */
-	for (i = 0; i < v->ncols; i++) {
-		c = &v->cols[i];
+	for (i = 0; i < v->nname; i++) {
+		c = &v->cols[v->namecol[i]];
 		f = c->f;
 		if (c->how == C_PID) {
 			pid = (int)(v->ev->pid ? tdat_field_read(v->ev,
 			    v->ev->pid, r->data, r->size) : 0);
 			s = comm_of(w, k, pid);
-		} else if (c->how == C_SYM) {
+		} else {	/* C_SYM */
 			x = (uint32_t)f->offset + (uint32_t)f->size > r->size ?
 			    0 : getn(r->data + f->offset, c->size, big);
 			s = x ? tdat_events_sym(w->in[k].ev, x, NULL) : NULL;
 			if (s == NULL)
 				s = "";
-		} else {
-			continue;
 		}
 		nm[n] = *name_of(w, s);
 		if (!nm[n].plain)

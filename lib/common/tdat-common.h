@@ -127,6 +127,27 @@ tdat_udec_digits(char *end, uint64_t v)
 	return p;
 }
 
+/* The number of decimal digits of v (1 for 0): with tdat_udec_digits()
+ * at p + tdat_udec_len(v), the digits go straight where they belong,
+ * with no copy of a scratch buffer (whose narrow stores a wide load then
+ * waits on). */
+static inline int
+tdat_udec_len(uint64_t v)
+{
+	static const uint64_t p10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+		1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL,
+		10000000000ULL, 100000000000ULL, 1000000000000ULL,
+		10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
+		10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL,
+	};
+	/* floor(log10(2) * bits) digits, or one more */
+	int n = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+
+	return n + (v >= p10[n]) + (v == 0);
+}
+
 /* The lowercase hex digits of v (no prefix) ending at end (16 bytes of
  * room before it); returns their start. */
 static inline char *
