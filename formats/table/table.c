@@ -128,6 +128,7 @@ struct tin {
 };
 
 #define NAMEC	256
+#define ADDRC	512
 
 struct tw {
 	const char *dir;
@@ -156,6 +157,12 @@ struct tw {
 		size_t len;
 		int plain;
 	} names[NAMEC];		/* names (comms, symbols), by address */
+	struct addrc {
+		uint64_t v;
+		char d[NUMW];
+		uint32_t len;	/* 0: empty */
+	} addrs[ADDRC];		/* row_fast: addresses in decimal, by value
+				 * (a function's recurs) */
 	/* the last pid's comm */
 	int comm_pid;
 	size_t comm_in;
@@ -1118,6 +1125,21 @@ num_at(char *p, uint64_t m, int neg)
 	return p;
 }
 
+/* An address in decimal at p (NUMW bytes of room), from the digits
+ * written last time for it. */
+static inline char *
+addr_at(struct tw *w, char *p, uint64_t x)
+{
+	struct addrc *a = &w->addrs[(x ^ x >> 12) % ADDRC];
+
+	if (a->v != x || a->len == 0) {
+		a->v = x;
+		a->len = (uint32_t)(num_at(a->d, x, 0) - a->d);
+	}
+	memcpy(p, a->d, NUMW);
+	return p + a->len;
+}
+
 /* A name's length and whether it goes between quotes as it is. */
 static inline const struct namec *
 name_of(struct tw *w, const char *s)
@@ -1205,7 +1227,9 @@ row_fast(struct tw *w, const struct tev *v, size_t k,
 			x = f == NULL || (uint32_t)f->offset +
 			    (uint32_t)f->size > r->size ? 0 :
 			    tdat_getn(r->data + f->offset, c->size, big);
-			if (c->how == C_SINT && tdat_sext(x, c->size) < 0)
+			if (c->how == C_ADDR)
+				p = addr_at(w, p, x);
+			else if (c->how == C_SINT && tdat_sext(x, c->size) < 0)
 				p = num_at(p, -(uint64_t)tdat_sext(x, c->size), 1);
 			else
 				p = num_at(p, x, 0);
