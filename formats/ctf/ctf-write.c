@@ -1219,9 +1219,6 @@ static void
 dyn_span(const struct cw *w, const struct tdat_field *f,
     const struct tdat_record *r, uint32_t *off, uint32_t *len)
 {
-	uint64_t v;
-	uint32_t o, l;
-
 	*off = *len = 0;
 	if (!(f->flags & TDAT_FLD_DYNAMIC)) {
 		/* a flexible array member: up to the record's end */
@@ -1231,21 +1228,7 @@ dyn_span(const struct cw *w, const struct tdat_field *f,
 		}
 		return;
 	}
-	if ((uint32_t)f->offset + f->size > r->size ||
-	    (f->size != 2 && f->size != 4))
-		return;
-	v = tdat_get(r->data + f->offset, f->size, w->big);
-	o = (uint32_t)(v & 0xffff);
-	l = f->size == 2 ? (o < r->size ? r->size - o : 0) :
-	    (uint32_t)(v >> 16);
-	if (f->flags & TDAT_FLD_RELATIVE)
-		o += (uint32_t)(f->offset + f->size);
-	if (o > r->size)
-		return;
-	if (l > r->size - o)
-		l = r->size - o;
-	*off = o;
-	*len = l;
+	tdat_field_dyn_span(f, r->data, r->size, w->big, off, len);
 }
 
 static int

@@ -1060,6 +1060,46 @@ tdat_field_read(const struct tdat_event *ev, const struct tdat_field *f,
 	return tdat_read_num(ev->set, data + f->offset, f->size);
 }
 
+void
+tdat_field_dyn_span(const struct tdat_field *f, const unsigned char *data,
+    uint32_t size, int big, uint32_t *off, uint32_t *len)
+{
+	uint64_t v;
+	uint32_t o, l;
+
+	*off = *len = 0;
+	if ((uint32_t)f->offset + f->size > size ||
+	    (f->size != 2 && f->size != 4))
+		return;
+	v = tdat_get(data + f->offset, f->size, big);
+	o = (uint32_t)(v & 0xffff);
+	l = f->size == 2 ? (o < size ? size - o : 0) : (uint32_t)(v >> 16);
+	if (f->flags & TDAT_FLD_RELATIVE)
+		o += (uint32_t)(f->offset + f->size);
+	if (o > size)
+		return;
+	if (l > size - o)
+		l = size - o;
+	*off = o;
+	*len = l;
+}
+
+void
+tdat_field_span(const struct tdat_field *f, const unsigned char *data,
+    uint32_t size, int big, uint32_t *off, uint32_t *len)
+{
+	if (f->flags & TDAT_FLD_DYNAMIC) {
+		tdat_field_dyn_span(f, data, size, big, off, len);
+		return;
+	}
+	*off = (uint32_t)f->offset;
+	*len = f->size ? (uint32_t)f->size : UINT32_MAX;
+	if (*off > size)
+		*off = *len = 0;
+	else if (*len > size - *off)
+		*len = size - *off;
+}
+
 /* ------------------------------------------------------------------ */
 
 struct tdat_events *
