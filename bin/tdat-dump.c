@@ -140,35 +140,26 @@ plugin_option(const char *arg, unsigned *bits)
 static int
 dump_files(char *const *paths, size_t n, struct job *j)
 {
-	struct tdat_select *sel = NULL;
 	struct tdat_records_opts ro = j->ro;
-	struct tdat_file **files, *f;
+	struct tdat_cli_inputs in;
+	struct tdat_file *f;
 	struct tdat_err e = { 0 };
 	struct tdat_out *o;
 	const char *path = paths[0];
 	FILE *out;
-	int rc, st;
+	int rc;
 
-	if ((st = tdat_cli_open_all(paths, n, &files)) != 0)
-		return st;
-	f = files[0];
-	/* Several inputs are read side by side, as trace-cmd report -i A
-	 * -i B reads them: their formats may differ. */
-	j->sa.o.separate = 1;
-	if (j->sa.given && (st = tdat_select_cli_open(&j->sa,
-	    files, n, &sel)) != 0) {
-		tdat_cli_close_all(files, n);
-		return st;
-	}
-	ro.sel = sel;
+	if ((rc = tdat_cli_inputs_open(paths, n, &j->sa, &in)) != 0)
+		return rc;
+	f = in.files[0];
+	ro.sel = in.sel;
 	if (tdat_out_open(NULL, TDAT_OUT_TEXT, NULL, 0, &o, &e) < 0) {
-		tdat_select_close(sel);
-		tdat_cli_close_all(files, n);
+		tdat_cli_inputs_close(&in);
 		return tdat_report_err("stdout", &e);
 	}
 	out = tdat_out_fp(o);
 	if (j->records)
-		rc = tdat_print_records_n(files, n, out, &ro, &e);
+		rc = tdat_print_records_n(in.files, n, out, &ro, &e);
 	else if (j->what)
 		rc = tdat_dump(f, out, j->what, &e);
 	else if (j->flyrecord)
@@ -177,10 +168,9 @@ dump_files(char *const *paths, size_t n, struct job *j)
 		rc = tdat_dump_summary(f, out, &e);
 	if (rc == 0 && j->what && j->flyrecord)
 		rc = tdat_dump_flyrecord(f, out, &e);
-	tdat_select_close(sel);
 	if (rc < 0 && n > 1 && e.msg[0] != '\0')
 		path = NULL;	/* the message names the file when it can */
-	tdat_cli_close_all(files, n);
+	tdat_cli_inputs_close(&in);
 	if (rc < 0 && !tdat_out_failed(o)) {
 		tdat_out_abort(o);
 		return tdat_report_err(path, &e);

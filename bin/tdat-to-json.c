@@ -42,40 +42,27 @@ struct job {
 static int
 convert(char *const *paths, size_t n, struct job *j)
 {
-	struct tdat_select *sel = NULL;
-	struct tdat_file **files;
+	struct tdat_cli_inputs in;
 	struct tdat_err e = { 0 };
 	struct tdat_out *out;
-	uint64_t size = 0;
-	size_t k;
-	int rc, st;
+	int rc;
 
-	if ((st = tdat_cli_open_all(paths, n, &files)) != 0)
-		return st;
-	for (k = 0; k < n; k++)
-		size += tdat_file_size(files[k]);
-	/* Several inputs are read side by side: their formats may differ. */
-	j->sa.o.separate = 1;
-	if (j->sa.given && (st = tdat_select_cli_open(&j->sa, files, n,
-	    &sel)) != 0) {
-		tdat_cli_close_all(files, n);
-		return st;
-	}
-	j->jo.sel = sel;
-	j->jo.progress = tdat_cli_progress(size);
-	if ((rc = tdat_out_open(j->output, TDAT_OUT_TEXT, files, n, &out,
+	if ((rc = tdat_cli_inputs_open(paths, n, &j->sa, &in)) != 0)
+		return rc;
+	j->jo.sel = in.sel;
+	j->jo.progress = tdat_cli_progress(in.size);
+	if ((rc = tdat_out_open(j->output, TDAT_OUT_TEXT, in.files, n, &out,
 	    &e)) < 0)
 		rc = tdat_report_err(tdat_out_name(j->output), &e);
-	else if ((rc = tdat_json_write_n(files, n, tdat_out_fp(out), &j->jo,
-	    &e)) < 0 && !tdat_out_failed(out)) {
+	else if ((rc = tdat_json_write_n(in.files, n, tdat_out_fp(out),
+	    &j->jo, &e)) < 0 && !tdat_out_failed(out)) {
 		tdat_out_abort(out);
 		/* With several inputs the message names the file. */
 		rc = tdat_report_err(n > 1 ? NULL : paths[0], &e);
 	} else if ((rc = tdat_out_commit(out, &e)) < 0)
 		rc = tdat_report_err(tdat_out_name(j->output), &e);
 	tdat_cli_progress_end();
-	tdat_select_close(sel);
-	tdat_cli_close_all(files, n);
+	tdat_cli_inputs_close(&in);
 	return rc;
 }
 

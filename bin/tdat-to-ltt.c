@@ -69,26 +69,6 @@ add_bookmark(struct tdat_ltt_bookmark **bm, size_t *n, char *arg)
 	free(all);
 }
 
-/* FILE's base name with .ltt for .dat, in the current directory. */
-static const char *
-default_dir(const char *file)
-{
-	static char buf[4096];
-	const char *b = strrchr(file, '/');
-	size_t n;
-
-	if (strcmp(file, "-") == 0)
-		return "trace.ltt";
-	b = b ? b + 1 : file;
-	n = strlen(b);
-	if (n > 4 && strcmp(b + n - 4, ".dat") == 0)
-		n -= 4;
-	if (n == 0 || n > sizeof(buf) - 5)
-		tdat_usage_error("give DIR for %s", file);
-	snprintf(buf, sizeof(buf), "%.*s.ltt", (int)n, b);
-	return buf;
-}
-
 /* Convert the trace at in into the LTT directory dir; the exit status. */
 static int
 convert(const char *in, const char *dir, struct tdat_ltt_write_opts *o,
@@ -164,7 +144,8 @@ main(int argc, char *argv[])
 	in = optind < argc ? argv[optind] : tdat_cli_input(NULL);
 	if (in == NULL || argc - optind > 2)
 		tdat_usage_error("expected FILE and DIR");
-	dir = argc - optind == 2 ? argv[optind + 1] : default_dir(in);
+	dir = argc - optind == 2 ? argv[optind + 1] :
+	    tdat_default_dir(in, ".ltt");
 	o.bookmark = bm;
 	rc = convert(in, dir, &o, &sa);
 	tdat_select_args_free(&sa);

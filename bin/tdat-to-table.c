@@ -34,29 +34,18 @@ static int
 convert(char *const *paths, size_t n, const char *dir,
     struct tdat_table_opts *o, struct tdat_select_args *sa)
 {
-	struct tdat_select *sel = NULL;
-	struct tdat_file **files;
+	struct tdat_cli_inputs in;
 	struct tdat_err e = { 0 };
 	struct tdat_out *out;
-	uint64_t size = 0;
-	size_t k;
-	int rc, st;
+	int rc;
 
-	if ((st = tdat_cli_open_all(paths, n, &files)) != 0)
-		return st;
-	for (k = 0; k < n; k++)
-		size += tdat_file_size(files[k]);
-	sa->o.separate = 1;
-	if (sa->given && (st = tdat_select_cli_open(sa, files, n,
-	    &sel)) != 0) {
-		tdat_cli_close_all(files, n);
-		return st;
-	}
-	o->sel = sel;
-	o->progress = tdat_cli_progress(size);
+	if ((rc = tdat_cli_inputs_open(paths, n, sa, &in)) != 0)
+		return rc;
+	o->sel = in.sel;
+	o->progress = tdat_cli_progress(in.size);
 	if ((rc = tdat_out_open_dir(dir, &out, &e)) < 0)
 		rc = tdat_report_err(dir, &e);
-	else if ((rc = tdat_table_write(files, n, tdat_out_path(out), o,
+	else if ((rc = tdat_table_write(in.files, n, tdat_out_path(out), o,
 	    &e)) < 0) {
 		tdat_out_abort(out);
 		/* An output file's fault names DIR; an input's names it
@@ -66,8 +55,7 @@ convert(char *const *paths, size_t n, const char *dir,
 	} else if ((rc = tdat_out_commit(out, &e)) < 0)
 		rc = tdat_report_err(dir, &e);
 	tdat_cli_progress_end();
-	tdat_select_close(sel);
-	tdat_cli_close_all(files, n);
+	tdat_cli_inputs_close(&in);
 	return rc;
 }
 

@@ -175,6 +175,20 @@ int tdat_select_arg(struct tdat_select_args *, int c, const char *arg);
 int tdat_select_cli_open(const struct tdat_select_args *,
     struct tdat_file *const *files, size_t n, struct tdat_select **out);
 void tdat_select_args_free(struct tdat_select_args *);
+/* The inputs of a tool that reads several side by side, as trace-cmd
+ * report -i A -i B does (tdat-dump --records, tdat-to-json,
+ * tdat-to-table): their formats may differ. */
+struct tdat_cli_inputs {
+	struct tdat_file **files;
+	size_t n;
+	struct tdat_select *sel;	/* NULL: no selection given */
+	uint64_t size;			/* the inputs' bytes, for progress */
+};
+/* Open the n paths and the selection sa gives over them; 0, or the exit
+ * status after the message (nothing is left open then). */
+int tdat_cli_inputs_open(char *const *paths, size_t n,
+    struct tdat_select_args *sa, struct tdat_cli_inputs *in);
+void tdat_cli_inputs_close(struct tdat_cli_inputs *in);
 
 /* ---------------------------------------------------------------------
  * Sinks.  Text, as trace-cmd report prints it (formats/text/report.c).

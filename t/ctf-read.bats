@@ -45,9 +45,10 @@ roundtrip() {
 }
 
 @test "ctf read: tdat-cat DIR -o x.dat gives back the events of the fixtures (tdat-dump --records -t)" {
-	# (not tc34/x86_64-tc34-syscalls: its __data_loc char[] buffers hold
-	# bytes, not strings, and come back as strings; ctf(5))
+	# (tc34/x86_64-tc34-syscalls: its __data_loc char[] buffers hold
+	# bytes, NULs too, written as byte sequences; ctf(5))
 	for f in "$D"/*.dat "$D"/tc34/x86_64-tc34-func-args.dat \
+	    "$D"/tc34/x86_64-tc34-syscalls.dat \
 	    "$D"/select/langraph-stacks.dat; do
 		roundtrip "$f"
 	done
@@ -220,4 +221,96 @@ roundtrip() {
 	run --separate-stderr "$B/tdat-dump" --records "$T/e.ctf"
 	[ "$status" -eq 1 ]
 	[[ ${stderr_lines[0]} == *"does not match the format of its id in tdat/"* ]]
+}
+
+# peak_kb FILE CMD...: CMD's peak RSS in KB into FILE (GNU time).
+peak_kb() {
+	local out=$1
+	shift
+	/usr/bin/time -f '%M' -o "$out" "$@" >/dev/null 2>&1
+}
+
+@test "ctf read: memory stays bounded: 4 CPUs of 9 MB streams read in under 32 MiB RSS" {
+	[ -x /usr/bin/time ] || skip "GNU time is not installed"
+	# 32 copies of a 4-CPU trace merged: about 9 MB of CTF a CPU.
+	# babeltrace2 maps the file it reads of each stream in windows of
+	# 8 MiB: with one file a CPU the reader held 4 such windows of read
+	# pages (49 MB RSS); with stream files of 1 MiB (and a packet of
+	# 256 KiB), one each.
+	local f=$D/x86_64-default-sched.dat i
+	set --
+	for i in $(seq 32); do set -- "$@" "$f"; done
+	"$B/tdat-cat" --no-progress -o "$T/m.dat" "$@"
+	"$C" --no-progress "$T/m.dat" "$T/m.ctf"
+	[ "$(find "$T/m.ctf" -maxdepth 1 -name 'cpu*' -size +1280k | wc -l)" -eq 0 ]
+	peak_kb "$T/peak" "$B/tdat-dump" --records -e sched:sched_process_exec \
+	    "$T/m.ctf"
+	echo "tdat-dump --records: $(cat "$T/peak") KB"
+	[ "$(cat "$T/peak")" -le 32768 ]
+	[ "$("$B/tdat-dump" --records -e sched:sched_process_exec "$T/m.ctf" | wc -l)" -eq \
+	  "$("$B/tdat-dump" --records -e sched:sched_process_exec "$T/m.dat" | wc -l)" ]
+}
+
+@test "ctf read: a stream cut in many files and instances (ties, lost events) comes back whole" {
+	# every event twice at the same time (two copies merged), lost
+	# events on CPU 0; packets of one event and files of one packet:
+	# a tie after a stream's first file begins a new stream instance
+	# (cpuN.K.0), one before lost events with an empty packet first
+	local f=$T/missed.dat off n
+	cp "$D/labsisop-qemu-trace.dat" "$f"
+	chmod u+w "$f"
+	off=$("$B/tdat-dump" --flyrecord "$f" | sed -n 's/.*cpu 0: offset \([0-9]*\),.*/\1/p')
+	python3 - "$f" "$((off + 4096))" <<-'PY'
+	import sys
+	d = bytearray(open(sys.argv[1], 'rb').read())
+	p = int(sys.argv[2])
+	commit = int.from_bytes(d[p + 8:p + 12], 'little')
+	size = commit & 0xfffff
+	d[p + 12 + size:p + 12 + size + 4] = (5).to_bytes(4, 'little')
+	d[p + 8:p + 12] = (commit | 3 << 30).to_bytes(4, 'little')
+	open(sys.argv[1], 'wb').write(d)
+	PY
+	"$B/tdat-cat" --no-progress -o "$T/two.dat" "$f" "$f"
+	"$B/tdat-dump" --records -t "$T/two.dat" | grep -q 'CPU:0 \[5 EVENTS DROPPED\]'
+	TDAT_CTF_PACKET_BYTES=1 TDAT_CTF_FILE_BYTES=1 roundtrip "$T/two.dat"
+	[ "$(ls "$T/two.ctf" | grep -c '^cpu0\.[1-9][0-9]*\.0$')" -ge 2 ]
+	grep -c 'CPU:0 \[5 EVENTS DROPPED\]' "$T/got"
+	[ "$(grep -c 'CPU:0 \[5 EVENTS DROPPED\]' "$T/got")" -eq 2 ]
+	if command -v babeltrace2 >/dev/null; then
+		n=$(babeltrace2 "$T/two.ctf" 2>"$T/bt.err" | wc -l)
+		[ "$n" -eq "$("$B/tdat-dump" --records "$T/two.dat" | grep -vc '^CPU\|^cpus=')" ]
+		! grep -v 'Tracer discarded' "$T/bt.err" | grep -q .
+	fi
+}
+
+@test "ctf read: a directory of one file a CPU without stream instance ids (older tdat-to-ctf) is read" {
+	"$C" --no-progress "$D/x86_64-default-sched.dat" "$T/a.ctf"
+	# as tdat-to-ctf wrote it before: no stream_instance_id in the
+	# packet header
+	python3 - "$T/a.ctf" <<-'PY'
+	import os, re, struct, sys
+	d = sys.argv[1]
+	m = open(d + '/metadata').read()
+	m2 = re.sub(r'\n\t\tinteger \{[^}]*\} stream_instance_id;', '', m)
+	assert m2 != m
+	open(d + '/metadata', 'w').write(m2)
+	for n in os.listdir(d):
+	    if not n.startswith('cpu'):
+	        continue
+	    assert re.fullmatch(r'cpu[0-9]+', n)
+	    b = open(d + '/' + n, 'rb').read()
+	    out, o = bytearray(), 0
+	    while o < len(b):
+	        size = struct.unpack_from('<Q', b, o + 40)[0] // 8
+	        p = bytearray(b[o:o + 8] + b[o + 16:o + size])
+	        struct.pack_into('<QQ', p, 24, (size - 8) * 8, (size - 8) * 8)
+	        out += p
+	        o += size
+	    open(d + '/' + n, 'wb').write(out)
+	PY
+	run --separate-stderr "$B/tdat-cat" -o "$T/x.dat" "$T/a.ctf"
+	[ "$status" -eq 0 ]
+	"$B/tdat-dump" --records -t "$D/x86_64-default-sched.dat" >"$T/want"
+	"$B/tdat-dump" --records -t "$T/x.dat" >"$T/got"
+	cmp "$T/want" "$T/got"
 }

@@ -8,15 +8,19 @@
  * order, long size, page size, buffers and their CPUs).  The events are
  * read by babeltrace2 (libbabeltrace2's src.ctf.fs component, the
  * plugin "ctf"): one graph per directory, its source's output ports (one
- * per data stream file) connected to a sink of ours that pulls, when a
- * CPU's stream asks for more, the next batch of messages of that port
- * alone.  Each event becomes a record again from its event class's
+ * per data stream: a CPU's stream instance, its files read one after the
+ * other; or, as older directories have it, one file) connected to a sink
+ * of ours that pulls, when a CPU's stream asks for more, the next batch
+ * of messages of that port alone, a CPU's instances in turn.  Each event becomes a record again from its event class's
  * format (its id the ftrace id): the context's common fields and the
  * payload's fields at their offsets, __data_loc data after the fixed
  * part, and lib/ring's encoder lays the records out in pages; a
  * discarded-events message marks the next record's page as after lost
  * events.  Memory: one batch of messages, one record and one window of
- * pages per open CPU, and what babeltrace2 holds (its packet index).
+ * pages per open CPU, and what babeltrace2 holds (its packet index, and
+ * the mapping of the file each port's iterator is at: bounded by the
+ * writer's stream files, and unmapped when the port ends, its iterator
+ * put).
  *
  * Times are the events' clock values: nanoseconds with OFFSET, TSC2NSEC
  * and TIME_SHIFT applied, so the options that would shift them again
@@ -44,14 +48,14 @@
 
 #define CTF_WINDOW	(256u << 10)	/* bytes of pages a window holds */
 
-/* One data stream file: its port, buffer and CPU. */
+/* One data stream (its files): its port, buffer, CPU and instance. */
 struct cport {
 	int buf;
 	uint32_t cpu;
-	uint64_t size;			/* bytes of the file: an estimate */
-	bt_message_iterator *it;
+	uint32_t inst;			/* the CPU's streams in this order */
+	uint64_t size;			/* bytes of the files: an estimate */
+	bt_message_iterator *it;	/* made when first pulled */
 	struct cstream *owner;		/* the open stream reading it */
-	int pulled;			/* messages were taken from it */
 };
 
 /* One CPU's stream as ring-buffer pages: the state of page operations. */
@@ -62,19 +66,13 @@ struct cstream {
 	const bt_message **qbuf;	/* messages pulled, [iq, nq) unused */
 	uint64_t nq, iq, qcap;
 	int ended;
-	struct tdat_sbuf rec;
-	int pending;			/* rec holds the next record */
-	uint64_t rec_ts;
-	int rec_missed;
-	long long rec_count;
+	struct tdat_pager pg;		/* the next record, and pages */
 	int missed;			/* discarded events came before */
 	long long missed_count;
 	FILE *lost;			/* tdat/lost, read along */
 	int lost_none, lost_have;	/* ... there is none; a line is read */
 	uint64_t lost_ts;		/* ... its time */
 	int done;
-	int err_rc;
-	struct tdat_err err;
 	unsigned char *win;
 	size_t wcap;
 	uint32_t index;
@@ -85,6 +83,7 @@ struct cstream {
 
 struct tdat_ctf {
 	char *dir;
+	char *tdir;			/* dir/tdat */
 	struct tdat_file *f;
 	struct tdat_events *evs;
 	struct tdat_page_layout pl;
@@ -97,7 +96,7 @@ struct tdat_ctf {
 	struct cport *ports;
 	uint64_t nports;
 	struct cstream *want;		/* the stream the sink pulls for */
-	int seek;			/* ... by seeking its port to the start */
+	int drop;			/* ... or whose iterator it puts */
 	int pull_rc;			/* what the last pull gave: 1, 0 end */
 	int faulty;			/* a run failed: babeltrace2 leaves */
 	struct tdat_err fault;		/* the graph unusable; its error */
@@ -155,22 +154,13 @@ sink_init(bt_self_component_sink *self,
 	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
 }
 
+/* A port's message iterator is made when its stream is first pulled,
+ * and put at its end or when the stream is read again: babeltrace2
+ * keeps the file it reads mapped until then. */
 static bt_component_class_sink_graph_is_configured_method_status
 sink_configured(bt_self_component_sink *self)
 {
-	struct tdat_ctf *c = bt_self_component_get_data(
-	    bt_self_component_sink_as_self_component(self));
-	uint64_t i;
-
-	for (i = 0; i < c->nports; i++) {
-		bt_self_component_port_input *p =
-		    bt_self_component_sink_borrow_input_port_by_index(self, i);
-
-		if (bt_message_iterator_create_from_sink_component(self, p,
-		    &c->ports[i].it) !=
-		    BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_OK)
-			return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_ERROR;
-	}
+	(void)self;
 	return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_OK;
 }
 
@@ -187,8 +177,8 @@ sink_finalize(bt_self_component_sink *self)
 	}
 }
 
-/* Seek the wanted stream's port to its start, or pull its next batch
- * into the stream's queue. */
+/* Put the wanted stream's port's iterator (it begins again when next
+ * pulled), or pull its next batch into the stream's queue. */
 static bt_component_class_sink_consume_method_status
 sink_consume(bt_self_component_sink *self)
 {
@@ -198,16 +188,21 @@ sink_consume(bt_self_component_sink *self)
 	bt_message_array_const msgs;
 	uint64_t n, i;
 
-	if (s == NULL || s->port == NULL || s->port->it == NULL)
+	if (s == NULL || s->port == NULL)
 		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
-	if (c->seek) {
-		c->seek = 0;
-		if (bt_message_iterator_seek_beginning(s->port->it) !=
-		    BT_MESSAGE_ITERATOR_SEEK_BEGINNING_STATUS_OK)
-			return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+	if (c->drop) {
+		c->drop = 0;
+		bt_message_iterator_put_ref(s->port->it);
+		s->port->it = NULL;
 		c->pull_rc = 1;
 		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
 	}
+	if (s->port->it == NULL &&
+	    bt_message_iterator_create_from_sink_component(self,
+	    bt_self_component_sink_borrow_input_port_by_index(self,
+	    (uint64_t)(s->port - c->ports)), &s->port->it) !=
+	    BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_OK)
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
 	switch (bt_message_iterator_next(s->port->it, &msgs, &n)) {
 	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
 		if (n > s->qcap) {
@@ -227,9 +222,11 @@ sink_consume(bt_self_component_sink *self)
 		s->nq = n;
 		s->iq = 0;
 		c->pull_rc = 1;
-		s->port->pulled = 1;
 		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
 	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+		/* its last file unmapped */
+		bt_message_iterator_put_ref(s->port->it);
+		s->port->it = NULL;
 		c->pull_rc = 0;
 		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
 	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
@@ -242,10 +239,11 @@ sink_consume(bt_self_component_sink *self)
 	}
 }
 
-/* Run the graph once for stream s (seek: to its start); 1 when messages
- * were queued (or the seek done), 0 at its end, < 0 on error. */
+/* Run the graph once for stream s (drop: to put its port's iterator);
+ * 1 when messages were queued (or the iterator put), 0 at its end, < 0
+ * on error. */
 static int
-pull(struct tdat_ctf *c, struct cstream *s, int seek, struct tdat_err *e)
+pull(struct tdat_ctf *c, struct cstream *s, int drop, struct tdat_err *e)
 {
 	bt_graph_run_once_status st;
 
@@ -255,7 +253,7 @@ pull(struct tdat_ctf *c, struct cstream *s, int seek, struct tdat_err *e)
 	}
 	do {
 		c->want = s;
-		c->seek = seek;
+		c->drop = drop;
 		c->pull_rc = -1;
 		st = bt_graph_run_once(c->graph);
 		c->want = NULL;
@@ -267,8 +265,8 @@ pull(struct tdat_ctf *c, struct cstream *s, int seek, struct tdat_err *e)
 	if (st == BT_GRAPH_RUN_ONCE_STATUS_MEMORY_ERROR)
 		tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	else
-		bt_fail(e, TDAT_ECORRUPT, c->dir, seek ? "cannot read a data "
-		    "stream from its start" : "a data stream does not decode");
+		bt_fail(e, TDAT_ECORRUPT, c->dir, "a data stream does not "
+		    "decode");
 	/* a graph whose run failed is not run again (babeltrace2's
 	 * precondition): every stream ends with this error */
 	c->faulty = 1;
@@ -279,15 +277,31 @@ pull(struct tdat_ctf *c, struct cstream *s, int seek, struct tdat_err *e)
 /* ------------------------------------------------------------------ */
 /* The graph. */
 
-/* A port's buffer and CPU from its name, "TRACE | SC_ID | PATH" (no
- * stream instance id): the stream class id is the buffer, the file
- * cpuN, NAME-cpuN or bufferB-cpuN of the CPU.  -1 if it is not so. */
+/* The bytes of CPU id cpu of buffer buf in the trace.dat: an estimate
+ * of its stream's, never 0. */
+static uint64_t
+cpu_bytes(const struct tdat_ctf *c, int buf, uint32_t cpu)
+{
+	const struct tdat_buffer *b = &c->f->buf[buf];
+	uint32_t i;
+
+	for (i = 0; i < b->ncpu; i++)
+		if (b->cpu[i].id == cpu && b->cpu[i].size)
+			return b->cpu[i].size;
+	return 1;
+}
+
+/* A port's buffer and CPU from its name, "TRACE | SC_ID | ID": the
+ * stream class id is the buffer, the stream instance id the CPU and
+ * (its high 32 bits) the instance; or, as an older tdat-to-ctf wrote,
+ * without instance ids, "TRACE | SC_ID | PATH", the file cpuN,
+ * NAME-cpuN or bufferB-cpuN of the CPU.  -1 if it is not so. */
 static int
 port_place(struct tdat_ctf *c, const char *name, struct cport *p)
 {
 	const char *last = NULL, *prev = NULL, *q, *base, *cpu;
 	char *end;
-	unsigned long long sc;
+	unsigned long long sc, id;
 	unsigned long n;
 	struct stat st;
 
@@ -300,6 +314,17 @@ port_place(struct tdat_ctf *c, const char *name, struct cport *p)
 	sc = strtoull(prev + 3, &end, 10);
 	if (end != last || sc >= c->f->nbuf)
 		return -1;
+	if (last[3] >= '0' && last[3] <= '9' && strchr(last + 3, '/') == NULL) {
+		errno = 0;
+		id = strtoull(last + 3, &end, 10);
+		if (*end || errno)
+			return -1;
+		p->buf = (int)sc;
+		p->cpu = (uint32_t)id;
+		p->inst = (uint32_t)(id >> 32);
+		p->size = cpu_bytes(c, p->buf, p->cpu);
+		return 0;
+	}
 	base = strrchr(last + 3, '/');
 	base = base ? base + 1 : last + 3;
 	if ((cpu = strstr(base, "cpu")) == NULL)
@@ -569,7 +594,7 @@ fixed_size(const struct tdat_event *ev)
 	return n;
 }
 
-/* The record of an event message into s->rec; 0, or < 0 with *s->e. */
+/* The record of an event message into s->pg.rec; 0, or < 0 with *s->e. */
 static int
 event_record(struct cstream *s, const bt_message *m)
 {
@@ -584,35 +609,35 @@ event_record(struct cstream *s, const bt_message *m)
 	struct tdat_sbuf tmp;
 	int bad;
 
-	s->rec_ts = bt_clock_snapshot_get_value(cs);
-	tdat_sb_reset(&s->rec);
+	s->pg.ts = bt_clock_snapshot_get_value(cs);
+	tdat_sb_reset(&s->pg.rec);
 	if (id == TDAT_CTF_ID_UNKNOWN) {
 		/* type, __data_length, data: the record's own bytes */
 		if (pay == NULL || bt_field_class_structure_get_member_count(
 		    bt_field_borrow_class_const(pay)) < 3 ||
 		    field_bytes(c, bt_field_structure_borrow_member_field_by_index_const(
-		    pay, 2), &s->rec, 0) < 0)
+		    pay, 2), &s->pg.rec, 0) < 0)
 			goto bad;
-		return s->rec.oom ? tdat_fail_nooff(s->e, TDAT_ENOMEM,
+		return s->pg.rec.oom ? tdat_fail_nooff(s->e, TDAT_ENOMEM,
 		    "out of memory") : 0;
 	}
 	if (id > INT32_MAX || (te = tdat_events_find(c->evs, (int)id)) ==
 	    NULL)
 		goto bad;
-	if (rec_room(&s->rec, fixed_size(te)) < 0)
+	if (rec_room(&s->pg.rec, fixed_size(te)) < 0)
 		return tdat_fail_nooff(s->e, TDAT_ENOMEM, "out of memory");
 	if (te->ncommon > 0 && strcmp(te->common[0].name, "common_type") == 0
 	    && (te->common[0].size == 1 || te->common[0].size == 2 ||
 	    te->common[0].size == 4))
-		tdat_put((unsigned char *)s->rec.p + te->common[0].offset, id,
+		tdat_put((unsigned char *)s->pg.rec.p + te->common[0].offset, id,
 		    te->common[0].size, c->f->big);
 	tdat_sb_init(&tmp);
 	bad = put_struct(c, te->common, te->ncommon, 1,
-	    bt_event_borrow_specific_context_field_const(ev), &s->rec, &tmp) < 0
-	    || put_struct(c, te->fields, te->nfields, 0, pay, &s->rec, &tmp)
+	    bt_event_borrow_specific_context_field_const(ev), &s->pg.rec, &tmp) < 0
+	    || put_struct(c, te->fields, te->nfields, 0, pay, &s->pg.rec, &tmp)
 	    < 0;
 	tdat_sb_free(&tmp);
-	if (s->rec.oom)
+	if (s->pg.rec.oom)
 		return tdat_fail_nooff(s->e, TDAT_ENOMEM, "out of memory");
 	if (!bad)
 		return 0;
@@ -658,7 +683,36 @@ lost_uncounted(struct cstream *s, uint64_t ts)
 	}
 }
 
-/* The next record of the stream into s->rec; 1, 0 at the end, < 0 on
+/* The port of buffer buf, CPU id cpu and instance inst, or NULL. */
+static struct cport *
+find_port(struct tdat_ctf *c, int buf, uint32_t cpu, uint32_t inst)
+{
+	uint64_t i;
+
+	for (i = 0; i < c->nports; i++)
+		if (c->ports[i].buf == buf && c->ports[i].cpu == cpu &&
+		    c->ports[i].inst == inst)
+			return &c->ports[i];
+	return NULL;
+}
+
+/* Read port p from its start for s: a port read before (its iterator
+ * kept) is put first. */
+static int
+port_take(struct cstream *s, struct cport *p, struct tdat_err *e)
+{
+	int rc;
+
+	if (s->port && s->port->owner == s)
+		s->port->owner = NULL;
+	s->port = p;
+	p->owner = s;
+	if (p->it && (rc = pull(s->c, s, 1, e)) < 0)
+		return rc;
+	return 0;
+}
+
+/* The next record of the stream into s->pg.rec; 1, 0 at the end, < 0 on
  * damage. */
 static int
 next_record(struct cstream *s)
@@ -677,8 +731,17 @@ next_record(struct cstream *s)
 				return rc;
 			}
 			if (rc == 0) {
-				s->ended = 1;
-				return 0;
+				struct cport *p = find_port(s->c, s->port->buf,
+				    s->port->cpu, s->port->inst + 1);
+
+				if (p == NULL) {
+					s->ended = 1;
+					return 0;
+				}
+				if ((rc = port_take(s, p, s->e)) < 0) {
+					s->ended = 1;
+					return rc;
+				}
 			}
 			continue;
 		}
@@ -701,9 +764,9 @@ next_record(struct cstream *s)
 		if (rc < 0)
 			return s->e->code;
 		if (rc > 0) {
-			s->rec_missed = s->missed;
-			s->rec_count = s->missed && lost_uncounted(s,
-			    s->rec_ts) ? -1 : s->missed_count;
+			s->pg.missed = s->missed;
+			s->pg.count = s->missed && lost_uncounted(s,
+			    s->pg.ts) ? -1 : s->missed_count;
 			s->missed = 0;
 			return 1;
 		}
@@ -714,71 +777,34 @@ next_record(struct cstream *s)
 static void
 defer(struct cstream *s, int rc)
 {
-	s->err_rc = rc;
-	s->err = *s->e;
+	tdat_pager_defer(&s->pg, rc, s->e);
 }
 
 /* Fill one page with records; 1 if a page was made, 0 at the end,
  * < 0 on damage. */
 static int
+next_cb(void *s)
+{
+	return next_record(s);
+}
+
+static int
 fill_page(struct cstream *s, unsigned char *pg)
 {
-	struct tdat_ring_enc enc;
-	int rc;
+	int rc = tdat_pager_fill(&s->pg, &s->c->pl, s->ps, pg, next_cb, s,
+	    s->e);
 
-	if (s->err_rc) {
-		rc = s->err_rc;
-		s->err_rc = 0;
-		*s->e = s->err;
-		return rc;
-	}
-	if (!s->pending) {
-		if ((rc = next_record(s)) <= 0)
-			return rc;
-		s->pending = 1;
-	}
-	tdat_ring_enc_init(&enc, &s->c->pl, pg, s->ps);
-	if (!tdat_ring_enc_fits(&enc, (uint32_t)s->rec.len))
+	if (rc == TDAT_PAGER_BIG)
 		return tdat_fail_nooff(s->e, TDAT_ECORRUPT, "CPU %u: a "
 		    "record of %u bytes does not fit a page of %u",
-		    s->port->cpu, (uint32_t)s->rec.len, s->ps);
-	tdat_ring_enc_start(&enc, s->rec_ts, s->rec_missed, s->rec_count);
-	for (;;) {
-		if (!tdat_ring_enc_fits(&enc, (uint32_t)s->rec.len) ||
-		    tdat_ring_enc_full(&enc, (uint32_t)s->rec.len, s->rec_ts,
-		    enc.used > 0 && s->rec_missed))
-			break;
-		tdat_ring_enc_add(&enc, s->rec.p, (uint32_t)s->rec.len,
-		    s->rec_ts);
-		s->pending = 0;
-		if ((rc = next_record(s)) < 0) {
-			defer(s, rc);
-			break;
-		}
-		if (rc == 0)
-			break;
-		s->pending = 1;
-	}
-	tdat_ring_enc_finish(&enc, pg);
-	return 1;
+		    s->port->cpu, (uint32_t)s->pg.rec.len, s->ps);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */
 /* Page operations. */
 
 static void co_close(void *st);
-
-/* The port of buffer buf and CPU id cpu, or NULL. */
-static struct cport *
-find_port(struct tdat_ctf *c, int buf, uint32_t cpu)
-{
-	uint64_t i;
-
-	for (i = 0; i < c->nports; i++)
-		if (c->ports[i].buf == buf && c->ports[i].cpu == cpu)
-			return &c->ports[i];
-	return NULL;
-}
 
 static int
 lat_next(struct cstream *s, struct tdat_window *w, struct tdat_err *e)
@@ -826,7 +852,7 @@ co_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
 	s->e = e;
 	s->lat_fd = -1;
 	s->done = 1;
-	tdat_sb_init(&s->rec);
+	tdat_sb_init(&s->pg.rec);
 	*st = s;
 	s->wcap = CTF_WINDOW;
 	if (f->buf[buf].latency) {
@@ -839,23 +865,25 @@ co_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
 		}
 		*total = (uint64_t)sb.st_size;
 	} else {
-		if ((s->port = find_port(c, buf, f->buf[buf].cpu[ci].id)) ==
-		    NULL)
+		struct cport *p = find_port(c, buf, f->buf[buf].cpu[ci].id, 0);
+		uint32_t k;
+
+		if (p == NULL)
 			return 0;	/* no data stream: no pages */
-		if (s->port->owner) {
-			rc = tdat_fail_nooff(e, TDAT_EUSAGE, "a CTF data "
-			    "stream is read once at a time");
-			goto fail;
-		}
+		for (k = 0; p; p = find_port(c, buf, p->cpu, ++k))
+			if (p->owner) {
+				rc = tdat_fail_nooff(e, TDAT_EUSAGE, "a CTF "
+				    "data stream is read once at a time");
+				goto fail;
+			}
+		p = find_port(c, buf, f->buf[buf].cpu[ci].id, 0);
 		s->ps = f->buf[buf].page_size;
 		s->wcap = CTF_WINDOW / s->ps * s->ps;
 		if (s->wcap == 0)
 			s->wcap = s->ps;
-		if (s->port->pulled && (rc = pull(c, s, 1, e)) < 0)
+		*total = p->size;
+		if ((rc = port_take(s, p, e)) < 0)
 			goto fail;
-		s->port->pulled = 0;
-		s->port->owner = s;
-		*total = s->port->size;
 	}
 	if ((s->win = malloc(s->wcap)) == NULL) {
 		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
@@ -914,16 +942,14 @@ co_close(void *st)
 		return;
 	while (s->iq < s->nq)
 		bt_message_put_ref(s->qbuf[s->iq++]);
-	if (s->port && s->port->owner == s) {
+	if (s->port && s->port->owner == s)
 		s->port->owner = NULL;
-		s->port->pulled = 1;
-	}
 	if (s->lat_fd >= 0)
 		close(s->lat_fd);
 	if (s->lost)
 		fclose(s->lost);
 	free(s->qbuf);
-	tdat_sb_free(&s->rec);
+	tdat_sb_free(&s->pg.rec);
 	free(s->win);
 	free(s);
 }
@@ -959,47 +985,18 @@ read_blob(struct tdat_ctf *c, const char *rel, struct tdat_blob *b,
     int optional, struct tdat_err *e)
 {
 	char path[PATH_MAX];
-	unsigned char *p;
-	uint64_t n;
-	int rc;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/tdat/%s", c->dir, rel) >=
-	    sizeof(path))
-		return tdat_fail_nooff(e, TDAT_EUSAGE, "tdat/%s: path too "
-		    "long", rel);
-	if (optional && access(path, F_OK) != 0)
+	if (optional && (size_t)snprintf(path, sizeof(path), "%s/%s", c->tdir,
+	    rel) < sizeof(path) && access(path, F_OK) != 0)
 		return 0;
-	if ((rc = tdat_ltt_slurp(path, &p, &n, e)) < 0)
-		return rc;
-	b->p = p;
-	b->len = n;
-	b->off = 0;
-	return 0;
+	return tdat_ltt_blob(c->tdir, "tdat", rel, b, e);
 }
 
 static int
 read_dir_blobs(struct tdat_ctf *c, const char *rel, struct tdat_blob **out,
     uint32_t *n, struct tdat_err *e)
 {
-	char path[PATH_MAX], **names;
-	size_t k, i;
-	int rc = 0;
-
-	snprintf(path, sizeof(path), "%s/tdat/%s", c->dir, rel);
-	*out = NULL;
-	*n = 0;
-	if (tdat_ltt_list(path, &names, &k) < 0)
-		return errno == ENOENT ? 0 : tdat_fail_nooff(e,
-		    TDAT_ECORRUPT, "tdat/%s: %s", rel, strerror(errno));
-	if (k && (*out = calloc(k, sizeof(**out))) == NULL)
-		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	for (i = 0; i < k && rc == 0; i++) {
-		snprintf(path, sizeof(path), "%s/%s", rel, names[i]);
-		if ((rc = read_blob(c, path, &(*out)[i], 0, e)) == 0)
-			(*n)++;
-	}
-	tdat_ltt_list_free(names, k);
-	return rc;
+	return tdat_ltt_dir_blobs(c->tdir, "tdat", rel, 1, out, n, e);
 }
 
 /* tdat/events/NNNN-PART/ in order, named by the lines of tdat/systems. */
@@ -1057,57 +1054,14 @@ static int
 read_options(struct tdat_ctf *c, int **remap, size_t *nold,
     struct tdat_err *e)
 {
-	struct tdat_file *f = c->f;
 	struct tdat_blob b = { 0 };
-	uint64_t at = 0;
-	size_t n = 0;
 	int rc;
 
 	*remap = NULL;
 	*nold = 0;
 	if ((rc = read_blob(c, "options", &b, 0, e)) < 0)
 		return rc;
-	if ((f->opt_blobs = malloc(sizeof(*f->opt_blobs))) == NULL) {
-		free(b.p);
-		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	}
-	f->opt_blobs[0] = b.p;
-	f->nopt_blobs = 1;
-	while (b.len - at >= 6) {
-		uint16_t id = tdat_get16(b.p + at, f->big);
-		uint32_t size = tdat_get32(b.p + at + 2, f->big);
-		struct tdat_option *o;
-		int *r;
-
-		if (size > b.len - at - 6)
-			return tdat_fail(e, TDAT_ECORRUPT, at, "tdat/options: "
-			    "option %u runs past the end", id);
-		if ((r = realloc(*remap, (n + 1) * sizeof(int))) == NULL)
-			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-		*remap = r;
-		r[n++] = -1;
-		if (id == TDAT_OPT_TSC2NSEC && size >= 16) {
-			memset(b.p + at + 6, 0, size);
-			tdat_put(b.p + at + 6, 1, 4, f->big);
-		}
-		if (id != TDAT_OPT_OFFSET && id != TDAT_OPT_TIME_SHIFT) {
-			if ((o = realloc(f->opt, (f->nopt + 1) *
-			    sizeof(*o))) == NULL)
-				return tdat_fail_nooff(e, TDAT_ENOMEM,
-				    "out of memory");
-			f->opt = o;
-			o += f->nopt;
-			o->id = id;
-			o->size = size;
-			o->off = 0;
-			o->data = b.p + at + 6;
-			o->sect = -1;
-			r[n - 1] = (int)f->nopt++;
-		}
-		at += 6 + (uint64_t)size;
-	}
-	*nold = n;
-	return 0;
+	return tdat_ltt_options(c->f, b, "tdat/options", remap, nold, e);
 }
 
 /* Text from hex digits; NULL if they are not. */
@@ -1131,21 +1085,6 @@ unhex(const char *s)
 	}
 	t[n / 2] = 0;
 	return t;
-}
-
-static int
-add_cpu(struct tdat_buffer *b, uint32_t id, uint64_t size)
-{
-	struct tdat_cpu *c = realloc(b->cpu, (b->ncpu + 1) * sizeof(*c));
-
-	if (c == NULL)
-		return -1;
-	b->cpu = c;
-	memset(&c[b->ncpu], 0, sizeof(*c));
-	c[b->ncpu].id = id;
-	c[b->ncpu].size = size;
-	b->ncpu++;
-	return 0;
 }
 
 /* One line of tdat/container. */
@@ -1180,7 +1119,7 @@ container_line(struct tdat_ctf *c, char *line, const int *remap,
 	if (strcmp(key, "cpu") == 0)
 		return b && sscanf(val, "%llu %llu", &u, &v) == 2 &&
 		    u <= 0xffffffffULL && b->ncpu < (1u << 20) ?
-		    add_cpu(b, (uint32_t)u, v) : -1;
+		    tdat_ltt_add_cpu(b, (uint32_t)u, v) : -1;
 	if (strcmp(key, "buffer_name") == 0 && b && !b->name)
 		text = &b->name;
 	else if (strcmp(key, "buffer_clock") == 0 && b && !b->clock)
@@ -1335,6 +1274,7 @@ ctf_free(struct tdat_ctf *c)
 	bt_component_class_sink_put_ref(c->sink_cls);
 	tdat_events_free(c->evs);
 	free(c->ports);
+	free(c->tdir);
 	free(c->dir);
 	free(c);
 }
@@ -1356,12 +1296,14 @@ tdat_ctf_open_tdat(const char *dir, struct tdat_file **out,
 		    "supported");
 	if ((c = calloc(1, sizeof(*c))) == NULL ||
 	    (c->dir = strdup(dir)) == NULL ||
+	    (c->tdir = malloc(strlen(dir) + sizeof("/tdat"))) == NULL ||
 	    (c->f = calloc(1, sizeof(*c->f))) == NULL ||
 	    (c->f->path = strdup(dir)) == NULL) {
 		ctf_free(c);
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	}
 	c->f->fd = -1;
+	snprintf(c->tdir, strlen(dir) + sizeof("/tdat"), "%s/tdat", dir);
 	if ((rc = read_originals(c, e)) < 0 ||
 	    (rc = graph_open(c, e)) < 0) {
 		ctf_free(c);

@@ -42,7 +42,7 @@
 #include "tdat-opts.h"
 
 #define CTF_MAGIC	0xc1fc1fc1u
-#define PKT_HDR		60	/* packet header (8) and context (52) */
+#define PKT_HDR		68	/* packet header (16) and context (52) */
 #define EV_HDR		12	/* id (4) and timestamp (8) */
 
 /* How a field is written. */
@@ -96,7 +96,13 @@ struct st {
 	int buf;
 	uint32_t cpu;
 	int fd;
-	char *rel;
+	char *rel;		/* the file being written */
+	char *base;		/* its first file's name: cpuN, NAME-cpuN */
+	uint32_t inst, part;	/* its stream instance, and file in it */
+	uint64_t fsize;		/* bytes of the file being written */
+	uint64_t pbeg;		/* the instance's last packet's begin */
+	int ipkts;		/* ... packets of the instance so far */
+	int tied;		/* ... two of them begin at the same time */
 	unsigned char *p;
 	size_t len, cap;
 	int open;
@@ -117,6 +123,7 @@ struct cw {
 	struct st *st;
 	size_t nst;
 	size_t target;		/* packet size to aim at */
+	uint64_t part_max;	/* bytes of a stream file (see file_turn) */
 	struct tdat_ring_gate *check;
 	char clock[64];
 	int lttng;		/* --lttng */
@@ -379,6 +386,31 @@ walk_syms(struct cls *c, const struct parg *a)
 	}
 }
 
+/* A __data_loc char[] the print format prints as bytes
+ * (__print_dynamic_array, __print_hex over __get_dynamic_array: trace-cmd
+ * 3.4's syscall buffers) may hold NULs: a sequence of uint8 (base 16),
+ * which keeps every byte, rather than a string cut at its first NUL. */
+static void
+walk_bytes(struct cls *c, const struct parg *a)
+{
+	struct fplan *p;
+
+	for (; a; a = a->next) {
+		if ((a->type == PA_INT_ARRAY || a->type == PA_HEX ||
+		    a->type == PA_HEX_STR) && a->left &&
+		    a->left->type == PA_DYNARRAY && a->left->field &&
+		    (p = plan_of(c, a->left->field)) != NULL &&
+		    p->kind == FK_STRING) {
+			p->kind = FK_SEQ;
+			p->es = 1;
+			p->hex = 1;
+		}
+		walk_bytes(c, a->left);
+		walk_bytes(c, a->right);
+		walk_bytes(c, a->third);
+	}
+}
+
 /* Base 16 for the fields the print format prints with %x or %p. */
 static void
 hex_fields(struct cls *c)
@@ -451,6 +483,7 @@ cls_init(struct cw *w, struct cls *c, const struct tdat_event *ev)
 	ftrace_plan(c);
 	if (!ev->failed && ev->print) {
 		walk_syms(c, ev->print->args);
+		walk_bytes(c, ev->print->args);
 		hex_fields(c);
 	}
 	return w->lttng ? lttng_event(w, c) : 0;
@@ -972,7 +1005,8 @@ write_metadata(struct cw *w)
 	    "\tbyte_order = %s;\n\tpacket.header := struct {\n"
 	    "\t\tinteger { size = 32; align = 8; signed = 0; base = 16; } "
 	    "magic;\n\t\tinteger { size = 32; align = 8; signed = 0; } "
-	    "stream_id;\n\t};\n};\n\n", w->big ? "be" : "le");
+	    "stream_id;\n\t\tinteger { size = 64; align = 8; signed = 0; } "
+	    "stream_instance_id;\n\t};\n};\n\n", w->big ? "be" : "le");
 	env_block(w, &sb, clock);
 	tdat_sb_printf(&sb, "clock {\n\tname = \"%s\";\n", w->clock);
 	tdat_sb_puts(&sb, "\tdescription = ");
@@ -1091,8 +1125,9 @@ put(struct cw *w, struct st *s, uint64_t v, int n)
 	s->len += (size_t)n;
 }
 
+/* A packet begun at ts, in the file being written. */
 static int
-pkt_open(struct cw *w, struct st *s, uint64_t ts)
+pkt_begin(struct cw *w, struct st *s, uint64_t ts)
 {
 	int rc;
 
@@ -1115,6 +1150,7 @@ pkt_close(struct cw *w, struct st *s)
 	s->len = 0;
 	put(w, s, CTF_MAGIC, 4);
 	put(w, s, (uint64_t)s->buf, 4);
+	put(w, s, (uint64_t)s->inst << 32 | s->cpu, 8);
 	put(w, s, s->tbeg, 8);
 	put(w, s, s->tend, 8);
 	put(w, s, (uint64_t)len * 8, 8);
@@ -1125,8 +1161,111 @@ pkt_close(struct cw *w, struct st *s)
 	s->len = len;
 	s->open = 0;
 	s->seq++;
+	if (s->ipkts > 0 && s->tbeg <= s->pbeg)
+		s->tied = 1;
+	s->pbeg = s->tbeg;
+	s->ipkts++;
+	s->fsize += len;
 	w->o->packets++;
 	return write_all(w, s->fd, s->p, len, s->rel);
+}
+
+/* Create the file s->rel in the directory. */
+static int
+file_create(struct cw *w, struct st *s)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", w->dir, s->rel);
+	if ((s->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0644)) < 0)
+		return tdat_fail_nooff(w->e, TDAT_EIO, "%s: %s", path,
+		    strerror(errno));
+	s->fsize = 0;
+	return 0;
+}
+
+static int
+file_close(struct cw *w, struct st *s)
+{
+	int rc = 0;
+
+	if (s->fd >= 0 && close(s->fd) < 0)
+		rc = tdat_fail_nooff(w->e, TDAT_EIO, "%s/%s: %s", w->dir,
+		    s->rel, strerror(errno));
+	s->fd = -1;
+	return rc;
+}
+
+/* The next file of the stream: part P of instance K is BASE.K.P (the
+ * first one of instance 0 BASE); a new instance begins its packet
+ * sequence and discarded-events count again. */
+static int
+file_next(struct cw *w, struct st *s, int new_inst)
+{
+	char rel[300], *r;
+	int rc;
+
+	if ((rc = file_close(w, s)) < 0)
+		return rc;
+	if (new_inst) {
+		s->inst++;
+		s->part = 0;
+		s->seq = s->disc = 0;
+		s->ipkts = s->tied = 0;
+	} else
+		s->part++;
+	snprintf(rel, sizeof(rel), "%s.%u.%u", s->base, s->inst, s->part);
+	if ((r = strdup(rel)) == NULL)
+		return tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
+	free(s->rel);
+	s->rel = r;
+	return file_create(w, s);
+}
+
+/*
+ * Stream files of bounded size (ctf(5) "Stream files"): babeltrace2
+ * maps the file it reads of each stream in windows of up to 8 MiB (page
+ * size * 2048, src.ctf.fs), so a reader of N streams held N such windows
+ * of read pages; a file of at most part_max bytes (and one packet) holds
+ * that down.  The files of one stream instance (stream_instance_id) are
+ * one stream to babeltrace2, which takes them in directory order and
+ * orders their packets by timestamp_begin, a tie put first: so the
+ * packets of an instance of several files begin each strictly after the
+ * one before.  A packet that would begin with the one before it in a
+ * file after the first, or a file after a first one with such a tie,
+ * begins a new stream instance instead.  A packet that counts discarded
+ * events does not begin an instance (its count would have no packet
+ * before it): an empty packet comes first.
+ */
+static int
+file_turn(struct cw *w, struct st *s, uint64_t ts, int loss)
+{
+	int tie = s->ipkts > 0 && ts <= s->pbeg, inst, rc;
+
+	if (s->part > 0 && tie)
+		inst = 1;
+	else if (s->fsize >= w->part_max)
+		inst = tie || s->tied;
+	else
+		return 0;
+	if ((rc = file_next(w, s, inst)) < 0)
+		return rc;
+	if (inst && loss && ((rc = pkt_begin(w, s, ts)) < 0 ||
+	    (rc = pkt_close(w, s)) < 0))
+		return rc;
+	return 0;
+}
+
+/* A packet begun at ts; loss: it will count discarded events. */
+static int
+pkt_open(struct cw *w, struct st *s, uint64_t ts, int loss)
+{
+	int rc;
+
+	if ((rc = file_turn(w, s, ts, loss)) < 0)
+		return rc;
+	return pkt_begin(w, s, ts);
 }
 
 static void
@@ -1185,8 +1324,10 @@ st_get(struct cw *w, int buf, uint32_t cpu)
 		    strerror(errno));
 		return NULL;
 	}
-	if ((s->rel = strdup(rel)) == NULL) {
+	if ((s->rel = strdup(rel)) == NULL || (s->base = strdup(rel)) ==
+	    NULL) {
 		close(s->fd);
+		free(s->rel);
 		tdat_fail_nooff(w->e, TDAT_ENOMEM, "out of memory");
 		return NULL;
 	}
@@ -1202,10 +1343,8 @@ st_close(struct cw *w, struct st *s)
 
 	if (s->fd >= 0) {
 		rc = pkt_close(w, s);
-		if (close(s->fd) < 0 && rc == 0)
-			rc = tdat_fail_nooff(w->e, TDAT_EIO, "%s/%s: %s",
-			    w->dir, s->rel, strerror(errno));
-		s->fd = -1;
+		if (file_close(w, s) < 0 && rc == 0)
+			rc = w->e->code;
 	}
 	return rc;
 }
@@ -1219,9 +1358,6 @@ static void
 dyn_span(const struct cw *w, const struct tdat_field *f,
     const struct tdat_record *r, uint32_t *off, uint32_t *len)
 {
-	uint64_t v;
-	uint32_t o, l;
-
 	*off = *len = 0;
 	if (!(f->flags & TDAT_FLD_DYNAMIC)) {
 		/* a flexible array member: up to the record's end */
@@ -1231,21 +1367,7 @@ dyn_span(const struct cw *w, const struct tdat_field *f,
 		}
 		return;
 	}
-	if ((uint32_t)f->offset + f->size > r->size ||
-	    (f->size != 2 && f->size != 4))
-		return;
-	v = tdat_get(r->data + f->offset, f->size, w->big);
-	o = (uint32_t)(v & 0xffff);
-	l = f->size == 2 ? (o < r->size ? r->size - o : 0) :
-	    (uint32_t)(v >> 16);
-	if (f->flags & TDAT_FLD_RELATIVE)
-		o += (uint32_t)(f->offset + f->size);
-	if (o > r->size)
-		return;
-	if (l > r->size - o)
-		l = r->size - o;
-	*off = o;
-	*len = l;
+	tdat_field_dyn_span(f, r->data, r->size, w->big, off, len);
 }
 
 static int
@@ -1359,7 +1481,7 @@ bare_event(struct cw *w, struct st *s, uint32_t id, uint64_t ts,
 	if (s->open && s->nev && s->len + EV_HDR + size > w->target)
 		if ((rc = pkt_close(w, s)) < 0)
 			return rc;
-	if (!s->open && (rc = pkt_open(w, s, ts)) < 0)
+	if (!s->open && (rc = pkt_open(w, s, ts, 0)) < 0)
 		return rc;
 	if ((rc = room(w, s, EV_HDR + size)) < 0)
 		return rc;
@@ -1483,7 +1605,8 @@ ctf_record(void *arg, size_t k, const struct tdat_record *rec,
 		    (uint64_t)rec->missed_count : 1;
 
 		if ((rc = pkt_close(w, s)) < 0 ||
-		    (rc = pkt_open(w, s, s->have_last ? s->last : rec->ts)) < 0)
+		    (rc = pkt_open(w, s, s->have_last ? s->last : rec->ts,
+		    1)) < 0)
 			return rc;
 		s->tend = rec->ts;
 		s->disc += n;
@@ -1519,7 +1642,7 @@ ctf_record(void *arg, size_t k, const struct tdat_record *rec,
 	if (s->open && s->nev && s->len + need > w->target)
 		if ((rc = pkt_close(w, s)) < 0)
 			return rc;
-	if (!s->open && (rc = pkt_open(w, s, rec->ts)) < 0)
+	if (!s->open && (rc = pkt_open(w, s, rec->ts, 0)) < 0)
 		return rc;
 	if ((rc = room(w, s, EV_HDR)) < 0)
 		return rc;
@@ -1579,6 +1702,7 @@ prepare(struct cw *w)
 	struct tdat_events *s;
 	size_t i, nbuf;
 	uint64_t nst = 0;
+	const char *env;
 	int rc;
 
 	if ((rc = tdat_events_load(w->f, &w->evs, w->e)) < 0)
@@ -1607,6 +1731,16 @@ prepare(struct cw *w)
 	w->target = 256 * 1024;
 	while (nst && w->target > 8192 && nst * w->target > (16u << 20))
 		w->target /= 2;
+	if ((env = getenv("TDAT_CTF_PACKET_BYTES")) != NULL && *env)
+		w->target = strtoull(env, NULL, 10);
+	/* stream files of 4 MiB among all streams, a packet at least
+	 * (for tests, TDAT_CTF_PACKET_BYTES and TDAT_CTF_FILE_BYTES:
+	 * packets and files of that many bytes, or one event) */
+	w->part_max = nst ? (4u << 20) / nst : (4u << 20);
+	if (w->part_max < w->target)
+		w->part_max = w->target;
+	if ((env = getenv("TDAT_CTF_FILE_BYTES")) != NULL && *env)
+		w->part_max = strtoull(env, NULL, 10);
 	vis_name(w->clock, sizeof(w->clock), trace_clock(w->f));
 	return 0;
 }
@@ -1824,6 +1958,7 @@ out:
 		if (w.st[i].fd >= 0)
 			close(w.st[i].fd);
 		free(w.st[i].rel);
+		free(w.st[i].base);
 		free(w.st[i].p);
 	}
 	free(w.st);

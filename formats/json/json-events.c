@@ -122,48 +122,11 @@ struct jev {
 /* ------------------------------------------------------------------ */
 /* Field values. */
 
-/* An n-byte integer in the file's byte order (n 1, 2, 4 or 8 taken
- * whole; other sizes byte by byte). */
+/* An n-byte integer in the file's byte order. */
 static inline uint64_t
 getn(const struct jev *j, const unsigned char *p, int n)
 {
-	uint64_t v = 0;
-	int i;
-
-	if (j->f->big) {
-		for (i = 0; i < n; i++)
-			v = v << 8 | p[i];
-		return v;
-	}
-	switch (n) {
-	case 1:
-		return p[0];
-	case 2:
-		return (uint64_t)p[0] | (uint64_t)p[1] << 8;
-	case 4:
-		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
-		    (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
-	case 8:
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		memcpy(&v, p, 8);
-		return v;
-#else
-		return getn(j, p, 4) | getn(j, p + 4, 4) << 32;
-#endif
-	}
-	for (i = n - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static int64_t
-sext(uint64_t v, int size)
-{
-	if (size <= 0 || size >= 8)
-		return (int64_t)v;
-	if (v & (1ULL << (size * 8 - 1)))
-		v |= ~0ULL << (size * 8);
-	return (int64_t)v;
+	return tdat_getn(p, n, j->f->big);
 }
 
 static void
@@ -172,35 +135,9 @@ number(struct jev *j, uint64_t v, int size, int sgn, int kind)
 	if (kind != K_INT)
 		tdat_jw_hex(&j->w, v);
 	else if (sgn)
-		tdat_jw_i64(&j->w, sext(v, size));
+		tdat_jw_i64(&j->w, tdat_sext(v, size));
 	else
 		tdat_jw_u64(&j->w, v);
-}
-
-/* Where a dynamic field's data lies, bounded by the record. */
-static void
-dyn_span(const struct jev *j, const struct tdat_field *f,
-    const struct tdat_record *r, uint32_t *off, uint32_t *len)
-{
-	uint64_t v;
-	uint32_t o, l;
-
-	*off = *len = 0;
-	if ((uint32_t)f->offset + f->size > r->size ||
-	    (f->size != 2 && f->size != 4))
-		return;
-	v = getn(j, r->data + f->offset, f->size);
-	o = (uint32_t)(v & 0xffff);
-	l = f->size == 2 ? (o < r->size ? r->size - o : 0) :
-	    (uint32_t)(v >> 16);
-	if (f->flags & TDAT_FLD_RELATIVE)
-		o += (uint32_t)(f->offset + f->size);
-	if (o > r->size)
-		return;
-	if (l > r->size - o)
-		l = r->size - o;
-	*off = o;
-	*len = l;
 }
 
 /* Where an array's elements are, and their size. */
@@ -208,19 +145,9 @@ static void
 array_span(const struct jev *j, const struct tdat_field *f,
     const struct tdat_record *r, uint32_t *off, uint32_t *len, int *es)
 {
-	if (f->flags & TDAT_FLD_DYNAMIC) {
-		dyn_span(j, f, r, off, len);
-	} else {
-		/* A fixed array, or a flexible array member (size 0, old
-		 * ftrace formats drop its "[]"): up to the end of the
-		 * record. */
-		*off = (uint32_t)f->offset;
-		*len = f->size ? (uint32_t)f->size : UINT32_MAX;
-		if (*off > r->size)
-			*off = *len = 0;
-		else if (*len > r->size - *off)
-			*len = r->size - *off;
-	}
+	/* a flexible array member: size 0, old ftrace formats drop its
+	 * "[]" */
+	tdat_field_span(f, r->data, r->size, j->f->big, off, len);
 	*es = f->elemsize;
 	if (f->size == 0 && !(f->flags & TDAT_FLD_DYNAMIC))
 		*es = tdat_field_elem_size(f->type, j->f->lsize);
@@ -716,7 +643,7 @@ line_fast(struct jev *j, const struct evc *c, const struct tdat_record *r)
 		if (c->kind[i] != K_INT) {
 			p = fast_hex(p, v);
 		} else if (f->flags & TDAT_FLD_SIGNED) {
-			sv = sext(v, f->size);
+			sv = tdat_sext(v, f->size);
 			p = fast_i64(p, sv);
 		} else
 			p = fast_int(p, v, 0);
@@ -1096,7 +1023,7 @@ sched_switch(struct jev *j, const struct tdat_record *r)
 	s = &j->cpu[r->cpu];
 	prev = (int)field_u64(ev, j->sw_prev_pid, r);
 	next = (int)field_u64(ev, j->sw_next_pid, r);
-	state = j->sw_prev_state ? sext(field_u64(ev, j->sw_prev_state, r),
+	state = j->sw_prev_state ? tdat_sext(field_u64(ev, j->sw_prev_state, r),
 	    j->sw_prev_state->size) : 0;
 	if (!s->active && prev != 0) {
 		/* The first switch on this CPU: prev ran since the CPU's
@@ -1106,7 +1033,7 @@ sched_switch(struct jev *j, const struct tdat_record *r)
 		str_field(j->sw_prev_comm, r, s->comm, sizeof(s->comm));
 		if (s->start == 0)
 			s->start = r->ts;
-		s->prio = j->sw_prev_prio ? sext(field_u64(ev, j->sw_prev_prio,
+		s->prio = j->sw_prev_prio ? tdat_sext(field_u64(ev, j->sw_prev_prio,
 		    r), j->sw_prev_prio->size) : 0;
 	}
 	slice_end(j, r->cpu, r->ts, j->sw_prev_state ? &state : NULL);
@@ -1115,7 +1042,7 @@ sched_switch(struct jev *j, const struct tdat_record *r)
 	s->start = r->ts;
 	str_field(j->sw_next_comm, r, comm, sizeof(comm));
 	memcpy(s->comm, comm, sizeof(comm));
-	s->prio = j->sw_next_prio ? sext(field_u64(ev, j->sw_next_prio, r),
+	s->prio = j->sw_next_prio ? tdat_sext(field_u64(ev, j->sw_next_prio, r),
 	    j->sw_next_prio->size) : 0;
 	if (next > 0 && comm[0])
 		tdat_events_set_comm(j->ev, next, comm);
@@ -1312,12 +1239,8 @@ jev_begin(void *arg, struct tdat_file *const *files, size_t n,
 	j->nin = n;
 	for (k = 0; k < n; k++) {
 		j->in[k].f = files[k];
-		if ((rc = tdat_events_load(files[k], &j->in[k].ev, e)) < 0) {
-			if (n > 1)
-				tdat_err_name(e, tdat_file_path(files[k]));
+		if ((rc = tdat_sink_events(files, n, k, &j->in[k].ev, e)) < 0)
 			return rc;
-		}
-		tdat_events_finish(j->in[k].ev, 0);
 		j->in[k].type_size = tdat_type_size(files[k]);
 	}
 	j->f = j->in[0].f;
@@ -1330,19 +1253,13 @@ jev_begin(void *arg, struct tdat_file *const *files, size_t n,
 	}
 	/* A latency tracer's text: its lines first (one input only, as
 	 * trace-cmd report refuses it among several). */
-	for (k = 0; k < n; k++) {
-		if (tdat_latency_buffer(files[k]) < 0)
-			continue;
-		if (n > 1) {
-			rc = tdat_fail_nooff(e, TDAT_EUSAGE, "a latency "
-			    "tracer's file cannot be read with others");
-			tdat_err_name(e, tdat_file_path(files[k]));
+	if ((rc = tdat_sink_latency_alone(files, n, e)) < 0)
+		return rc;
+	for (k = 0; k < n; k++)
+		if (tdat_latency_buffer(files[k]) >= 0 && !j->chrome &&
+		    (rc = latency(j, files[k], tdat_latency_buffer(files[k]),
+		    e)) < 0)
 			return rc;
-		}
-		if (!j->chrome && (rc = latency(j, files[k],
-		    tdat_latency_buffer(files[k]), e)) < 0)
-			return rc;
-	}
 	/* A latency-tracer file holds text, no events. */
 	return n == 1 && files[0]->latency ? TDAT_RUN_NO_RECORDS :
 	    TDAT_RUN_RECORDS;

@@ -166,23 +166,6 @@ tdat_jw_nl(struct tdat_jw *w)
 		w->first[0] = 1;
 }
 
-/* Whether s[0..n) is well-formed UTF-8. */
-static int
-utf8_ok(const unsigned char *s, size_t n)
-{
-	size_t i = 0, l;
-
-	while (i < n) {
-		if (s[i] < 0x80)
-			i++;
-		else if ((l = tdat_utf8_len(s + i, n - i)) != 0)
-			i += l;
-		else
-			return 0;
-	}
-	return 1;
-}
-
 /* Bytes that are not UTF-8, without loss: {"hex":"..."}. */
 static void
 hex_object(struct tdat_jw *w, const unsigned char *s, size_t n)
@@ -253,7 +236,7 @@ string(struct tdat_jw *w, const unsigned char *s, size_t n, int exact)
 		putch(w, '"');
 		return;
 	}
-	if (high && exact && !utf8_ok(s, n)) {
+	if (high && exact && !tdat_utf8_ok(s, n)) {
 		hex_object(w, s, n);
 		return;
 	}
@@ -320,7 +303,7 @@ tdat_json_text(struct tdat_sbuf *b, const void *s, size_t n)
 	const unsigned char *p = s;
 	size_t i;
 
-	if (utf8_ok(p, n))
+	if (tdat_utf8_ok(p, n))
 		return tdat_json_quote(b, s, n);
 	tdat_sb_puts(b, "{\"hex\":\"");
 	for (i = 0; i < n; i++) {

@@ -232,6 +232,42 @@ long long tdat_ltt_xattr_num(struct _xmlNode *n, const char *name,
     long long def);
 int tdat_ltt_list(const char *path, char ***out, size_t *n);
 void tdat_ltt_list_free(char **v, size_t n);
+/* The originals a trace.dat's copy keeps as files (info/ here, tdat/ in
+ * a CTF directory): the file BASE/REL whole, LABEL/REL naming it in a
+ * message; every file of the folder BASE/REL in name order (missing_ok:
+ * none when it is not there); the options of blob b, stored as u16 id,
+ * u32 size and data, into f (b.p given to it), less those that shift
+ * time (TSC2NSEC kept as the identity), NAME naming b in a message and
+ * *remap each stored option's index in f->opt (-1 if left out). */
+int tdat_ltt_blob(const char *base, const char *label, const char *rel,
+    struct tdat_blob *b, struct tdat_err *e);
+int tdat_ltt_dir_blobs(const char *base, const char *label, const char *rel,
+    int missing_ok, struct tdat_blob **out, uint32_t *n, struct tdat_err *e);
+int tdat_ltt_options(struct tdat_file *f, struct tdat_blob b, const char *name,
+    int **remap, size_t *nold, struct tdat_err *e);
+int tdat_ltt_add_cpu(struct tdat_buffer *b, uint32_t id, uint64_t size);
+
+/* Records made from another format's events laid out in ring-buffer
+ * pages (lib/ring's encoder), for the LTT and CTF readers: the record
+ * the stream's next() gave and has not placed yet, and damage found after
+ * a page was begun, reported by the next call. */
+struct tdat_pager {
+	struct tdat_sbuf rec;
+	int pending;		/* rec holds the next record */
+	uint64_t ts;
+	int missed;		/* lost events came before it */
+	long long count;	/* ... that many (-1: unknown) */
+	int err_rc;
+	struct tdat_err err;
+};
+#define TDAT_PAGER_BIG	2	/* the record does not fit an empty page */
+void tdat_pager_defer(struct tdat_pager *p, int rc, const struct tdat_err *e);
+/* Fill the page pg of ps bytes; next(arg) puts the next record in p
+ * (1, 0 at the end, < 0 with *e set).  1 if a page was made, 0 at the
+ * end, < 0 on damage, TDAT_PAGER_BIG for the caller to say. */
+int tdat_pager_fill(struct tdat_pager *p, const struct tdat_page_layout *pl,
+    uint32_t ps, unsigned char *pg, int (*next)(void *), void *arg,
+    struct tdat_err *e);
 /* keep_docs: keep the eventdefs files' trees in d->docs (tdat_ltt_verify). */
 int tdat_ltt_dir_open(const char *dir, struct ltt_dir *d, int keep_docs,
     struct tdat_err *e);

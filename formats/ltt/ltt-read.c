@@ -249,6 +249,179 @@ tdat_ltt_list_free(char **v, size_t n)
 }
 
 /* ------------------------------------------------------------------ */
+/* A trace.dat's originals kept as files (info/ of tdat-to-ltt's
+ * directories, tdat/ of tdat-to-ctf's): read back by this reader and
+ * the CTF one. */
+
+int
+tdat_ltt_blob(const char *base, const char *label, const char *rel,
+    struct tdat_blob *b, struct tdat_err *e)
+{
+	char path[PATH_MAX];
+	unsigned char *p;
+	uint64_t n;
+	int rc;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", base, rel) >=
+	    sizeof(path))
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "%s/%s: path too long",
+		    label, rel);
+	if ((rc = tdat_ltt_slurp(path, &p, &n, e)) < 0)
+		return rc;
+	b->p = p;
+	b->len = n;
+	b->off = 0;
+	return 0;
+}
+
+int
+tdat_ltt_dir_blobs(const char *base, const char *label, const char *rel,
+    int missing_ok, struct tdat_blob **out, uint32_t *n, struct tdat_err *e)
+{
+	char path[PATH_MAX], **names;
+	size_t k, i;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", base, rel);
+	*out = NULL;
+	*n = 0;
+	if (tdat_ltt_list(path, &names, &k) < 0)
+		return missing_ok && errno == ENOENT ? 0 : tdat_fail_nooff(e,
+		    TDAT_ECORRUPT, "%s/%s: %s", label, rel, strerror(errno));
+	if (k && (*out = calloc(k, sizeof(**out))) == NULL)
+		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	for (i = 0; i < k && rc == 0; i++) {
+		snprintf(path, sizeof(path), "%s/%s", rel, names[i]);
+		if ((rc = tdat_ltt_blob(base, label, path, &(*out)[i], e)) ==
+		    0)
+			(*n)++;
+	}
+	tdat_ltt_list_free(names, k);
+	return rc;
+}
+
+int
+tdat_ltt_options(struct tdat_file *f, struct tdat_blob b, const char *name,
+    int **remap, size_t *nold, struct tdat_err *e)
+{
+	uint64_t at = 0;
+	size_t n = 0;
+
+	*remap = NULL;
+	*nold = 0;
+	if ((f->opt_blobs = malloc(sizeof(*f->opt_blobs))) == NULL) {
+		free(b.p);
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	f->opt_blobs[0] = b.p;
+	f->nopt_blobs = 1;
+	while (b.len - at >= 6) {
+		uint16_t id = tdat_get16(b.p + at, f->big);
+		uint32_t size = tdat_get32(b.p + at + 2, f->big);
+		struct tdat_option *o;
+		int *r;
+
+		if (size > b.len - at - 6)
+			return tdat_fail(e, TDAT_ECORRUPT, at, "%s: option %u "
+			    "runs past the end", name, id);
+		if ((r = realloc(*remap, (n + 1) * sizeof(int))) == NULL)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		*remap = r;
+		r[n++] = -1;
+		if (id == TDAT_OPT_TSC2NSEC && size >= 16) {
+			/* Keep the option, which makes trace-cmd print
+			 * nanoseconds, as the identity: multiplier 1, shift 0,
+			 * offset 0. */
+			memset(b.p + at + 6, 0, size);
+			tdat_put(b.p + at + 6, 1, 4, f->big);
+		}
+		if (id != TDAT_OPT_OFFSET && id != TDAT_OPT_TIME_SHIFT) {
+			if ((o = realloc(f->opt, (f->nopt + 1) *
+			    sizeof(*o))) == NULL)
+				return tdat_fail_nooff(e, TDAT_ENOMEM,
+				    "out of memory");
+			f->opt = o;
+			o += f->nopt;
+			o->id = id;
+			o->size = size;
+			o->off = 0;
+			o->data = b.p + at + 6;
+			o->sect = -1;
+			r[n - 1] = (int)f->nopt++;
+		}
+		at += 6 + (uint64_t)size;
+	}
+	*nold = n;
+	return 0;
+}
+
+int
+tdat_ltt_add_cpu(struct tdat_buffer *b, uint32_t id, uint64_t size)
+{
+	struct tdat_cpu *c = realloc(b->cpu, (b->ncpu + 1) * sizeof(*c));
+
+	if (c == NULL)
+		return -1;
+	b->cpu = c;
+	memset(&c[b->ncpu], 0, sizeof(*c));
+	c[b->ncpu].id = id;
+	c[b->ncpu].size = size;
+	b->ncpu++;
+	return 0;
+}
+
+void
+tdat_pager_defer(struct tdat_pager *p, int rc, const struct tdat_err *e)
+{
+	p->err_rc = rc;
+	p->err = *e;
+}
+
+int
+tdat_pager_fill(struct tdat_pager *p, const struct tdat_page_layout *pl,
+    uint32_t ps, unsigned char *pg, int (*next)(void *), void *arg,
+    struct tdat_err *e)
+{
+	struct tdat_ring_enc enc;
+	int rc;
+
+	if (p->err_rc) {
+		rc = p->err_rc;
+		p->err_rc = 0;
+		*e = p->err;
+		return rc;
+	}
+	if (!p->pending) {
+		if ((rc = next(arg)) <= 0)
+			return rc;
+		p->pending = 1;
+	}
+	tdat_ring_enc_init(&enc, pl, pg, ps);
+	if (!tdat_ring_enc_fits(&enc, (uint32_t)p->rec.len))
+		return TDAT_PAGER_BIG;
+	tdat_ring_enc_start(&enc, p->ts, p->missed, p->count);
+	for (;;) {
+		/* (a time going back, a gap no time extend holds, lost
+		 * events: the next page, its 64-bit time stamp) */
+		if (!tdat_ring_enc_fits(&enc, (uint32_t)p->rec.len) ||
+		    tdat_ring_enc_full(&enc, (uint32_t)p->rec.len, p->ts,
+		    enc.used > 0 && p->missed))
+			break;
+		tdat_ring_enc_add(&enc, p->rec.p, (uint32_t)p->rec.len, p->ts);
+		p->pending = 0;
+		if ((rc = next(arg)) < 0) {
+			tdat_pager_defer(p, rc, e);
+			break;
+		}
+		if (rc == 0)
+			break;
+		p->pending = 1;
+	}
+	tdat_ring_enc_finish(&enc, pg);
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
 /* The directory: system.xml, eventdefs, facility bases. */
 
 static int

@@ -35,16 +35,10 @@ struct lstream {
 	struct ltt_tf cur;
 	int cur_open;
 	struct tdat_err *e;
-	struct tdat_sbuf rec;
-	int pending;		/* rec holds the next record */
-	uint64_t rec_ts;
-	int rec_missed;
-	long long rec_count;
+	struct tdat_pager pg;		/* the next record, and pages */
 	int missed;		/* a lost_events event came before */
 	long long missed_count;
 	int done;
-	int err_rc;		/* damage found after a page was begun ... */
-	struct tdat_err err;	/* ... reported by the next call */
 	/* page operations: the window */
 	unsigned char *win;
 	size_t wcap;
@@ -91,21 +85,7 @@ static int
 read_blob(struct tdat_ltt *l, const char *rel, struct tdat_blob *b,
     struct tdat_err *e)
 {
-	char path[PATH_MAX];
-	unsigned char *p;
-	uint64_t n;
-	int rc;
-
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", l->d.dir, rel) >=
-	    sizeof(path))
-		return tdat_fail_nooff(e, TDAT_EUSAGE, "%s/%s: path too long",
-		    l->d.dir, rel);
-	if ((rc = tdat_ltt_slurp(path, &p, &n, e)) < 0)
-		return rc;
-	b->p = p;
-	b->len = n;
-	b->off = 0;
-	return 0;
+	return tdat_ltt_blob(l->d.dir, l->d.dir, rel, b, e);
 }
 
 /* The BTF read back from info/btf (tdat_file.btf_load). */
@@ -141,25 +121,7 @@ static int
 read_dir_blobs(struct tdat_ltt *l, const char *rel, struct tdat_blob **out,
     uint32_t *n, struct tdat_err *e)
 {
-	char path[PATH_MAX], **names;
-	size_t k, i;
-	int rc = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", l->d.dir, rel);
-	*out = NULL;
-	*n = 0;
-	if (tdat_ltt_list(path, &names, &k) < 0)
-		return tdat_fail_nooff(e, TDAT_ECORRUPT, "%s: %s", path,
-		    strerror(errno));
-	if (k && (*out = calloc(k, sizeof(**out))) == NULL)
-		rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	for (i = 0; i < k && rc == 0; i++) {
-		snprintf(path, sizeof(path), "%s/%s", rel, names[i]);
-		if ((rc = read_blob(l, path, &(*out)[i], e)) == 0)
-			(*n)++;
-	}
-	tdat_ltt_list_free(names, k);
-	return rc;
+	return tdat_ltt_dir_blobs(l->d.dir, l->d.dir, rel, 0, out, n, e);
 }
 
 static int
@@ -199,76 +161,16 @@ static int
 read_options(struct tdat_ltt *l, int **remap, size_t *nold,
     struct tdat_err *e)
 {
-	struct tdat_file *f = l->f;
 	struct tdat_blob b;
-	uint64_t at = 0;
-	size_t n = 0;
+	char name[PATH_MAX];
 	int rc;
 
 	*remap = NULL;
 	*nold = 0;
 	if ((rc = read_blob(l, "info/options", &b, e)) < 0)
 		return rc;
-	if ((f->opt_blobs = malloc(sizeof(*f->opt_blobs))) == NULL) {
-		free(b.p);
-		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-	}
-	f->opt_blobs[0] = b.p;
-	f->nopt_blobs = 1;
-	while (b.len - at >= 6) {
-		uint16_t id = tdat_get16(b.p + at, f->big);
-		uint32_t size = tdat_get32(b.p + at + 2, f->big);
-		struct tdat_option *o;
-		int *r;
-
-		if (size > b.len - at - 6)
-			return tdat_fail(e, TDAT_ECORRUPT, at, "%s/info/"
-			    "options: option %u runs past the end", l->d.dir,
-			    id);
-		if ((r = realloc(*remap, (n + 1) * sizeof(int))) == NULL)
-			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
-		*remap = r;
-		r[n++] = -1;
-		if (id == TDAT_OPT_TSC2NSEC && size >= 16) {
-			/* Keep the option, which makes trace-cmd print
-			 * nanoseconds, as the identity: multiplier 1, shift 0,
-			 * offset 0. */
-			memset(b.p + at + 6, 0, size);
-			tdat_put(b.p + at + 6, 1, 4, f->big);
-		}
-		if (id != TDAT_OPT_OFFSET && id != TDAT_OPT_TIME_SHIFT) {
-			o = realloc(f->opt, (f->nopt + 1) * sizeof(*o));
-			if (o == NULL)
-				return tdat_fail_nooff(e, TDAT_ENOMEM,
-				    "out of memory");
-			f->opt = o;
-			o += f->nopt;
-			o->id = id;
-			o->size = size;
-			o->off = 0;
-			o->data = b.p + at + 6;
-			o->sect = -1;
-			r[n - 1] = (int)f->nopt++;
-		}
-		at += 6 + (uint64_t)size;
-	}
-	*nold = n;
-	return 0;
-}
-
-static int
-add_cpu(struct tdat_buffer *b, uint32_t id, uint64_t size)
-{
-	struct tdat_cpu *c = realloc(b->cpu, (b->ncpu + 1) * sizeof(*c));
-
-	if (c == NULL)
-		return -1;
-	b->cpu = c;
-	c[b->ncpu].id = id;
-	c[b->ncpu].off = 0;
-	c[b->ncpu].size = size;
-	b->ncpu++;
-	return 0;
+	snprintf(name, sizeof(name), "%s/info/options", l->d.dir);
+	return tdat_ltt_options(l->f, b, name, remap, nold, e);
 }
 
 static int
@@ -476,7 +378,7 @@ read_tracedat(struct tdat_ltt *l, struct tdat_err *e)
 			id = (uint32_t)tdat_ltt_xattr_num(c, "id", 0);
 			if ((rc = cpu_tracefile(l, bi, id, c, e)) < 0)
 				break;
-			if (add_cpu(tb, id, tf_size(l, bi, id)) < 0) {
+			if (tdat_ltt_add_cpu(tb, id, tf_size(l, bi, id)) < 0) {
 				rc = tdat_fail_nooff(e, TDAT_ENOMEM,
 				    "out of memory");
 				break;
@@ -683,7 +585,7 @@ synthesize(struct tdat_ltt *l, struct tdat_err *e)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	f->ncpus = l->d.ncpu;
 	for (t = 0; t < l->ntfs; t++) {
-		if (add_cpu(b, l->tfs[t].cpu, tf_size(l, 0, l->tfs[t].cpu)) < 0)
+		if (tdat_ltt_add_cpu(b, l->tfs[t].cpu, tf_size(l, 0, l->tfs[t].cpu)) < 0)
 			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 		if (l->tfs[t].cpu >= f->ncpus)
 			f->ncpus = l->tfs[t].cpu + 1;
@@ -722,7 +624,7 @@ payload(struct lstream *s, const struct ltt_ev *ev)
 	return (const unsigned char *)l->swap.p;
 }
 
-/* The next record of the stream's tracefile into s->rec; 1, 0 at the end,
+/* The next record of the stream's tracefile into s->pg.rec; 1, 0 at the end,
  * < 0 on damage. */
 static int
 next_record(struct lstream *s)
@@ -743,7 +645,7 @@ next_record(struct lstream *s)
 			if (l->syn[ev.id] == NULL)
 				continue;
 			used = tdat_ltt_synth_decode(l->syn[ev.id], ev.p, ev.n,
-			    l->d.big, &s->rec);
+			    l->d.big, &s->pg.rec);
 			if (used != (long)ev.n)
 				return tdat_fail(s->e, TDAT_ECORRUPT, ev.off,
 				    "%s/%s: event %u cannot become a record",
@@ -755,7 +657,7 @@ next_record(struct lstream *s)
 				return s->e->code;
 			used = tdat_ltt_fmt_decode(&l->fmt[fi], p, ev.n,
 			    l->f->big,
-			    &s->rec);
+			    &s->pg.rec);
 			/* LTTV's dialect: an empty string after the record's
 			 * fields. */
 			if (l->endpad[ev.id] && used >= 0 &&
@@ -767,9 +669,9 @@ next_record(struct lstream *s)
 				    "of %s:%s", l->d.dir, s->cur.rel, ev.id,
 				    l->fmt[fi].sys, l->fmt[fi].name);
 		}
-		s->rec_ts = ev.time;
-		s->rec_missed = s->missed;
-		s->rec_count = s->missed_count;
+		s->pg.ts = ev.time;
+		s->pg.missed = s->missed;
+		s->pg.count = s->missed_count;
 		s->missed = 0;
 		return 1;
 	}
@@ -781,56 +683,28 @@ next_record(struct lstream *s)
 static void
 defer(struct lstream *s, int rc)
 {
-	s->err_rc = rc;
-	s->err = *s->e;
+	tdat_pager_defer(&s->pg, rc, s->e);
 }
 
 /* Fill one page (pg) with records (lib/ring's encoder); 1 if a page was
  * made, 0 when the tracefile has no more, < 0 on damage. */
 static int
+next_cb(void *s)
+{
+	return next_record(s);
+}
+
+static int
 fill_page(struct lstream *s, unsigned char *pg)
 {
 	struct tdat_ltt *l = s->l;
-	struct tdat_ring_enc enc;
-	int rc;
+	int rc = tdat_pager_fill(&s->pg, &l->pl, s->ps, pg, next_cb, s, s->e);
 
-	if (s->err_rc) {
-		rc = s->err_rc;
-		s->err_rc = 0;
-		*s->e = s->err;
-		return rc;
-	}
-	if (!s->pending) {
-		if ((rc = next_record(s)) <= 0)
-			return rc;
-		s->pending = 1;
-	}
-	tdat_ring_enc_init(&enc, &l->pl, pg, s->ps);
-	if (!tdat_ring_enc_fits(&enc, (uint32_t)s->rec.len))
+	if (rc == TDAT_PAGER_BIG)
 		return tdat_fail_nooff(s->e, TDAT_EUNSUP, "%s/%s: a record of "
 		    "%u bytes does not fit a page of %u", l->d.dir, s->cur.rel,
-		    (uint32_t)s->rec.len, s->ps);
-	tdat_ring_enc_start(&enc, s->rec_ts, s->rec_missed, s->rec_count);
-	for (;;) {
-		/* (a time going back, a gap no time extend holds, lost
-		 * events: the next page, its 64-bit time stamp) */
-		if (!tdat_ring_enc_fits(&enc, (uint32_t)s->rec.len) ||
-		    tdat_ring_enc_full(&enc, (uint32_t)s->rec.len, s->rec_ts,
-		    enc.used > 0 && s->rec_missed))
-			break;
-		tdat_ring_enc_add(&enc, s->rec.p, (uint32_t)s->rec.len,
-		    s->rec_ts);
-		s->pending = 0;
-		if ((rc = next_record(s)) < 0) {
-			defer(s, rc);
-			break;
-		}
-		if (rc == 0)
-			break;
-		s->pending = 1;
-	}
-	tdat_ring_enc_finish(&enc, pg);
-	return 1;
+		    (uint32_t)s->pg.rec.len, s->ps);
+	return rc;
 }
 
 static void
@@ -839,9 +713,9 @@ cur_close(struct lstream *s)
 	if (s->cur_open)
 		tdat_ltt_tf_close(&s->cur);
 	s->cur_open = 0;
-	s->pending = 0;
+	s->pg.pending = 0;
 	s->missed = 0;
-	s->err_rc = 0;
+	s->pg.err_rc = 0;
 }
 
 /* The tracefile of buffer buf and CPU id cpu, or NULL. */
@@ -883,7 +757,7 @@ ps_begin(void *arg, int buf, uint32_t cpu, uint64_t *total,
 	if (rc < 0)
 		return rc;
 	tdat_ltt_tf_rewind(&s->cur);
-	s->pending = 0;
+	s->pg.pending = 0;
 	s->missed = 0;
 	s->done = pages == 0;
 	*total = pages * s->ps;
@@ -990,7 +864,7 @@ lo_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
 	s->l = l;
 	s->e = e;
 	s->lat_fd = -1;
-	tdat_sb_init(&s->rec);
+	tdat_sb_init(&s->pg.rec);
 	s->done = 1;
 	*st = s;
 	if (f->buf[buf].latency) {
@@ -1033,7 +907,7 @@ lo_skip(struct lstream *s, int rc)
 	}
 	s->cur.bi++;
 	s->cur.loaded = 0;
-	s->pending = 0;
+	s->pg.pending = 0;
 	s->missed = 0;
 }
 
@@ -1086,7 +960,7 @@ lo_close(void *st)
 	cur_close(s);
 	if (s->lat_fd >= 0)
 		close(s->lat_fd);
-	tdat_sb_free(&s->rec);
+	tdat_sb_free(&s->pg.rec);
 	free(s->win);
 	free(s);
 }
@@ -1127,7 +1001,7 @@ tdat_ltt_open(const char *dir, struct tdat_ltt **out, struct tdat_err *e)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	l->src.l = l;
 	l->src.lat_fd = -1;
-	tdat_sb_init(&l->src.rec);
+	tdat_sb_init(&l->src.pg.rec);
 	tdat_sb_init(&l->swap);
 	l->ps.arg = l;
 	l->ps.begin = ps_begin;
@@ -1219,7 +1093,7 @@ tdat_ltt_close(struct tdat_ltt *l)
 	}
 	free(l->tfs);
 	free(l->page);
-	tdat_sb_free(&l->src.rec);
+	tdat_sb_free(&l->src.pg.rec);
 	tdat_ltt_dir_close(&l->d);
 	free(l);
 }

@@ -110,6 +110,8 @@ struct tev {
 	const struct tdat_field *fmt, *buf;	/* bprint's, for its
 						 * format's table */
 	int fast;		/* row_fast() writes its rows */
+	int nname;		/* fast: its columns of names (C_PID's comm */
+	int namecol[10];	/* and C_SYM), in order */
 };
 
 #define IDC	256
@@ -126,6 +128,7 @@ struct tin {
 };
 
 #define NAMEC	256
+#define ADDRC	512
 
 struct tw {
 	const char *dir;
@@ -154,6 +157,12 @@ struct tw {
 		size_t len;
 		int plain;
 	} names[NAMEC];		/* names (comms, symbols), by address */
+	struct addrc {
+		uint64_t v;
+		char d[NUMW];
+		uint32_t len;	/* 0: empty */
+	} addrs[ADDRC];		/* row_fast: addresses in decimal, by value
+				 * (a function's recurs) */
 	/* the last pid's comm */
 	int comm_pid;
 	size_t comm_in;
@@ -305,19 +314,21 @@ putc1(struct tw *w, struct table *t, char c)
 
 /* A magnitude m (negative: with a minus) in decimal: one fixed-size copy
  * when there is room. */
+static inline char *num_at(char *, uint64_t, int);
+
 static inline void
 put_num(struct tw *w, struct table *t, uint64_t m, int neg)
 {
-	char d[2 * NUMW], *end = d + NUMW, *q = tdat_udec_digits(end, m);
+	char d[NUMW], *end = d + sizeof(d), *q;
 
+	if (TBUF - t->len >= NUMW) {
+		t->len = (size_t)(num_at(t->buf + t->len, m, neg) - t->buf);
+		return;
+	}
+	q = tdat_udec_digits(end, m);
 	if (neg)
 		*--q = '-';
-	if (TBUF - t->len >= NUMW) {
-		memcpy(t->buf + t->len, q, NUMW);
-		t->len += (size_t)(end - q);
-	} else {
-		put_slow(w, t, q, (size_t)(end - q));
-	}
+	put_slow(w, t, q, (size_t)(end - q));
 }
 
 static inline void
@@ -330,22 +341,6 @@ static inline void
 put_i64(struct tw *w, struct table *t, int64_t v)
 {
 	put_num(w, t, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
-}
-
-static int
-utf8_ok(const unsigned char *s, size_t n)
-{
-	size_t i = 0, l;
-
-	while (i < n) {
-		if (s[i] < 0x80)
-			i++;
-		else if ((l = tdat_utf8_len(s + i, n - i)) != 0)
-			i += l;
-		else
-			return 0;
-	}
-	return 1;
 }
 
 static const char hx[] = "0123456789abcdef";
@@ -390,7 +385,7 @@ put_str(struct tw *w, struct table *t, const void *sv, size_t n)
 
 	for (i = 0; i < n; i++)
 		m |= s[i];
-	if ((m & 0x80) && !utf8_ok(s, n)) {
+	if ((m & 0x80) && !tdat_utf8_ok(s, n)) {
 		put(w, t, "\"{\"\"hex\"\":\"\"", 12);
 		put_hex(w, t, s, n);
 		put(w, t, "\"\"}\"", 4);
@@ -405,83 +400,6 @@ put_str(struct tw *w, struct table *t, const void *sv, size_t n)
 	}
 	put(w, t, (const char *)s, n);
 	putc1(w, t, '"');
-}
-
-static inline uint64_t
-getn(const unsigned char *p, int n, int big)
-{
-	uint64_t v = 0;
-
-	if (big)
-		return tdat_get(p, n, 1);
-	switch (n) {
-	case 1:
-		return p[0];
-	case 2:
-		return (uint64_t)p[0] | (uint64_t)p[1] << 8;
-	case 4:
-		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
-		    (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
-	case 8:
-		memcpy(&v, p, 8);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-		v = __builtin_bswap64(v);
-#endif
-		return v;
-	}
-	return tdat_get(p, n, 0);
-}
-
-static int64_t
-sext(uint64_t v, int size)
-{
-	if (size <= 0 || size >= 8)
-		return (int64_t)v;
-	if (v & (1ULL << (size * 8 - 1)))
-		v |= ~0ULL << (size * 8);
-	return (int64_t)v;
-}
-
-/* Where a dynamic field's data lies, bounded by the record. */
-static void
-dyn_span(const struct tdat_field *f, const struct tdat_record *r, int big,
-    uint32_t *off, uint32_t *len)
-{
-	uint64_t v;
-	uint32_t o, l;
-
-	*off = *len = 0;
-	if ((uint32_t)f->offset + f->size > r->size ||
-	    (f->size != 2 && f->size != 4))
-		return;
-	v = getn(r->data + f->offset, f->size, big);
-	o = (uint32_t)(v & 0xffff);
-	l = f->size == 2 ? (o < r->size ? r->size - o : 0) :
-	    (uint32_t)(v >> 16);
-	if (f->flags & TDAT_FLD_RELATIVE)
-		o += (uint32_t)(f->offset + f->size);
-	if (o > r->size)
-		return;
-	if (l > r->size - o)
-		l = r->size - o;
-	*off = o;
-	*len = l;
-}
-
-static void
-array_span(const struct tdat_field *f, const struct tdat_record *r, int big,
-    uint32_t *off, uint32_t *len)
-{
-	if (f->flags & TDAT_FLD_DYNAMIC) {
-		dyn_span(f, r, big, off, len);
-		return;
-	}
-	*off = (uint32_t)f->offset;
-	*len = f->size ? (uint32_t)f->size : UINT32_MAX;
-	if (*off > r->size)
-		*off = *len = 0;
-	else if (*len > r->size - *off)
-		*len = r->size - *off;
 }
 
 /* The comm of a pid. */
@@ -528,7 +446,7 @@ put_array(struct tw *w, struct table *t, const struct col *c,
 	for (i = 0; i < n; i++) {
 		if (i)
 			tdat_sb_putc(b, ',');
-		v = getn(p + (size_t)i * (size_t)c->es, c->es, big);
+		v = tdat_getn(p + (size_t)i * (size_t)c->es, c->es, big);
 		if (c->kind != K_INT && w->o->hex) {
 			q = tdat_hex_digits(end, v);
 			tdat_sb_puts(b, "\"0x");
@@ -537,9 +455,9 @@ put_array(struct tw *w, struct table *t, const struct col *c,
 			continue;
 		}
 		if (c->kind == K_INT && c->f && (c->f->flags & TDAT_FLD_SIGNED) &&
-		    sext(v, c->es) < 0) {
+		    tdat_sext(v, c->es) < 0) {
 			tdat_sb_putc(b, '-');
-			v = -(uint64_t)sext(v, c->es);
+			v = -(uint64_t)tdat_sext(v, c->es);
 		}
 		q = tdat_udec_digits(end, v);
 		tdat_sb_add(b, q, (size_t)(end - q));
@@ -976,6 +894,8 @@ tev_new(struct tw *w, size_t in, const struct tdat_event *ev)
 		    (how == C_ADDR && !w->o->hex) || how == C_SYM) &&
 		    (v->cols[i].f == NULL || (v->cols[i].f->size >= 0 &&
 		    v->cols[i].size == v->cols[i].f->size)) && nsym <= 8;
+		if (v->fast && (how == C_PID || how == C_SYM))
+			v->namecol[v->nname++] = (int)i;
 	}
 	for (i = 0; i < w->nt; i++) {
 		struct table *t = w->t[i];
@@ -1135,18 +1055,18 @@ cell(struct tw *w, struct table *t, const struct tev *v, const struct col *c,
 	case C_UINT: case C_SINT: case C_ADDR:
 		x = f == NULL || f->size < 0 || (uint32_t)f->offset +
 		    (uint32_t)f->size > r->size ? 0 :
-		    getn(r->data + f->offset, c->size, big);
+		    tdat_getn(r->data + f->offset, c->size, big);
 		if (c->how == C_ADDR)
 			put_addr(w, t, x);
 		else if (c->how == C_SINT)
-			put_i64(w, t, sext(x, c->size));
+			put_i64(w, t, tdat_sext(x, c->size));
 		else
 			put_u64(w, t, x);
 		break;
 	case C_STR: {
 		const unsigned char *nul;
 
-		array_span(f, r, big, &off, &len);
+		tdat_field_span(f, r->data, r->size, big, &off, &len);
 		nul = memchr(r->data + off, 0, len);
 		put_str(w, t, r->data + off, nul ?
 		    (size_t)(nul - (r->data + off)) : len);
@@ -1162,19 +1082,19 @@ cell(struct tw *w, struct table *t, const struct tev *v, const struct col *c,
 				put_hex(w, t, r->data + f->offset,
 				    (size_t)f->size);
 		} else {
-			array_span(f, r, big, &off, &len);
+			tdat_field_span(f, r->data, r->size, big, &off, &len);
 			put_hex(w, t, r->data + off, len);
 		}
 		putc1(w, t, '"');
 		break;
 	case C_ARRAY:
-		array_span(f, r, big, &off, &len);
+		tdat_field_span(f, r->data, r->size, big, &off, &len);
 		put_array(w, t, c, r->data + off, len, big);
 		break;
 	case C_SYM:
 	case C_FORMAT:
 		x = (uint32_t)f->offset + (uint32_t)f->size > r->size ?
-		    0 : getn(r->data + f->offset, c->size, big);
+		    0 : tdat_getn(r->data + f->offset, c->size, big);
 		s = x == 0 ? NULL : c->how == C_SYM ?
 		    tdat_events_sym(w->in[k].ev, x, NULL) :
 		    tdat_events_printk(w->in[k].ev, x);
@@ -1194,12 +1114,30 @@ static void printk_row(struct tw *, const struct tev *, size_t,
 static inline char *
 num_at(char *p, uint64_t m, int neg)
 {
-	char d[2 * NUMW], *end = d + NUMW, *q = tdat_udec_digits(end, m);
-
 	if (neg)
-		*--q = '-';
-	memcpy(p, q, NUMW);
-	return p + (end - q);
+		*p++ = '-';
+	if (m < 10) {
+		*p = (char)('0' + m);
+		return p + 1;
+	}
+	p += tdat_udec_len(m);
+	tdat_udec_digits(p, m);
+	return p;
+}
+
+/* An address in decimal at p (NUMW bytes of room), from the digits
+ * written last time for it. */
+static inline char *
+addr_at(struct tw *w, char *p, uint64_t x)
+{
+	struct addrc *a = &w->addrs[(x ^ x >> 12) % ADDRC];
+
+	if (a->v != x || a->len == 0) {
+		a->v = x;
+		a->len = (uint32_t)(num_at(a->d, x, 0) - a->d);
+	}
+	memcpy(p, a->d, NUMW);
+	return p + a->len;
 }
 
 /* A name's length and whether it goes between quotes as it is. */
@@ -1236,21 +1174,19 @@ row_fast(struct tw *w, const struct tev *v, size_t k,
 	char *p;
 
 	/* the names first: their lengths, and whether they are plain */
-	for (i = 0; i < v->ncols; i++) {
-		c = &v->cols[i];
+	for (i = 0; i < v->nname; i++) {
+		c = &v->cols[v->namecol[i]];
 		f = c->f;
 		if (c->how == C_PID) {
 			pid = (int)(v->ev->pid ? tdat_field_read(v->ev,
 			    v->ev->pid, r->data, r->size) : 0);
 			s = comm_of(w, k, pid);
-		} else if (c->how == C_SYM) {
+		} else {	/* C_SYM */
 			x = (uint32_t)f->offset + (uint32_t)f->size > r->size ?
-			    0 : getn(r->data + f->offset, c->size, big);
+			    0 : tdat_getn(r->data + f->offset, c->size, big);
 			s = x ? tdat_events_sym(w->in[k].ev, x, NULL) : NULL;
 			if (s == NULL)
 				s = "";
-		} else {
-			continue;
 		}
 		nm[n] = *name_of(w, s);
 		if (!nm[n].plain)
@@ -1290,9 +1226,11 @@ row_fast(struct tw *w, const struct tev *v, size_t k,
 		default:	/* C_UINT, C_SINT, C_ADDR */
 			x = f == NULL || (uint32_t)f->offset +
 			    (uint32_t)f->size > r->size ? 0 :
-			    getn(r->data + f->offset, c->size, big);
-			if (c->how == C_SINT && sext(x, c->size) < 0)
-				p = num_at(p, -(uint64_t)sext(x, c->size), 1);
+			    tdat_getn(r->data + f->offset, c->size, big);
+			if (c->how == C_ADDR)
+				p = addr_at(w, p, x);
+			else if (c->how == C_SINT && tdat_sext(x, c->size) < 0)
+				p = num_at(p, -(uint64_t)tdat_sext(x, c->size), 1);
 			else
 				p = num_at(p, x, 0);
 			break;
@@ -1535,7 +1473,7 @@ printk_row(struct tw *w, const struct tev *v, size_t k,
 	if (f->size < 1 || f->size > 8 || (f->size & (f->size - 1)) ||
 	    (uint32_t)f->offset + (uint32_t)f->size > r->size)
 		return;
-	x = getn(r->data + f->offset, f->size, big);
+	x = tdat_getn(r->data + f->offset, f->size, big);
 	if (x == 0 || (fmt = tdat_events_printk(w->in[k].ev, x)) == NULL)
 		return;
 	if ((pt = ptab_get(w, v, fmt)) == NULL || (t = pt->t) == NULL)
@@ -1562,7 +1500,7 @@ printk_row(struct tw *w, const struct tev *v, size_t k,
 		off = (off + 3) & ~3u;
 		if (off >= r->size || (uint32_t)c->size > r->size - off)
 			return;
-		val[a++] = getn(r->data + off, c->size, big);
+		val[a++] = tdat_getn(r->data + off, c->size, big);
 		off += (uint32_t)c->size;
 	}
 	if (row_begin(w, t) < 0)
@@ -1577,7 +1515,7 @@ printk_row(struct tw *w, const struct tev *v, size_t k,
 			put_str(w, t, r->data + at[a], len[a]);
 			a++;
 		} else if (c->conv == 'd')
-			put_i64(w, t, sext(val[a++], c->size));
+			put_i64(w, t, tdat_sext(val[a++], c->size));
 		else if (c->conv == 'p')
 			put_addr(w, t, val[a++]);
 		else
@@ -1986,30 +1924,19 @@ tw_begin(void *arg, struct tdat_file *const *files, size_t n,
 	w->nin = n;
 	for (k = 0; k < n; k++) {
 		w->in[k].f = files[k];
-		if ((rc = tdat_events_load(files[k], &w->in[k].ev, e)) < 0) {
-			if (n > 1)
-				tdat_err_name(e, tdat_file_path(files[k]));
+		if ((rc = tdat_sink_events(files, n, k, &w->in[k].ev, e)) < 0)
 			return rc;
-		}
-		tdat_events_finish(w->in[k].ev, 0);
 		w->in[k].type_size = tdat_type_size(files[k]);
 		for (b = 1; b < files[k]->nbuf; b++)
 			if (!files[k]->buf[b].latency)
 				w->buffers = 1;
 	}
-	for (k = 0; k < n; k++) {
-		if (tdat_latency_buffer(files[k]) < 0)
-			continue;
-		if (n > 1) {
-			rc = tdat_fail_nooff(e, TDAT_EUSAGE, "a latency "
-			    "tracer's file cannot be read with others");
-			tdat_err_name(e, tdat_file_path(files[k]));
+	if ((rc = tdat_sink_latency_alone(files, n, e)) < 0)
+		return rc;
+	for (k = 0; k < n; k++)
+		if (tdat_latency_buffer(files[k]) >= 0 && (rc = latency(w,
+		    files[k], tdat_latency_buffer(files[k]))) < 0)
 			return rc;
-		}
-		if ((rc = latency(w, files[k], tdat_latency_buffer(files[k])))
-		    < 0)
-			return rc;
-	}
 	return n == 1 && files[0]->latency ? TDAT_RUN_NO_RECORDS :
 	    TDAT_RUN_RECORDS;
 }
@@ -2025,7 +1952,7 @@ tw_record(void *arg, size_t k, const struct tdat_record *rec,
 
 	(void)e;
 	id = rec->size >= (uint32_t)ts ?
-	    (int)getn(rec->data, ts, w->in[k].f->big) : -1;
+	    (int)tdat_getn(rec->data, ts, w->in[k].f->big) : -1;
 	c = &w->in[k].idc[(unsigned)id % IDC];
 	if (c->id != id || (c->ev == NULL && c->v == NULL)) {
 		c->id = id;

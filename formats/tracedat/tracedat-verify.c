@@ -614,6 +614,17 @@ check_pages(struct vctx *v)
 
 /* ------------------------------------------------------------------ */
 
+/* A kallsyms in memory of its own this large is read and freed before
+ * the container's checks (verify_file()). */
+#define KALLSYMS_HELD	(1u << 20)
+
+static void
+drop_texts(struct tdat_file *f)
+{
+	tdat_blob_free(&f->kallsyms);
+	f->kallsyms.len = 0;
+}
+
 /*
  * tdat_verify_file(); with drop_kallsyms, f's kallsyms is freed once its
  * lines are checked (the other checks read no symbols), for a caller that
@@ -626,6 +637,7 @@ verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 	struct vctx v;
 	struct tdat_check *c = &v.ck;
 	size_t i;
+	int late;
 
 	memset(&v, 0, sizeof(v));
 	c->f = f;
@@ -645,17 +657,27 @@ verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 		st->buffers++;
 		st->cpus += f->buf[i].ncpu;
 	}
-	tdat_check_scan_texts(c);
-	/* A large kallsyms need not stay while the sections are decompressed
-	 * again (hip24-host: 36 MiB peak). */
-	if (drop_kallsyms) {
-		tdat_blob_free(&f->kallsyms);
-		f->kallsyms.len = 0;
+	/*
+	 * The texts' lines are read while the format files are, on the
+	 * second thread (lib/check/rules.c), unless a large kallsyms in
+	 * memory of its own is to go first: it need not stay while the
+	 * sections are decompressed again (hip24-host: 36 MiB peak).  A
+	 * mapped one is the file's pages.
+	 */
+	late = !drop_kallsyms || f->kallsyms.map != NULL ||
+	    f->kallsyms.len < KALLSYMS_HELD;
+	if (!late) {
+		tdat_check_scan_texts(c);
+		drop_texts(f);
 	}
 	check_container(&v);
-	if (!c->fatal && !c->stop)
+	if (late && !c->fatal && !c->stop)
+		tdat_check_texts_formats(c);
+	if (late && drop_kallsyms)
+		drop_texts(f);
+	if (!late && !c->fatal && !c->stop)
 		tdat_check_texts(c);
-	if (!c->fatal && !c->stop)
+	if (!late && !c->fatal && !c->stop)
 		tdat_check_formats(c);
 	if (!c->fatal && !c->stop &&
 	    (c->seen = calloc(c->events.nev + 1, 1)) == NULL)

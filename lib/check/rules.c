@@ -7,6 +7,7 @@
  * in file order.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,47 +232,72 @@ tdat_check_print_formats(struct tdat_check *v, int all)
 	tdat_events_free(set);
 }
 
-/* Scan the format files [from, to) of a list (on either thread). */
+/*
+ * The reading of the format files (and, when asked, of the texts' lines,
+ * as tdat_check_scan_texts() does) in pieces that either thread takes in
+ * turn: piece 0 the texts, piece 1 + i format file i.  Each piece writes
+ * only its own results (the texts' into v->text[], a format's into its
+ * job), which the main thread reads after the join.
+ */
 struct fmtrun {
+	struct tdat_check *v;	/* the texts' lines to read: NULL none */
 	struct fmtjob *j;
-	size_t from, to;
+	size_t n;
 	int lsize;
+	atomic_size_t next;	/* the next piece nobody has taken */
 };
 
 static void *
-scan_formats(void *arg)
+scan_run(void *arg)
 {
-	const struct fmtrun *r = arg;
+	struct fmtrun *r = arg;
 	size_t i;
 
-	for (i = r->from; i < r->to; i++)
-		scan_format(&r->j[i], r->lsize);
+	while ((i = atomic_fetch_add(&r->next, 1)) <= r->n) {
+		if (i == 0) {
+			if (r->v)
+				tdat_check_scan_texts(r->v);
+		} else
+			scan_format(&r->j[i - 1], r->lsize);
+	}
 	return NULL;
 }
 
+/* Texts' bytes worth a format file's one: reading a kallsyms line costs
+ * about a tenth of what reading a format's line does (callgrind). */
+#define TEXT_WEIGHT	8
+
 /*
  * Every format file, in file order: the ftrace events, then each
- * system's.  Reading them costs as much as the pages of a large trace:
- * with two threads, the second reads the later half of the text while
- * the first reads the earlier; the findings are taken in file order.
+ * system's; with texts, the texts' lines too (tdat_check_scan_texts())
+ * and their findings first (tdat_check_texts()).  Reading them costs as
+ * much as the pages of a large trace: with two threads, both take the
+ * pieces (the texts, then the format files one by one) as they come, so
+ * that neither waits while the other has some left; the findings are
+ * taken afterwards, in file order, as one thread would have made them.
  */
-void
-tdat_check_formats(struct tdat_check *v)
+static void
+formats(struct tdat_check *v, int texts)
 {
 	struct tdat_file *f = v->f;
+	const struct tdat_blob *tb[] = { &f->kallsyms, &f->printk,
+	    &f->cmdlines };
 	struct fmtjob *jobs;
-	struct fmtrun a, b;
+	struct fmtrun r;
 	pthread_t t;
-	uint64_t all = 0, half = 0;
+	uint64_t all = 0;
 	size_t n, i, k;
 	uint32_t si, ei;
 	int two;
 
-	tdat_check_section(v);
 	n = f->nftrace;
 	for (si = 0; si < f->nsys; si++)
 		n += f->sys[si].nev;
 	if ((jobs = calloc(n + 1, sizeof(*jobs))) == NULL) {
+		if (texts) {
+			tdat_check_scan_texts(v);
+			tdat_check_texts(v);
+		}
 		tdat_check_nomem(v);
 		return;
 	}
@@ -287,18 +313,23 @@ tdat_check_formats(struct tdat_check *v)
 		}
 	for (i = 0; i < n; i++)
 		all += jobs[i].bl->len;
-	for (k = 0; k < n && half < all / 2; k++)
-		half += jobs[k].bl->len;
-	a = (struct fmtrun){ jobs, 0, k, f->lsize };
-	b = (struct fmtrun){ jobs, k, n, f->lsize };
-	two = k < n && tdat_check_two_threads(v, all, MIN_FORMATS_2) &&
-	    pthread_create(&t, NULL, scan_formats, &b) == 0;
-	scan_formats(&a);
+	for (i = 0; texts && i < 3; i++)
+		all += tb[i]->len / TEXT_WEIGHT;
+	r.v = texts ? v : NULL;
+	r.j = jobs;
+	r.n = n;
+	r.lsize = f->lsize;
+	atomic_init(&r.next, 0);
+	two = n + (texts != 0) > 1 &&
+	    tdat_check_two_threads(v, all, MIN_FORMATS_2) &&
+	    pthread_create(&t, NULL, scan_run, &r) == 0;
+	scan_run(&r);
 	if (two)
 		pthread_join(t, NULL);
-	else
-		scan_formats(&b);
-	for (i = 0; i < n && !v->fatal; i++)
+	if (texts)
+		tdat_check_texts(v);
+	tdat_check_section(v);
+	for (i = 0; i < n && !v->fatal && !(texts && v->stop); i++)
 		if (take_format(v, &jobs[i]))
 			break;
 	for (i = 0; i < n; i++) {
@@ -308,6 +339,18 @@ tdat_check_formats(struct tdat_check *v)
 		free(jobs[i].sh.loc);
 	}
 	free(jobs);
+}
+
+void
+tdat_check_formats(struct tdat_check *v)
+{
+	formats(v, 0);
+}
+
+void
+tdat_check_texts_formats(struct tdat_check *v)
+{
+	formats(v, 1);
 }
 
 /* ------------------------------------------------------------------ */

@@ -88,6 +88,10 @@ void	tdat_check_scan_texts(struct tdat_check *);
 void	tdat_check_texts(struct tdat_check *);
 /* Every format file: warnings, and the event table the pages need. */
 void	tdat_check_formats(struct tdat_check *);
+/* tdat_check_scan_texts(), tdat_check_texts() and, unless the callback
+ * stopped, tdat_check_formats() in one, the texts read while the format
+ * files are (on two threads when worth it): the same findings. */
+void	tdat_check_texts_formats(struct tdat_check *);
 /* Print formats render a record of zeros: all, or the events seen. */
 void	tdat_check_print_formats(struct tdat_check *, int all);
 

@@ -149,3 +149,34 @@ tdat_select_args_free(struct tdat_select_args *sa)
 	free(sa->cpus);
 	memset(sa, 0, sizeof(*sa));
 }
+
+int
+tdat_cli_inputs_open(char *const *paths, size_t n,
+    struct tdat_select_args *sa, struct tdat_cli_inputs *in)
+{
+	size_t k;
+	int st;
+
+	memset(in, 0, sizeof(*in));
+	if ((st = tdat_cli_open_all(paths, n, &in->files)) != 0)
+		return st;
+	in->n = n;
+	for (k = 0; k < n; k++)
+		in->size += tdat_file_size(in->files[k]);
+	sa->o.separate = 1;
+	if (sa->given && (st = tdat_select_cli_open(sa, in->files, n,
+	    &in->sel)) != 0) {
+		tdat_cli_close_all(in->files, n);
+		memset(in, 0, sizeof(*in));
+		return st;
+	}
+	return 0;
+}
+
+void
+tdat_cli_inputs_close(struct tdat_cli_inputs *in)
+{
+	tdat_select_close(in->sel);
+	tdat_cli_close_all(in->files, in->n);
+	memset(in, 0, sizeof(*in));
+}

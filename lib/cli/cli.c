@@ -147,6 +147,27 @@ tdat_usage_error(const char *fmt, ...)
 	exit(2);
 }
 
+const char *
+tdat_default_dir(const char *file, const char *ext)
+{
+	static char buf[4096];
+	const char *b = strrchr(file, '/');
+	size_t n;
+
+	if (strcmp(file, "-") == 0) {
+		snprintf(buf, sizeof(buf), "trace%s", ext);
+		return buf;
+	}
+	b = b ? b + 1 : file;
+	n = strlen(b);
+	if (n > 4 && strcmp(b + n - 4, ".dat") == 0)
+		n -= 4;
+	if (n == 0 || n > sizeof(buf) - 1 - strlen(ext))
+		tdat_usage_error("give DIR for %s", file);
+	snprintf(buf, sizeof(buf), "%.*s%s", (int)n, b, ext);
+	return buf;
+}
+
 static void
 help_line(FILE *fp, int s, const char *l, int has_arg, const char *arg,
     const char *help)

@@ -97,6 +97,11 @@ void tdat_help(const struct tdat_cli *, FILE *);
 void tdat_usage_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 
+/* The output directory a converter writes by default: FILE's base name
+ * with EXT (".ctf") for .dat, in the current directory ("trace" EXT for
+ * "-"); a usage error when FILE has no name to make it from. */
+const char *tdat_default_dir(const char *file, const char *ext);
+
 /* "PROG: message" on stderr. */
 void tdat_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "PROG: message", then exit(status). */

@@ -348,3 +348,19 @@ tdat_utf8_len(const unsigned char *p, size_t n)
 			return 0;
 	return len;
 }
+
+int
+tdat_utf8_ok(const unsigned char *s, size_t n)
+{
+	size_t i = 0, l;
+
+	while (i < n) {
+		if (s[i] < 0x80)
+			i++;
+		else if ((l = tdat_utf8_len(s + i, n - i)) != 0)
+			i += l;
+		else
+			return 0;
+	}
+	return 1;
+}

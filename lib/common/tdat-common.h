@@ -60,6 +60,51 @@ const char *tdat_cstr(const unsigned char **p, const unsigned char *end,
 
 /* Byte order helpers: read an n-byte unsigned number in the file's order. */
 uint64_t tdat_get(const void *p, int n, int big);
+
+/* An n-byte integer in byte order big (n 1, 2, 4 or 8 taken whole, other
+ * sizes byte by byte): tdat_get() for the hot paths. */
+static inline uint64_t
+tdat_getn(const void *vp, int n, int big)
+{
+	const unsigned char *p = vp;
+	uint64_t v = 0;
+	int i;
+
+	if (big) {
+		for (i = 0; i < n; i++)
+			v = v << 8 | p[i];
+		return v;
+	}
+	switch (n) {
+	case 1:
+		return p[0];
+	case 2:
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8;
+	case 4:
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
+		    (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+	case 8:
+		memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		v = __builtin_bswap64(v);
+#endif
+		return v;
+	}
+	for (i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* v, an integer of size bytes, sign-extended to 64 bits. */
+static inline int64_t
+tdat_sext(uint64_t v, int size)
+{
+	if (size <= 0 || size >= 8)
+		return (int64_t)v;
+	if (v & (1ULL << (size * 8 - 1)))
+		v |= ~0ULL << (size * 8);
+	return (int64_t)v;
+}
 uint16_t tdat_get16(const void *p, int big);
 uint32_t tdat_get32(const void *p, int big);
 uint64_t tdat_get64(const void *p, int big);
@@ -127,6 +172,27 @@ tdat_udec_digits(char *end, uint64_t v)
 	return p;
 }
 
+/* The number of decimal digits of v (1 for 0): with tdat_udec_digits()
+ * at p + tdat_udec_len(v), the digits go straight where they belong,
+ * with no copy of a scratch buffer (whose narrow stores a wide load then
+ * waits on). */
+static inline int
+tdat_udec_len(uint64_t v)
+{
+	static const uint64_t p10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+		1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL,
+		10000000000ULL, 100000000000ULL, 1000000000000ULL,
+		10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
+		10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL,
+	};
+	/* floor(log10(2) * bits) digits, or one more */
+	int n = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+
+	return n + (v >= p10[n]) + (v == 0);
+}
+
 /* The lowercase hex digits of v (no prefix) ending at end (16 bytes of
  * room before it); returns their start. */
 static inline char *
@@ -144,24 +210,6 @@ tdat_hex_digits(char *end, uint64_t v)
 	return p;
 }
 
-/* How many decimal digits v has (1 for 0): to write them where they go
- * (tdat_udec_digits(p + n, v)), not into a buffer copied after, whose
- * wide read of narrow stores stalls the pipeline. */
-static inline int
-tdat_udec_len(uint64_t v)
-{
-	static const uint64_t p10[20] = { 1ULL, 10ULL, 100ULL, 1000ULL,
-	    10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
-	    1000000000ULL, 10000000000ULL, 100000000000ULL,
-	    1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
-	    1000000000000000ULL, 10000000000000000ULL,
-	    100000000000000000ULL, 1000000000000000000ULL,
-	    10000000000000000000ULL };
-	int t = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
-
-	return t - (v < p10[t]) + 1 + (v == 0);
-}
-
 /* How many hex digits v has (1 for 0). */
 static inline int
 tdat_hex_len(uint64_t v)
@@ -172,6 +220,8 @@ tdat_hex_len(uint64_t v)
 /* Length of the well-formed UTF-8 sequence at p (n bytes left, n > 0),
  * or 0 (lib/common/common.c). */
 size_t tdat_utf8_len(const unsigned char *p, size_t n);
+/* Whether s[0..n) is well-formed UTF-8. */
+int tdat_utf8_ok(const unsigned char *s, size_t n);
 
 /*
  * The JSON rules of every JSON output (lib/common/jsonc.c; the json-c

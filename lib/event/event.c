@@ -499,6 +499,24 @@ fast_blank(const struct ptok *t, size_t p)
 	return p;
 }
 
+/* The bytes of an item token: letters, digits and '_'. */
+#define I_ 1
+static const unsigned char item_byte[256] = {
+	['0'] = I_, ['1'] = I_, ['2'] = I_, ['3'] = I_, ['4'] = I_, ['5'] = I_,
+	['6'] = I_, ['7'] = I_, ['8'] = I_, ['9'] = I_, ['_'] = I_,
+	['a'] = I_, ['b'] = I_, ['c'] = I_, ['d'] = I_, ['e'] = I_, ['f'] = I_,
+	['g'] = I_, ['h'] = I_, ['i'] = I_, ['j'] = I_, ['k'] = I_, ['l'] = I_,
+	['m'] = I_, ['n'] = I_, ['o'] = I_, ['p'] = I_, ['q'] = I_, ['r'] = I_,
+	['s'] = I_, ['t'] = I_, ['u'] = I_, ['v'] = I_, ['w'] = I_, ['x'] = I_,
+	['y'] = I_, ['z'] = I_,
+	['A'] = I_, ['B'] = I_, ['C'] = I_, ['D'] = I_, ['E'] = I_, ['F'] = I_,
+	['G'] = I_, ['H'] = I_, ['I'] = I_, ['J'] = I_, ['K'] = I_, ['L'] = I_,
+	['M'] = I_, ['N'] = I_, ['O'] = I_, ['P'] = I_, ['Q'] = I_, ['R'] = I_,
+	['S'] = I_, ['T'] = I_, ['U'] = I_, ['V'] = I_, ['W'] = I_, ['X'] = I_,
+	['Y'] = I_, ['Z'] = I_,
+};
+#undef I_
+
 /* The item token at p, not one of the mac80211 names the tokenizer
  * replaces; its length, 0 when there is none. */
 static size_t
@@ -507,8 +525,7 @@ fast_item(const struct ptok *t, size_t p)
 	const char *s = t->buf + p;
 	size_t n = 0;
 
-	while (p + n < t->len && ((unsigned)((s[n] | 0x20) - 'a') < 26 ||
-	    (unsigned)(s[n] - '0') < 10 || s[n] == '_'))
+	while (p + n < t->len && item_byte[(unsigned char)s[n]])
 		n++;
 	if ((n == 12 && memcmp(s, "LOCAL_PR_FMT", 12) == 0) ||
 	    (n == 10 && (memcmp(s, "STA_PR_FMT", 10) == 0 ||
@@ -550,10 +567,12 @@ fast_key(const struct ptok *t, size_t *p, const char *key, int *v)
 {
 	size_t n, k = strlen(key);
 
+	/* the item at *p is KEY: its bytes, then none of an item's */
 	*p = fast_blank(t, *p);
-	if ((n = fast_item(t, *p)) != k || memcmp(t->buf + *p, key, k) != 0)
+	if (t->len - *p < k || memcmp(t->buf + *p, key, k) != 0 ||
+	    (*p + k < t->len && item_byte[(unsigned char)t->buf[*p + k]]))
 		return 0;
-	*p += n;
+	*p += k;
 	if (!fast_char(t, p, ':'))
 		return 0;
 	*p = fast_blank(t, *p);
@@ -1039,6 +1058,46 @@ tdat_field_read(const struct tdat_event *ev, const struct tdat_field *f,
 	if (f == NULL || (uint32_t)f->offset + f->size > size)
 		return 0;
 	return tdat_read_num(ev->set, data + f->offset, f->size);
+}
+
+void
+tdat_field_dyn_span(const struct tdat_field *f, const unsigned char *data,
+    uint32_t size, int big, uint32_t *off, uint32_t *len)
+{
+	uint64_t v;
+	uint32_t o, l;
+
+	*off = *len = 0;
+	if ((uint32_t)f->offset + f->size > size ||
+	    (f->size != 2 && f->size != 4))
+		return;
+	v = tdat_get(data + f->offset, f->size, big);
+	o = (uint32_t)(v & 0xffff);
+	l = f->size == 2 ? (o < size ? size - o : 0) : (uint32_t)(v >> 16);
+	if (f->flags & TDAT_FLD_RELATIVE)
+		o += (uint32_t)(f->offset + f->size);
+	if (o > size)
+		return;
+	if (l > size - o)
+		l = size - o;
+	*off = o;
+	*len = l;
+}
+
+void
+tdat_field_span(const struct tdat_field *f, const unsigned char *data,
+    uint32_t size, int big, uint32_t *off, uint32_t *len)
+{
+	if (f->flags & TDAT_FLD_DYNAMIC) {
+		tdat_field_dyn_span(f, data, size, big, off, len);
+		return;
+	}
+	*off = (uint32_t)f->offset;
+	*len = f->size ? (uint32_t)f->size : UINT32_MAX;
+	if (*off > size)
+		*off = *len = 0;
+	else if (*len > size - *off)
+		*len = size - *off;
 }
 
 /* ------------------------------------------------------------------ */

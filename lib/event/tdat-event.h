@@ -110,6 +110,17 @@ struct tdat_field *tdat_event_field(const struct tdat_event *,
  * 0 when the record is too short or the size is not 1, 2, 4 or 8. */
 unsigned long long tdat_field_read(const struct tdat_event *,
     const struct tdat_field *, const unsigned char *data, uint32_t size);
+/* Where the data of a dynamic field (__data_loc, __rel_loc) lies in a
+ * record's data[0..size) whose byte order big says, bounded by the
+ * record: *off and *len, both 0 when its location is not in the record
+ * or the field is not 2 or 4 bytes. */
+void tdat_field_dyn_span(const struct tdat_field *, const unsigned char *data,
+    uint32_t size, int big, uint32_t *off, uint32_t *len);
+/* Where an array field's bytes lie: a dynamic field's as
+ * tdat_field_dyn_span() says, a fixed array's at its offset, a flexible
+ * array member's (size 0) up to the record's end; bounded by the record. */
+void tdat_field_span(const struct tdat_field *, const unsigned char *data,
+    uint32_t size, int big, uint32_t *off, uint32_t *len);
 
 /* All events of a trace, with its kallsyms, printk formats and comms. */
 int tdat_events_load(struct tdat_file *, struct tdat_events **out,

@@ -93,6 +93,29 @@ hex8(const char *p, unsigned long long *v)
 #endif
 }
 
+/* Whether the 16 bytes of x and y are all hex digits (hex8()'s test);
+ * 0 on other hosts than little-endian ones. */
+static inline int
+hex16(uint64_t x, uint64_t y)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t hi = 0x8080808080808080ull, one = 0x0101010101010101ull;
+	uint64_t lx = x | 0x2020202020202020ull, ly = y | 0x2020202020202020ull;
+
+	if ((x | y) & hi)
+		return 0;
+	return ((((x + (0x80 - '0') * one) & ~(x + (0x80 - '9' - 1) * one)) |
+	    ((lx + (0x80 - 'a') * one) & ~(lx + (0x80 - 'f' - 1) * one))) &
+	    (((y + (0x80 - '0') * one) & ~(y + (0x80 - '9' - 1) * one)) |
+	    ((ly + (0x80 - 'a') * one) & ~(ly + (0x80 - 'f' - 1) * one))) &
+	    hi) == hi;
+#else
+	(void)x;
+	(void)y;
+	return 0;
+#endif
+}
+
 /* isspace() in the C locale, without the call. */
 static inline int
 space(int c)
@@ -1160,6 +1183,51 @@ text_line(enum tdat_text kind, const char *p, size_t n, uint64_t at,
 }
 
 /*
+ * The length of the kallsyms line at p (room bytes to the text's end)
+ * when it is of the usual shape, "ADDR T NAME" with 16 digits, maybe
+ * "\t[MOD]" after, which kallsyms_bad() passes: read in one go, its end
+ * found as the name's, not looked for first.  0 for any other line, which
+ * text_walk() then reads as any other text's.
+ */
+static size_t
+kallsyms_good(const char *p, size_t room)
+{
+	const uint64_t one = 0x0101010101010101ull, hi = one << 7;
+	uint64_t x, y, m;
+	size_t i, s;
+
+	if (room < 20 || p[16] != ' ' || !graph((unsigned char)p[17]) ||
+	    p[18] != ' ')
+		return 0;
+	/* 16 hex digits: as hex8()'s test, both words at once */
+	memcpy(&x, p, 8);
+	memcpy(&y, p + 8, 8);
+	if (!hex16(x, y))
+		return 0;
+	/* the name: 8 bytes at a time, to the first that is not graph()
+	 * (the lowest byte graph8()'s test marks is exact) */
+	for (s = i = 19; room - i >= 8; i += 8) {
+		memcpy(&x, p + i, 8);
+		if ((m = (((x - 0x21 * one) & ~x) | x | (x + one)) & hi) != 0) {
+			i += (size_t)__builtin_ctzll(m) >> 3;
+			break;
+		}
+	}
+	if (room - i < 8)
+		for (; i < room && graph((unsigned char)p[i]); i++)
+			;
+	if (i == s)
+		return 0;
+	if (i + 1 < room && p[i] == '\t' && p[i + 1] == '[') {
+		for (s = i += 2; i < room && graph((unsigned char)p[i]); i++)
+			;
+		if (i - s < 2 || p[i - 1] != ']')
+			return 0;
+	}
+	return i == room || p[i] == '\n' ? i : 0;
+}
+
+/*
  * Each line of a text (the last may lack its newline) against its shape;
  * with drop, the bad lines are taken out of the text in place.  Returns
  * the text's length after.
@@ -1173,6 +1241,17 @@ text_walk(enum tdat_text kind, char *text, size_t len, int drop,
 
 	memset(r, 0, sizeof(*r));
 	while (at < len) {
+		if (kind == TDAT_TEXT_KALLSYMS &&
+		    (n = kallsyms_good(text + at, len - at)) > 0) {
+			/* a good line: counted, kept */
+			r->lines++;
+			next = at + n < len ? at + n + 1 : len;
+			if (drop && out != at)
+				memmove(text + out, text + at, next - at);
+			out += next - at;
+			at = next;
+			continue;
+		}
 		nl = memchr(text + at, '\n', len - at);
 		n = nl ? (size_t)(nl - (text + at)) : len - at;
 		next = nl ? at + n + 1 : len;

@@ -305,3 +305,35 @@ out:
 	sink->ops->free(sink->arg);
 	return rc;
 }
+
+int
+tdat_sink_events(struct tdat_file *const *files, size_t n, size_t k,
+    struct tdat_events **ev, struct tdat_err *e)
+{
+	int rc;
+
+	if ((rc = tdat_events_load(files[k], ev, e)) < 0) {
+		if (n > 1)
+			tdat_err_name(e, tdat_file_path(files[k]));
+		return rc;
+	}
+	tdat_events_finish(*ev, 0);
+	return 0;
+}
+
+int
+tdat_sink_latency_alone(struct tdat_file *const *files, size_t n,
+    struct tdat_err *e)
+{
+	size_t k;
+	int rc;
+
+	for (k = 0; n > 1 && k < n; k++)
+		if (tdat_latency_buffer(files[k]) >= 0) {
+			rc = tdat_fail_nooff(e, TDAT_EUSAGE, "a latency "
+			    "tracer's file cannot be read with others");
+			tdat_err_name(e, tdat_file_path(files[k]));
+			return rc;
+		}
+	return 0;
+}

@@ -162,4 +162,17 @@ void tdat_run_consume(struct tdat_run *, size_t k);
 void tdat_run_counts(const struct tdat_run *, uint64_t *loads,
     uint64_t *pages);
 
+/*
+ * For the begin() of sinks that read every input's events: the event
+ * formats of input k of the n files, loaded and ready for records
+ * (tdat_events_finish() without plugins); with several inputs a failure
+ * names its file.
+ */
+int tdat_sink_events(struct tdat_file *const *files, size_t n, size_t k,
+    struct tdat_events **ev, struct tdat_err *e);
+/* 0, or a usage error naming the first latency tracer's file among
+ * several inputs (trace-cmd report refuses it as well). */
+int tdat_sink_latency_alone(struct tdat_file *const *files, size_t n,
+    struct tdat_err *e);
+
 #endif

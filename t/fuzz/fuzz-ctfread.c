@@ -15,23 +15,7 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct tdat_reader *r;
-	struct tdat_record rec;
-	struct tdat_file *f;
-	struct tdat_err e;
-	const char *top = fz_tree("fuzz-ctfread", data, size);
-	int n = 0;
-
-	tdat_formats_all();
-	if (tdat_open(top, &f, &e) == 0) {
-		if (tdat_reader_open(f, NULL, &r, &e) == 0) {
-			while (n++ < 100000 && tdat_reader_next(r, &rec,
-			    &e) > 0)
-				;
-			tdat_reader_close(r);
-		}
-		tdat_close(f);
-	}
+	fz_tree_read(fz_tree("fuzz-ctfread", data, size));
 	fz_tree_empty();
 	return 0;
 }

@@ -194,4 +194,28 @@ fz_tree(const char *name, const uint8_t *data, size_t size)
 	return dir;
 }
 
+/* Open the tree as tdat_open() takes a path and read its records (at
+ * most 100000), as tdat-dump --records and tdat-cat read a directory;
+ * the caller includes tdat-int.h. */
+static void
+fz_tree_read(const char *top)
+{
+	struct tdat_reader *r;
+	struct tdat_record rec;
+	struct tdat_file *f;
+	struct tdat_err e;
+	int n = 0;
+
+	tdat_formats_all();
+	if (tdat_open(top, &f, &e) == 0) {
+		if (tdat_reader_open(f, NULL, &r, &e) == 0) {
+			while (n++ < 100000 && tdat_reader_next(r, &rec,
+			    &e) > 0)
+				;
+			tdat_reader_close(r);
+		}
+		tdat_close(f);
+	}
+}
+
 #endif

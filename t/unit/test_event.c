@@ -556,6 +556,37 @@ test_scan(void)
 }
 
 /*
+ * A field line's keys are whole words: "offsetx", "sizes" or "signed_"
+ * is no "offset", "size" or "signed" (the line is malformed), while
+ * blanks around the ':' and ';' are read past.
+ */
+static void
+test_scan_keys(void)
+{
+	static const char text[] =
+	    "name: k\nID: 5\n" COMMON
+	    "\tfield:int a;\toffsetx:8;\tsize:4;\tsigned:1;\n"
+	    "\tfield:int b;\toffset:8;\tsizes:4;\tsigned:1;\n"
+	    "\tfield:int c;\toffset:8;\tsize:4;\tsigned_:1;\n"
+	    "\tfield:int d;\toffset :8 ;\tsize: 4;\tsigned:1 ;\n"
+	    "\n";
+	struct tdat_event *ev = NULL;
+	struct tdat_err e = { 0 };
+	char log[256] = "";
+	int r;
+
+	r = tdat_event_scan(text, strlen(text), "test", 8, scan_note, log,
+	    &ev, &e);
+	ok(r == 0 && ev && ev->nfields == 1 &&
+	    strcmp(ev->fields[0].name, "d") == 0 && ev->fields[0].offset == 8 &&
+	    ev->fields[0].size == 4, "scan: keys are whole words, blanks "
+	    "around them read past");
+	is(log, "3:k 3:k 3:k 5:k ", "scan: three malformed field lines, no "
+	    "print fmt");
+	tdat_event_free(ev);
+}
+
+/*
  * The event reader and tdat-verify's scan agree on every format's id
  * (fuzz-write: a copy kept records of an id the scan found no format
  * for): a vertical tab is a space to both, and an ID that is no 16-bit
@@ -734,6 +765,7 @@ main(void)
 	test_sb_limit();
 	test_failed(bad_ev, &b);
 	test_scan();
+	test_scan_keys();
 	test_fields_only();
 	tdat_sb_free(&b);
 	tdat_events_free(s);

@@ -3,7 +3,8 @@
  * lines (lib/event/texts.c): every shape a kernel writes passes (64- and
  * 32-bit addresses, modules, odd symbol types such as the "3" a kernel
  * gave long Rust names), damage is named, and dropping the bad lines
- * leaves the good ones in order.
+ * leaves the good ones in order; a whole text's walk says what each
+ * line's check does.
  */
 #include <stdio.h>
 #include <string.h>
@@ -55,6 +56,68 @@ static const struct shape shapes[] = {
 	{ TDAT_TEXT_CMDLINES, "148trace-cmd", "no space after the pid" },
 };
 
+/*
+ * A text of kallsyms lines, each of shapes[] (and those cut and grown
+ * around 8-byte steps), walked whole: tdat_text_check() and
+ * tdat_text_drop_bad() (which read the usual lines without looking for
+ * their end first) count and drop what tdat_text_line_bad() line by
+ * line says, the last line with and without its newline.
+ */
+static int
+walk_alike(void)
+{
+	static char text[16384], keep[16384], buf[16384];
+	struct tdat_text_check r, d;
+	const char *line, *why, *first_why = NULL;
+	size_t i, cut, n, len = 0, klen = 0, lines = 0, bad = 0, first = 0;
+	size_t first_at = 0, at, dn;
+	int nl, fails = 0;
+
+	for (nl = 0; nl < 2; nl++) {
+		len = klen = lines = bad = first = 0;
+		for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+			if (shapes[i].kind != TDAT_TEXT_KALLSYMS)
+				continue;
+			line = shapes[i].line;
+			for (cut = 0; cut <= 24 && cut <= strlen(line); cut++) {
+				n = strlen(line) - cut;
+				at = len;
+				memcpy(text + len, line, n);
+				len += n;
+				text[len++] = '\n';
+				lines++;
+				why = tdat_text_line_bad(TDAT_TEXT_KALLSYMS,
+				    text + at, n);
+				if (why && bad++ == 0) {
+					first = lines;
+					first_at = at;
+					first_why = why;
+				}
+				if (!why) {
+					memcpy(keep + klen, text + at, n + 1);
+					klen += n + 1;
+				}
+			}
+		}
+		if (!nl) {		/* the last line without its newline */
+			len--;
+			if (klen && keep[klen - 1] == '\n' &&
+			    tdat_text_line_bad(TDAT_TEXT_KALLSYMS, text + at,
+			    len - at) == NULL)
+				klen--;
+		}
+		tdat_text_check(TDAT_TEXT_KALLSYMS, text, len, &r);
+		memcpy(buf, text, len);
+		dn = tdat_text_drop_bad(TDAT_TEXT_KALLSYMS, buf, len, &d);
+		if (r.lines != lines || r.bad != bad || r.first_line != first ||
+		    r.first_at != first_at || strcmp(r.why, first_why) != 0 ||
+		    d.lines != lines || d.bad != bad || dn != klen ||
+		    memcmp(buf, keep, klen) != 0)
+			fails++;
+	}
+	return fails == 0 && bad > 0 && klen > 0;
+}
+
 int
 main(void)
 {
@@ -101,5 +164,7 @@ main(void)
 	    n) == 0, "dropped: the good lines stay, in order");
 	tdat_text_check(TDAT_TEXT_KALLSYMS, buf, n, &r);
 	ok(r.lines == 3 && r.bad == 0, "and they check clean");
+	ok(walk_alike(), "a text of every kallsyms shape, cut byte by byte: "
+	    "walked whole, what each line's check says");
 	return tap_done();
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
+#include "tdat-check.h"
 #include "tap.h"
 #include "fixture.h"
 
@@ -242,6 +243,103 @@ bad_formats(const char *path)
 	return rc ? 0 : -1;
 }
 
+/* Damage a line of kallsyms a third of the way in, and the first line
+ * of the saved cmdlines, of path (v6, uncompressed). */
+static int
+bad_texts(const char *path)
+{
+	struct tdat_file *f;
+	struct tdat_err e;
+	uint64_t k = 0, kl = 0, c = 0;
+	char *p, *q;
+	size_t n;
+	FILE *fp;
+	int rc;
+
+	if (tdat_open(path, &f, &e) < 0)
+		return -1;
+	if (f->version < 7 && f->kallsyms.len > 1000 && f->cmdlines.len > 0) {
+		k = f->kallsyms.off + 4;
+		kl = f->kallsyms.len;
+		c = f->cmdlines.off + 8;
+	}
+	tdat_close(f);
+	if (k == 0 || (p = slurp(path, &n)) == NULL)
+		return -1;
+	/* the line after the one a third in: no address */
+	if ((q = memchr(p + k + kl / 3, '\n', kl / 3)) == NULL) {
+		free(p);
+		return -1;
+	}
+	q[1] = 'G';
+	p[c] = 'x';			/* no pid */
+	rc = (fp = fopen(path, "wb")) != NULL && fwrite(p, 1, n, fp) == n;
+	if (fp && fclose(fp) != 0)
+		rc = 0;
+	free(p);
+	return rc ? 0 : -1;
+}
+
+/* lib/check's texts and formats of path, read as tdat_verify() reads
+ * them (together: tdat_check_texts_formats()) or one after the other,
+ * on threads: the findings in *s, and the events' table's size. */
+static size_t
+rules(const char *path, int together, int threads, struct seen *s)
+{
+	struct tdat_verify_opts o = { 0 };
+	struct tdat_verify_stats st;
+	struct tdat_check c;
+	struct tdat_err e = { 0 };
+	struct tdat_file *f;
+	size_t nev;
+
+	memset(s, 0, sizeof(*s));
+	memset(&st, 0, sizeof(st));
+	o.found = found;
+	o.arg = s;
+	o.threads = threads;
+	if (tdat_open(path, &f, &e) < 0)
+		return 0;
+	memset(&c, 0, sizeof(c));
+	c.f = f;
+	c.o = &o;
+	c.st = &st;
+	c.e = &e;
+	if (together)
+		tdat_check_texts_formats(&c);
+	else {
+		tdat_check_scan_texts(&c);
+		tdat_check_texts(&c);
+		tdat_check_formats(&c);
+	}
+	add(s, "end\n");
+	nev = c.events.nev;
+	tdat_check_free(&c);
+	tdat_close(f);
+	return nev;
+}
+
+/* The texts read while the formats are, on one thread and on two: what
+ * the texts' check and the formats' check find one after the other. */
+static void
+rules_alike(const char *path, const char *what)
+{
+	struct seen a, b;
+	size_t na, nb;
+	int threads;
+
+	na = rules(path, 0, 1, &a);
+	for (threads = 1; threads <= 2; threads++) {
+		nb = rules(path, 1, threads, &b);
+		ok(a.n > 1 && na > 0 && na == nb && strcmp(a.text, b.text) == 0,
+		    "%s: texts and formats read together on %d thread%s: the "
+		    "same %zu findings and %zu events", what, threads,
+		    threads > 1 ? "s" : "", b.n, nb);
+		free(b.text);
+	}
+	free(a.text);
+}
+
 /* The salvage part of tdat_verify_stats: as the salvage walk counts. */
 static void
 salvage_counts(const char *path, const char *what, int damaged)
@@ -316,6 +414,15 @@ main(void)
 		ok(0, "a damaged copy of %s", ZSTD);
 	unlink(raw);
 	unlink(zst);
+	/* Damaged texts too: their lines are read while the formats are. */
+	strcpy(raw, "/tmp/test_verify.XXXXXX");
+	if (copy(ZSTD, raw, 1) == 0 && damage(raw) == 0 &&
+	    bad_formats(raw) == 0 && bad_texts(raw) == 0) {
+		rules_alike(raw, "damaged texts and formats");
+		same(raw, "damaged texts, formats and pages", 1, 1);
+	} else
+		ok(0, "a v6 copy of %s with damaged texts", ZSTD);
+	unlink(raw);
 	/* Every sched_stat_runtime record a finding: more than the helper
 	 * keeps for a CPU, which the main thread then checks itself. */
 	strcpy(raw, "/tmp/test_verify.XXXXXX");
