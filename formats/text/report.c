@@ -710,6 +710,8 @@ done:
 	/* trace-cmd prints the line with "%.*s": a NUL (from "%c") ends it */
 	if (info > l->len)
 		info = start;
+	else if (ev != NULL && tdat_event_nul_free(ev, r->o->mode))
+		info = l->len;	/* nothing to look for */
 	if (l->len > info && (nul = memchr(l->p + info, '\0', l->len -
 	    info)) != NULL)
 		l->len = (size_t)(nul - l->p);

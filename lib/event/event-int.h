@@ -74,6 +74,7 @@ struct tdat_print {
 	struct pop *ops;	/* the items as steps, made on first use by
 				 * lib/event/print-eval.c; NULL: not yet */
 	int nops;		/* -1: the items are walked instead */
+	int nul_free;		/* 1: no step can write a NUL (print_ops) */
 };
 
 /* 12 bytes a kernel symbol: names are appended to one arena in the order
@@ -294,6 +295,11 @@ sb_hex(struct tdat_sbuf *b, unsigned long long v)
 		tdat_sb_add(b, tdat_hex_digits(end, v), (size_t)n);
 	}
 }
+
+/* 1 when what tdat_event_print() writes for ev in mode can hold no NUL
+ * byte: its own print format, made into steps (by a first print) that
+ * write only the format's text, numbers and symbol names; else 0. */
+int tdat_event_nul_free(const struct tdat_event *ev, int mode);
 
 /* Fast number formatting (lib/event/print-eval.c). */
 void tdat_put_udec(struct tdat_sbuf *, unsigned long long);

@@ -1335,8 +1335,12 @@ print_ops(struct tdat_print *p)
 		p->nops = -1;
 		return NULL;
 	}
-	for (i = 0; i < p->n; i++)
+	p->nul_free = 1;
+	for (i = 0; i < p->n; i++) {
 		compile_item(&p->ops[i], &p->it[i]);
+		if (p->ops[i].op == OP_ITEM)	/* texts: flen is strlen */
+			p->nul_free = 0;
+	}
 	p->nops = p->n;
 	return p->ops;
 }
@@ -1702,6 +1706,18 @@ print_pretty_how(const struct tdat_event *ev, const unsigned char *data,
 		print_items(&r, ev->print, out);
 	else if (ev->print)
 		print_event_items(&r, ev->print, out);
+}
+
+int
+tdat_event_nul_free(const struct tdat_event *ev, int mode)
+{
+	const struct tdat_print *p = ev->print;
+
+	if (mode == TDAT_PRINT_RAW || (mode == TDAT_PRINT_PLUGINS &&
+	    ev->plugin) || ev->failed ||
+	    (ev->flags & (TDAT_EV_BPRINT | TDAT_EV_SIMPLE)) || p == NULL)
+		return 0;
+	return p->ops != NULL && p->nops > 0 && p->nul_free;
 }
 
 static void

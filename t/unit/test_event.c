@@ -277,6 +277,32 @@ test_softirq_irq(struct tdat_event *sirq, struct tdat_event *hirq,
 	    "raw __data_loc string");
 }
 
+/* tdat_event_nul_free(): only for a format printed by steps that write
+ * text, numbers and symbols (report.c then looks for no NUL). */
+static void
+test_nul_free(struct tdat_event *fe, struct tdat_event *misc_ev,
+    struct tdat_sbuf *b)
+{
+	unsigned char d[32];
+
+	if (fe == NULL || misc_ev == NULL) {
+		ok(0, "nul_free: the events");
+		return;
+	}
+	memset(d, 0, sizeof(d));
+	put64(d + 8, 0xffffffff81001010ULL);
+	put32(d + 16, 3);
+	show(b, fe, d, 20, TDAT_PRINT_FMT);
+	ok(tdat_event_nul_free(fe, TDAT_PRINT_FMT) == 1 &&
+	    tdat_event_nul_free(fe, TDAT_PRINT_RAW) == 0 &&
+	    tdat_event_nul_free(fe, TDAT_PRINT_PLUGINS) == (fe->plugin == NULL),
+	    "nul_free: \"--> %%ps (%%d)\" printed by its steps, not raw or "
+	    "by a plugin");
+	show(b, misc_ev, d, 32, TDAT_PRINT_FMT);
+	ok(tdat_event_nul_free(misc_ev, TDAT_PRINT_FMT) == 0,
+	    "nul_free: not a format with %%c and other conversions");
+}
+
 static void
 test_misc(struct tdat_event *ev, struct tdat_sbuf *b)
 {
@@ -761,6 +787,7 @@ main(void)
 	}
 	test_net(nt, &b);
 	test_plugins(fe, fx, km, &b);
+	test_nul_free(fe, misc_ev, &b);
 	test_wide(wd, &b);
 	test_sb_limit();
 	test_failed(bad_ev, &b);
