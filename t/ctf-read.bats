@@ -25,6 +25,27 @@ expected() {
 	fi
 }
 
+# A copy of labsisop-qemu-trace at FILE whose second page of CPU 0 says
+# 5 events were lost before it: MISSED_EVENTS and MISSED_STORED (bits
+# 31, 30 of the 32-bit commit word), the count after the page's data;
+# sets off to CPU 0's data offset.
+missed() {
+	cp "$D/labsisop-qemu-trace.dat" "$1"
+	chmod u+w "$1"
+	off=$("$B/tdat-dump" --flyrecord "$1" | sed -n 's/.*cpu 0: offset \([0-9]*\),.*/\1/p')
+	python3 - "$1" "$((off + 4096))" <<-'PY'
+	import sys
+	d = bytearray(open(sys.argv[1], 'rb').read())
+	p = int(sys.argv[2])
+	commit = int.from_bytes(d[p + 8:p + 12], 'little')
+	size = commit & 0xfffff
+	assert size + 12 + 4 <= 4096
+	d[p + 12 + size:p + 12 + size + 4] = (5).to_bytes(4, 'little')
+	d[p + 8:p + 12] = (commit | 3 << 30).to_bytes(4, 'little')
+	open(sys.argv[1], 'wb').write(d)
+	PY
+}
+
 # roundtrip FILE: FILE to CTF and back with tdat-cat; the copy's
 # tdat-dump --records -t (and -N -t) equal the original's.
 roundtrip() {
@@ -123,22 +144,7 @@ roundtrip() {
 
 @test "ctf read: lost events come back as lost events" {
 	f=$T/missed.dat
-	cp "$D/labsisop-qemu-trace.dat" "$f"
-	chmod u+w "$f"
-	off=$("$B/tdat-dump" --flyrecord "$f" | sed -n 's/.*cpu 0: offset \([0-9]*\),.*/\1/p')
-	# MISSED_EVENTS and MISSED_STORED (bits 31, 30 of the 32-bit commit
-	# word), a count of 5 after the page's data, on the second page
-	python3 - "$f" "$((off + 4096))" <<-'PY'
-	import sys
-	d = bytearray(open(sys.argv[1], 'rb').read())
-	p = int(sys.argv[2])
-	commit = int.from_bytes(d[p + 8:p + 12], 'little')
-	size = commit & 0xfffff
-	assert size + 12 + 4 <= 4096
-	d[p + 12 + size:p + 12 + size + 4] = (5).to_bytes(4, 'little')
-	d[p + 8:p + 12] = (commit | 3 << 30).to_bytes(4, 'little')
-	open(sys.argv[1], 'wb').write(d)
-	PY
+	missed "$f"
 	"$B/tdat-dump" --records -t "$f" | grep -q 'CPU:0 \[5 EVENTS DROPPED\]'
 	roundtrip "$f"
 	grep -q 'CPU:0 \[5 EVENTS DROPPED\]' "$T/got"
@@ -257,19 +263,7 @@ peak_kb() {
 	# a tie after a stream's first file begins a new stream instance
 	# (cpuN.K.0), one before lost events with an empty packet first
 	local f=$T/missed.dat off n
-	cp "$D/labsisop-qemu-trace.dat" "$f"
-	chmod u+w "$f"
-	off=$("$B/tdat-dump" --flyrecord "$f" | sed -n 's/.*cpu 0: offset \([0-9]*\),.*/\1/p')
-	python3 - "$f" "$((off + 4096))" <<-'PY'
-	import sys
-	d = bytearray(open(sys.argv[1], 'rb').read())
-	p = int(sys.argv[2])
-	commit = int.from_bytes(d[p + 8:p + 12], 'little')
-	size = commit & 0xfffff
-	d[p + 12 + size:p + 12 + size + 4] = (5).to_bytes(4, 'little')
-	d[p + 8:p + 12] = (commit | 3 << 30).to_bytes(4, 'little')
-	open(sys.argv[1], 'wb').write(d)
-	PY
+	missed "$f"
 	"$B/tdat-cat" --no-progress -o "$T/two.dat" "$f" "$f"
 	"$B/tdat-dump" --records -t "$T/two.dat" | grep -q 'CPU:0 \[5 EVENTS DROPPED\]'
 	TDAT_CTF_PACKET_BYTES=1 TDAT_CTF_FILE_BYTES=1 roundtrip "$T/two.dat"
