@@ -38,7 +38,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <babeltrace2/babeltrace.h>
+#include "ctf-bt2.h"
 
 #include "tdat-int.h"
 #include "tdat-ctf.h"
@@ -1294,6 +1294,8 @@ tdat_ctf_open_tdat(const char *dir, struct tdat_file **out,
 		return tdat_fail_nooff(e, TDAT_EUNSUP, "a CTF trace not "
 		    "written by tdat-to-ctf (no tdat/container): not "
 		    "supported");
+	if ((rc = tdat_bt2_load(e)) < 0)
+		return rc;
 	if ((c = calloc(1, sizeof(*c))) == NULL ||
 	    (c->dir = strdup(dir)) == NULL ||
 	    (c->tdir = malloc(strlen(dir) + sizeof("/tdat"))) == NULL ||

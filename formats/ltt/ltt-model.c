@@ -11,10 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include <libxml/HTMLparser.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
-#include <libxml/xmlwriter.h>
+#include "ltt-xml.h"
 
 #include "ltt-int.h"
 

@@ -15,9 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <libxml/HTMLparser.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
+#include "ltt-xml.h"
 
 #include "ltt-int.h"
 

@@ -15,8 +15,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
+#include "ltt-xml.h"
 
 #include "ltt-int.h"
 #include "tdat-opts.h"
@@ -997,6 +996,8 @@ tdat_ltt_open(const char *dir, struct tdat_ltt **out, struct tdat_err *e)
 	int rc;
 
 	*out = NULL;
+	if ((rc = tdat_xml_load(e)) < 0)
+		return rc;
 	if ((l = calloc(1, sizeof(*l))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	l->src.l = l;

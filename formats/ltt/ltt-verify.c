@@ -16,9 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
-#include <libxml/xmlschemas.h>
+#include "ltt-xml.h"
 
 #include "ltt-int.h"
 
@@ -613,6 +611,8 @@ tdat_ltt_verify_input(const char *dir, const struct tdat_verify_opts *o,
 	struct vf v = { dir, input_found, &vi, 0, NULL, 0, 0, 0, "", "" };
 	int rc;
 
+	if ((rc = tdat_xml_load(e)) < 0)
+		return rc;
 	if ((rc = verify_dir(&v, e)) < 0)
 		return rc;
 	snprintf(st->comp, sizeof(st->comp), "ltt");

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <libxml/xmlwriter.h>
+#include "ltt-xml.h"
 
 #include "ltt-int.h"
 #include "tdat-sink.h"
@@ -1392,6 +1392,8 @@ tdat_ltt_write(struct tdat_file *f, const char *dir,
 	size_t i;
 	int rc, k;
 
+	if ((rc = tdat_xml_load(e)) < 0)
+		return rc;
 	memset(&w, 0, sizeof(w));
 	w.f = f;
 	w.o = o;
