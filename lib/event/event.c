@@ -1668,6 +1668,66 @@ scan_print(struct ptok *t)
 	return 0;
 }
 
+static void
+scan_quiet(void *arg, const struct tdat_fmt_issue *is)
+{
+	(void)arg;
+	(void)is;
+}
+
+/*
+ * The head every kernel writes, "name: WORD\nID: DIGITS\n", read without
+ * the tokenizer: scan_header() reads the name (one item, the line ends
+ * after it) and then this "ID:", whose value is final.  -2 for any other
+ * head, which scan_header() reads.
+ */
+static int
+usual_id(const char *s, size_t len)
+{
+	char num[8];
+	size_t i = 6, d;
+
+	if (len < 6 || memcmp(s, "name: ", 6) != 0)
+		return -2;
+	while (i < len && ctype_of((unsigned char)s[i]) == T_ITEM)
+		i++;
+	if (i == 6 || len - i < 5 || memcmp(s + i, "\nID: ", 5) != 0)
+		return -2;
+	for (d = i += 5; i < len && i - d < sizeof(num) - 1 &&
+	    s[i] >= '0' && s[i] <= '9'; i++)
+		;
+	if (i == d || i >= len || s[i] != '\n')
+		return -2;
+	memcpy(num, s + d, i - d);
+	num[i - d] = '\0';
+	return event_id(num);
+}
+
+int
+tdat_event_scan_id(const char *text, size_t len)
+{
+	struct ptok t = { text, len, 0, 0 };
+	struct tdat_event ev;
+	struct scan sc = { scan_quiet, NULL, &ev };
+	int r, have_id = 0;
+
+#ifndef TDAT_ID_CHECK
+	if ((r = usual_id(text, len)) != -2)
+		return r;
+#endif
+	memset(&ev, 0, sizeof(ev));
+	r = scan_header(&t, &sc, &have_id);
+	free(ev.name);
+	r = r < 0 || !have_id ? -1 : ev.id;
+#ifdef TDAT_ID_CHECK
+	if (usual_id(text, len) != -2 && usual_id(text, len) != r)
+		abort();
+	if (usual_id(text, len) == -2 && getenv("TDAT_ID_CHECK_SAY"))
+		fprintf(stderr, "unusual head: %.40s\n", text);
+#endif
+	return r;
+}
+
 int
 tdat_event_scan(const char *text, size_t len, const char *system, int lsize,
     void (*note)(void *, const struct tdat_fmt_issue *), void *arg,

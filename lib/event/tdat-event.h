@@ -103,6 +103,9 @@ struct tdat_fmt_issue {
 int tdat_event_scan(const char *text, size_t len, const char *system,
     int lsize, void (*note)(void *, const struct tdat_fmt_issue *),
     void *arg, struct tdat_event **out, struct tdat_err *e);
+/* The id tdat_event_scan() gives the format (its head read the same
+ * way, its fields not read), or -1 where it fails it. */
+int tdat_event_scan_id(const char *text, size_t len);
 
 struct tdat_field *tdat_event_field(const struct tdat_event *,
     const char *name);

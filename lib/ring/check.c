@@ -41,7 +41,8 @@ check_record(struct tdat_ring_check *c, const struct tdat_page *pg,
 	if (it->size < 2)
 		return ISSUE(c, &is, TDAT_RI_NO_ID, where);
 	is.id = tdat_rd16(it->data, pl->big);
-	if ((ev = tdat_ring_event(c->events, is.id)) == NULL)
+	if ((ev = tdat_ring_event(c->events, is.id)) == NULL &&
+	    (c->miss == NULL || (ev = c->miss(c->arg, is.id)) == NULL))
 		return ISSUE(c, &is, TDAT_RI_NO_FORMAT, where);
 	if (c->seen)
 		c->seen[ev - c->events->ev] = 1;

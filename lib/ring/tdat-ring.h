@@ -414,6 +414,9 @@ struct tdat_ring_check {
 	int (*issue)(void *arg, const struct tdat_ring_issue *);
 	void *arg;
 	unsigned char *seen;	/* seen[ix] = 1 for an event met, or NULL */
+	/* an id not in events: the event, added to it now, or NULL (if set;
+	 * the gate reads a format file when a record first names its id) */
+	const struct tdat_ring_ev *(*miss)(void *arg, uint32_t id);
 	/* the CPU's clock: its last record (tdat_ring_check_cpu() resets) */
 	uint64_t last_ts;
 	int have_ts;
@@ -458,7 +461,7 @@ int tdat_ring_gate_page(struct tdat_ring_gate *, struct tdat_page *pg,
     uint64_t *nrec, struct tdat_err *e);
 /* A record (size bytes at d, as a page holds it): NULL when it passes,
  * else what is wrong. */
-const char *tdat_ring_gate_record(const struct tdat_ring_gate *,
+const char *tdat_ring_gate_record(struct tdat_ring_gate *,
     const unsigned char *d, uint32_t size);
 void tdat_ring_gate_close(struct tdat_ring_gate *);
 

@@ -536,6 +536,64 @@ test_bprint(struct tdat_event *ev, struct tdat_sbuf *b)
 	    "helper: (NO FORMAT FOUND at 1234)\n", "bprint: unknown format");
 }
 
+/* tdat_event_scan_id(): the id tdat_event_scan() gives, from the head
+ * alone (the gate reads a format file only when a record names its id),
+ * on the usual head and on those its fast path leaves to the tokenizer. */
+static void
+quiet(void *arg, const struct tdat_fmt_issue *is)
+{
+	(void)arg;
+	(void)is;
+}
+
+static void
+test_scan_id(void)
+{
+	static const char *const heads[] = {
+		"name: sched_switch\nID: 316\nformat:\n",
+		"name: x\nID: 012\nformat:\n",	/* octal, as strtoul */
+		"name: x\nID: 0x1f\nformat:\n",
+		"name: x\nID: 65535\nformat:\n",
+		"name: x\nID: 65536\nformat:\n",	/* no event id */
+		"name: x\nID: 1234567\nformat:\n",
+		"name: x\nID: \nformat:\n",
+		"name: x\nID: 7",			/* no newline */
+		"name: x\nID: 7 8\nformat:\n",
+		"name: a\vID: 3\nID: 4\nformat:\n",	/* \v: one line */
+		"name: a ID: 5\nID: 6\nformat:\n",
+		"name: a.b\nID: 9\nformat:\n",
+		"ID: 11\nname: y\nformat:\n",
+		"name: x\nIX: 3\nformat:\n",
+		"name:x\nID:21\nformat:\n",
+		"name: x\n ID: 22\nformat:\n",
+		"name: \nID: 23\nformat:\n",
+		"",
+	};
+	struct tdat_event *ev;
+	struct tdat_err e;
+	size_t i;
+	int want, got, same = 0;
+
+	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
+		want = tdat_event_scan(heads[i], strlen(heads[i]), "t", 8,
+		    quiet, NULL, &ev, &e) < 0 ? -1 : ev->id;
+		if (want >= 0)
+			tdat_event_free(ev);
+		got = tdat_event_scan_id(heads[i], strlen(heads[i]));
+		if (got == want)
+			same++;
+		else
+			printf("# head %zu: id %d, tdat_event_scan %d\n", i,
+			    got, want);
+	}
+	ok(same == (int)i, "tdat_event_scan_id agrees with tdat_event_scan "
+	    "on %zu heads", i);
+	ok(tdat_event_scan_id(heads[0], strlen(heads[0])) == 316 &&
+	    tdat_event_scan_id(heads[1], strlen(heads[1])) == 10 &&
+	    tdat_event_scan_id(heads[4], strlen(heads[4])) == -1,
+	    "usual, octal and too large ids");
+}
+
 /* tdat_event_scan: a bad line is noted and passed over, not fatal. */
 static void
 scan_note(void *arg, const struct tdat_fmt_issue *is)
@@ -753,6 +811,7 @@ main(void)
 
 	tdat_formats_all();
 	tdat_sb_init(&b);
+	test_scan_id();
 	ok(s != NULL, "new event set");
 	if (s == NULL)
 		return 1;
