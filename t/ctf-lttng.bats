@@ -99,3 +99,21 @@ want() {
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[ ! -e "$T/x.dat" ]
 }
+
+@test "lttng: a packet's discarded events are the missed events before its first event" {
+	cp -r "$L" "$T/d"
+	chmod -R u+w "$T/d"
+	# the second packet (at 256 KiB) says 5 events were discarded before
+	# it: events_discarded, big-endian, 56 bytes into its header
+	printf '\0\0\0\5' | dd of="$T/d/channel-context-switches_0" bs=1 seek=$((262144 + 56)) conv=notrunc 2>/dev/null
+	"$B/tdat-dump" --records -t "$T/d" >"$T/got"
+	grep -A1 -B1 'EVENTS DROPPED' "$T/got" >"$T/drop"
+	[ "$(wc -l <"$T/drop")" -eq 3 ]
+	grep -q '^CPU:0 \[5 EVENTS DROPPED\]$' "$T/drop"
+	grep -q ' 1417383705.133434153: irq_handler_exit: ' "$T/drop"
+	"$B/tdat-cat" -o "$T/d.dat" "$T/d"
+	"$B/tdat-dump" --records -t "$T/d.dat" | cmp - "$T/got"
+	if command -v trace-cmd >/dev/null; then
+		tc_report -t "$T/d.dat" 2>/dev/null | grep -q '^CPU:0 \[5 EVENTS DROPPED\]$'
+	fi
+}

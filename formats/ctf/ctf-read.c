@@ -51,6 +51,7 @@
 #include "ltt-int.h"
 
 #define CTF_WINDOW	(256u << 10)	/* bytes of pages a window holds */
+#define CTF_WINDOW_LTTNG (32u << 10)	/* ... of an LTTng trace */
 
 /* One data stream (its files): its port, buffer, CPU and instance. */
 struct cport {
@@ -903,7 +904,9 @@ co_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
 		p = find_port(c, buf, f->buf[buf].cpu[ci].id, 0);
 		s->pid = p->first_pid;
 		s->ps = f->buf[buf].page_size;
-		s->wcap = CTF_WINDOW / s->ps * s->ps;
+		/* an LTTng trace's CPUs are often many, its metadata large */
+		s->wcap = (c->lttng ? CTF_WINDOW_LTTNG : CTF_WINDOW) / s->ps *
+		    s->ps;
 		if (s->wcap == 0)
 			s->wcap = s->ps;
 		*total = p->size;
