@@ -117,3 +117,17 @@ want() {
 		tc_report -t "$T/d.dat" 2>/dev/null | grep -q '^CPU:0 \[5 EVENTS DROPPED\]$'
 	fi
 }
+
+@test "lttng: the events are read through a metadata of the classes used, in a temporary of TMPDIR removed at the end" {
+	"$B/tdat-to-ctf" --lttng "$D/x86_64-default-sched.dat" "$T/l.ctf"
+	mkdir "$T/tmpd"
+	TMPDIR=$T/tmpd "$B/tdat-dump" --records -t "$T/l.ctf" >"$T/trimmed"
+	[ -z "$(ls -A "$T/tmpd")" ]
+	# no temporary can be made: the whole metadata's graph reads them
+	TMPDIR=$T/none "$B/tdat-dump" --records -t "$T/l.ctf" >"$T/whole"
+	cmp "$T/trimmed" "$T/whole"
+	[ "$(wc -l <"$T/whole")" -gt 25000 ]
+	TMPDIR=$T/tmpd "$B/tdat-cat" -o "$T/x.dat" "$T/l.ctf"
+	[ -z "$(ls -A "$T/tmpd")" ]
+	"$B/tdat-dump" --records -t "$T/x.dat" | cmp - "$T/whole"
+}

@@ -28,7 +28,9 @@ int tdat_ctf_put_field(int big, const struct tdat_field *tf,
 int tdat_ctf_lttng_new(const bt_stream *st, struct tdat_file *f,
     struct ctf_lttng **out, struct tdat_err *e);
 void tdat_ctf_lttng_free(struct ctf_lttng *);
-/* The stream class whose events it reads. */
+/* Whether the first pass met events of class id. */
+int tdat_ctf_lttng_used(const struct ctf_lttng *, uint64_t id);
+/* The stream class whose events it reads (the first graph's). */
 const bt_stream_class *tdat_ctf_lttng_class(const struct ctf_lttng *);
 /* The first pass over a CPU's events: task names (the latest by time ts
  * of each task), and the pid running before the first sched_switch

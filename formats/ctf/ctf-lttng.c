@@ -410,6 +410,13 @@ sys_name(const char *ln, const struct kfmt *k, char *sys, size_t ssz,
 }
 
 static int
+ident_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9');
+}
+
+static int
 ident(const char *s)
 {
 	if (s == NULL || *s == 0)
@@ -771,9 +778,22 @@ make_formats(struct ctf_lttng *l, struct tdat_file *f, struct tdat_err *e)
 		struct lev *v = &l->ev[bt_event_class_get_id(ec)];
 		const struct kfmt *k;
 		struct tdat_system *sy;
+		char clean[200];
+		size_t j;
 
-		if (ln == NULL || !ident(ln) || !v->seen)
+		if (!v->seen)
 			continue;
+		/* a name ftrace's formats cannot hold: its odd characters
+		 * as '_' (a kprobe's, say) */
+		if (ln == NULL || *ln == 0)
+			snprintf(clean, sizeof(clean), "event_%llu",
+			    (unsigned long long)bt_event_class_get_id(ec));
+		else
+			snprintf(clean, sizeof(clean), "%s", ln);
+		for (j = 0; clean[j]; j++)
+			if (!ident_char(clean[j]))
+				clean[j] = '_';
+		ln = clean;
 		k = kfmt_of(ln);
 		sys_name(ln, k, sys, sizeof(sys), name, sizeof(name));
 		if ((sy = system_of(f, sys, &cap)) == NULL)
@@ -898,6 +918,12 @@ tdat_ctf_lttng_free(struct ctf_lttng *l)
 	free(l);
 }
 
+int
+tdat_ctf_lttng_used(const struct ctf_lttng *l, uint64_t id)
+{
+	return id < l->nev && l->ev[id].seen;
+}
+
 const bt_stream_class *
 tdat_ctf_lttng_class(const struct ctf_lttng *l)
 {
@@ -977,7 +1003,8 @@ lev_of(const struct ctf_lttng *l, const bt_event *ev)
 	const bt_event_class *ec = bt_event_borrow_class_const(ev);
 	uint64_t id = bt_event_class_get_id(ec);
 
-	if (id >= l->nev || l->ev[id].id == 0 || l->ev[id].ec != ec)
+	/* (by id: the second graph's classes are the first's again) */
+	if (id >= l->nev || l->ev[id].id == 0)
 		return NULL;
 	return &l->ev[id];
 }
@@ -1170,8 +1197,8 @@ tdat_ctf_lttng_record(struct ctf_lttng *l, const bt_event *ev, int big,
 			return rec->oom ? tdat_fail_nooff(e, TDAT_ENOMEM,
 			    "out of memory") : tdat_fail_nooff(e,
 			    TDAT_ECORRUPT, "LTTng event %s: field %s does not "
-			    "fit its format", bt_event_class_get_name(v->ec),
-			    tf->name);
+			    "fit its format", bt_event_class_get_name(
+			    bt_event_borrow_class_const(ev)), tf->name);
 		/* a __data_loc u8[] prints as a string when it is printable
 		 * (libtraceevent), to its first NUL: one after its bytes */
 		if ((tf->flags & TDAT_FLD_DYNAMIC) && tf->elemsize == 1 &&

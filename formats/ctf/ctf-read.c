@@ -111,6 +111,9 @@ struct tdat_ctf {
 	int faulty;			/* a run failed: babeltrace2 leaves */
 	struct tdat_err fault;		/* the graph unusable; its error */
 	struct ctf_lttng *lt;		/* a real LTTng kernel trace */
+	const char *bt_dir;		/* ... the directory babeltrace2 reads
+					 * (NULL: dir), in tmp */
+	struct tdat_out *tmp;
 	int lttng;			/* ... is being opened or read */
 };
 
@@ -387,7 +390,8 @@ graph_open(struct tdat_ctf *c, struct tdat_err *e)
 	if ((params = bt_value_map_create()) == NULL ||
 	    bt_value_map_insert_empty_array_entry(params, "inputs",
 	    &inputs) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
-	    bt_value_array_append_string_element(inputs, c->dir) !=
+	    bt_value_array_append_string_element(inputs, c->bt_dir ?
+	    c->bt_dir : c->dir) !=
 	    BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK ||
 	    (c->graph = bt_graph_create(0)) == NULL) {
 		bt_value_put_ref(params);
@@ -1300,6 +1304,7 @@ ctf_free(struct tdat_ctf *c)
 	tdat_close(c->f);
 	bt_graph_put_ref(c->graph);	/* the sink puts its iterators */
 	bt_component_class_sink_put_ref(c->sink_cls);
+	tdat_out_abort(c->tmp);		/* the second graph's directory */
 	tdat_events_free(c->evs);
 	tdat_ctf_lttng_free(c->lt);
 	free(c->ports);
@@ -1401,6 +1406,319 @@ scan_port(struct tdat_ctf *c, struct cport *p, struct tdat_err *e)
 	free(s.qbuf);
 	p->size = nev * 32 + 1;		/* an estimate, for progress */
 	return rc < 0 ? rc : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The events are read through a second graph whose metadata declares
+ * only the event classes the first pass met: babeltrace2 keeps its
+ * metadata's parse tree while the source lives, some 55 bytes a byte of
+ * metadata (17 MB for lttng-modules 2.8's 1181 events), which the
+ * first graph frees.  Its directory is a temporary in $TMPDIR (made and
+ * removed as the tools' outputs are, a signal included): the metadata as
+ * text, and a link to every other entry of the trace's directory. */
+
+#define TRIM_MAX	(64u << 20)	/* metadata larger is kept whole */
+
+/* The metadata's text: its packets' contents, or the file as it is. */
+static int
+metadata_text(const char *dir, struct tdat_sbuf *t)
+{
+	struct tdat_blob b = { 0 };
+	struct tdat_err e = { 0 };
+	uint64_t off = 0;
+	int big;
+
+	if (tdat_ltt_blob(dir, "", "metadata", &b, &e) < 0)
+		return -1;
+	if (b.len < 4 || (tdat_get(b.p, 4, 0) != 0x75d11d57u &&
+	    tdat_get(b.p, 4, 1) != 0x75d11d57u)) {
+		tdat_sb_add(t, (const char *)b.p, (size_t)b.len);
+		free(b.p);
+		return t->oom ? -1 : 0;
+	}
+	big = tdat_get(b.p, 4, 0) != 0x75d11d57u;
+	while (off + 37 <= b.len) {	/* sizes checked by metadata_packets */
+		uint32_t content = (uint32_t)tdat_get(b.p + off + 24, 4, big);
+		uint32_t packet = (uint32_t)tdat_get(b.p + off + 28, 4, big);
+
+		tdat_sb_add(t, (const char *)b.p + off + 37, content / 8 - 37);
+		off += packet / 8;
+	}
+	free(b.p);
+	return t->oom ? -1 : 0;
+}
+
+/* Past a string or comment at p (of text up to end), or p. */
+static const char *
+skip_lexical(const char *p, const char *end)
+{
+	if (*p == '"') {
+		for (p++; p < end && *p != '"'; p++)
+			if (*p == '\\' && p + 1 < end)
+				p++;
+		return p < end ? p + 1 : end;
+	}
+	if (*p == '/' && p + 1 < end && p[1] == '*') {
+		const char *q = memmem(p + 2, (size_t)(end - p - 2), "*/", 2);
+
+		return q ? q + 2 : end;
+	}
+	if (*p == '/' && p + 1 < end && p[1] == '/') {
+		const char *q = memchr(p, '\n', (size_t)(end - p));
+
+		return q ? q + 1 : end;
+	}
+	return p;
+}
+
+static int
+ident_char(char ch)
+{
+	return ch == '_' || (ch >= '0' && ch <= '9') || (ch >= 'a' &&
+	    ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+/* An event block [p, end) "event { ... };": its "id = N;" at depth 1,
+ * or -1. */
+static long long
+block_id(const char *p, const char *end)
+{
+	int depth = 0;
+
+	while (p < end) {
+		const char *q = skip_lexical(p, end);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '{')
+			depth++;
+		else if (*p == '}')
+			depth--;
+		else if (depth == 1 && *p == 'i' && p + 1 < end && p[1] == 'd' &&
+		    !ident_char(p[-1]) && p + 2 < end && !ident_char(p[2])) {
+			const char *s = p + 2;
+			char *e;
+			long long v;
+
+			while (s < end && (*s == ' ' || *s == '\t' || *s == '\n'))
+				s++;
+			if (s < end && *s == '=') {
+				v = strtoll(s + 1, &e, 0);
+				if (e != s + 1 && v >= 0)
+					return v;
+			}
+		}
+		p++;
+	}
+	return -1;
+}
+
+/* The metadata text less the event blocks of classes not used. */
+static int
+trim_events(struct tdat_ctf *c, const struct tdat_sbuf *t,
+    struct tdat_sbuf *out)
+{
+	const char *p = t->p, *end = t->p + t->len, *from = p;
+	int depth = 0;
+
+	while (p < end) {
+		const char *q = skip_lexical(p, end);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '{')
+			depth++;
+		else if (*p == '}')
+			depth--;
+		else if (depth == 0 && end - p > 5 && memcmp(p, "event", 5) ==
+		    0 && (p == t->p || !ident_char(p[-1])) &&
+		    !ident_char(p[5])) {
+			const char *b = p + 5, *close;
+			int d = 0;
+			long long id;
+
+			while (b < end && *b != '{' && *b != ';')
+				b++;
+			if (b >= end || *b != '{') {
+				p++;
+				continue;
+			}
+			for (close = b; close < end; ) {
+				q = skip_lexical(close, end);
+				if (q != close) {
+					close = q;
+					continue;
+				}
+				if (*close == '{')
+					d++;
+				else if (*close == '}' && --d == 0)
+					break;
+				close++;
+			}
+			if (close >= end)
+				break;
+			q = close + 1;
+			while (q < end && (*q == ' ' || *q == '\t' || *q == '\n'))
+				q++;
+			if (q < end && *q == ';')
+				q++;
+			id = block_id(b, close + 1);
+			if (id >= 0 && !tdat_ctf_lttng_used(c->lt, (uint64_t)id)) {
+				tdat_sb_add(out, from, (size_t)(p - from));
+				from = q;
+			}
+			p = q;
+			continue;
+		}
+		p++;
+	}
+	tdat_sb_add(out, from, (size_t)(end - from));
+	return out->oom ? -1 : 0;
+}
+
+/* The temporary directory: the trimmed metadata and links. */
+static int
+trim_dir(struct tdat_ctf *c, const char *tdir, const struct tdat_sbuf *m,
+    struct tdat_err *e)
+{
+	char src[PATH_MAX], dst[PATH_MAX], *real;
+	char **names;
+	size_t n, i;
+	int fd, rc = 0;
+
+	snprintf(dst, sizeof(dst), "%s/metadata", tdir);
+	if ((fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0
+	    || write(fd, m->p, m->len) != (ssize_t)m->len) {
+		rc = tdat_fail_nooff(e, TDAT_EIO, "%s: %s", dst,
+		    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	close(fd);
+	if ((real = realpath(c->dir, NULL)) == NULL)
+		return tdat_fail_nooff(e, TDAT_EIO, "%s", strerror(errno));
+	if (tdat_ltt_list(real, &names, &n) < 0) {
+		free(real);
+		return tdat_fail_nooff(e, TDAT_EIO, "%s", strerror(errno));
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		if (strcmp(names[i], "metadata") == 0)
+			continue;
+		snprintf(src, sizeof(src), "%s/%s", real, names[i]);
+		snprintf(dst, sizeof(dst), "%s/%s", tdir, names[i]);
+		if (symlink(src, dst) < 0)
+			rc = tdat_fail_nooff(e, TDAT_EIO, "%s: %s", dst,
+			    strerror(errno));
+	}
+	tdat_ltt_list_free(names, n);
+	free(real);
+	return rc;
+}
+
+/* A port's key: its name's last part, a path's base name. */
+static const char *
+port_key(const bt_port_output *op)
+{
+	const char *n = bt_port_get_name(bt_port_output_as_port_const(op));
+	const char *k = n, *q, *s;
+
+	for (q = n; (q = strstr(q, " | ")) != NULL; q += 3)
+		k = q + 3;
+	if ((s = strrchr(k, '/')) != NULL)
+		k = s + 1;
+	return k;
+}
+
+/* The second graph, its ports taking the first's places. */
+static int
+lttng_regraph(struct tdat_ctf *c, struct tdat_err *e)
+{
+	struct tdat_sbuf t, m;
+	struct cport *old = c->ports;
+	char **keys = NULL, tmpl[PATH_MAX];
+	const char *td = getenv("TMPDIR");
+	uint64_t nold = c->nports, i, k;
+	struct tdat_err te = { 0 };
+	int rc = 0;
+
+	tdat_sb_init(&t);
+	tdat_sb_init(&m);
+	rc = metadata_text(c->dir, &t);
+	if (rc == 0 && (t.len < 6 || memcmp(t.p, "/* CTF", 6) != 0))
+		tdat_sb_puts(&m, "/* CTF 1.8 */\n");	/* as text it needs it */
+	if (rc < 0 || t.len > TRIM_MAX ||
+	    trim_events(c, &t, &m) < 0 || m.len == 0) {
+		tdat_sb_free(&t);
+		tdat_sb_free(&m);
+		return 0;	/* the first graph reads it */
+	}
+	tdat_sb_free(&t);
+	if ((keys = calloc(nold + 1, sizeof(*keys))) == NULL) {
+		tdat_sb_free(&m);
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < nold; i++)
+		if ((keys[i] = strdup(port_key(
+		    bt_component_source_borrow_output_port_by_index_const(
+		    c->src, i)))) == NULL)
+			rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	snprintf(tmpl, sizeof(tmpl), "%s/tdat-lttng", td && *td ? td :
+	    "/tmp");
+	if (rc == 0 && (tdat_out_open_dir(tmpl, &c->tmp, &te) < 0 ||
+	    trim_dir(c, tdat_out_path(c->tmp), &m, &te) < 0)) {
+		/* no temporary: the first graph reads it */
+		tdat_out_abort(c->tmp);
+		c->tmp = NULL;
+		for (i = 0; i < nold; i++)
+			free(keys[i]);
+		free(keys);
+		tdat_sb_free(&m);
+		return 0;
+	}
+	tdat_sb_free(&m);
+	if (rc == 0) {
+		/* the first graph, and its parse tree, go */
+		bt_graph_put_ref(c->graph);
+		bt_component_class_sink_put_ref(c->sink_cls);
+		c->graph = NULL;
+		c->sink_cls = NULL;
+		c->src = NULL;
+		c->sink = NULL;
+		c->ports = NULL;
+		c->nports = 0;
+		c->bt_dir = tdat_out_path(c->tmp);
+		rc = graph_open(c, e);
+	}
+	for (i = 0; rc == 0 && i < c->nports; i++) {
+		const char *key = port_key(
+		    bt_component_source_borrow_output_port_by_index_const(
+		    c->src, i));
+
+		for (k = 0; k < nold && strcmp(keys[k], key) != 0; k++)
+			;
+		if (k == nold) {
+			rc = tdat_fail_nooff(e, TDAT_ECORRUPT, "data stream "
+			    "\"%.80s\" not found again", key);
+			break;
+		}
+		c->ports[i] = old[k];
+		c->ports[i].it = NULL;
+		c->ports[i].owner = NULL;
+	}
+	if (rc == 0 && c->nports != nold)
+		rc = tdat_fail_nooff(e, TDAT_ECORRUPT, "the data streams are "
+		    "not found again");
+	for (i = 0; i < nold; i++)
+		free(keys[i]);
+	free(keys);
+	if (c->ports != old)
+		free(old);
+	return rc;
 }
 
 /* The CPUs of the one buffer, in ascending order; a CPU's streams, if
@@ -1524,7 +1842,9 @@ lttng_open(struct tdat_ctf *c, struct tdat_err *e)
 		return rc;
 	c->evs->fields_only = 1;
 	tdat_events_finish(c->evs, 0);
-	return tdat_ctf_lttng_finish(c->lt, c->f, c->evs, e);
+	if ((rc = tdat_ctf_lttng_finish(c->lt, c->f, c->evs, e)) < 0)
+		return rc;
+	return lttng_regraph(c, e);
 }
 
 /* Whether tdat/container (at path) says tdat-to-ctf --lttng wrote it. */
