@@ -16,6 +16,8 @@
 /* Every function of libbabeltrace2 that tdat calls: add a name here and its
  * #define below. */
 #define TDAT_BT2_FUNCS(X) \
+	X(bt_clock_class_get_name) \
+	X(bt_clock_snapshot_get_ns_from_origin) \
 	X(bt_clock_snapshot_get_value) \
 	X(bt_component_class_sink_create) \
 	X(bt_component_class_sink_put_ref) \
@@ -31,21 +33,31 @@
 	X(bt_error_get_cause_count) \
 	X(bt_error_release) \
 	X(bt_event_borrow_class_const) \
+	X(bt_event_borrow_common_context_field_const) \
 	X(bt_event_borrow_payload_field_const) \
 	X(bt_event_borrow_specific_context_field_const) \
+	X(bt_event_class_borrow_payload_field_class_const) \
 	X(bt_event_class_get_id) \
 	X(bt_event_class_get_name) \
 	X(bt_field_array_borrow_element_field_by_index_const) \
 	X(bt_field_array_get_length) \
 	X(bt_field_borrow_class_const) \
+	X(bt_field_class_array_borrow_element_field_class_const) \
+	X(bt_field_class_array_static_get_length) \
+	X(bt_field_class_get_type) \
 	X(bt_field_class_integer_get_field_value_range) \
+	X(bt_field_class_integer_get_preferred_display_base) \
+	X(bt_field_class_structure_borrow_member_by_index_const) \
 	X(bt_field_class_structure_get_member_count) \
+	X(bt_field_class_structure_member_borrow_field_class_const) \
+	X(bt_field_class_structure_member_get_name) \
 	X(bt_field_get_class_type) \
 	X(bt_field_integer_signed_get_value) \
 	X(bt_field_integer_unsigned_get_value) \
 	X(bt_field_string_get_length) \
 	X(bt_field_string_get_value) \
 	X(bt_field_structure_borrow_member_field_by_index_const) \
+	X(bt_field_structure_borrow_member_field_by_name_const) \
 	X(bt_graph_add_sink_component_with_initialize_method_data) \
 	X(bt_graph_add_source_component) \
 	X(bt_graph_connect_ports) \
@@ -60,7 +72,10 @@
 	X(bt_message_iterator_create_from_sink_component) \
 	X(bt_message_iterator_next) \
 	X(bt_message_iterator_put_ref) \
+	X(bt_message_packet_beginning_borrow_packet_const) \
 	X(bt_message_put_ref) \
+	X(bt_message_stream_beginning_borrow_stream_const) \
+	X(bt_packet_borrow_context_field_const) \
 	X(bt_plugin_borrow_source_component_class_by_name_const) \
 	X(bt_plugin_find) \
 	X(bt_port_get_name) \
@@ -68,10 +83,22 @@
 	X(bt_self_component_set_data) \
 	X(bt_self_component_sink_add_input_port) \
 	X(bt_self_component_sink_borrow_input_port_by_index) \
+	X(bt_stream_borrow_class_const) \
+	X(bt_stream_borrow_trace_const) \
+	X(bt_stream_class_borrow_default_clock_class_const) \
+	X(bt_stream_class_borrow_event_class_by_index_const) \
+	X(bt_stream_class_borrow_event_common_context_field_class_const) \
+	X(bt_stream_class_get_event_class_count) \
+	X(bt_stream_class_get_id) \
+	X(bt_trace_borrow_environment_entry_value_by_name_const) \
 	X(bt_value_array_append_string_element) \
+	X(bt_value_get_type) \
+	X(bt_value_integer_signed_get) \
+	X(bt_value_integer_unsigned_get) \
 	X(bt_value_map_create) \
 	X(bt_value_map_insert_empty_array_entry) \
-	X(bt_value_put_ref)
+	X(bt_value_put_ref) \
+	X(bt_value_string_get)
 
 /* Their addresses, typed by the real declarations. */
 struct tdat_bt2_fns {
@@ -97,6 +124,8 @@ tdat_bt2(void)
 
 /* The call sites unchanged: each name calls through the table. */
 #ifndef TDAT_BT2_LOADER
+#define bt_clock_class_get_name (*tdat_bt2()->bt_clock_class_get_name)
+#define bt_clock_snapshot_get_ns_from_origin (*tdat_bt2()->bt_clock_snapshot_get_ns_from_origin)
 #define bt_clock_snapshot_get_value (*tdat_bt2()->bt_clock_snapshot_get_value)
 #define bt_component_class_sink_create (*tdat_bt2()->bt_component_class_sink_create)
 #define bt_component_class_sink_put_ref (*tdat_bt2()->bt_component_class_sink_put_ref)
@@ -112,21 +141,31 @@ tdat_bt2(void)
 #define bt_error_get_cause_count (*tdat_bt2()->bt_error_get_cause_count)
 #define bt_error_release (*tdat_bt2()->bt_error_release)
 #define bt_event_borrow_class_const (*tdat_bt2()->bt_event_borrow_class_const)
+#define bt_event_borrow_common_context_field_const (*tdat_bt2()->bt_event_borrow_common_context_field_const)
 #define bt_event_borrow_payload_field_const (*tdat_bt2()->bt_event_borrow_payload_field_const)
 #define bt_event_borrow_specific_context_field_const (*tdat_bt2()->bt_event_borrow_specific_context_field_const)
+#define bt_event_class_borrow_payload_field_class_const (*tdat_bt2()->bt_event_class_borrow_payload_field_class_const)
 #define bt_event_class_get_id (*tdat_bt2()->bt_event_class_get_id)
 #define bt_event_class_get_name (*tdat_bt2()->bt_event_class_get_name)
 #define bt_field_array_borrow_element_field_by_index_const (*tdat_bt2()->bt_field_array_borrow_element_field_by_index_const)
 #define bt_field_array_get_length (*tdat_bt2()->bt_field_array_get_length)
 #define bt_field_borrow_class_const (*tdat_bt2()->bt_field_borrow_class_const)
+#define bt_field_class_array_borrow_element_field_class_const (*tdat_bt2()->bt_field_class_array_borrow_element_field_class_const)
+#define bt_field_class_array_static_get_length (*tdat_bt2()->bt_field_class_array_static_get_length)
+#define bt_field_class_get_type (*tdat_bt2()->bt_field_class_get_type)
 #define bt_field_class_integer_get_field_value_range (*tdat_bt2()->bt_field_class_integer_get_field_value_range)
+#define bt_field_class_integer_get_preferred_display_base (*tdat_bt2()->bt_field_class_integer_get_preferred_display_base)
+#define bt_field_class_structure_borrow_member_by_index_const (*tdat_bt2()->bt_field_class_structure_borrow_member_by_index_const)
 #define bt_field_class_structure_get_member_count (*tdat_bt2()->bt_field_class_structure_get_member_count)
+#define bt_field_class_structure_member_borrow_field_class_const (*tdat_bt2()->bt_field_class_structure_member_borrow_field_class_const)
+#define bt_field_class_structure_member_get_name (*tdat_bt2()->bt_field_class_structure_member_get_name)
 #define bt_field_get_class_type (*tdat_bt2()->bt_field_get_class_type)
 #define bt_field_integer_signed_get_value (*tdat_bt2()->bt_field_integer_signed_get_value)
 #define bt_field_integer_unsigned_get_value (*tdat_bt2()->bt_field_integer_unsigned_get_value)
 #define bt_field_string_get_length (*tdat_bt2()->bt_field_string_get_length)
 #define bt_field_string_get_value (*tdat_bt2()->bt_field_string_get_value)
 #define bt_field_structure_borrow_member_field_by_index_const (*tdat_bt2()->bt_field_structure_borrow_member_field_by_index_const)
+#define bt_field_structure_borrow_member_field_by_name_const (*tdat_bt2()->bt_field_structure_borrow_member_field_by_name_const)
 #define bt_graph_add_sink_component_with_initialize_method_data (*tdat_bt2()->bt_graph_add_sink_component_with_initialize_method_data)
 #define bt_graph_add_source_component (*tdat_bt2()->bt_graph_add_source_component)
 #define bt_graph_connect_ports (*tdat_bt2()->bt_graph_connect_ports)
@@ -141,7 +180,10 @@ tdat_bt2(void)
 #define bt_message_iterator_create_from_sink_component (*tdat_bt2()->bt_message_iterator_create_from_sink_component)
 #define bt_message_iterator_next (*tdat_bt2()->bt_message_iterator_next)
 #define bt_message_iterator_put_ref (*tdat_bt2()->bt_message_iterator_put_ref)
+#define bt_message_packet_beginning_borrow_packet_const (*tdat_bt2()->bt_message_packet_beginning_borrow_packet_const)
 #define bt_message_put_ref (*tdat_bt2()->bt_message_put_ref)
+#define bt_message_stream_beginning_borrow_stream_const (*tdat_bt2()->bt_message_stream_beginning_borrow_stream_const)
+#define bt_packet_borrow_context_field_const (*tdat_bt2()->bt_packet_borrow_context_field_const)
 #define bt_plugin_borrow_source_component_class_by_name_const (*tdat_bt2()->bt_plugin_borrow_source_component_class_by_name_const)
 #define bt_plugin_find (*tdat_bt2()->bt_plugin_find)
 #define bt_port_get_name (*tdat_bt2()->bt_port_get_name)
@@ -149,10 +191,22 @@ tdat_bt2(void)
 #define bt_self_component_set_data (*tdat_bt2()->bt_self_component_set_data)
 #define bt_self_component_sink_add_input_port (*tdat_bt2()->bt_self_component_sink_add_input_port)
 #define bt_self_component_sink_borrow_input_port_by_index (*tdat_bt2()->bt_self_component_sink_borrow_input_port_by_index)
+#define bt_stream_borrow_class_const (*tdat_bt2()->bt_stream_borrow_class_const)
+#define bt_stream_borrow_trace_const (*tdat_bt2()->bt_stream_borrow_trace_const)
+#define bt_stream_class_borrow_default_clock_class_const (*tdat_bt2()->bt_stream_class_borrow_default_clock_class_const)
+#define bt_stream_class_borrow_event_class_by_index_const (*tdat_bt2()->bt_stream_class_borrow_event_class_by_index_const)
+#define bt_stream_class_borrow_event_common_context_field_class_const (*tdat_bt2()->bt_stream_class_borrow_event_common_context_field_class_const)
+#define bt_stream_class_get_event_class_count (*tdat_bt2()->bt_stream_class_get_event_class_count)
+#define bt_stream_class_get_id (*tdat_bt2()->bt_stream_class_get_id)
+#define bt_trace_borrow_environment_entry_value_by_name_const (*tdat_bt2()->bt_trace_borrow_environment_entry_value_by_name_const)
 #define bt_value_array_append_string_element (*tdat_bt2()->bt_value_array_append_string_element)
+#define bt_value_get_type (*tdat_bt2()->bt_value_get_type)
+#define bt_value_integer_signed_get (*tdat_bt2()->bt_value_integer_signed_get)
+#define bt_value_integer_unsigned_get (*tdat_bt2()->bt_value_integer_unsigned_get)
 #define bt_value_map_create (*tdat_bt2()->bt_value_map_create)
 #define bt_value_map_insert_empty_array_entry (*tdat_bt2()->bt_value_map_insert_empty_array_entry)
 #define bt_value_put_ref (*tdat_bt2()->bt_value_put_ref)
+#define bt_value_string_get (*tdat_bt2()->bt_value_string_get)
 #endif
 
 #endif

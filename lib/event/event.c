@@ -1711,21 +1711,12 @@ tdat_event_scan_id(const char *text, size_t len)
 	struct scan sc = { scan_quiet, NULL, &ev };
 	int r, have_id = 0;
 
-#ifndef TDAT_ID_CHECK
 	if ((r = usual_id(text, len)) != -2)
 		return r;
-#endif
 	memset(&ev, 0, sizeof(ev));
 	r = scan_header(&t, &sc, &have_id);
 	free(ev.name);
-	r = r < 0 || !have_id ? -1 : ev.id;
-#ifdef TDAT_ID_CHECK
-	if (usual_id(text, len) != -2 && usual_id(text, len) != r)
-		abort();
-	if (usual_id(text, len) == -2 && getenv("TDAT_ID_CHECK_SAY"))
-		fprintf(stderr, "unusual head: %.40s\n", text);
-#endif
-	return r;
+	return r < 0 || !have_id ? -1 : ev.id;
 }
 
 int
