@@ -25,8 +25,11 @@
  * Times are the events' clock values: nanoseconds with OFFSET, TSC2NSEC
  * and TIME_SHIFT applied, so the options that would shift them again
  * are left out (TSC2NSEC kept as the identity, as the LTT reader does).
- * A directory without tdat/ (LTTng's, babeltrace2's) is refused, and so
- * is one written with --lttng (events renamed and rebuilt).
+ * A directory without tdat/, or written with --lttng (events renamed and
+ * rebuilt), is read as a real LTTng kernel trace when its environment
+ * says so (ctf-lttng.c makes its formats; a first pass over its streams
+ * finds their CPUs, the tasks and the event classes used), and refused
+ * otherwise.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,11 +45,13 @@
 
 #include "tdat-int.h"
 #include "tdat-ctf.h"
+#include "ctf-int.h"
 #include "tdat-opts.h"
 #include "event-int.h"
 #include "ltt-int.h"
 
 #define CTF_WINDOW	(256u << 10)	/* bytes of pages a window holds */
+#define CTF_WINDOW_LTTNG (32u << 10)	/* ... of an LTTng trace */
 
 /* One data stream (its files): its port, buffer, CPU and instance. */
 struct cport {
@@ -56,6 +61,10 @@ struct cport {
 	uint64_t size;			/* bytes of the files: an estimate */
 	bt_message_iterator *it;	/* made when first pulled */
 	struct cstream *owner;		/* the open stream reading it */
+	/* LTTng: its stream class, CPU, first task, events */
+	uint64_t sc;
+	int have_cpu, have_pid;
+	int32_t first_pid;
 };
 
 /* One CPU's stream as ring-buffer pages: the state of page operations. */
@@ -79,6 +88,7 @@ struct cstream {
 	uint64_t off;
 	uint32_t ps;
 	int lat_fd;
+	int32_t pid;			/* LTTng: the task running */
 };
 
 struct tdat_ctf {
@@ -100,6 +110,11 @@ struct tdat_ctf {
 	int pull_rc;			/* what the last pull gave: 1, 0 end */
 	int faulty;			/* a run failed: babeltrace2 leaves */
 	struct tdat_err fault;		/* the graph unusable; its error */
+	struct ctf_lttng *lt;		/* a real LTTng kernel trace */
+	const char *bt_dir;		/* ... the directory babeltrace2 reads
+					 * (NULL: dir), in tmp */
+	struct tdat_out *tmp;
+	int lttng;			/* ... is being opened or read */
 };
 
 /* ------------------------------------------------------------------ */
@@ -375,7 +390,8 @@ graph_open(struct tdat_ctf *c, struct tdat_err *e)
 	if ((params = bt_value_map_create()) == NULL ||
 	    bt_value_map_insert_empty_array_entry(params, "inputs",
 	    &inputs) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
-	    bt_value_array_append_string_element(inputs, c->dir) !=
+	    bt_value_array_append_string_element(inputs, c->bt_dir ?
+	    c->bt_dir : c->dir) !=
 	    BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK ||
 	    (c->graph = bt_graph_create(0)) == NULL) {
 		bt_value_put_ref(params);
@@ -397,7 +413,7 @@ graph_open(struct tdat_ctf *c, struct tdat_err *e)
 		    bt_component_source_borrow_output_port_by_index_const(
 		    c->src, i);
 
-		if (port_place(c, bt_port_get_name(
+		if (!c->lttng && port_place(c, bt_port_get_name(
 		    bt_port_output_as_port_const(op)), &c->ports[i]) < 0)
 			return tdat_fail_nooff(e, TDAT_ECORRUPT, "data "
 			    "stream \"%.80s\" is not one tdat-to-ctf writes "
@@ -453,8 +469,7 @@ int_value(const bt_field *f)
 /* The bytes of a string, or of an array of integers (each es bytes in
  * the trace's byte order), appended to sb; -1 if f is neither. */
 static int
-field_bytes(struct tdat_ctf *c, const bt_field *f, struct tdat_sbuf *sb,
-    int nul)
+field_bytes(int big, const bt_field *f, struct tdat_sbuf *sb, int nul)
 {
 	bt_field_class_type t = bt_field_get_class_type(f);
 	unsigned char b[8];
@@ -481,7 +496,7 @@ field_bytes(struct tdat_ctf *c, const bt_field *f, struct tdat_sbuf *sb,
 		    bt_field_borrow_class_const(x)) / 8);
 		if (es < 1 || es > 8)
 			return -1;
-		tdat_put(b, int_value(x), es, c->f->big);
+		tdat_put(b, int_value(x), es, big);
 		tdat_sb_add(sb, (const char *)b, (size_t)es);
 	}
 	return 0;
@@ -498,8 +513,8 @@ rec_room(struct tdat_sbuf *r, size_t n)
 
 /* One field of the format from its babeltrace2 field f: put at its
  * offset, its data after the fixed part for a __data_loc field. */
-static int
-put_field(struct tdat_ctf *c, const struct tdat_field *tf, const bt_field *f,
+int
+tdat_ctf_put_field(int big, const struct tdat_field *tf, const bt_field *f,
     struct tdat_sbuf *r, struct tdat_sbuf *tmp)
 {
 	uint32_t off = (uint32_t)tf->offset, len, at;
@@ -510,11 +525,11 @@ put_field(struct tdat_ctf *c, const struct tdat_field *tf, const bt_field *f,
 		    tf->size != 8)
 			return -1;
 		tdat_put((unsigned char *)r->p + off, int_value(f), tf->size,
-		    c->f->big);
+		    big);
 		return 0;
 	}
 	tdat_sb_reset(tmp);
-	if (field_bytes(c, f, tmp, dyn || tf->size == 0) < 0 || tmp->oom)
+	if (field_bytes(big, f, tmp, dyn || tf->size == 0) < 0 || tmp->oom)
 		return -1;
 	len = (uint32_t)tmp->len;
 	if (dyn) {
@@ -525,7 +540,7 @@ put_field(struct tdat_ctf *c, const struct tdat_field *tf, const bt_field *f,
 		if (tf->flags & TDAT_FLD_RELATIVE)
 			at -= off + (uint32_t)tf->size;
 		tdat_put((unsigned char *)r->p + off, tf->size == 2 ? at :
-		    (uint64_t)len << 16 | (at & 0xffff), tf->size, c->f->big);
+		    (uint64_t)len << 16 | (at & 0xffff), tf->size, big);
 		return r->oom ? -1 : 0;
 	}
 	if (tf->size == 0 || bt_field_get_class_type(f) ==
@@ -570,7 +585,7 @@ put_struct(struct tdat_ctf *c, const struct tdat_field *tf, int n,
 		    tf[i].size == 0) && is_int(f) && j < m)
 			f = bt_field_structure_borrow_member_field_by_index_const(
 			    st, j++);
-		if (put_field(c, &tf[i], f, r, tmp) < 0)
+		if (tdat_ctf_put_field(c->f->big, &tf[i], f, r, tmp) < 0)
 			return -1;
 	}
 	return 0;
@@ -607,15 +622,29 @@ event_record(struct cstream *s, const bt_message *m)
 	const struct tdat_event *te;
 	const bt_field *pay = bt_event_borrow_payload_field_const(ev);
 	struct tdat_sbuf tmp;
+	int64_t ns;
 	int bad;
 
+	if (c->lttng) {
+		/* nanoseconds from the clock's origin, its offset in */
+		if (cs == NULL || bt_clock_snapshot_get_ns_from_origin(cs, &ns)
+		    != BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK || ns < 0)
+			return tdat_fail_nooff(s->e, TDAT_ECORRUPT, "CPU %u: "
+			    "an event's time is not in nanoseconds from 1970 "
+			    "on (before its clock's origin or past 2262)",
+			    s->port->cpu);
+		s->pg.ts = (uint64_t)ns;
+		return tdat_ctf_lttng_record(c->lt, ev, c->f->big, &s->pid,
+		    &s->pg.rec, s->e);
+	}
 	s->pg.ts = bt_clock_snapshot_get_value(cs);
 	tdat_sb_reset(&s->pg.rec);
 	if (id == TDAT_CTF_ID_UNKNOWN) {
 		/* type, __data_length, data: the record's own bytes */
 		if (pay == NULL || bt_field_class_structure_get_member_count(
 		    bt_field_borrow_class_const(pay)) < 3 ||
-		    field_bytes(c, bt_field_structure_borrow_member_field_by_index_const(
+		    field_bytes(c->f->big,
+		    bt_field_structure_borrow_member_field_by_index_const(
 		    pay, 2), &s->pg.rec, 0) < 0)
 			goto bad;
 		return s->pg.rec.oom ? tdat_fail_nooff(s->e, TDAT_ENOMEM,
@@ -877,8 +906,11 @@ co_open(struct tdat_file *f, int buf, uint32_t ci, void **st,
 				goto fail;
 			}
 		p = find_port(c, buf, f->buf[buf].cpu[ci].id, 0);
+		s->pid = p->first_pid;
 		s->ps = f->buf[buf].page_size;
-		s->wcap = CTF_WINDOW / s->ps * s->ps;
+		/* an LTTng trace's CPUs are often many, its metadata large */
+		s->wcap = (c->lttng ? CTF_WINDOW_LTTNG : CTF_WINDOW) / s->ps *
+		    s->ps;
 		if (s->wcap == 0)
 			s->wcap = s->ps;
 		*total = p->size;
@@ -1272,11 +1304,563 @@ ctf_free(struct tdat_ctf *c)
 	tdat_close(c->f);
 	bt_graph_put_ref(c->graph);	/* the sink puts its iterators */
 	bt_component_class_sink_put_ref(c->sink_cls);
+	tdat_out_abort(c->tmp);		/* the second graph's directory */
 	tdat_events_free(c->evs);
+	tdat_ctf_lttng_free(c->lt);
 	free(c->ports);
 	free(c->tdir);
 	free(c->dir);
 	free(c);
+}
+
+/* ------------------------------------------------------------------ */
+/* A real LTTng kernel trace (ctf-lttng.c): a first pass over every data
+ * stream finds its CPU (the packets' cpu_id), its events' classes, the
+ * task names and the task running before its first sched_switch. */
+
+static void
+packet_cpu(struct cport *p, const bt_message *m)
+{
+	const bt_packet *pk =
+	    bt_message_packet_beginning_borrow_packet_const(m);
+	const bt_field *ctx = pk ? bt_packet_borrow_context_field_const(pk) :
+	    NULL, *f;
+
+	if (p->have_cpu || ctx == NULL)
+		return;
+	f = bt_field_structure_borrow_member_field_by_name_const(ctx,
+	    "cpu_id");
+	if (f && is_int(f) && int_value(f) <= 0xffffffffu) {
+		p->cpu = (uint32_t)int_value(f);
+		p->have_cpu = 1;
+	}
+}
+
+static int
+scan_message(struct tdat_ctf *c, struct cport *p, const bt_message *m,
+    uint64_t *nev, struct tdat_err *e)
+{
+	const bt_stream *st;
+	const bt_clock_snapshot *cs;
+	int64_t ns;
+
+	switch (bt_message_get_type(m)) {
+	case BT_MESSAGE_TYPE_STREAM_BEGINNING:
+		st = bt_message_stream_beginning_borrow_stream_const(m);
+		p->sc = bt_stream_class_get_id(bt_stream_borrow_class_const(st));
+		if (c->lt == NULL)
+			return tdat_ctf_lttng_new(st, c->f, &c->lt, e);
+		if (bt_stream_borrow_class_const(st) !=
+		    tdat_ctf_lttng_class(c->lt))
+			return tdat_fail_nooff(e, TDAT_EUNSUP, "an LTTng trace "
+			    "of several channels (stream classes): not "
+			    "supported");
+		return 0;
+	case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+		packet_cpu(p, m);
+		return 0;
+	case BT_MESSAGE_TYPE_EVENT:
+		(*nev)++;
+		cs = bt_message_event_borrow_default_clock_snapshot_const(m);
+		if (cs == NULL || bt_clock_snapshot_get_ns_from_origin(cs, &ns)
+		    != BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+			ns = 0;
+		if (c->lt)
+			tdat_ctf_lttng_scan(c->lt,
+			    bt_message_event_borrow_event_const(m), ns,
+			    &p->first_pid, &p->have_pid);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int
+scan_port(struct tdat_ctf *c, struct cport *p, struct tdat_err *e)
+{
+	struct cstream s;
+	uint64_t nev = 0;
+	int rc = 0;
+
+	memset(&s, 0, sizeof(s));
+	s.c = c;
+	s.port = p;
+	s.e = e;
+	for (;;) {
+		const bt_message *m;
+
+		if (s.iq >= s.nq) {
+			s.nq = s.iq = 0;
+			if ((rc = pull(c, &s, 0, e)) <= 0)
+				break;
+			continue;
+		}
+		m = s.qbuf[s.iq++];
+		rc = scan_message(c, p, m, &nev, e);
+		bt_message_put_ref(m);
+		if (rc < 0)
+			break;
+	}
+	while (s.iq < s.nq)
+		bt_message_put_ref(s.qbuf[s.iq++]);
+	free(s.qbuf);
+	p->size = nev * 32 + 1;		/* an estimate, for progress */
+	return rc < 0 ? rc : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The events are read through a second graph whose metadata declares
+ * only the event classes the first pass met: babeltrace2 keeps its
+ * metadata's parse tree while the source lives, some 55 bytes a byte of
+ * metadata (17 MB for lttng-modules 2.8's 1181 events), which the
+ * first graph frees.  Its directory is a temporary in $TMPDIR (made and
+ * removed as the tools' outputs are, a signal included): the metadata as
+ * text, and a link to every other entry of the trace's directory. */
+
+#define TRIM_MAX	(64u << 20)	/* metadata larger is kept whole */
+
+/* The metadata's text: its packets' contents, or the file as it is. */
+static int
+metadata_text(const char *dir, struct tdat_sbuf *t)
+{
+	struct tdat_blob b = { 0 };
+	struct tdat_err e = { 0 };
+	uint64_t off = 0;
+	int big;
+
+	if (tdat_ltt_blob(dir, "", "metadata", &b, &e) < 0)
+		return -1;
+	if (b.len < 4 || (tdat_get(b.p, 4, 0) != 0x75d11d57u &&
+	    tdat_get(b.p, 4, 1) != 0x75d11d57u)) {
+		tdat_sb_add(t, (const char *)b.p, (size_t)b.len);
+		free(b.p);
+		return t->oom ? -1 : 0;
+	}
+	big = tdat_get(b.p, 4, 0) != 0x75d11d57u;
+	while (off + 37 <= b.len) {	/* sizes checked by metadata_packets */
+		uint32_t content = (uint32_t)tdat_get(b.p + off + 24, 4, big);
+		uint32_t packet = (uint32_t)tdat_get(b.p + off + 28, 4, big);
+
+		tdat_sb_add(t, (const char *)b.p + off + 37, content / 8 - 37);
+		off += packet / 8;
+	}
+	free(b.p);
+	return t->oom ? -1 : 0;
+}
+
+/* Past a string or comment at p (of text up to end), or p. */
+static const char *
+skip_lexical(const char *p, const char *end)
+{
+	if (*p == '"') {
+		for (p++; p < end && *p != '"'; p++)
+			if (*p == '\\' && p + 1 < end)
+				p++;
+		return p < end ? p + 1 : end;
+	}
+	if (*p == '/' && p + 1 < end && p[1] == '*') {
+		const char *q = memmem(p + 2, (size_t)(end - p - 2), "*/", 2);
+
+		return q ? q + 2 : end;
+	}
+	if (*p == '/' && p + 1 < end && p[1] == '/') {
+		const char *q = memchr(p, '\n', (size_t)(end - p));
+
+		return q ? q + 1 : end;
+	}
+	return p;
+}
+
+static int
+ident_char(char ch)
+{
+	return ch == '_' || (ch >= '0' && ch <= '9') || (ch >= 'a' &&
+	    ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+/* An event block [p, end) "event { ... };": its "id = N;" at depth 1,
+ * or -1. */
+static long long
+block_id(const char *p, const char *end)
+{
+	int depth = 0;
+
+	while (p < end) {
+		const char *q = skip_lexical(p, end);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '{')
+			depth++;
+		else if (*p == '}')
+			depth--;
+		else if (depth == 1 && *p == 'i' && p + 1 < end && p[1] == 'd' &&
+		    !ident_char(p[-1]) && p + 2 < end && !ident_char(p[2])) {
+			const char *s = p + 2;
+			char *e;
+			long long v;
+
+			while (s < end && (*s == ' ' || *s == '\t' || *s == '\n'))
+				s++;
+			if (s < end && *s == '=') {
+				v = strtoll(s + 1, &e, 0);
+				if (e != s + 1 && v >= 0)
+					return v;
+			}
+		}
+		p++;
+	}
+	return -1;
+}
+
+/* The metadata text less the event blocks of classes not used. */
+static int
+trim_events(struct tdat_ctf *c, const struct tdat_sbuf *t,
+    struct tdat_sbuf *out)
+{
+	const char *p = t->p, *end = t->p + t->len, *from = p;
+	int depth = 0;
+
+	while (p < end) {
+		const char *q = skip_lexical(p, end);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '{')
+			depth++;
+		else if (*p == '}')
+			depth--;
+		else if (depth == 0 && end - p > 5 && memcmp(p, "event", 5) ==
+		    0 && (p == t->p || !ident_char(p[-1])) &&
+		    !ident_char(p[5])) {
+			const char *b = p + 5, *close;
+			int d = 0;
+			long long id;
+
+			while (b < end && *b != '{' && *b != ';')
+				b++;
+			if (b >= end || *b != '{') {
+				p++;
+				continue;
+			}
+			for (close = b; close < end; ) {
+				q = skip_lexical(close, end);
+				if (q != close) {
+					close = q;
+					continue;
+				}
+				if (*close == '{')
+					d++;
+				else if (*close == '}' && --d == 0)
+					break;
+				close++;
+			}
+			if (close >= end)
+				break;
+			q = close + 1;
+			while (q < end && (*q == ' ' || *q == '\t' || *q == '\n'))
+				q++;
+			if (q < end && *q == ';')
+				q++;
+			id = block_id(b, close + 1);
+			if (id >= 0 && !tdat_ctf_lttng_used(c->lt, (uint64_t)id)) {
+				tdat_sb_add(out, from, (size_t)(p - from));
+				from = q;
+			}
+			p = q;
+			continue;
+		}
+		p++;
+	}
+	tdat_sb_add(out, from, (size_t)(end - from));
+	return out->oom ? -1 : 0;
+}
+
+/* The temporary directory: the trimmed metadata and links. */
+static int
+trim_dir(struct tdat_ctf *c, const char *tdir, const struct tdat_sbuf *m,
+    struct tdat_err *e)
+{
+	char src[PATH_MAX], dst[PATH_MAX], *real;
+	char **names;
+	size_t n, i;
+	int fd, rc = 0;
+
+	snprintf(dst, sizeof(dst), "%s/metadata", tdir);
+	if ((fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0
+	    || write(fd, m->p, m->len) != (ssize_t)m->len) {
+		rc = tdat_fail_nooff(e, TDAT_EIO, "%s: %s", dst,
+		    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	close(fd);
+	if ((real = realpath(c->dir, NULL)) == NULL)
+		return tdat_fail_nooff(e, TDAT_EIO, "%s", strerror(errno));
+	if (tdat_ltt_list(real, &names, &n) < 0) {
+		free(real);
+		return tdat_fail_nooff(e, TDAT_EIO, "%s", strerror(errno));
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		if (strcmp(names[i], "metadata") == 0)
+			continue;
+		snprintf(src, sizeof(src), "%s/%s", real, names[i]);
+		snprintf(dst, sizeof(dst), "%s/%s", tdir, names[i]);
+		if (symlink(src, dst) < 0)
+			rc = tdat_fail_nooff(e, TDAT_EIO, "%s: %s", dst,
+			    strerror(errno));
+	}
+	tdat_ltt_list_free(names, n);
+	free(real);
+	return rc;
+}
+
+/* A port's key: its name's last part, a path's base name. */
+static const char *
+port_key(const bt_port_output *op)
+{
+	const char *n = bt_port_get_name(bt_port_output_as_port_const(op));
+	const char *k = n, *q, *s;
+
+	for (q = n; (q = strstr(q, " | ")) != NULL; q += 3)
+		k = q + 3;
+	if ((s = strrchr(k, '/')) != NULL)
+		k = s + 1;
+	return k;
+}
+
+/* The second graph, its ports taking the first's places. */
+static int
+lttng_regraph(struct tdat_ctf *c, struct tdat_err *e)
+{
+	struct tdat_sbuf t, m;
+	struct cport *old = c->ports;
+	char **keys = NULL, tmpl[PATH_MAX];
+	const char *td = getenv("TMPDIR");
+	uint64_t nold = c->nports, i, k;
+	struct tdat_err te = { 0 };
+	int rc = 0;
+
+	tdat_sb_init(&t);
+	tdat_sb_init(&m);
+	rc = metadata_text(c->dir, &t);
+	if (rc == 0 && (t.len < 6 || memcmp(t.p, "/* CTF", 6) != 0))
+		tdat_sb_puts(&m, "/* CTF 1.8 */\n");	/* as text it needs it */
+	if (rc < 0 || t.len > TRIM_MAX ||
+	    trim_events(c, &t, &m) < 0 || m.len == 0) {
+		tdat_sb_free(&t);
+		tdat_sb_free(&m);
+		return 0;	/* the first graph reads it */
+	}
+	tdat_sb_free(&t);
+	if ((keys = calloc(nold + 1, sizeof(*keys))) == NULL) {
+		tdat_sb_free(&m);
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < nold; i++)
+		if ((keys[i] = strdup(port_key(
+		    bt_component_source_borrow_output_port_by_index_const(
+		    c->src, i)))) == NULL)
+			rc = tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	snprintf(tmpl, sizeof(tmpl), "%s/tdat-lttng", td && *td ? td :
+	    "/tmp");
+	if (rc == 0 && (tdat_out_open_dir(tmpl, &c->tmp, &te) < 0 ||
+	    trim_dir(c, tdat_out_path(c->tmp), &m, &te) < 0)) {
+		/* no temporary: the first graph reads it */
+		tdat_out_abort(c->tmp);
+		c->tmp = NULL;
+		for (i = 0; i < nold; i++)
+			free(keys[i]);
+		free(keys);
+		tdat_sb_free(&m);
+		return 0;
+	}
+	tdat_sb_free(&m);
+	if (rc == 0) {
+		/* the first graph, and its parse tree, go */
+		bt_graph_put_ref(c->graph);
+		bt_component_class_sink_put_ref(c->sink_cls);
+		c->graph = NULL;
+		c->sink_cls = NULL;
+		c->src = NULL;
+		c->sink = NULL;
+		c->ports = NULL;
+		c->nports = 0;
+		c->bt_dir = tdat_out_path(c->tmp);
+		rc = graph_open(c, e);
+	}
+	for (i = 0; rc == 0 && i < c->nports; i++) {
+		const char *key = port_key(
+		    bt_component_source_borrow_output_port_by_index_const(
+		    c->src, i));
+
+		for (k = 0; k < nold && strcmp(keys[k], key) != 0; k++)
+			;
+		if (k == nold) {
+			rc = tdat_fail_nooff(e, TDAT_ECORRUPT, "data stream "
+			    "\"%.80s\" not found again", key);
+			break;
+		}
+		c->ports[i] = old[k];
+		c->ports[i].it = NULL;
+		c->ports[i].owner = NULL;
+	}
+	if (rc == 0 && c->nports != nold)
+		rc = tdat_fail_nooff(e, TDAT_ECORRUPT, "the data streams are "
+		    "not found again");
+	for (i = 0; i < nold; i++)
+		free(keys[i]);
+	free(keys);
+	if (c->ports != old)
+		free(old);
+	return rc;
+}
+
+/* The CPUs of the one buffer, in ascending order; a CPU's streams, if
+ * several, are read one after the other. */
+static int
+lttng_cpus(struct tdat_ctf *c, struct tdat_err *e)
+{
+	struct tdat_file *f = c->f;
+	struct tdat_buffer *b;
+	uint64_t i, k;
+	int64_t last = -1;
+
+	if ((f->buf = calloc(1, sizeof(*f->buf))) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	f->nbuf = 1;
+	b = f->buf;
+	b->page_size = f->page_size;
+	b->opt_index = -1;
+	if ((b->name = strdup("")) == NULL || (b->clock =
+	    strdup(f->trace_clock)) == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	for (i = 0; i < c->nports; i++) {
+		struct cport *p = &c->ports[i];
+
+		p->buf = 0;
+		if (!p->have_cpu)
+			p->cpu = (uint32_t)i;
+		for (k = 0; k < i; k++)
+			if (c->ports[k].cpu == p->cpu)
+				p->inst++;
+	}
+	for (;;) {
+		int64_t next = -1;
+		uint64_t size = 0;
+
+		for (i = 0; i < c->nports; i++)
+			if ((int64_t)c->ports[i].cpu > last && (next < 0 ||
+			    (int64_t)c->ports[i].cpu < next))
+				next = c->ports[i].cpu;
+		if (next < 0)
+			break;
+		for (i = 0; i < c->nports; i++)
+			if ((int64_t)c->ports[i].cpu == next)
+				size += c->ports[i].size;
+		if (tdat_ltt_add_cpu(b, (uint32_t)next, size) < 0)
+			return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+		f->ncpus = (uint32_t)next + 1;
+		last = next;
+	}
+	return 0;
+}
+
+/* LTTng's metadata is in packets (ctf(5) of CTF 1.8, "Metadata"): each
+ * whole, or babeltrace2 2.0 loops for ever on the last one cut short. */
+static int
+metadata_packets(const char *dir, struct tdat_err *e)
+{
+	char path[PATH_MAX];
+	unsigned char h[37];
+	uint64_t off = 0, size;
+	uint32_t magic, content, packet;
+	struct stat st;
+	int fd, big;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd, &st) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return tdat_fail_nooff(e, TDAT_EIO, "metadata: %s",
+		    strerror(errno));
+	}
+	size = (uint64_t)st.st_size;
+	for (; off < size; off += packet / 8) {
+		n = pread(fd, h, sizeof(h), (off_t)off);
+		if (n < 4)
+			break;
+		magic = tdat_get(h, 4, 0);
+		big = magic != 0x75d11d57u;
+		if (tdat_get(h, 4, big) != 0x75d11d57u) {
+			if (off == 0)
+				break;	/* text metadata */
+			close(fd);
+			return tdat_fail_nooff(e, TDAT_ECORRUPT, "metadata: "
+			    "offset %llu: not a metadata packet",
+			    (unsigned long long)off);
+		}
+		content = n == (ssize_t)sizeof(h) ? (uint32_t)tdat_get(h + 24,
+		    4, big) : 0;
+		packet = n == (ssize_t)sizeof(h) ? (uint32_t)tdat_get(h + 28,
+		    4, big) : 0;
+		if (content < 8 * sizeof(h) || content > packet ||
+		    packet % 8 || packet / 8 > size - off) {
+			close(fd);
+			return tdat_fail_nooff(e, TDAT_ECORRUPT, "metadata: "
+			    "offset %llu: a metadata packet cut short or of "
+			    "bad sizes", (unsigned long long)off);
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+static int
+lttng_open(struct tdat_ctf *c, struct tdat_err *e)
+{
+	uint64_t i;
+	int rc;
+
+	for (i = 0; i < c->nports; i++)
+		if ((rc = scan_port(c, &c->ports[i], e)) < 0)
+			return rc;
+	if (c->lt == NULL)
+		return tdat_fail_nooff(e, TDAT_EUNSUP, "a CTF trace with no "
+		    "data stream, not written by tdat-to-ctf (no "
+		    "tdat/container): not supported");
+	if ((rc = lttng_cpus(c, e)) < 0 ||
+	    (rc = tdat_ctf_lttng_formats(c->lt, c->f, e)) < 0 ||
+	    (rc = tdat_page_layout(c->f, &c->pl, e)) < 0 ||
+	    (rc = tdat_events_load(c->f, &c->evs, e)) < 0)
+		return rc;
+	c->evs->fields_only = 1;
+	tdat_events_finish(c->evs, 0);
+	if ((rc = tdat_ctf_lttng_finish(c->lt, c->f, c->evs, e)) < 0)
+		return rc;
+	return lttng_regraph(c, e);
+}
+
+/* Whether tdat/container (at path) says tdat-to-ctf --lttng wrote it. */
+static int
+lttng_written(const char *path)
+{
+	char line[128];
+	FILE *fp = fopen(path, "re");
+	int yes = 0;
+
+	if (fp == NULL)
+		return 0;
+	while (!yes && fgets(line, sizeof(line), fp))
+		yes = strcmp(line, "lttng 1\n") == 0;
+	fclose(fp);
+	return yes;
 }
 
 int
@@ -1290,10 +1874,6 @@ tdat_ctf_open_tdat(const char *dir, struct tdat_file **out,
 
 	*out = NULL;
 	snprintf(path, sizeof(path), "%s/tdat/container", dir);
-	if (stat(path, &st) != 0)
-		return tdat_fail_nooff(e, TDAT_EUNSUP, "a CTF trace not "
-		    "written by tdat-to-ctf (no tdat/container): not "
-		    "supported");
 	if ((c = calloc(1, sizeof(*c))) == NULL ||
 	    (c->dir = strdup(dir)) == NULL ||
 	    (c->tdir = malloc(strlen(dir) + sizeof("/tdat"))) == NULL ||
@@ -1304,7 +1884,17 @@ tdat_ctf_open_tdat(const char *dir, struct tdat_file **out,
 	}
 	c->f->fd = -1;
 	snprintf(c->tdir, strlen(dir) + sizeof("/tdat"), "%s/tdat", dir);
-	if ((rc = read_originals(c, e)) < 0 ||
+	if (stat(path, &st) != 0 || lttng_written(path)) {
+		/* not tdat-to-ctf's, or its --lttng one (events renamed
+		 * and rebuilt): an LTTng kernel trace? */
+		c->lttng = 1;
+		if ((rc = metadata_packets(dir, e)) < 0 ||
+		    (rc = graph_open(c, e)) < 0 ||
+		    (rc = lttng_open(c, e)) < 0) {
+			ctf_free(c);
+			return rc;
+		}
+	} else if ((rc = read_originals(c, e)) < 0 ||
 	    (rc = graph_open(c, e)) < 0) {
 		ctf_free(c);
 		return rc;

@@ -31,8 +31,9 @@ extern const struct tdat_format tdat_ctf_format;
 int tdat_ctf_probe(const char *path);
 
 /* The directory as an open trace.dat whose pages stream from its CTF
- * data streams.  A directory without tdat/ (not written by tdat-to-ctf)
- * is refused (TDAT_EUNSUP).  Close it with tdat_close(). */
+ * data streams.  A directory without tdat/ (not written by tdat-to-ctf),
+ * or written with --lttng, is read as an LTTng kernel trace
+ * (ctf-lttng.c), or refused (TDAT_EUNSUP).  Close it with tdat_close(). */
 int tdat_ctf_open_tdat(const char *dir, struct tdat_file **out,
     struct tdat_err *e);
 
