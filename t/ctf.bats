@@ -145,6 +145,24 @@ compare() {
 	compare "$D/json/fib.dat"
 }
 
+# t/mkseqclash: a field named as tdat-to-ctf names a sequence's length
+# ("_f_length" beside the sequence f): a struct with a member twice is
+# refused by babeltrace2 ("length field class is not an unsigned integer").
+@test "tdat-to-ctf: a sequence's length member never takes a field's name" {
+	python3 "$BATS_TEST_DIRNAME/mkseqclash" \
+	    "$D/plugins/synthetic-xen-wireless.dat" "$T/clash.dat"
+	"$C" "$T/clash.dat" "$T/c.ctf"
+	grep -q '} __f_length;' "$T/c.ctf/metadata"
+	grep -q '} f\[__f_length_2\];' "$T/c.ctf/metadata"
+	"$B/tdat-dump" --records "$T/clash.dat" >"$T/a"
+	"$B/tdat-dump" --records "$T/c.ctf" >"$T/b"
+	same "$T/a" "$T/b"
+	command -v babeltrace2 >/dev/null || skip "babeltrace2 is not installed"
+	run --separate-stderr babeltrace2 "$T/c.ctf"
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	[[ $output == *"_f_length = 3, _f_length_2 = 4, f = [ [0] = 176, [1] = 0, [2] = 58, [3] = 1 ]"* ]]
+}
+
 @test "tdat-to-ctf: the clock class is the trace clock; a cycle clock says so" {
 	"$C" "$D/hip24-host-trace.dat" "$T/h.ctf"
 	grep -q 'name = "x86_tsc";' "$T/h.ctf/metadata"

@@ -348,6 +348,16 @@ records() {
 	records tc34/x86_64-v7-maple report-N -t -N
 }
 
+# tc34/lttng-print-array.dat: tdat-cat's copy of a real LTTng kernel trace
+# (t/data/README), whose unknown system calls print their arguments with
+# __print_array: {0xc,0x0,...} from libtraceevent 1.8.4 on (trace-cmd 3.3.1,
+# 3.4), "12 0 ..." (unsigned decimals, spaces) with 3.1.6's libtraceevent 1.7.
+@test "--records: __print_array as trace-cmd 3.4, 3.3.1 and 3.1.6 print it" {
+	records tc34/lttng-print-array tc34-report -t
+	records tc34/lttng-print-array tc33-report -t
+	records tc34/lttng-print-array report -t
+}
+
 @test "--records -l: the latency layout of trace-cmd report -l (3.4, 3.3.1, 3.1.6)" {
 	records kinmax-listen-trace.192.168.1.10_53616 tc34-report-l -t -l
 	records kinmax-listen-trace.192.168.1.10_53616 tc34-report-l-N -t -l -N

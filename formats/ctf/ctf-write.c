@@ -725,6 +725,39 @@ int_decl(struct cw *w, struct tdat_sbuf *sb, int size, int sgn, int hex,
 	    enc ? " encoding = UTF8;" : "");
 }
 
+/* Whether name is among the n names, or the name of one of the n
+ * fields (babeltrace2 aborts on a struct with a member twice). */
+static int
+name_taken(const char *name, const struct fplan *fp, int n,
+    char (*names)[80], int used)
+{
+	char vis[80];
+	int k;
+
+	for (k = 0; k < used; k++)
+		if (strcmp(names[k], name) == 0)
+			return 1;
+	for (k = 0; k < n; k++) {
+		vis_name(vis, 64, fp[k].oname ? fp[k].oname : fp[k].f->name);
+		if (strcmp(vis, name) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The length member of sequence vis: "_VIS_length", or "_VIS_length_N"
+ * when a field or member already has that name. */
+static void
+seq_len_name(char len[80], const char *vis, const struct fplan *fp, int n,
+    char (*names)[80], int used)
+{
+	int sfx = 1;
+
+	snprintf(len, 80, "_%.64s_length", vis);
+	while (name_taken(len, fp, n, names, used))
+		snprintf(len, 80, "_%.60s_length_%d", vis, ++sfx);
+}
+
 /* Declarations of one struct's fields; names keeps the names used. */
 static void
 field_decls(struct cw *w, struct tdat_sbuf *sb, const struct fplan *fp,
@@ -805,7 +838,7 @@ field_decls(struct cw *w, struct tdat_sbuf *sb, const struct fplan *fp,
 			tsdl_name(sb, vis);
 			break;
 		case FK_SEQ:
-			snprintf(len, sizeof(len), "_%.64s_length", vis);
+			seq_len_name(len, vis, fp, n, names, used);
 			snprintf(names[used++], sizeof(names[0]), "%s", len);
 			tdat_sb_puts(sb, "integer { size = 32; align = 8; "
 			    "signed = 0; base = 10; } ");

@@ -558,11 +558,17 @@ print_hex(const struct rec *r, struct tdat_sbuf *out, struct parg *a)
 	}
 }
 
+/*
+ * __print_array: {0x1,0x2} as the kernel prints it, libtraceevent 1.8.4
+ * and on (trace-cmd 3.3, 3.4); before (trace-cmd 3.1.6 with 1.7.1) the
+ * elements as unsigned decimals, a space between them, no braces.
+ */
 static void
 print_int_array(const struct rec *r, struct tdat_sbuf *out, struct parg *a)
 {
 	const unsigned char *p;
 	unsigned avail = 0, i, n, el;
+	int old = r->set && r->set->tc == TDAT_TC_31;
 
 	if ((p = array_base(r, a->left, &avail)) == NULL)
 		return;
@@ -573,22 +579,26 @@ print_int_array(const struct rec *r, struct tdat_sbuf *out, struct parg *a)
 		dyn_offset(r, a->left->field, &i, &n);
 		n /= el == 1 || el == 2 || el == 4 || el == 8 ? el : 1;
 	}
-	tdat_sb_putc(out, '{');
+	if (!old)
+		tdat_sb_putc(out, '{');
 	for (i = 0; i < n; i++) {
 		unsigned sz = el == 1 || el == 2 || el == 4 || el == 8 ? el : 1;
 
 		if (i)
-			tdat_sb_putc(out, ',');
+			tdat_sb_putc(out, old ? ' ' : ',');
 		if (sz > avail)
 			break;
-		if (el == 1 || el == 2 || el == 4 || el == 8)
+		if ((el == 1 || el == 2 || el == 4 || el == 8) && old)
+			tdat_sb_printf(out, "%llu", host_read(p, el));
+		else if (el == 1 || el == 2 || el == 4 || el == 8)
 			tdat_sb_printf(out, "0x%llx", host_read(p, el));
 		else
 			tdat_sb_printf(out, "BAD SIZE:%d 0x%x", (int)el, p[0]);
 		p += sz;
 		avail -= sz;
 	}
-	tdat_sb_putc(out, '}');
+	if (!old)
+		tdat_sb_putc(out, '}');
 }
 
 static void

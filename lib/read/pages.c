@@ -9,12 +9,12 @@
  * tail; tdat_pages_window() passes windows on whole (the writer copies
  * them).  A damaged piece is an error the caller may go on after.
  *
- * A stream attached to a worker (tdat_pages_async()) has its next window
+ * A stream attached to a worker (tdat_pages_async()) has its next windows
  * read and decompressed on the worker's thread while the caller decodes
- * the current one: two slots, the one handed out and the one being
- * filled, each holding a window: the format's own buffer, taken over
- * (its swap operation), or else a copy (its next call reuses it).  The
- * windows, errors and their order are the same.
+ * the current one: a ring of slots (below), the one handed out and those
+ * filled ahead, each holding a window: the format's own buffer, taken
+ * over (its swap operation), or else a copy (its next call reuses it).
+ * The windows, errors and their order are the same.
  *
  * tdat_pages_seek_ts() skips the pages before a time without reading
  * them: it bisects the format's units (raw pages, or chunks) by the time
@@ -26,10 +26,23 @@
 
 #include "tdat-int.h"
 
-enum { SLOT_IDLE, SLOT_QUEUED, SLOT_FILLING, SLOT_READY };
+/*
+ * Read-ahead: a stream attached to a worker holds a ring of NSLOTS slots:
+ * the one handed out (cur), then those the worker filled, in order, from
+ * ti on.  The worker fills a stream's next slot while it has none ready,
+ * or while the bytes ready and one more window stay within its share of
+ * AHEAD_TOTAL (at most AHEAD_MAX); it fills the stream with the fewest
+ * bytes ready first and sleeps when none may be filled.  The caller wakes
+ * it only when it sleeps and a stream it takes from has fallen to half
+ * its share: one wake-up for several windows, not one each.  A slot's
+ * buffer is kept for its next window unless it is larger than AHEAD_MAX
+ * or the stream's buffers hold more than its share and two windows.
+ */
+#define NSLOTS		16
+#define AHEAD_MAX	(512u * 1024)	/* bytes ready ahead, one stream */
+#define AHEAD_TOTAL	(2u << 20)	/* bytes ready ahead, all streams */
 
 struct slot {
-	int state;
 	int rc;			/* of the format's next() */
 	struct tdat_window w;	/* w.p points into buf */
 	struct tdat_err e;
@@ -49,19 +62,29 @@ struct tdat_pages {
 	int done;
 	uint64_t loads;		/* windows fetched, probes included */
 	uint64_t handed;	/* pages handed out */
-	/* attached to a worker */
+	/* attached to a worker: the rest under its mutex */
 	struct tdat_pages_worker *wk;
-	struct slot sl[2];
-	int cur;		/* the slot w comes from, -1 before the first */
-	struct tdat_pages *qnext;	/* in the worker's queue */
+	struct slot *sl;	/* NSLOTS */
+	int cur;		/* the slot w comes from, -1 if none */
+	unsigned ti, fi;	/* the next slot to take, to fill */
+	unsigned nready;	/* filled, from ti on */
+	size_t rbytes;		/* of their windows */
+	size_t last;		/* bytes of the last window filled */
+	size_t caps;		/* of the slots' buffers */
+	int filling, eof;
+	struct tdat_pages *anext;	/* the worker's streams */
 };
 
 struct tdat_pages_worker {
 	pthread_t t;
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;
-	struct tdat_pages *head, *tail;	/* streams with a slot to fill */
+	struct tdat_pages *streams;
+	size_t nstreams;
+	int sleeping;		/* in its wait for work */
+	int waiters;		/* callers waiting for a fill */
 	int quit;
+	uint64_t wakes;		/* the callers' signals */
 };
 
 int
@@ -91,7 +114,7 @@ tdat_pages_open(struct tdat_file *f, int buf, uint32_t ci,
 	return 0;
 }
 
-/* Fill the stream's queued slot (on the worker's thread). */
+/* Fill slot sl of ps (on the worker's thread, which owns it meanwhile). */
 static void
 fill(struct tdat_pages *ps, struct slot *sl)
 {
@@ -125,30 +148,86 @@ fill(struct tdat_pages *ps, struct slot *sl)
 	sl->w.p = sl->buf;
 }
 
+/* The bytes of a filled slot's window. */
+static size_t
+slot_bytes(const struct slot *sl)
+{
+	return sl->rc > 0 ? sl->w.len + sl->w.tail : 0;
+}
+
+/* Each stream's share of the bytes ready ahead (the mutex held). */
+static size_t
+ahead(const struct tdat_pages_worker *wk)
+{
+	size_t n = wk->nstreams ? AHEAD_TOTAL / wk->nstreams : AHEAD_TOTAL;
+
+	return n < AHEAD_MAX ? n : AHEAD_MAX;
+}
+
+/* May the worker fill ps's next slot (the mutex held)? */
+static int
+fillable(const struct tdat_pages *ps, size_t share)
+{
+	unsigned used = ps->nready + (ps->cur >= 0);
+
+	if (ps->eof || ps->filling || used >= NSLOTS)
+		return 0;
+	return ps->nready == 0 || ps->rbytes + ps->last <= share;
+}
+
+/* The stream to fill next: the fewest bytes ready; NULL if none. */
+static struct tdat_pages *
+pick(struct tdat_pages_worker *wk)
+{
+	struct tdat_pages *ps, *best = NULL;
+	size_t share = ahead(wk);
+
+	for (ps = wk->streams; ps; ps = ps->anext)
+		if (fillable(ps, share) &&
+		    (best == NULL || ps->rbytes < best->rbytes))
+			best = ps;
+	return best;
+}
+
+/* Fill ps's next slot: the mutex held before and after, not meanwhile. */
+static void
+fill_next(struct tdat_pages_worker *wk, struct tdat_pages *ps)
+{
+	struct slot *sl = &ps->sl[ps->fi];
+	size_t cap = sl->cap;
+
+	ps->filling = 1;
+	pthread_mutex_unlock(&wk->mu);
+	fill(ps, sl);
+	pthread_mutex_lock(&wk->mu);
+	ps->filling = 0;
+	ps->caps = ps->caps - cap + sl->cap;
+	ps->fi = (ps->fi + 1) % NSLOTS;
+	ps->nready++;
+	ps->rbytes += slot_bytes(sl);
+	if (sl->rc > 0)
+		ps->last = slot_bytes(sl);
+	if (sl->rc == 0)
+		ps->eof = 1;
+	if (wk->waiters)
+		pthread_cond_broadcast(&wk->done);
+}
+
 static void *
 worker_main(void *arg)
 {
 	struct tdat_pages_worker *wk = arg;
 	struct tdat_pages *ps;
-	struct slot *sl;
 
 	pthread_mutex_lock(&wk->mu);
-	for (;;) {
-		while (wk->head == NULL && !wk->quit)
-			pthread_cond_wait(&wk->work, &wk->mu);
-		if (wk->head == NULL)
-			break;
-		ps = wk->head;
-		if ((wk->head = ps->qnext) == NULL)
-			wk->tail = NULL;
-		ps->qnext = NULL;
-		sl = ps->sl[0].state == SLOT_QUEUED ? &ps->sl[0] : &ps->sl[1];
-		sl->state = SLOT_FILLING;
-		pthread_mutex_unlock(&wk->mu);
-		fill(ps, sl);
-		pthread_mutex_lock(&wk->mu);
-		sl->state = SLOT_READY;
-		pthread_cond_broadcast(&wk->done);
+	while (!wk->quit) {
+		if ((ps = pick(wk)) != NULL) {
+			fill_next(wk, ps);
+			continue;
+		}
+		wk->sleeping = 1;
+		pthread_cond_wait(&wk->work, &wk->mu);
+		wk->sleeping = 0;
 	}
 	pthread_mutex_unlock(&wk->mu);
 	return NULL;
@@ -193,20 +272,26 @@ tdat_pages_worker_free(struct tdat_pages_worker *wk)
 	free(wk);
 }
 
-/* Queue slot i of ps for the worker (its mutex held). */
+/* Wake the worker if it sleeps (the mutex held). */
 static void
-enqueue(struct tdat_pages *ps, int i)
+wake(struct tdat_pages_worker *wk)
 {
-	struct tdat_pages_worker *wk = ps->wk;
+	if (wk->sleeping) {
+		wk->sleeping = 0;	/* woken once */
+		wk->wakes++;
+		pthread_cond_signal(&wk->work);
+	}
+}
 
-	ps->sl[i].state = SLOT_QUEUED;
-	ps->qnext = NULL;
-	if (wk->tail)
-		wk->tail->qnext = ps;
-	else
-		wk->head = ps;
-	wk->tail = ps;
-	pthread_cond_signal(&wk->work);
+uint64_t
+tdat_pages_worker_wakes(struct tdat_pages_worker *wk)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&wk->mu);
+	n = wk->wakes;
+	pthread_mutex_unlock(&wk->mu);
+	return n;
 }
 
 int
@@ -218,32 +303,82 @@ tdat_pages_async(struct tdat_pages *ps, struct tdat_pages_worker *wk)
 	 * into the same buffer. */
 	if (wk == NULL || ps->wk || !ps->ops->parallel || ps->have)
 		return 0;
+	if ((ps->sl = calloc(NSLOTS, sizeof(*ps->sl))) == NULL)
+		return 0;
 	ps->wk = wk;
 	ps->cur = -1;
 	pthread_mutex_lock(&wk->mu);
-	enqueue(ps, 0);
+	ps->anext = wk->streams;
+	wk->streams = ps;
+	wk->nstreams++;
+	wake(wk);
 	pthread_mutex_unlock(&wk->mu);
 	return 1;
 }
 
-/* The worker's next window: take the slot it filled, queue the other. */
+uint64_t
+tdat_pages_ahead(struct tdat_pages *ps)
+{
+	uint64_t n;
+
+	if (ps->wk == NULL)
+		return 0;
+	pthread_mutex_lock(&ps->wk->mu);
+	n = ps->nready;
+	pthread_mutex_unlock(&ps->wk->mu);
+	return n;
+}
+
+/* Give the slot handed out back to the worker (the mutex held); a buffer
+ * not kept is returned, to free() after the mutex. */
+static unsigned char *
+give_back(struct tdat_pages *ps)
+{
+	struct slot *sl;
+	unsigned char *p = NULL;
+
+	if (ps->cur < 0)
+		return NULL;
+	sl = &ps->sl[ps->cur];
+	if (sl->cap > AHEAD_MAX || ps->caps > ahead(ps->wk) + 2 * sl->cap) {
+		p = sl->buf;
+		ps->caps -= sl->cap;
+		sl->buf = NULL;
+		sl->cap = 0;
+	}
+	ps->cur = -1;
+	return p;
+}
+
+/* The worker's next window: give the slot handed out back, take the next
+ * one filled (waiting for it if need be). */
 static int
 fetch_async(struct tdat_pages *ps, struct tdat_err *e)
 {
 	struct tdat_pages_worker *wk = ps->wk;
-	int n = ps->cur < 0 ? 0 : 1 - ps->cur;
-	struct slot *sl = &ps->sl[n];
+	unsigned char *drop;
+	struct slot *sl;
 	int rc;
 
 	pthread_mutex_lock(&wk->mu);
-	while (sl->state != SLOT_READY)
+	drop = give_back(ps);
+	while (ps->nready == 0) {
+		wake(wk);
+		wk->waiters++;
 		pthread_cond_wait(&wk->done, &wk->mu);
-	sl->state = SLOT_IDLE;
-	rc = sl->rc;
-	if (rc != 0)
-		enqueue(ps, 1 - n);
+		wk->waiters--;
+	}
+	ps->cur = (int)ps->ti;
+	sl = &ps->sl[ps->ti];
+	ps->ti = (ps->ti + 1) % NSLOTS;
+	ps->nready--;
+	ps->rbytes -= slot_bytes(sl);
+	if (!ps->eof && ps->nready <= NSLOTS / 2 &&
+	    2 * ps->rbytes <= ahead(wk))
+		wake(wk);
 	pthread_mutex_unlock(&wk->mu);
-	ps->cur = n;
+	free(drop);
+	rc = sl->rc;
 	if (rc != 0)
 		ps->loads++;
 	if (rc < 0) {
@@ -504,27 +639,30 @@ tdat_pages_take_map(struct tdat_pages *ps, void **base, size_t *len)
 	return ps->ops->take(ps->st, base, len);
 }
 
-/* Take ps out of its worker's queue, after the slot it fills. */
+/* Take ps off its worker's streams, after the slot it fills. */
 static void
 detach(struct tdat_pages *ps)
 {
 	struct tdat_pages_worker *wk = ps->wk;
-	struct tdat_pages **pp, *prev = NULL;
+	struct tdat_pages **pp;
+	unsigned i;
 
 	pthread_mutex_lock(&wk->mu);
-	for (pp = &wk->head; *pp; prev = *pp, pp = &(*pp)->qnext)
+	for (pp = &wk->streams; *pp; pp = &(*pp)->anext)
 		if (*pp == ps) {
-			*pp = ps->qnext;
-			if (wk->tail == ps)
-				wk->tail = prev;
+			*pp = ps->anext;
+			wk->nstreams--;
 			break;
 		}
-	while (ps->sl[0].state == SLOT_FILLING ||
-	    ps->sl[1].state == SLOT_FILLING)
+	while (ps->filling) {
+		wk->waiters++;
 		pthread_cond_wait(&wk->done, &wk->mu);
+		wk->waiters--;
+	}
 	pthread_mutex_unlock(&wk->mu);
-	free(ps->sl[0].buf);
-	free(ps->sl[1].buf);
+	for (i = 0; i < NSLOTS; i++)
+		free(ps->sl[i].buf);
+	free(ps->sl);
 }
 
 void

@@ -403,6 +403,11 @@ void tdat_pages_worker_free(struct tdat_pages_worker *);
 /* Attach a stream not read yet: 1, or 0 when its format's streams share
  * state (it is then read on the caller's thread as before). */
 int tdat_pages_async(struct tdat_pages *, struct tdat_pages_worker *);
+/* Windows read ahead and not handed out yet (0 unless attached), and how
+ * many times the callers woke the worker (it runs ahead by several
+ * windows and is woken when a stream has used half of them). */
+uint64_t tdat_pages_ahead(struct tdat_pages *);
+uint64_t tdat_pages_worker_wakes(struct tdat_pages_worker *);
 
 
 /* ---------------------------------------------------------------------

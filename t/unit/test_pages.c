@@ -695,6 +695,88 @@ test_fake_ops(void)
 	free(s.buf);
 }
 
+/* MANY_WINDOWS windows of one page each, for the read-ahead. */
+#define MANY_WINDOWS	40
+
+static int
+fake_many_next(void *st, struct tdat_window *w, struct tdat_err *e)
+{
+	struct fake *s = st;
+
+	if (s->next >= MANY_WINDOWS)
+		return 0;
+	w->p = s->pages;
+	w->len = FPAGE;
+	w->off = 1000 * (uint64_t)s->next;
+	w->index = (uint32_t)s->next++;
+	return 1;
+}
+
+static const struct tdat_page_ops fake_many_ops = {
+	.open = fake_open,
+	.next = fake_many_next,
+	.close = fake_close,
+	.release = fake_release,
+	.parallel = 1,
+	.ordered = 1,
+};
+
+/*
+ * The worker reads several windows ahead of the caller, not one: while
+ * the caller holds its first page, the windows ready grow past 1 (within
+ * 5 s), and it is woken fewer times than there are windows.
+ */
+static void
+test_read_ahead(void)
+{
+	struct tdat_file f;
+	struct tdat_buffer b;
+	struct tdat_cpu c;
+	struct tdat_pages *ps;
+	struct tdat_pages_worker *wk = NULL;
+	struct tdat_page pg;
+	struct tdat_err e;
+	struct fake s;
+	size_t avail;
+	uint64_t ahead = 0, off = 0;
+	int n = 0, rc, i, good = 1;
+
+	memset(&f, 0, sizeof(f));
+	memset(&b, 0, sizeof(b));
+	memset(&c, 0, sizeof(c));
+	memset(&s, 0, sizeof(s));
+	f.fd = -1;
+	f.nbuf = 1;
+	f.buf = &b;
+	b.name = "";
+	b.page_size = FPAGE;
+	b.ncpu = 1;
+	b.cpu = &c;
+	c.size = MANY_WINDOWS * FPAGE;
+	f.page_arg = &s;
+	f.page_ops = &fake_many_ops;
+	if (tdat_pages_open(&f, 0, 0, &ps, &e) < 0 ||
+	    tdat_pages_worker_new(&wk) < 0 || tdat_pages_async(ps, wk) != 1) {
+		ok(0, "read-ahead: a stream on a worker");
+		return;
+	}
+	rc = tdat_pages_next(ps, &pg, &avail, &e);
+	for (i = 0; i < 500 && (ahead = tdat_pages_ahead(ps)) < 4; i++)
+		usleep(10000);
+	ok(rc == 1 && ahead >= 4, "read-ahead: %llu windows ready while the "
+	    "caller holds its first", (unsigned long long)ahead);
+	for (n = 1; (rc = tdat_pages_next(ps, &pg, &avail, &e)) == 1; n++)
+		if (pg.off != (off += 1000))
+			good = 0;
+	ok(rc == 0 && n == MANY_WINDOWS && good, "read-ahead: all %d pages, "
+	    "in order", n);
+	ok(tdat_pages_worker_wakes(wk) < MANY_WINDOWS / 2, "read-ahead: the "
+	    "worker woken %llu times for %d windows", (unsigned long long)
+	    tdat_pages_worker_wakes(wk), MANY_WINDOWS);
+	tdat_pages_close(ps);
+	tdat_pages_worker_free(wk);
+}
+
 /* The kB of /proc/self/status line name (VmRSS, VmHWM), or -1. */
 static long
 vm_kb(const char *name)
@@ -908,6 +990,7 @@ main(void)
 	test_damaged();
 	test_fake();
 	test_fake_ops();
+	test_read_ahead();
 	test_walk_memory();
 	test_many_cpus();
 	return tap_done();
