@@ -25,6 +25,7 @@
  * its fields as args; "M" events name every process and thread seen,
  * from the saved cmdlines, from sched_switch, or "<...>".
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -774,9 +775,10 @@ usecs_double(uint64_t ns)
  * in doubles (a script, a viewer that adds them), and speedscope's
  * (ts - first) + dur against (end - first), first the earliest ts of the
  * track, which it subtracts from every ts of a track before it adds the
- * durations.  (Perfetto's reader rounds ts and dur to integer
- * nanoseconds: 1000 * the double, llround; it sees the exact times, or a
- * nanosecond less of duration.) */
+ * durations; and Perfetto's, which rounds ts and dur to integer
+ * nanoseconds (1000 * the double, llround): below 2^53 ns it sees the
+ * exact times, or a nanosecond less of duration, beyond (a clock counted
+ * from 1970, an LTTng trace's) the doubles' rounding, checked here. */
 static int
 ends_by(uint64_t first, uint64_t start, uint64_t dur, uint64_t end)
 {
@@ -784,7 +786,9 @@ ends_by(uint64_t first, uint64_t start, uint64_t dur, uint64_t end)
 	double d = usecs_double(dur), e = usecs_double(end);
 
 	return dbl(t + d) <= e &&
-	    dbl(dbl(t - f) + d) <= dbl(e - f);
+	    dbl(dbl(t - f) + d) <= dbl(e - f) &&
+	    (start < (uint64_t)1 << 53 ||
+	    llround(t * 1000) + llround(d * 1000) <= llround(e * 1000));
 }
 
 /* The duration to write for a slice of a track whose first slice starts

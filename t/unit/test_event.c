@@ -333,7 +333,7 @@ test_net(struct tdat_event *ev, struct tdat_sbuf *b)
 	static const unsigned char v6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0,
 	    0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
 	unsigned char d[84];
-	int i;
+	int i, tc;
 
 	ok(ev && !ev->failed, "net: print fmt parsed");
 	if (ev == NULL)
@@ -351,10 +351,18 @@ test_net(struct tdat_event *ev, struct tdat_sbuf *b)
 	put32(d + 68, 0x10);
 	put64(d + 72, 0x0000000f000000f3ULL);
 	memcpy(d + 80, "\xde\xad\xbe\xef", 4);
+	tc = ev->set->tc;
+	ev->set->tc = TDAT_TC_34;
 	is(show(b, ev, d, 84, TDAT_PRINT_FMT), "00:11:22:aa:bb:cc 192.168.1.10 "
 	    "2001:db8::1 00010203-0405-0607-0809-0a0b0c0d0e0f "
 	    "0000000f,000000f3 0-1,4-7,32-35 deadbeef {0x1,0x2,0x10}",
 	    "%pM %pI4 %pI6c %pU, bitmask, cpumask, hex_str, array");
+	/* libtraceevent 1.7.1 (trace-cmd 3.1.6): __print_array's elements
+	 * as unsigned decimals, a space between */
+	ev->set->tc = TDAT_TC_31;
+	ok(strstr(show(b, ev, d, 84, TDAT_PRINT_FMT), " deadbeef 1 2 16") !=
+	    NULL, "__print_array as trace-cmd 3.1.6 prints it");
+	ev->set->tc = tc;
 }
 
 /* A report's look-ahead, for the function_graph plugin. */
