@@ -34,6 +34,7 @@
 
 #include "tdat-int.h"
 #include "ctf-int.h"
+#include "ltt-int.h"
 
 #define MAX_RT_PRIO	100
 #define MAX_CLASS_ID	(1u << 20)	/* event class ids kept in a table */
@@ -42,6 +43,49 @@
 
 /* The kernel's format files of the events mapped back: fields after the
  * common ones, and the print fmt. */
+/* One kernel template each: sched_wakeup, _waking, _wakeup_new; */
+#define K_WAKEUP \
+	"\n" \
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n" \
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n" \
+	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n" \
+	"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n" \
+	"\n" \
+	"print fmt: \"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, REC->target_cpu\n"
+
+/* sched_process_free, _exit, _wait, sched_wait_task; */
+#define K_PROCESS \
+	"\n" \
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n" \
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n" \
+	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n" \
+	"\n" \
+	"print fmt: \"comm=%s pid=%d prio=%d\", REC->comm, REC->pid, REC->prio\n"
+
+/* sched_stat_wait, _sleep, _iowait, _blocked; */
+#define K_STAT \
+	"\n" \
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n" \
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n" \
+	"\tfield:u64 delay;\toffset:32;\tsize:8;\tsigned:0;\n" \
+	"\n" \
+	"print fmt: \"comm=%s pid=%d delay=%Lu [ns]\", REC->comm, REC->pid, (unsigned long long)REC->delay\n"
+
+/* softirq_entry, _exit, _raise; */
+#define K_SOFTIRQ \
+	"\n" \
+	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n" \
+	"\n" \
+	"print fmt: \"vec=%u [action=%s]\", REC->vec, __print_symbolic(REC->vec, { 0, \"HI\" }, { 1, \"TIMER\" }, { 2, \"NET_TX\" }, { 3, \"NET_RX\" }, { 4, \"BLOCK\" }, { 5, \"IRQ_POLL\" }, { 6, \"TASKLET\" }, { 7, \"SCHED\" }, { 8, \"HRTIMER\" }, { 9, \"RCU\" })\n"
+
+/* power's cpu_idle and cpu_frequency. */
+#define K_CPU_IDLE \
+	"\n" \
+	"\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n" \
+	"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n" \
+	"\n" \
+	"print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, (unsigned long)REC->cpu_id\n"
+
 static const struct kfmt {
 	const char *sys, *name, *body;
 } kfmts[] = {
@@ -56,30 +100,9 @@ static const struct kfmt {
 	    "\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"
 	    "\n"
 	    "print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, REC->prev_prio, (REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1)) ? __print_flags(REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1), \"|\", { 0x00000001, \"S\" }, { 0x00000002, \"D\" }, { 0x00000004, \"T\" }, { 0x00000008, \"t\" }, { 0x00000010, \"X\" }, { 0x00000020, \"Z\" }, { 0x00000040, \"P\" }, { 0x00000080, \"I\" }) : \"R\", REC->prev_state & (((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) ? \"+\" : \"\", REC->next_comm, REC->next_pid, REC->next_prio\n" },
-	{ "sched", "sched_wakeup",
-	    "\n"
-	    "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
-	    "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	    "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	    "\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n"
-	    "\n"
-	    "print fmt: \"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, REC->target_cpu\n" },
-	{ "sched", "sched_waking",
-	    "\n"
-	    "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
-	    "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	    "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	    "\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n"
-	    "\n"
-	    "print fmt: \"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, REC->target_cpu\n" },
-	{ "sched", "sched_wakeup_new",
-	    "\n"
-	    "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
-	    "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	    "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	    "\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n"
-	    "\n"
-	    "print fmt: \"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, REC->target_cpu\n" },
+	{ "sched", "sched_wakeup", K_WAKEUP },
+	{ "sched", "sched_waking", K_WAKEUP },
+	{ "sched", "sched_wakeup_new", K_WAKEUP },
 	{ "sched", "sched_migrate_task",
 	    "\n"
 	    "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
@@ -89,34 +112,10 @@ static const struct kfmt {
 	    "\tfield:int dest_cpu;\toffset:36;\tsize:4;\tsigned:1;\n"
 	    "\n"
 	    "print fmt: \"comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d\", REC->comm, REC->pid, REC->prio, REC->orig_cpu, REC->dest_cpu\n" },
-	{ "sched", "sched_process_free",
-	    "\n"
-	    "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
-	    "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	    "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	    "\n"
-	    "print fmt: \"comm=%s pid=%d prio=%d\", REC->comm, REC->pid, REC->prio\n" },
-	{ "sched", "sched_process_exit",
-	    "\n"
-	    "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
-	    "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	    "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	    "\n"
-	    "print fmt: \"comm=%s pid=%d prio=%d\", REC->comm, REC->pid, REC->prio\n" },
-	{ "sched", "sched_process_wait",
-	    "\n"
-	    "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
-	    "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	    "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	    "\n"
-	    "print fmt: \"comm=%s pid=%d prio=%d\", REC->comm, REC->pid, REC->prio\n" },
-	{ "sched", "sched_wait_task",
-	    "\n"
-	    "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
-	    "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	    "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	    "\n"
-	    "print fmt: \"comm=%s pid=%d prio=%d\", REC->comm, REC->pid, REC->prio\n" },
+	{ "sched", "sched_process_free", K_PROCESS },
+	{ "sched", "sched_process_exit", K_PROCESS },
+	{ "sched", "sched_process_wait", K_PROCESS },
+	{ "sched", "sched_wait_task", K_PROCESS },
 	{ "sched", "sched_process_fork",
 	    "\n"
 	    "\tfield:char parent_comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
@@ -140,34 +139,10 @@ static const struct kfmt {
 	    "\tfield:u64 vruntime;\toffset:40;\tsize:8;\tsigned:0;\n"
 	    "\n"
 	    "print fmt: \"comm=%s pid=%d runtime=%Lu [ns] vruntime=%Lu [ns]\", REC->comm, REC->pid, (unsigned long long)REC->runtime, (unsigned long long)REC->vruntime\n" },
-	{ "sched", "sched_stat_wait",
-	    "\n"
-	    "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
-	    "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	    "\tfield:u64 delay;\toffset:32;\tsize:8;\tsigned:0;\n"
-	    "\n"
-	    "print fmt: \"comm=%s pid=%d delay=%Lu [ns]\", REC->comm, REC->pid, (unsigned long long)REC->delay\n" },
-	{ "sched", "sched_stat_sleep",
-	    "\n"
-	    "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
-	    "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	    "\tfield:u64 delay;\toffset:32;\tsize:8;\tsigned:0;\n"
-	    "\n"
-	    "print fmt: \"comm=%s pid=%d delay=%Lu [ns]\", REC->comm, REC->pid, (unsigned long long)REC->delay\n" },
-	{ "sched", "sched_stat_iowait",
-	    "\n"
-	    "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
-	    "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	    "\tfield:u64 delay;\toffset:32;\tsize:8;\tsigned:0;\n"
-	    "\n"
-	    "print fmt: \"comm=%s pid=%d delay=%Lu [ns]\", REC->comm, REC->pid, (unsigned long long)REC->delay\n" },
-	{ "sched", "sched_stat_blocked",
-	    "\n"
-	    "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
-	    "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	    "\tfield:u64 delay;\toffset:32;\tsize:8;\tsigned:0;\n"
-	    "\n"
-	    "print fmt: \"comm=%s pid=%d delay=%Lu [ns]\", REC->comm, REC->pid, (unsigned long long)REC->delay\n" },
+	{ "sched", "sched_stat_wait", K_STAT },
+	{ "sched", "sched_stat_sleep", K_STAT },
+	{ "sched", "sched_stat_iowait", K_STAT },
+	{ "sched", "sched_stat_blocked", K_STAT },
 	{ "sched", "sched_pi_setprio",
 	    "\n"
 	    "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
@@ -199,33 +174,11 @@ static const struct kfmt {
 	    "\tfield:int ret;\toffset:12;\tsize:4;\tsigned:1;\n"
 	    "\n"
 	    "print fmt: \"irq=%d ret=%s\", REC->irq, REC->ret ? \"handled\" : \"unhandled\"\n" },
-	{ "irq", "softirq_entry",
-	    "\n"
-	    "\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n"
-	    "\n"
-	    "print fmt: \"vec=%u [action=%s]\", REC->vec, __print_symbolic(REC->vec, { 0, \"HI\" }, { 1, \"TIMER\" }, { 2, \"NET_TX\" }, { 3, \"NET_RX\" }, { 4, \"BLOCK\" }, { 5, \"IRQ_POLL\" }, { 6, \"TASKLET\" }, { 7, \"SCHED\" }, { 8, \"HRTIMER\" }, { 9, \"RCU\" })\n" },
-	{ "irq", "softirq_exit",
-	    "\n"
-	    "\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n"
-	    "\n"
-	    "print fmt: \"vec=%u [action=%s]\", REC->vec, __print_symbolic(REC->vec, { 0, \"HI\" }, { 1, \"TIMER\" }, { 2, \"NET_TX\" }, { 3, \"NET_RX\" }, { 4, \"BLOCK\" }, { 5, \"IRQ_POLL\" }, { 6, \"TASKLET\" }, { 7, \"SCHED\" }, { 8, \"HRTIMER\" }, { 9, \"RCU\" })\n" },
-	{ "irq", "softirq_raise",
-	    "\n"
-	    "\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n"
-	    "\n"
-	    "print fmt: \"vec=%u [action=%s]\", REC->vec, __print_symbolic(REC->vec, { 0, \"HI\" }, { 1, \"TIMER\" }, { 2, \"NET_TX\" }, { 3, \"NET_RX\" }, { 4, \"BLOCK\" }, { 5, \"IRQ_POLL\" }, { 6, \"TASKLET\" }, { 7, \"SCHED\" }, { 8, \"HRTIMER\" }, { 9, \"RCU\" })\n" },
-	{ "power", "cpu_idle",
-	    "\n"
-	    "\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n"
-	    "\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n"
-	    "\n"
-	    "print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, (unsigned long)REC->cpu_id\n" },
-	{ "power", "cpu_frequency",
-	    "\n"
-	    "\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n"
-	    "\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n"
-	    "\n"
-	    "print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, (unsigned long)REC->cpu_id\n" },
+	{ "irq", "softirq_entry", K_SOFTIRQ },
+	{ "irq", "softirq_exit", K_SOFTIRQ },
+	{ "irq", "softirq_raise", K_SOFTIRQ },
+	{ "power", "cpu_idle", K_CPU_IDLE },
+	{ "power", "cpu_frequency", K_CPU_IDLE },
 };
 
 /* LTTng's names of the kernel events above, when not the same. */
@@ -245,17 +198,6 @@ static const char common_fields[] =
 	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\t"
 	"signed:0;\n"
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n";
-
-static const char synth_hevent[] =
-	"# compressed entry header\n"
-	"\ttype_len    :    5 bits\n"
-	"\ttime_delta  :   27 bits\n"
-	"\tarray       :   32 bits\n"
-	"\n"
-	"\tpadding     : type == 29\n"
-	"\ttime_extend : type == 30\n"
-	"\ttime_stamp : type == 31\n"
-	"\tdata max type_len  == 28\n";
 
 static const char synth_hpage[] =
 	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
@@ -450,16 +392,6 @@ is_signed_class(const bt_field_class *fc)
 	    BT_FIELD_CLASS_TYPE_SIGNED_INTEGER);
 }
 
-static const char *
-ctype(int sign, int size)
-{
-	static const char *u[] = { "u8", "u16", "u32", "u64" },
-	    *s[] = { "s8", "s16", "s32", "s64" };
-	int i = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
-
-	return sign ? s[i] : u[i];
-}
-
 /* The conversion of an integer member in the print fmt. */
 static void
 int_conv(struct tdat_sbuf *sb, const bt_field_class *fc)
@@ -535,7 +467,7 @@ synth_fields(const bt_field_class *pay, struct tdat_sbuf *fl,
 			size = int_bytes(fc);
 			off = (off + size - 1) / size * size;
 			tdat_sb_printf(fl, "\tfield:%s %s;\toffset:%d;\tsize:%d;"
-			    "\tsigned:%d;\n", ctype(is_signed_class(fc), size),
+			    "\tsigned:%d;\n", tdat_synth_ctype(is_signed_class(fc), size),
 			    name, off, size, is_signed_class(fc));
 			tdat_sb_printf(pf, "%s%s=", k++ ? " " : "", name);
 			int_conv(pf, fc);
@@ -547,7 +479,7 @@ synth_fields(const bt_field_class *pay, struct tdat_sbuf *fl,
 			if (el)
 				tdat_sb_printf(fl, "\tfield:__data_loc %s[] %s;"
 				    "\toffset:%d;\tsize:4;\tsigned:%d;\n",
-				    ctype(is_signed_class(el), int_bytes(el)),
+				    tdat_synth_ctype(is_signed_class(el), int_bytes(el)),
 				    name, off, is_signed_class(el));
 			else
 				tdat_sb_printf(fl, "\tfield:__data_loc char[] "
@@ -570,7 +502,7 @@ synth_fields(const bt_field_class *pay, struct tdat_sbuf *fl,
 			al = size;
 			off = (off + al - 1) / al * al;
 			tdat_sb_printf(fl, "\tfield:%s %s[%d];\toffset:%d;\t"
-			    "size:%d;\tsigned:%d;\n", ctype(is_signed_class(el),
+			    "size:%d;\tsigned:%d;\n", tdat_synth_ctype(is_signed_class(el),
 			    size), name, cnt, off, cnt * size,
 			    is_signed_class(el));
 			tdat_sb_printf(pf, "%s%s=%%s", k++ ? " " : "", name);
@@ -885,14 +817,14 @@ tdat_ctf_lttng_new(const bt_stream *st, struct tdat_file *f,
 	f->lsize = 8;
 	f->page_size = 4096;
 	if ((f->hpage.p = (unsigned char *)strdup(synth_hpage)) == NULL ||
-	    (f->hevent.p = (unsigned char *)strdup(synth_hevent)) == NULL ||
+	    (f->hevent.p = (unsigned char *)strdup(tdat_synth_hevent)) == NULL ||
 	    (f->trace_clock = strdup(clock_name(cc))) == NULL ||
 	    uname_option(f, tr) < 0) {
 		tdat_ctf_lttng_free(l);
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	}
 	f->hpage.len = strlen(synth_hpage);
-	f->hevent.len = strlen(synth_hevent);
+	f->hevent.len = strlen(tdat_synth_hevent);
 	if ((rc = class_table(l, e)) < 0) {
 		tdat_ctf_lttng_free(l);
 		return rc;

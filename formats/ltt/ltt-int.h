@@ -268,6 +268,10 @@ void tdat_pager_defer(struct tdat_pager *p, int rc, const struct tdat_err *e);
 int tdat_pager_fill(struct tdat_pager *p, const struct tdat_page_layout *pl,
     uint32_t ps, unsigned char *pg, int (*next)(void *), void *arg,
     struct tdat_err *e);
+/* Made-up trace.dat parts (ltt-read.c): header_event's text, and a
+ * format file's type for an integer (u8...s64). */
+extern const char tdat_synth_hevent[];
+const char *tdat_synth_ctype(int sign, int size);
 /* keep_docs: keep the eventdefs files' trees in d->docs (tdat_ltt_verify). */
 int tdat_ltt_dir_open(const char *dir, struct ltt_dir *d, int keep_docs,
     struct tdat_err *e);

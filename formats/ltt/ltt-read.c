@@ -892,3 +892,30 @@ tdat_ltt_tf_next(struct ltt_dir *d, struct ltt_tf *t, struct ltt_ev *ev,
 		return 1;
 	}
 }
+
+/* ------------------------------------------------------------------ */
+/* Made-up trace.dat parts, for traces that have no originals (an LTT
+ * directory's eventdefs, an LTTng trace's event classes). */
+
+/* The header_event text of every ring buffer trace-cmd 3.x reads. */
+const char tdat_synth_hevent[] =
+	"# compressed entry header\n"
+	"\ttype_len    :    5 bits\n"
+	"\ttime_delta  :   27 bits\n"
+	"\tarray       :   32 bits\n"
+	"\n"
+	"\tpadding     : type == 29\n"
+	"\ttime_extend : type == 30\n"
+	"\ttime_stamp : type == 31\n"
+	"\tdata max type_len  == 28\n";
+
+/* A format file's type for an integer of size bytes: u8...s64. */
+const char *
+tdat_synth_ctype(int sign, int size)
+{
+	static const char *u[] = { "u8", "u16", "u32", "u64" },
+	    *s[] = { "s8", "s16", "s32", "s64" };
+	int i = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
+
+	return sign ? s[i] : u[i];
+}

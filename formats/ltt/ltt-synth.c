@@ -155,16 +155,6 @@ walk(struct synth_ev *s, const struct lt_type *t, const char *prefix,
 	}
 }
 
-static const char *
-ctype(int sign, int size)
-{
-	static const char *u[] = { "u8", "u16", "u32", "u64" },
-	    *s[] = { "s8", "s16", "s32", "s64" };
-	int i = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
-
-	return sign ? s[i] : u[i];
-}
-
 /* A conversion for a scalar: the eventdefs' own when it is a plain one. */
 static void
 conv(struct tdat_sbuf *sb, const struct leaf *l)
@@ -274,19 +264,19 @@ format_text(const struct synth_ev *s, const char *name, struct tdat_sbuf *sb)
 			if (l->kind == LF_FIXED && l->t->kind == LT_ARRAY)
 				tdat_sb_printf(&f, "\tfield:%s %s[%d];\t"
 				    "offset:%d;\tsize:%d;\tsigned:%d;\n",
-				    l->is_char ? "char" : ctype(l->sign,
+				    l->is_char ? "char" : tdat_synth_ctype(l->sign,
 				    l->elem), l->name, l->size / l->elem,
 				    l->off, l->size, l->sign);
 			else if (l->kind == LF_FIXED)
 				tdat_sb_printf(&f, "\tfield:%s %s;\toffset:%d;"
-				    "\tsize:%d;\tsigned:%d;\n", ctype(l->sign,
+				    "\tsize:%d;\tsigned:%d;\n", tdat_synth_ctype(l->sign,
 				    l->size), l->name, l->off, l->size,
 				    l->sign);
 			else
 				tdat_sb_printf(&f, "\tfield:__data_loc %s[] %s;"
 				    "\toffset:%d;\tsize:4;\tsigned:%d;\n",
 				    l->kind == LF_STR ? "char" :
-				    ctype(l->sign, l->elem), l->name, l->off,
+				    tdat_synth_ctype(l->sign, l->elem), l->name, l->off,
 				    l->kind == LF_STR);
 		}
 		tdat_sb_add(&f, sb->p + pos, sb->len - pos);

@@ -492,17 +492,6 @@ map_ids(struct tdat_ltt *l, struct tdat_err *e)
 /* ------------------------------------------------------------------ */
 /* No originals: a trace.dat made from the eventdefs. */
 
-static const char synth_hevent[] =
-	"# compressed entry header\n"
-	"\ttype_len    :    5 bits\n"
-	"\ttime_delta  :   27 bits\n"
-	"\tarray       :   32 bits\n"
-	"\n"
-	"\tpadding     : type == 29\n"
-	"\ttime_extend : type == 30\n"
-	"\ttime_stamp : type == 31\n"
-	"\tdata max type_len  == 28\n";
-
 static int
 text_blob(struct tdat_blob *b, const char *s)
 {
@@ -530,7 +519,7 @@ synthesize(struct tdat_ltt *l, struct tdat_err *e)
 	    "signed:1;\n\tfield: char data;\toffset:%d;\tsize:%d;\t"
 	    "signed:1;\n", ls, 8 + ls, 4096 - 8 - ls);
 	if (text_blob(&f->hpage, hp) < 0 ||
-	    text_blob(&f->hevent, synth_hevent) < 0 ||
+	    text_blob(&f->hevent, tdat_synth_hevent) < 0 ||
 	    (l->syn = calloc(l->d.nid ? l->d.nid : 1, sizeof(*l->syn)))
 	    == NULL ||
 	    (f->sys = calloc((size_t)l->d.defs.nfac, sizeof(*f->sys))) == NULL)
