@@ -109,8 +109,8 @@ struct tdat_bt2_fns {
 extern struct tdat_bt2_fns tdat_bt2_fns;
 extern struct tdat_dl tdat_bt2_dl;
 
-/* Load libbabeltrace2 (CTF directories): 0, or TDAT_EIO with *e saying why not.  Each
- * entry point that reads such a directory calls it first. */
+/* Load libbabeltrace2 (CTF directories): 0, or TDAT_EIO with *e saying
+ * why not.  Each entry point that reads such a directory calls it first. */
 int tdat_bt2_load(struct tdat_err *e);
 
 /* The table, loaded if no entry point did (else one line, exit 2). */

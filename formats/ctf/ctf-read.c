@@ -1515,6 +1515,27 @@ block_id(const char *p, const char *end)
 	return -1;
 }
 
+/* The '}' closing the '{' at b, or end. */
+static const char *
+match_brace(const char *b, const char *end)
+{
+	const char *q;
+	int d = 0;
+
+	while (b < end) {
+		if ((q = skip_lexical(b, end)) != b) {
+			b = q;
+			continue;
+		}
+		if (*b == '{')
+			d++;
+		else if (*b == '}' && --d == 0)
+			return b;
+		b++;
+	}
+	return end;
+}
+
 /* The metadata text less the event blocks of classes not used. */
 static int
 trim_events(struct tdat_ctf *c, const struct tdat_sbuf *t,
@@ -1538,7 +1559,6 @@ trim_events(struct tdat_ctf *c, const struct tdat_sbuf *t,
 		    0 && (p == t->p || !ident_char(p[-1])) &&
 		    !ident_char(p[5])) {
 			const char *b = p + 5, *close;
-			int d = 0;
 			long long id;
 
 			while (b < end && *b != '{' && *b != ';')
@@ -1547,19 +1567,7 @@ trim_events(struct tdat_ctf *c, const struct tdat_sbuf *t,
 				p++;
 				continue;
 			}
-			for (close = b; close < end; ) {
-				q = skip_lexical(close, end);
-				if (q != close) {
-					close = q;
-					continue;
-				}
-				if (*close == '{')
-					d++;
-				else if (*close == '}' && --d == 0)
-					break;
-				close++;
-			}
-			if (close >= end)
+			if ((close = match_brace(b, end)) >= end)
 				break;
 			q = close + 1;
 			while (q < end && (*q == ' ' || *q == '\t' || *q == '\n'))

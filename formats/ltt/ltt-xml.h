@@ -67,8 +67,9 @@ struct tdat_xml_fns {
 extern struct tdat_xml_fns tdat_xml_fns;
 extern struct tdat_dl tdat_xml_dl;
 
-/* Load libxml2 (LTT directories): 0, or TDAT_EIO with *e saying why not.  Each
- * entry point that reads or writes such a directory calls it first. */
+/* Load libxml2 (LTT directories): 0, or TDAT_EIO with *e saying why
+ * not.  Each entry point that reads or writes such a directory calls it
+ * first. */
 int tdat_xml_load(struct tdat_err *e);
 
 /* The table, loaded if no entry point did (else one line, exit 2). */

@@ -120,23 +120,6 @@ add_format(struct tdat_ring_events *t, const struct tdat_file *f,
 	return 0;
 }
 
-int
-tdat_ring_events_load(const struct tdat_file *f, struct tdat_ring_events *t,
-    struct tdat_err *e)
-{
-	size_t i;
-	uint32_t si, ei;
-	int rc = 0;
-
-	for (i = 0; rc == 0 && i < f->nftrace; i++)
-		rc = add_format(t, f, &f->ftrace[i], "ftrace", e);
-	for (si = 0; rc == 0 && si < f->nsys; si++)
-		for (ei = 0; rc == 0 && ei < f->sys[si].nev; ei++)
-			rc = add_format(t, f, &f->sys[si].ev[ei],
-			    f->sys[si].name ? f->sys[si].name : "?", e);
-	return rc;
-}
-
 /* Note format file b under the id its head gives (tdat_event_scan()
  * would give it that id, or fail it, as add_format() passes it over),
  * unless an earlier file has the id.  -1 without memory. */
@@ -168,7 +151,8 @@ pend_add(struct tdat_ring_gate *g, const struct tdat_blob *b, const char *sys)
 	return 0;
 }
 
-/* Every format file's id, in tdat_ring_events_load()'s order. */
+/* Every format file's id, in file order (ftrace's, then each system's):
+ * the first of an id holds it, as in tdat-verify. */
 static int
 pend_load(struct tdat_ring_gate *g, const struct tdat_file *f,
     struct tdat_err *e)

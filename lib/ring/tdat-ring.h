@@ -445,10 +445,6 @@ int tdat_ring_check_page(struct tdat_ring_check *, struct tdat_page *pg);
 struct tdat_file;
 struct tdat_ring_gate;
 
-/* The event table of f's format files, read as tdat-verify reads them:
- * leniently, in file order, the first of an id holding it. */
-int tdat_ring_events_load(const struct tdat_file *f,
-    struct tdat_ring_events *t, struct tdat_err *e);
 /* A gate for f's pages and records (f's layout and event table). */
 int tdat_ring_gate_open(const struct tdat_file *f,
     struct tdat_ring_gate **out, struct tdat_err *e);
