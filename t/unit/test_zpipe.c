@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "tdat-int.h"
 #include "tap.h"
@@ -288,6 +289,38 @@ run_levels(int n, struct got *g, int *nw)
 	return rc;
 }
 
+/*
+ * The function trace's chunks at the codec's level 1 against zstd's own
+ * level 1 (minimum match 5 at these sizes): the codec's takes matches of
+ * 7 bytes or more, fewer bytes on function pages.
+ */
+static void
+level1_matches(void)
+{
+	static unsigned char in[MAXLEN], a[MAXLEN * 2], b[MAXLEN * 2];
+	struct tdat_codec *z = tdat_codec_new("zstd");
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	size_t ours = 0, plain = 0, len, n, m;
+	int i, differ = 0;
+
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, 1);
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 0);
+	tdat_codec_level(z, 1);
+	for (i = 0; i < NFUNC; i++) {
+		len = chunk(i, in);
+		n = tdat_codec_compress(z, in, len, a, sizeof(a));
+		m = ZSTD_compress2(cc, b, sizeof(b), in, len);
+		ours += n;
+		plain += ZSTD_isError(m) ? 0 : m;
+		differ += n != m || memcmp(a, b, n) != 0;
+	}
+	ok(differ > 0 && ours < plain, "zstd level 1 on a function trace: "
+	    "%zu bytes, zstd's own level 1 %zu (%d of %d chunks differ)",
+	    ours, plain, differ, NFUNC);
+	ZSTD_freeCCtx(cc);
+	tdat_codec_free(z);
+}
+
 int
 main(void)
 {
@@ -366,6 +399,7 @@ main(void)
 			rc = run("zstd", 2, NFUNC, 1, &g, &nw);
 			ok(rc == 0 && g.bad == 0 && g.h == want3,
 			    "zstd on a function trace, 2 workers: as without");
+			level1_matches();
 			free(func);
 			kind = 0;
 		}
