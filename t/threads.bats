@@ -115,6 +115,20 @@ fixtures() {
 	grep -q '^tdat: 2 format threads' "$BATS_TEST_TMPDIR/err"
 }
 
+@test "TDAT_THREADS_STATS: each thread's CPU time; the driver's thread formats too" {
+	local f=$D/x86_64-default-sched.dat
+	TDAT_THREADS=2 TDAT_THREADS_BLOCK=3 TDAT_THREADS_STATS=1 \
+	    "$B/tdat-dump" --records -N -t "$f" 2>"$BATS_TEST_TMPDIR/err" >/dev/null
+	cat "$BATS_TEST_TMPDIR/err"
+	# TDAT_THREADS=2: the driver's thread and one worker
+	grep -E -q '^tdat: driver [0-9]+\.[0-9]{3} s CPU, [0-9]+ passes; worker 1 [0-9]+\.[0-9]{3} s, [0-9]+ passes$' \
+	    "$BATS_TEST_TMPDIR/err"
+	! grep -q 'worker 2' "$BATS_TEST_TMPDIR/err"
+	TDAT_THREADS=3 TDAT_THREADS_STATS=1 "$B/tdat-to-json" "$f" \
+	    2>"$BATS_TEST_TMPDIR/err" >/dev/null
+	grep -E -q '^tdat: driver .*; worker 1 .*; worker 2 [^;]*$' "$BATS_TEST_TMPDIR/err"
+}
+
 @test "one thread unless TDAT_THREADS asks for more" {
 	local f=$D/x86_64-default-sched.dat
 	env -u TDAT_THREADS TDAT_THREADS_STATS=1 "$B/tdat-dump" --records -N -t "$f" \

@@ -79,6 +79,7 @@ struct report {
 		uint32_t span;	/* its fields' bytes */
 		int dyn;	/* 0, or the __data_loc (1) or __rel_loc
 				 * (2) fields' reach (note_span()) */
+		int str;	/* a field is a string or array */
 	} ids[NAMES];		/* by id */
 	struct task {
 		const char *comm;	/* as tdat_events_comm() gave it */
@@ -436,6 +437,12 @@ find_event(struct report *r, int id)
 		c->id = id;
 		c->span = c->ev ? tdat_event_span(c->ev) : 0;
 		c->dyn = 0;
+		c->str = 0;
+		for (i = 0; c->ev && i < c->ev->nfields; i++)
+			if (c->ev->fields[i].flags & (TDAT_FLD_STRING |
+			    TDAT_FLD_ARRAY | TDAT_FLD_DYNAMIC |
+			    TDAT_FLD_RELATIVE))
+				c->str = 1;
 		for (i = 0; c->ev && i < c->ev->nfields; i++)
 			if (c->ev->fields[i].flags & TDAT_FLD_RELATIVE)
 				c->dyn = 2;
@@ -1188,6 +1195,8 @@ note_span(const struct evid *c, const struct tdat_record *rec)
 {
 	uint32_t n;
 
+	if (c->str == 0 && c->span <= rec->size)
+		return c->span | TDAT_PAR_EXACT;	/* no string runs on */
 	if (c->dyn == 0)
 		return c->span;
 	n = rec->size * (uint32_t)c->dyn + 16;

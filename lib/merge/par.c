@@ -6,10 +6,16 @@
  * sink's note() asks) into the block being filled; a full block is
  * queued; each worker takes the oldest queued block and formats it into
  * the block's own buffer with a formatter of its own; the driver's
- * thread writes the done blocks in block order, waiting for the oldest
- * when no block is free.  So the bytes are those record() writes, in the
- * same order, and only the driver's thread writes (a SIGPIPE is its
- * own: workers block every signal, as the codec's do).
+ * thread writes the done blocks in block order.  When no block is free
+ * it formats the oldest queued block itself, with a formatter of its
+ * own, and waits only when none is queued: TDAT_THREADS=N is the
+ * driver's thread and N - 1 workers.  So the bytes are those record()
+ * writes, in the same order, and only the driver's thread writes (a
+ * SIGPIPE is its own: workers block every signal, as the codec's do).
+ * What the workers write (a block's state, its pass, its text) lies on
+ * cache lines of its own, apart from what the driver's thread reads for
+ * every record.  TDAT_THREADS_STATS prints each thread's CPU seconds
+ * and passes.
  *
  * Memory: NBLK(n) blocks of at most BLK_RECS records and BLK_BYTES of
  * their bytes (a longer record gets a block to itself), and a text of
@@ -30,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tdat-int.h"
@@ -50,8 +57,11 @@ struct item {
 	struct tdat_record rec;	/* data NULL until formatted */
 };
 
+/* Apart from what other threads write (no false sharing). */
+#define LINE	128
+
 struct blk {
-	int state;		/* B_*: B_QUEUED and B_BUSY blocks are the
+	_Alignas(LINE) int state;		/* B_*: B_QUEUED and B_BUSY blocks are the
 				 * workers', the others the driver's */
 	uint64_t seq;
 	struct item *it;
@@ -66,29 +76,36 @@ struct blk {
 };
 
 struct worker {
-	struct tdat_par *p;
+	_Alignas(LINE) struct tdat_par *p;
 	pthread_t t;
 	void *fmt;
 	int started;
+	uint64_t nblk;		/* passes made, for TDAT_THREADS_STATS */
+	double cpu;		/* its CPU seconds, when it ended */
 };
 
 struct tdat_par {
+	/* the driver's thread's (the workers read the first four) */
 	const struct tdat_sink *sink;
 	const struct tdat_sink_par *ops;
-	pthread_mutex_t mu;
-	pthread_cond_t work, done;
-	int quit;
-	struct blk blk[NBLK_MAX];
 	size_t nblk;
+	size_t recs, outmax;	/* a block's records, a pass's text */
 	struct blk *cur;	/* being filled, or NULL */
 	uint64_t fill_seq;	/* the next block to fill */
 	uint64_t write_seq;	/* the next block to write */
-	struct worker w[TDAT_THREADS_MAX];
-	size_t nw;
-	size_t recs, outmax;	/* a block's records, a pass's text */
+	size_t nw;		/* worker threads */
+	double cpu0;		/* the driver's CPU seconds at open */
 	uint64_t nrec;		/* records through, for TDAT_THREADS_STATS */
 	int inorder;		/* after a TDAT_PAR_REDO: record() */
 	uint64_t redo;		/* the block it started in */
+	/* shared */
+	_Alignas(LINE) pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	int quit;
+	struct blk blk[NBLK_MAX];
+	struct worker w[TDAT_THREADS_MAX];
+	struct worker drv;	/* the driver's own formatter: it formats
+				 * a queued block rather than wait */
 };
 
 int
@@ -124,27 +141,42 @@ oldest_queued(struct tdat_par *p)
 	return b;
 }
 
+static double
+thread_cpu(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* One pass of a worker over block b, from its record next. */
 static void
 format_block(struct tdat_par *p, struct worker *w, struct blk *b)
 {
 	const struct tdat_sink_par *ops = p->ops;
 	struct tdat_record rec;
+	struct tdat_sbuf out = b->out;
 	struct item *it;
-	int rc;
+	size_t i, n = b->n;
+	int rc = 0;
 
-	for (; b->next < b->n && b->out.len < p->outmax; b->next++) {
-		it = &b->it[b->next];
+	w->nblk++;
+	for (i = b->next; i < n && out.len < p->outmax; i++) {
+		it = &b->it[i];
 		rec = it->rec;
 		rec.data = b->arena + it->off;
-		if ((rc = ops->fmt(w->fmt, it->k, &rec, &b->out, &b->e)) != 0) {
-			b->rc = rc;
-			return;
-		}
+		if ((rc = ops->fmt(w->fmt, it->k, &rec, &out, &b->e)) != 0)
+			break;
 	}
-	if (ops->fmt_flush && (rc = ops->fmt_flush(w->fmt, &b->out,
-	    &b->e)) < 0)
+	if (rc == 0 && ops->fmt_flush && (rc = ops->fmt_flush(w->fmt, &out,
+	    &b->e)) > 0)
+		rc = 0;
+	if (rc != 0)
 		b->rc = rc;
+	b->next = i;
+	b->out = out;
 }
 
 static void
@@ -215,10 +247,33 @@ worker_main(void *arg)
 		format_block(p, w, b);
 		pthread_mutex_lock(&p->mu);
 		b->state = B_DONE;
-		pthread_cond_broadcast(&p->done);
+		pthread_cond_signal(&p->done);	/* only the driver waits */
 	}
+	w->cpu = thread_cpu();
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
+}
+
+/*
+ * The driver's thread formats the oldest queued block itself, rather
+ * than wait for a worker to: 1 when it did, 0 when none was queued.
+ */
+static int
+help(struct tdat_par *p)
+{
+	struct blk *b;
+
+	pthread_mutex_lock(&p->mu);
+	if ((b = oldest_queued(p)) != NULL)
+		b->state = B_BUSY;
+	pthread_mutex_unlock(&p->mu);
+	if (b == NULL)
+		return 0;
+	format_block(p, &p->drv, b);
+	pthread_mutex_lock(&p->mu);
+	b->state = B_DONE;
+	pthread_mutex_unlock(&p->mu);
+	return 1;
 }
 
 static void
@@ -286,6 +341,20 @@ write_one(struct tdat_par *p, int wait, struct tdat_err *e)
 	return 1;
 }
 
+/*
+ * Write the oldest block not written when it is done, else format a
+ * queued block, else wait for the oldest.  As write_one().
+ */
+static int
+advance(struct tdat_par *p, struct tdat_err *e)
+{
+	int rc;
+
+	if ((rc = write_one(p, 0, e)) != 0 || help(p))
+		return rc < 0 ? rc : 1;
+	return write_one(p, 1, e);
+}
+
 /* Queue the block being filled, then write what is done. */
 static int
 submit(struct tdat_par *p, struct tdat_err *e)
@@ -307,7 +376,7 @@ take_block(struct tdat_par *p, struct tdat_err *e)
 	int rc;
 
 	while (state_of(p, b) != B_FREE)
-		if ((rc = write_one(p, 1, e)) < 0)
+		if ((rc = advance(p, e)) < 0)
 			return rc;
 	if (p->inorder)
 		return 0;
@@ -338,17 +407,19 @@ tdat_par_add(struct tdat_par *p, size_t k, const struct tdat_record *rec,
 	const unsigned char *z;
 	unsigned char *q;
 	uint32_t need;
-	int rc;
+	int rc, exact;
 
 	if (p->inorder)
 		return p->sink->ops->record(p->sink->arg, k, rec, e);
 	have = rec->avail > rec->size ? rec->avail : rec->size;
 	if (p->ops->note != NULL) {
 		need = p->ops->note(p->sink->arg, k, rec);
+		exact = (need & TDAT_PAR_EXACT) != 0;
+		need &= ~TDAT_PAR_EXACT;
 		if (need > len)
 			len = need < have ? need : have;
 		/* a string that runs on: to its NUL, as it is printed */
-		if (len < have) {
+		if (len < have && !exact) {
 			z = memchr(rec->data + len, '\0', have - len);
 			len = z ? (size_t)(z - rec->data) + 1 : have;
 		}
@@ -407,6 +478,8 @@ par_free(struct tdat_par *p)
 		if (p->w[i].fmt)
 			p->ops->fmt_free(p->w[i].fmt);
 	}
+	if (p->drv.fmt)
+		p->ops->fmt_free(p->drv.fmt);
 	for (i = 0; i < p->nblk; i++) {
 		free(p->blk[i].it);
 		free(p->blk[i].arena);
@@ -422,13 +495,14 @@ par_free(struct tdat_par *p)
 static int
 make_fmts(struct tdat_par *p, struct tdat_err *e)
 {
+	struct worker *w;
 	struct tdat_err le;
 	size_t i;
 
-	for (i = 0; i < p->nw; i++) {
+	for (i = 0; i <= p->nw; i++) {
 		memset(&le, 0, sizeof(le));
-		if ((p->w[i].fmt = p->ops->fmt_new(p->sink->arg, &le)) !=
-		    NULL)
+		w = i < p->nw ? &p->w[i] : &p->drv;
+		if ((w->fmt = p->ops->fmt_new(p->sink->arg, &le)) != NULL)
 			continue;
 		if (le.code == 0 && i == 0)
 			return 0;
@@ -446,7 +520,7 @@ make_blocks(struct tdat_par *p)
 	struct blk *b;
 	size_t i;
 
-	p->nblk = NBLK(p->nw);
+	p->nblk = NBLK(p->nw + 1);
 	for (i = 0; i < p->nblk; i++) {
 		b = &p->blk[i];
 		tdat_sb_init(&b->out);
@@ -474,11 +548,13 @@ tdat_par_open(const struct tdat_sink *sink, struct tdat_par **pp,
 		return 0;
 	if ((n = tdat_threads(e)) <= 1)
 		return n == 1 ? 0 : e->code;
-	if ((p = calloc(1, sizeof(*p))) == NULL)
+	if ((p = aligned_alloc(LINE, sizeof(*p))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	memset(p, 0, sizeof(*p));
 	p->sink = sink;
 	p->ops = sink->ops->par;
-	p->nw = (size_t)n;
+	p->nw = (size_t)n - 1;	/* and the driver's thread */
+	p->cpu0 = thread_cpu();
 	p->recs = BLK_RECS;
 	p->outmax = BLK_OUT;
 	if ((s = getenv("TDAT_THREADS_BLOCK")) != NULL && atoi(s) > 0 &&
@@ -507,6 +583,28 @@ tdat_par_open(const struct tdat_sink *sink, struct tdat_par **pp,
 	return 0;
 }
 
+/* TDAT_THREADS_STATS: the blocks, and each thread's CPU seconds. */
+static void
+print_stats(struct tdat_par *p)
+{
+	size_t i;
+
+	if (p->inorder)
+		fprintf(stderr, "tdat: %zu format threads, in order from "
+		    "block %llu\n", p->nw + 1, (unsigned long long)p->redo);
+	else
+		fprintf(stderr, "tdat: %zu format threads, %llu blocks, "
+		    "%llu records\n", p->nw + 1,
+		    (unsigned long long)p->fill_seq,
+		    (unsigned long long)p->nrec);
+	fprintf(stderr, "tdat: driver %.3f s CPU, %llu passes",
+	    thread_cpu() - p->cpu0, (unsigned long long)p->drv.nblk);
+	for (i = 0; i < p->nw; i++)
+		fprintf(stderr, "; worker %zu %.3f s, %llu passes", i + 1,
+		    p->w[i].cpu, (unsigned long long)p->w[i].nblk);
+	fputc('\n', stderr);
+}
+
 int
 tdat_par_close(struct tdat_par *p, int drain, struct tdat_err *e)
 {
@@ -518,17 +616,13 @@ tdat_par_close(struct tdat_par *p, int drain, struct tdat_err *e)
 	if (drain && p->cur && p->cur->n)
 		rc = submit(p, e);
 	while (drain && rc >= 0 && p->write_seq < p->fill_seq &&
-	    (rc = write_one(p, 1, e)) > 0)
+	    (rc = advance(p, e)) > 0)
 		continue;
 	if (rc > 0)
 		rc = 0;
-	if (stats != NULL && *stats != '\0' && p->inorder)
-		fprintf(stderr, "tdat: %zu format threads, in order from "
-		    "block %llu\n", p->nw, (unsigned long long)p->redo);
-	else if (stats != NULL && *stats != '\0')
-		fprintf(stderr, "tdat: %zu format threads, %llu blocks, "
-		    "%llu records\n", p->nw, (unsigned long long)p->fill_seq,
-		    (unsigned long long)p->nrec);
+	stop_workers(p);
+	if (stats != NULL && *stats != '\0')
+		print_stats(p);
 	par_free(p);
 	return rc;
 }

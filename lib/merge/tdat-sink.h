@@ -107,8 +107,9 @@ struct tdat_sink_par {
 	 * before it is copied: the sink's sequential part.  Returns how
 	 * many bytes from rec->data the formatter reads (0: rec->size);
 	 * the copy has those (up to rec->avail) and on to the next NUL,
-	 * for a string that runs past them.  Without note() the copy is
-	 * rec->size bytes. */
+	 * for a string that runs past them; with TDAT_PAR_EXACT or'ed in,
+	 * just those (the record has no string).  Without note() the copy
+	 * is rec->size bytes. */
 	uint32_t (*note)(void *sink, size_t k, const struct tdat_record *rec);
 	/* In the driver's thread: write n formatted bytes in order.  0 or
 	 * a negative code. */
@@ -117,6 +118,7 @@ struct tdat_sink_par {
 };
 
 enum { TDAT_PAR_REDO = 1 };
+#define TDAT_PAR_EXACT	((uint32_t)1 << 31)
 
 /* Worker threads the driver formats on: TDAT_THREADS (1 to
  * TDAT_THREADS_MAX) or the online CPUs up to TDAT_THREADS_MAX; 0 with *e
