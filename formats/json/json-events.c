@@ -97,6 +97,12 @@ struct jev {
 	int comm_pid;		/* JSON Lines: the last pid's comm */
 	size_t comm_in;		/* (of that input) */
 	const char *comm;
+	/* line_fast(): ",\"pid\":N,\"comm\":\"C\",\"flags\":" of the last
+	 * pid and comm it wrote (task_len 0: none) */
+	int task_pid;
+	const char *task_comm;
+	size_t task_len;
+	char task_text[80];
 	struct namec {
 		const char *s;
 		size_t len;
@@ -412,7 +418,15 @@ fields(struct jev *j, const struct evc *c, const struct tdat_record *r)
 static const char *
 sym(struct jev *j, uint64_t v)
 {
-	return v ? tdat_events_sym(j->ev, v, NULL) : NULL;
+	unsigned long long start;
+	const char *name;
+	size_t len;
+	int hit;
+
+	if (v == 0)
+		return NULL;
+	name = tdat_events_sym_hit(j->ev, v, &start, &len, &hit);
+	return hit ? name : tdat_events_sym(j->ev, v, NULL);
 }
 
 /* The symbol names of the fields that have one, as the member qkey (a
@@ -574,6 +588,30 @@ comm_of(struct jev *j, int pid)
 	return j->comm;
 }
 
+/* ",\"pid\":N,\"comm\":\"C\",\"flags\":" at p, made once for each run of
+ * records of one task; returns the end. */
+static char *
+put_task(struct jev *j, char *p, int pid, const struct namec *comm)
+{
+	char *q = j->task_text, *start = p;
+
+	if (j->task_len != 0 && j->task_pid == pid && j->task_comm == comm->s)
+		return fast_put(p, j->task_text, j->task_len);
+	p = FAST_LIT(p, ",\"pid\":");
+	p = fast_i64(p, pid);
+	p = FAST_LIT(p, ",\"comm\":\"");
+	p = fast_put(p, comm->s, comm->len);
+	p = FAST_LIT(p, "\",\"flags\":");
+	j->task_len = 0;
+	if ((size_t)(p - start) <= sizeof(j->task_text)) {
+		memcpy(q, start, (size_t)(p - start));
+		j->task_len = (size_t)(p - start);
+		j->task_pid = pid;
+		j->task_comm = comm->s;
+	}
+	return p;
+}
+
 /*
  * The line of a record laid out straight in the writer's buffer, the
  * bytes line() writes, for the common case: one input, the top buffer, no
@@ -626,11 +664,7 @@ line_fast(struct jev *j, const struct evc *c, const struct tdat_record *r)
 	p = fast_i64(p, r->cpu);
 	*p++ = ',';
 	p = fast_put(p, c->text.p + c->head, c->headlen);
-	p = FAST_LIT(p, ",\"pid\":");
-	p = fast_i64(p, pid);
-	p = FAST_LIT(p, ",\"comm\":\"");
-	p = fast_put(p, comm.s, comm.len);
-	p = FAST_LIT(p, "\",\"flags\":");
+	p = put_task(j, p, pid, &comm);
 	p = fast_int(p, fast_get(j, c->flags, r), 0);
 	p = FAST_LIT(p, ",\"preempt_count\":");
 	p = fast_int(p, fast_get(j, c->preempt, r), 0);

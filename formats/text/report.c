@@ -87,6 +87,15 @@ struct report {
 		char text[2 * SB_SHORT];	/* put_task()'s */
 		size_t len;
 	} tasks[NAMES];		/* by pid and CPU */
+	/* time_text()'s " %5llu." of the last whole seconds it printed:
+	 * records come in bursts within one second */
+	uint64_t secs;
+	size_t secs_len;	/* 0: none yet */
+	char secs_text[32];
+	/* put_latency()'s first three columns for each value of the five
+	 * flag bits it reads; latf_ok: made */
+	char latf[32][4];
+	int latf_ok;
 };
 
 /*
@@ -318,25 +327,45 @@ rj_digits(char *p, unsigned long long v, int width, char fill)
 	return p + n;
 }
 
+/* " %5llu." of secs at p, made once for each second; returns the end. */
+static char *
+secs_text(struct report *r, char *p, uint64_t secs)
+{
+	char *q;
+
+	if (r->secs_len == 0 || r->secs != secs) {
+		q = r->secs_text;
+		*q++ = ' ';
+		q = rj_digits(q, secs, 5, ' ');
+		*q++ = '.';
+		r->secs = secs;
+		r->secs_len = (size_t)(q - r->secs_text);
+	}
+	memcpy(p, r->secs_text, sizeof(r->secs_text));
+	return p + r->secs_len;
+}
+
 /* " %5llu.%09llu:" (nanoseconds) or " %5llu.%06llu:" (microseconds),
  * or "%12llu:" for a clock that counts cycles, written at p (48 bytes of
  * room); returns the end. */
 static char *
-time_text(const struct report *r, char *p, uint64_t ts)
+time_text(struct report *r, char *p, uint64_t ts)
 {
+	uint32_t us;
+
 	if (!r->usecs) {
 		p = rj_digits(p, ts, 12, ' ');
 	} else if (r->o->ns) {
-		*p++ = ' ';
-		p = rj_digits(p, ts / 1000000000, 5, ' ');
-		*p++ = '.';
+		p = secs_text(r, p, ts / 1000000000);
 		p = nine_digits(p + 9, (uint32_t)(ts % 1000000000)) + 9;
 	} else {
 		ts = (ts + 500) / 1000;
-		*p++ = ' ';
-		p = rj_digits(p, ts / 1000000, 5, ' ');
-		*p++ = '.';
-		p = rj_digits(p, ts % 1000000, 6, '0');
+		p = secs_text(r, p, ts / 1000000);
+		us = (uint32_t)(ts % 1000000);
+		memcpy(p, tdat_dec2 + 2 * (us / 10000), 2);
+		memcpy(p + 2, tdat_dec2 + 2 * (us / 100 % 100), 2);
+		memcpy(p + 4, tdat_dec2 + 2 * (us % 100), 2);
+		p += 6;
 	}
 	*p++ = ':';
 	return p;
@@ -560,6 +589,34 @@ put_int(char *p, long long v)
 	return p + (tmp + sizeof(tmp) - q);
 }
 
+/* put_latency()'s irqs-off, need-resched and hardirq/softirq columns for
+ * each value of the flag bits 0x01-0x10. */
+static void
+lat_flags_make(struct report *r)
+{
+	int flags, hard, soft;
+	char *p;
+
+	for (flags = 0; flags < 32; flags++) {
+		p = r->latf[flags];
+		hard = (flags & 0x08) != 0;
+		soft = (flags & 0x10) != 0;
+		if (r->o->tc == TDAT_TC_34) {	/* 0x02: lazy, no more
+						 * "no irqs" */
+			*p++ = (flags & 0x01) ? 'd' : '.';
+			*p++ = (flags & 0x04) ? 'N' : (flags & 0x02) ? 'L' :
+			    '.';
+		} else {
+			*p++ = (flags & 0x01) ? 'd' : (flags & 0x02) ? 'X' :
+			    '.';
+			*p++ = (flags & 0x04) ? 'N' : '.';
+		}
+		*p++ = hard && soft ? 'H' : hard ? 'h' : soft ? 's' : '.';
+		*p = '\0';
+	}
+	r->latf_ok = 1;
+}
+
 /*
  * libtraceevent's latency column (trace-cmd 3.3 and 3.4 print it after
  * the CPU): irqs-off ('d', 'X' where the kernel cannot tell), need-resched
@@ -578,7 +635,6 @@ put_latency(struct report *r, const struct tdat_record *rec, int lead)
 	struct tdat_sbuf *l = &r->line;
 	int inplace = l->cap - l->len > sizeof(buf);	/* room: write there */
 	long long flags, pc, ld = 0, md = 0;
-	int hard, soft;
 
 	flags = common_num(set, in->flags, rec);
 	pc = common_num(set, in->pc, rec);
@@ -598,24 +654,24 @@ put_latency(struct report *r, const struct tdat_record *rec, int lead)
 		p = l->p + l->len;
 	if (lead)
 		*p++ = ' ';
-	hard = (flags & 0x08) != 0;
-	soft = (flags & 0x10) != 0;
-	if (r->o->tc == TDAT_TC_34) {	/* 0x02: lazy, no more "no irqs" */
-		*p++ = (flags & 0x01) ? 'd' : '.';
-		*p++ = (flags & 0x04) ? 'N' : (flags & 0x02) ? 'L' : '.';
+	if (!r->latf_ok)
+		lat_flags_make(r);
+	memcpy(p, r->latf[flags & 0x1f], 4);
+	p += 3;
+	if (pc >= 0 && pc <= 0xff) {	/* the common case: one digit each */
+		p[0] = ".123456789abcdef"[pc & 0xf];
+		p[1] = ".123456789abcdef"[pc >> 4];
+		p += 2;
 	} else {
-		*p++ = (flags & 0x01) ? 'd' : (flags & 0x02) ? 'X' : '.';
-		*p++ = (flags & 0x04) ? 'N' : '.';
+		if (pc & 0xf)
+			p = put_hex_digits(p, (unsigned)(pc & 0xf));
+		else
+			*p++ = '.';
+		if (pc & 0xf0)
+			p = put_hex_digits(p, (unsigned)pc >> 4);
+		else
+			*p++ = '.';
 	}
-	*p++ = hard && soft ? 'H' : hard ? 'h' : soft ? 's' : '.';
-	if (pc & 0xf)
-		p = put_hex_digits(p, (unsigned)(pc & 0xf));
-	else
-		*p++ = '.';
-	if (pc & 0xf0)
-		p = put_hex_digits(p, (unsigned)pc >> 4);
-	else
-		*p++ = '.';
 	if (g->md_seen > 0) {
 		if (md < 0)
 			*p++ = '.';

@@ -131,7 +131,7 @@ struct tdat_events {
 		unsigned long long addr, start;
 		const char *name;
 		size_t len;	/* strlen(name) */
-	} *symcache;		/* recent symbol lookups */
+	} *symcache;		/* recent symbol lookups, by tdat_symcache_at() */
 	int nfstack;
 	/* kvm plugin, several inputs: the function of a guest address seen
 	 * by host task pid (a vCPU), its start in *start; NULL if none. */
@@ -165,6 +165,36 @@ struct tdat_events {
 		const char *comm;	/* NULL: empty */
 	} commcache[256];	/* recent comm lookups, by pid */
 };
+
+#define TDAT_SYMCACHE	1024	/* entries of a set's symcache */
+
+static inline struct symcache *
+tdat_symcache_at(struct symcache *c, unsigned long long addr)
+{
+	return &c[(addr ^ addr >> 10) % TDAT_SYMCACHE];
+}
+
+/* tdat_events_sym_len() when its cache has addr already and the set has
+ * no kallsyms to read nor addresses to move; NULL and *hit 0 otherwise. */
+static inline const char *
+tdat_events_sym_hit(const struct tdat_events *s, unsigned long long addr,
+    unsigned long long *start, size_t *len, int *hit)
+{
+	const struct symcache *c;
+
+	*hit = 0;
+	if (s->ktext != NULL || s->lb_state != 1 || s->symcache == NULL)
+		return NULL;
+	c = tdat_symcache_at(s->symcache, addr);
+	if (c->name == NULL || c->addr != addr)
+		return NULL;
+	*hit = 1;
+	*len = c->len;
+	if (!c->name[0])
+		return NULL;
+	*start = c->start;
+	return c->name;
+}
 
 /* How the function plugin prints the time of func_repeats, as trace-cmd
  * sets it for its timestamps: nanoseconds (report -t), microseconds, or

@@ -733,8 +733,14 @@ function_at(const struct rec *r, struct tdat_sbuf *out, char conv,
 {
 	unsigned long long start = 0;
 	size_t len = 0;
-	const char *name = r->set ? tdat_events_sym_len(r->set, v, &start,
-	    &len) : NULL;
+	const char *name = NULL;
+	int hit = 0;
+
+	if (r->set != NULL) {
+		name = tdat_events_sym_hit(r->set, v, &start, &len, &hit);
+		if (!hit)
+			name = tdat_events_sym_len(r->set, v, &start, &len);
+	}
 
 	if (name) {
 		sb_add(out, name, len);
@@ -1267,7 +1273,10 @@ struct pop {
 	char conv;		/* OP_NUM: 'd', 'u' or 'x'; OP_SYM: F f S s */
 	signed char ls;		/* OP_NUM: length modifier */
 	uint32_t off;		/* the field's offset */
-	unsigned long long mask;	/* what the casts keep */
+	unsigned long long mask;	/* what the casts keep; OP_NUM: and
+					 * its length modifier */
+	unsigned long long sign;	/* OP_NUM 'd': the sign bit of that
+					 * width (0: 64 bits) */
 	const struct pitem *it;
 	char text[SB_SHORT];	/* OP_SHORT: the text, padded */
 };
@@ -1294,6 +1303,20 @@ field_under_casts(struct parg *a, unsigned long long *mask)
 	return a->field;
 }
 
+/* print_fast()'s cast of an OP_NUM folded into its mask and sign bit. */
+static void
+num_width(struct pop *o)
+{
+	int bits = o->ls <= -2 ? 8 : o->ls == -1 ? 16 : o->ls == 0 ? 32 : 64;
+
+	o->sign = 0;
+	if (bits == 64)
+		return;
+	o->mask &= (1ULL << bits) - 1;
+	if (o->conv == 'd')
+		o->sign = 1ULL << (bits - 1);
+}
+
 static void
 compile_item(struct pop *o, const struct pitem *it)
 {
@@ -1318,6 +1341,7 @@ compile_item(struct pop *o, const struct pitem *it)
 		o->op = OP_NUM;
 		o->conv = (char)it->fast;
 		o->ls = (signed char)it->ls;
+		num_width(o);
 	} else if (it->type == PP_POINTER && it->arg != NULL &&
 	    it->arg->type != PA_BSTRING) {
 		ext = it->format + it->pext;
@@ -1363,6 +1387,20 @@ op_value(const struct rec *r, const struct pop *o)
 	return read_num(r->set, r->data + o->off, o->size) & o->mask;
 }
 
+/* print_fast() of an OP_NUM's value, its mask applied (op_value()). */
+static inline void
+put_num(struct tdat_sbuf *out, const struct pop *o, unsigned long long v)
+{
+	if (o->conv == 'u')
+		tdat_put_udec(out, v);
+	else if (o->conv != 'd')
+		put_hex(out, v);
+	else if (v & o->sign)	/* negative in its width */
+		tdat_put_dec(out, (long long)(v | ~((o->sign << 1) - 1)));
+	else
+		tdat_put_dec(out, (long long)v);
+}
+
 static void
 run_ops(const struct rec *r, const struct pop *o, int n,
     struct tdat_sbuf *out)
@@ -1378,7 +1416,7 @@ run_ops(const struct rec *r, const struct pop *o, int n,
 			sb_add(out, o->it->format, o->it->flen);
 			break;
 		case OP_NUM:
-			print_fast(out, o->conv, o->ls, op_value(r, o));
+			put_num(out, o, op_value(r, o));
 			break;
 		case OP_SYM:
 			function_at(r, out, o->conv, op_value(r, o));

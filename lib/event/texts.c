@@ -20,7 +20,7 @@
 #define COMMCACHE (sizeof(((struct tdat_events *)0)->commcache) / \
 	sizeof(struct commcache))
 
-#define SYMCACHE 1024
+#define SYMCACHE TDAT_SYMCACHE
 
 static const char *sym_search(const struct tdat_events *,
     unsigned long long, unsigned long long *);
@@ -869,7 +869,7 @@ tdat_events_sym_len(const struct tdat_events *s, unsigned long long addr,
 		*len = name ? strlen(name) : 0;
 		return name;
 	}
-	c = &w->symcache[(addr ^ addr >> 10) % SYMCACHE];
+	c = tdat_symcache_at(w->symcache, addr);
 	if (c->name == NULL || c->addr != addr) {
 		c->name = sym_search(s, addr, &c->start);
 		c->addr = addr;

@@ -76,6 +76,14 @@ static const char misc[] =
 	"\"neg\", (REC->w + 3) * 2 - 1, sizeof(u64) + 1, "
 	"__print_hex(REC->b, 4), REC->b[2]\n";
 
+/* Narrow conversions of the compiled steps: the length letters cut the
+ * value and the sign extends from the width they leave. */
+static const char narrow[] =
+	"name: narrow\nID: 25\n" COMMON
+	"\tfield:int w;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"%hhd %hd %d %hhu %hu %u %hx %x %d\", REC->w, REC->w, "
+	"REC->w, REC->w, REC->w, REC->w, REC->w, REC->w, (u8)REC->w\n";
+
 static const char bad[] =
 	"name: bad\nID: 23\n" COMMON
 	"\tfield:u64 secs;\toffset:8;\tsize:8;\tsigned:0;\n\n"
@@ -323,6 +331,22 @@ test_misc(struct tdat_event *ev, struct tdat_sbuf *b)
 	put32(d + 24, (unsigned long)-2);
 	ok(strncmp(show(b, ev, d, 32, TDAT_PRINT_FMT), "0x10|0x10|", 10) == 0,
 	    "an address outside kallsyms prints in hex");
+}
+
+static void
+test_narrow(struct tdat_event *ev, struct tdat_sbuf *b)
+{
+	unsigned char d[12];
+
+	memset(d, 0, sizeof(d));
+	put32(d + 8, 0x180);
+	is(show(b, ev, d, 12, TDAT_PRINT_FMT),
+	    "-128 384 384 128 384 384 180 180 128",
+	    "narrow conversions: a sign bit in the low byte");
+	put32(d + 8, (unsigned long)-2);
+	is(show(b, ev, d, 12, TDAT_PRINT_FMT),
+	    "-2 -2 -2 254 65534 4294967294 fffe fffffffe 254",
+	    "narrow conversions: a negative value, and a cast");
 }
 
 static void
@@ -853,6 +877,7 @@ main(void)
 		test_bprint(bp, &b);
 	}
 	test_net(nt, &b);
+	test_narrow(add(s, narrow, "test"), &b);
 	test_plugins(fe, fx, km, &b);
 	test_nul_free(fe, misc_ev, &b);
 	test_wide(wd, &b);
