@@ -81,11 +81,11 @@ struct tdat_sink_ops {
  * format each block into a buffer of its own (each with a formatter of
  * its own: caches, event sets), and the driver's thread writes the
  * buffers in block order, so the bytes are those record() would have
- * written.  TDAT_THREADS=1 (or one CPU) keeps record().
+ * written.  TDAT_THREADS unset or 1 keeps record().
  */
 struct tdat_sink_par {
 	/* After begin(), in the driver's thread: a formatter for one
-	 * worker, or NULL when the run must stay sequential (a stateful
+	 * worker or for the driver's own thread, or NULL when the run must stay sequential (a stateful
 	 * or looking-ahead output: say why in the sink) or on no memory;
 	 * then record() is used.  The first call may say no; once one
 	 * formatter is made, all are asked to be. */
@@ -120,9 +120,9 @@ struct tdat_sink_par {
 enum { TDAT_PAR_REDO = 1 };
 #define TDAT_PAR_EXACT	((uint32_t)1 << 31)
 
-/* Worker threads the driver formats on: TDAT_THREADS (1 to
- * TDAT_THREADS_MAX) or the online CPUs up to TDAT_THREADS_MAX; 0 with *e
- * filled when TDAT_THREADS is not such a number. */
+/* Threads records are formatted on, the driver's included: TDAT_THREADS
+ * (1 to TDAT_THREADS_MAX; 1 when unset); 0 with *e filled when
+ * TDAT_THREADS is not such a number. */
 #define TDAT_THREADS_MAX	4
 int tdat_threads(struct tdat_err *e);
 
