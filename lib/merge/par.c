@@ -234,7 +234,7 @@ worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct tdat_par *p = w->p;
-	struct blk *b;
+	struct blk *b = NULL;	/* gcc -O1 sees no assignment before use */
 
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
