@@ -86,16 +86,21 @@ fixtures() {
 	both "$D/x86_64-default-sched.dat" tdat-to-json -e sched_switch --cpu 1
 }
 
-@test "the records are formatted on the threads asked for" {
+@test "the records are formatted on the threads asked for, each one's CPU time said" {
 	local f=$D/x86_64-default-sched.dat
 	TDAT_THREADS=2 TDAT_THREADS_BLOCK=100 TDAT_THREADS_STATS=1 \
 	    "$B/tdat-dump" --records -N -t "$f" 2>"$BATS_TEST_TMPDIR/err" >/dev/null
 	cat "$BATS_TEST_TMPDIR/err"
 	grep -E -q '^tdat: 2 format threads, ([2-9]|[1-9][0-9]+) blocks, [1-9][0-9]* records$' \
 	    "$BATS_TEST_TMPDIR/err"
+	# TDAT_THREADS=2: the driver's thread and one worker
+	grep -E -q '^tdat: driver [0-9]+\.[0-9]{3} s CPU, [0-9]+ passes; worker 1 [0-9]+\.[0-9]{3} s, [0-9]+ passes$' \
+	    "$BATS_TEST_TMPDIR/err"
+	! grep -q 'worker 2' "$BATS_TEST_TMPDIR/err"
 	TDAT_THREADS=3 TDAT_THREADS_STATS=1 "$B/tdat-to-json" "$f" \
 	    2>"$BATS_TEST_TMPDIR/err" >/dev/null
 	grep -E -q '^tdat: 3 format threads, [1-9][0-9]* blocks' "$BATS_TEST_TMPDIR/err"
+	grep -E -q '^tdat: driver .*; worker 1 .*; worker 2 [^;]*$' "$BATS_TEST_TMPDIR/err"
 	# one thread, and --chrome (it pairs switches): record by record
 	TDAT_THREADS=1 TDAT_THREADS_STATS=1 "$B/tdat-dump" --records -N -t "$f" \
 	    2>"$BATS_TEST_TMPDIR/err" >/dev/null
@@ -115,19 +120,6 @@ fixtures() {
 	grep -q '^tdat: 2 format threads' "$BATS_TEST_TMPDIR/err"
 }
 
-@test "TDAT_THREADS_STATS: each thread's CPU time; the driver's thread formats too" {
-	local f=$D/x86_64-default-sched.dat
-	TDAT_THREADS=2 TDAT_THREADS_BLOCK=3 TDAT_THREADS_STATS=1 \
-	    "$B/tdat-dump" --records -N -t "$f" 2>"$BATS_TEST_TMPDIR/err" >/dev/null
-	cat "$BATS_TEST_TMPDIR/err"
-	# TDAT_THREADS=2: the driver's thread and one worker
-	grep -E -q '^tdat: driver [0-9]+\.[0-9]{3} s CPU, [0-9]+ passes; worker 1 [0-9]+\.[0-9]{3} s, [0-9]+ passes$' \
-	    "$BATS_TEST_TMPDIR/err"
-	! grep -q 'worker 2' "$BATS_TEST_TMPDIR/err"
-	TDAT_THREADS=3 TDAT_THREADS_STATS=1 "$B/tdat-to-json" "$f" \
-	    2>"$BATS_TEST_TMPDIR/err" >/dev/null
-	grep -E -q '^tdat: driver .*; worker 1 .*; worker 2 [^;]*$' "$BATS_TEST_TMPDIR/err"
-}
 
 @test "one thread unless TDAT_THREADS asks for more" {
 	local f=$D/x86_64-default-sched.dat
