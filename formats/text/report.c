@@ -428,7 +428,7 @@ static const struct tdat_event *
 find_event(struct report *r, int id)
 {
 	struct evid *c = &r->ids[(unsigned)id % NAMES];
-
+	unsigned all = 0;	/* every field's flags */
 	int i;
 
 	if (c->set != r->ev || c->id != id) {
@@ -436,19 +436,12 @@ find_event(struct report *r, int id)
 		c->set = r->ev;
 		c->id = id;
 		c->span = c->ev ? tdat_event_span(c->ev) : 0;
-		c->dyn = 0;
-		c->str = 0;
 		for (i = 0; c->ev && i < c->ev->nfields; i++)
-			if (c->ev->fields[i].flags & (TDAT_FLD_STRING |
-			    TDAT_FLD_ARRAY | TDAT_FLD_DYNAMIC |
-			    TDAT_FLD_RELATIVE))
-				c->str = 1;
-		for (i = 0; c->ev && i < c->ev->nfields; i++)
-			if (c->ev->fields[i].flags & TDAT_FLD_RELATIVE)
-				c->dyn = 2;
-			else if ((c->ev->fields[i].flags & TDAT_FLD_DYNAMIC) &&
-			    c->dyn == 0)
-				c->dyn = 1;
+			all |= (unsigned)c->ev->fields[i].flags;
+		c->dyn = (all & TDAT_FLD_RELATIVE) ? 2 :
+		    (all & TDAT_FLD_DYNAMIC) ? 1 : 0;
+		c->str = (all & (TDAT_FLD_STRING | TDAT_FLD_ARRAY |
+		    TDAT_FLD_DYNAMIC | TDAT_FLD_RELATIVE)) != 0;
 	}
 	return c->ev;
 }
