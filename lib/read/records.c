@@ -54,6 +54,9 @@ struct tdat_reader {
 	struct stream *s;
 	size_t ns;
 	struct stream *pending;	/* returned last; advance on the next call */
+	uint64_t others_ts;	/* the earliest record of the streams but
+				 * pending's, at the last scan (~0: none) */
+	uint64_t scans;		/* passes over all the streams */
 	int64_t ts_offset;
 	struct tsc tsc;
 	int raw;
@@ -474,26 +477,58 @@ tdat_reader_counts(const struct tdat_reader *r, uint64_t *loads,
 	}
 }
 
+uint64_t
+tdat_reader_scans(const struct tdat_reader *r)
+{
+	return r->scans;
+}
+
+/*
+ * The stream whose record comes first (the first of equals), NULL when
+ * none has one; r->others_ts: the earliest of the other streams' records.
+ */
+static struct stream *
+scan(struct tdat_reader *r)
+{
+	struct stream *best = NULL;
+	uint64_t others = ~0ULL;
+	size_t i;
+
+	r->scans++;
+	for (i = 0; i < r->ns; i++) {
+		struct stream *s = &r->s[i];
+
+		if (!s->have)
+			continue;
+		if (best == NULL || s->rec.ts < best->rec.ts) {
+			if (best != NULL)
+				others = best->rec.ts;
+			best = s;
+		} else if (s->rec.ts < others)
+			others = s->rec.ts;
+	}
+	r->others_ts = others;
+	return best;
+}
+
 int
 tdat_reader_next_all(struct tdat_reader *r, struct tdat_record *rec,
     struct tdat_err *e)
 {
-	struct stream *best = NULL;
-	size_t i;
+	struct stream *best = r->pending;
 	int rc;
 
-	if (r->pending) {
-		rc = advance(r, r->pending, e);
+	if (best != NULL) {
+		rc = advance(r, best, e);
 		r->pending = NULL;
 		if (rc < 0)
 			return rc;
-	}
-	for (i = 0; i < r->ns; i++) {
-		struct stream *s = &r->s[i];
-
-		if (s->have && (best == NULL || s->rec.ts < best->rec.ts))
-			best = s;
-	}
+		/* Only this stream moved: it stays first while its record
+		 * comes strictly before all the others'. */
+		if (!best->have || best->rec.ts >= r->others_ts)
+			best = scan(r);
+	} else
+		best = scan(r);
 	if (best == NULL)
 		return 0;
 	*rec = best->rec;

@@ -472,6 +472,10 @@ int tdat_reader_next(struct tdat_reader *, struct tdat_record *rec,
  * tdat_reader_keeps() itself, so that a sink may peek ahead). */
 int tdat_reader_next_all(struct tdat_reader *, struct tdat_record *rec,
     struct tdat_err *e);
+/* How many times the next record was looked for over all the streams
+ * (tdat_reader_next_all() skips that while the stream it handed out
+ * last stays strictly first). */
+uint64_t tdat_reader_scans(const struct tdat_reader *);
 /* What its streams read so far: windows fetched (tdat_pages_loads())
  * and pages decoded (tdat_pages_handed()), added up. */
 void tdat_reader_counts(const struct tdat_reader *, uint64_t *loads,

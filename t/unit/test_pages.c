@@ -987,6 +987,88 @@ test_many_cpus(void)
 	unlink(path);
 }
 
+/* One CPU's records of f, alone (cpu < 0: every CPU's, merged). */
+static struct tdat_reader *
+cpu_reader(struct tdat_file *f, int cpu, unsigned char *mask, int n)
+{
+	struct tdat_reader_opts o;
+	struct tdat_reader *rd;
+	struct tdat_err e;
+
+	memset(&o, 0, sizeof(o));
+	o.buffer = 0;
+	if (cpu >= 0) {
+		memset(mask, 0, (size_t)n);
+		mask[cpu] = 1;
+		o.cpus = mask;
+		o.ncpus = n;
+	}
+	return tdat_reader_open(f, &o, &rd, &e) < 0 ? NULL : rd;
+}
+
+#define MERGE_CPUS	8
+
+/*
+ * tdat_reader_next_all() against a merge of one reader per CPU (the
+ * earliest record, the lowest CPU of equals): the same records in the
+ * same order, found with fewer passes over the streams than records
+ * (the stream handed out last is handed out again while its next
+ * record is strictly first).
+ */
+static void
+test_merge_scans(const char *path)
+{
+	struct tdat_reader *all, *one[MERGE_CPUS];
+	struct tdat_record rec, want[MERGE_CPUS];
+	unsigned char mask[MERGE_CPUS];
+	int have[MERGE_CPUS], ncpu, i, best, rc = 0, same = 1;
+	struct tdat_file *f;
+	struct tdat_err e;
+	long n = 0;
+
+	if (tdat_open(path, &f, &e) < 0) {
+		ok(0, "%s opens: %s", path, e.msg);
+		return;
+	}
+	ncpu = (int)f->buf[0].ncpu;
+	if (ncpu > MERGE_CPUS)
+		ncpu = MERGE_CPUS;
+	all = cpu_reader(f, -1, mask, MERGE_CPUS);
+	for (i = 0; i < ncpu; i++) {
+		one[i] = cpu_reader(f, (int)f->buf[0].cpu[i].id, mask,
+		    MERGE_CPUS);
+		have[i] = one[i] != NULL &&
+		    tdat_reader_next_all(one[i], &want[i], &e) == 1;
+	}
+	while (all != NULL && (rc = tdat_reader_next_all(all, &rec, &e)) == 1) {
+		for (best = -1, i = 0; i < ncpu; i++)
+			if (have[i] && (best < 0 || want[i].ts < want[best].ts))
+				best = i;
+		if (best < 0 || want[best].ts != rec.ts ||
+		    want[best].cpu != rec.cpu || want[best].off != rec.off ||
+		    want[best].size != rec.size || memcmp(want[best].data,
+		    rec.data, rec.size) != 0) {
+			same = 0;
+			break;
+		}
+		have[best] = tdat_reader_next_all(one[best], &want[best],
+		    &e) == 1;
+		n++;
+	}
+	for (best = -1, i = 0; i < ncpu; i++)
+		if (have[i])
+			best = i;
+	ok(all != NULL && rc == 0 && same && best < 0 && n > 1000,
+	    "%s: %ld records merged as one reader a CPU gives them", path, n);
+	ok(all != NULL && tdat_reader_scans(all) * 2 < (uint64_t)n,
+	    "%s: %llu passes over the streams for %ld records", path,
+	    all ? (unsigned long long)tdat_reader_scans(all) : 0ULL, n);
+	tdat_reader_close(all);
+	for (i = 0; i < ncpu; i++)
+		tdat_reader_close(one[i]);
+	tdat_close(f);
+}
+
 int
 main(void)
 {
@@ -1009,5 +1091,7 @@ main(void)
 	test_read_ahead();
 	test_walk_memory();
 	test_many_cpus();
+	test_merge_scans(ZSTD);
+	test_merge_scans("t/data/x86_64-default-sched.dat");
 	return tap_done();
 }
