@@ -80,6 +80,8 @@ struct report {
 		int dyn;	/* 0, or the __data_loc (1) or __rel_loc
 				 * (2) fields' reach (note_span()) */
 		int str;	/* a field is a string or array */
+		int nul_free;	/* tdat_event_nul_free() said 1: its
+				 * print makes no NUL from then on */
 	} ids[NAMES];		/* by id */
 	struct task {
 		const char *comm;	/* as tdat_events_comm() gave it */
@@ -90,6 +92,7 @@ struct report {
 	/* time_text()'s " %5llu." of the last whole seconds it printed:
 	 * records come in bursts within one second */
 	uint64_t secs;
+	uint64_t secs_ns;	/* secs in nanoseconds */
 	size_t secs_len;	/* 0: none yet */
 	char secs_text[32];
 	/* put_latency()'s first three columns for each value of the five
@@ -339,6 +342,7 @@ secs_text(struct report *r, char *p, uint64_t secs)
 		q = rj_digits(q, secs, 5, ' ');
 		*q++ = '.';
 		r->secs = secs;
+		r->secs_ns = secs * 1000000000;
 		r->secs_len = (size_t)(q - r->secs_text);
 	}
 	memcpy(p, r->secs_text, sizeof(r->secs_text));
@@ -351,13 +355,19 @@ secs_text(struct report *r, char *p, uint64_t secs)
 static char *
 time_text(struct report *r, char *p, uint64_t ts)
 {
+	uint64_t ns = ts - r->secs_ns;
 	uint32_t us;
 
 	if (!r->usecs) {
 		p = rj_digits(p, ts, 12, ' ');
 	} else if (r->o->ns) {
-		p = secs_text(r, p, ts / 1000000000);
-		p = nine_digits(p + 9, (uint32_t)(ts % 1000000000)) + 9;
+		/* within the second printed last: no division */
+		if (r->secs_len == 0 || ns >= 1000000000) {
+			secs_text(r, p, ts / 1000000000);
+			ns = ts - r->secs_ns;
+		}
+		memcpy(p, r->secs_text, sizeof(r->secs_text));
+		p = nine_digits(p + r->secs_len + 9, (uint32_t)ns) + 9;
 	} else {
 		ts = (ts + 500) / 1000;
 		p = secs_text(r, p, ts / 1000000);
@@ -423,6 +433,21 @@ put_event_name(struct report *r, const struct tdat_event *ev)
 	sb_add_short(&r->line, c->text, c->len);
 }
 
+/* Whether the text ev (of id) printed can hold no NUL, from its
+ * entry of find_event(): once it can't, it never can (the print steps
+ * stay; a failure that changes them is a bprint's, never free). */
+static int
+nul_free(struct report *r, const struct tdat_event *ev, int id)
+{
+	struct evid *c = &r->ids[(unsigned)id % NAMES];
+
+	if (c->ev != ev || c->set != r->ev || c->id != id)
+		return tdat_event_nul_free(ev, r->o->mode);
+	if (!c->nul_free)
+		c->nul_free = tdat_event_nul_free(ev, r->o->mode);
+	return c->nul_free;
+}
+
 /* tdat_events_find() for the last few ids. */
 static const struct tdat_event *
 find_event(struct report *r, int id)
@@ -435,6 +460,7 @@ find_event(struct report *r, int id)
 		c->ev = tdat_events_find(r->ev, id);
 		c->set = r->ev;
 		c->id = id;
+		c->nul_free = 0;
 		c->span = c->ev ? tdat_event_span(c->ev) : 0;
 		for (i = 0; c->ev && i < c->ev->nfields; i++)
 			all |= (unsigned)c->ev->fields[i].flags;
@@ -550,7 +576,7 @@ common_num(const struct tdat_events *set, const struct tdat_field *f,
 	if (f == NULL)
 		return -1;
 	if ((uint32_t)f->offset + (uint32_t)f->size <= rec->size)
-		v = tdat_read_num(set, rec->data + f->offset, f->size);
+		v = tdat_read_num_at(set, rec->data + f->offset, f->size);
 	return (int)v;
 }
 
@@ -729,7 +755,7 @@ report_record(struct report *r, const struct tdat_record *rec)
 			    rec->cpu);
 	}
 	if (r->ev->nev && rec->size >= 2)
-		id = (int)tdat_read_num(r->ev, rec->data,
+		id = (int)tdat_read_num_at(r->ev, rec->data,
 		    r->ev->ev[0]->ncommon ? r->ev->ev[0]->common[0].size : 2);
 	ev = find_event(r, id);
 	if (ev == NULL) {
@@ -745,7 +771,7 @@ report_record(struct report *r, const struct tdat_record *rec)
 		tdat_sb_puts(l, "[UNKNOWN EVENT]");
 		goto done;
 	}
-	pid = (int)tdat_field_read(ev, ev->pid, rec->data, rec->size);
+	pid = (int)tdat_field_read_at(ev, ev->pid, rec->data, rec->size);
 	if (r->o->lat)
 		put_task_lat(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
 	else
@@ -766,7 +792,7 @@ done:
 	/* trace-cmd prints the line with "%.*s": a NUL (from "%c") ends it */
 	if (info > l->len)
 		info = start;
-	else if (ev != NULL && tdat_event_nul_free(ev, r->o->mode))
+	else if (ev != NULL && nul_free(r, ev, id))
 		info = l->len;	/* nothing to look for */
 	if (l->len > info && (nul = memchr(l->p + info, '\0', l->len -
 	    info)) != NULL)
@@ -1208,7 +1234,7 @@ report_note(void *arg, size_t k, const struct tdat_record *rec)
 	r->ev = r->in[k].ev;
 	r->cur = &r->in[k];
 	if (r->ev->nev && rec->size >= 2)
-		id = (int)tdat_read_num(r->ev, rec->data,
+		id = (int)tdat_read_num_at(r->ev, rec->data,
 		    r->ev->ev[0]->ncommon ? r->ev->ev[0]->common[0].size : 2);
 	if ((ev = find_event(r, id)) == NULL)
 		return 0;

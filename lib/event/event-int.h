@@ -166,12 +166,17 @@ struct tdat_events {
 	} commcache[256];	/* recent comm lookups, by pid */
 };
 
-#define TDAT_SYMCACHE	1024	/* entries of a set's symcache */
+#define TDAT_SYMCACHE_BITS	12
+#define TDAT_SYMCACHE	(1u << TDAT_SYMCACHE_BITS)	/* entries of a set's
+						 * symcache (128 KiB) */
 
+/* Where addr is cached: the top bits of a Fibonacci hash, which spreads
+ * functions' aligned addresses over every entry. */
 static inline struct symcache *
 tdat_symcache_at(struct symcache *c, unsigned long long addr)
 {
-	return &c[(addr ^ addr >> 10) % TDAT_SYMCACHE];
+	return &c[(uint64_t)(addr * 0x9e3779b97f4a7c15ULL) >>
+	    (64 - TDAT_SYMCACHE_BITS)];
 }
 
 /* tdat_events_sym_len() when its cache has addr already and the set has
@@ -248,6 +253,43 @@ void tdat_print_walk(const struct tdat_event *, const unsigned char *data,
     uint32_t size, struct tdat_sbuf *out);
 unsigned long long tdat_read_num(const struct tdat_events *, const void *p,
     int n);
+
+/* tdat_read_num() inline: n bytes (1, 2, 4 or 8; else 0) at p in the
+ * byte order of set s (NULL: little endian). */
+static inline unsigned long long
+tdat_read_num_at(const struct tdat_events *s, const void *p, int n)
+{
+	int swap = (s && s->big) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	uint16_t b;
+	uint32_t c;
+	uint64_t d;
+
+	switch (n) {
+	case 1:
+		return *(const unsigned char *)p;
+	case 2:
+		memcpy(&b, p, 2);
+		return swap ? __builtin_bswap16(b) : b;
+	case 4:
+		memcpy(&c, p, 4);
+		return swap ? __builtin_bswap32(c) : c;
+	case 8:
+		memcpy(&d, p, 8);
+		return swap ? __builtin_bswap64(d) : d;
+	default:
+		return 0;
+	}
+}
+
+/* tdat_field_read() inline. */
+static inline unsigned long long
+tdat_field_read_at(const struct tdat_event *ev, const struct tdat_field *f,
+    const unsigned char *data, uint32_t size)
+{
+	if (f == NULL || (uint32_t)f->offset + f->size > size)
+		return 0;
+	return tdat_read_num_at(ev->set, data + f->offset, f->size);
+}
 
 /* lib/event/event-simple.c */
 int tdat_simple_compile(struct tdat_event *, const char *text, size_t len);

@@ -31,26 +31,7 @@ struct rec {
 static inline unsigned long long
 read_num(const struct tdat_events *s, const void *p, int n)
 {
-	int swap = (s && s->big) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	uint16_t b;
-	uint32_t c;
-	uint64_t d;
-
-	switch (n) {
-	case 1:
-		return *(const unsigned char *)p;
-	case 2:
-		memcpy(&b, p, 2);
-		return swap ? __builtin_bswap16(b) : b;
-	case 4:
-		memcpy(&c, p, 4);
-		return swap ? __builtin_bswap32(c) : c;
-	case 8:
-		memcpy(&d, p, 8);
-		return swap ? __builtin_bswap64(d) : d;
-	default:
-		return 0;
-	}
+	return tdat_read_num_at(s, p, n);
 }
 
 unsigned long long
