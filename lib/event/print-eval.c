@@ -26,6 +26,9 @@ struct rec {
 	uint32_t avail;		/* readable bytes at data, >= size */
 	int raw;		/* report -R of libtraceevent 1.8.4 and on:
 				 * a function's address follows its name */
+	int host;		/* 1: the set and the host are little
+				 * endian (op_value() may read 8 bytes at
+				 * once) */
 };
 
 static inline unsigned long long
@@ -1258,6 +1261,7 @@ struct pop {
 					 * its length modifier */
 	unsigned long long sign;	/* OP_NUM 'd': the sign bit of that
 					 * width (0: 64 bits) */
+	unsigned long long wmask;	/* mask and the field's width */
 	const struct pitem *it;
 	char text[SB_SHORT];	/* OP_SHORT: the text, padded */
 };
@@ -1335,6 +1339,9 @@ compile_item(struct pop *o, const struct pitem *it)
 		return;
 	o->size = (unsigned char)f->size;
 	o->off = (uint32_t)f->offset;
+	o->wmask = o->mask;
+	if (f->size < 8)
+		o->wmask &= (1ULL << (8 * f->size)) - 1;
 }
 
 /* The steps of p; NULL when there is no memory for them. */
@@ -1363,8 +1370,15 @@ print_ops(struct tdat_print *p)
 static inline unsigned long long
 op_value(const struct rec *r, const struct pop *o)
 {
+	uint64_t d;
+
 	if (o->off + o->size > r->size)
 		return 0;
+	if (r->host && o->off + 8 <= r->avail) {
+		/* the field's bytes and what follows, which wmask drops */
+		memcpy(&d, r->data + o->off, 8);
+		return d & o->wmask;
+	}
 	return read_num(r->set, r->data + o->off, o->size) & o->mask;
 }
 
@@ -1372,9 +1386,13 @@ op_value(const struct rec *r, const struct pop *o)
 static inline void
 put_num(struct tdat_sbuf *out, const struct pop *o, unsigned long long v)
 {
-	if (o->conv == 'u')
-		tdat_put_udec(out, v);
-	else if (o->conv != 'd')
+	if (o->conv == 'u' || (o->conv == 'd' && (o->sign ? !(v & o->sign) :
+	    (long long)v >= 0))) {
+		if (v < 10)
+			sb_putc(out, (int)('0' + v));
+		else
+			sb_udec(out, v);
+	} else if (o->conv != 'd')
 		put_hex(out, v);
 	else if (v & o->sign)	/* negative in its width */
 		tdat_put_dec(out, (long long)(v | ~((o->sign << 1) - 1)));
@@ -1552,7 +1570,7 @@ print_fields_avail(const struct tdat_event *ev, const unsigned char *data,
     uint32_t size, uint32_t avail, int use_fmt, struct tdat_sbuf *out)
 {
 	struct rec r = { ev, ev->set, data, size, avail,
-	    use_fmt && ev->set && ev->set->tc != 0 };
+	    use_fmt && ev->set && ev->set->tc != 0, 0 };
 	int i, cursor = 0;
 
 	for (i = 0; i < ev->nfields; i++) {
@@ -1716,7 +1734,9 @@ static void
 print_pretty_how(const struct tdat_event *ev, const unsigned char *data,
     uint32_t size, uint32_t avail, int walk, struct tdat_sbuf *out)
 {
-	struct rec r = { ev, ev->set, data, size, avail, 0 };
+	struct rec r = { ev, ev->set, data, size, avail, 0,
+	    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && ev->set != NULL &&
+	    !ev->set->big };
 
 	if (ev->failed) {
 		tdat_sb_puts(out, "[FAILED TO PARSE]");
