@@ -70,6 +70,11 @@ struct evc {
 	int nsym;		/* fields of kind K_SYM */
 	size_t fastlen;		/* line_fast(): the most a line takes but
 				 * its comm and symbol names; 0: not fast */
+	/* --chrome: "name":"..","cat":"..","ph":"i","s":"t","ts": (made
+	 * once; NULL when a name needs escaping) */
+	char *chead;
+	size_t cheadlen;
+	int chead_done;
 };
 
 /* One input. */
@@ -103,6 +108,11 @@ struct jev {
 	const char *task_comm;
 	size_t task_len;
 	char task_text[80];
+	/* --chrome: "pid":N,"tid":N,"args": of the pid it wrote last
+	 * (cpid_len 0: none) */
+	int cpid;
+	size_t cpid_len;
+	char cpid_text[80];
 	struct namec {
 		const char *s;
 		size_t len;
@@ -228,6 +238,7 @@ evc_free(struct evc *c)
 	if (c == NULL)
 		return;
 	tdat_sb_free(&c->text);
+	free(c->chead);
 	free(c->koff);
 	free(c->klen);
 	free(c->other);
@@ -1092,12 +1103,58 @@ sched_switch(struct jev *j, const struct tdat_record *r)
 	return 0;
 }
 
+/* An instant's "name" to "ts" keys as tdat_jw_*() write them for event
+ * type c, made on first use; NULL when its name or system needs
+ * escaping (or no memory). */
+static const char *
+chrome_head(struct evc *c)
+{
+	const struct tdat_event *ev = c->ev;
+	size_t nn = strlen(ev->name), ns = strlen(ev->system);
+	char *p;
+
+	if (c->chead_done)
+		return c->chead;
+	c->chead_done = 1;
+	if (!tdat_json_plain(ev->name, nn) || !tdat_json_plain(ev->system,
+	    ns) || (c->chead = malloc(nn + ns + 64)) == NULL)
+		return NULL;
+	p = c->chead;
+	p = FAST_LIT(p, "\"name\":\"");
+	p = fast_put(p, ev->name, nn);
+	p = FAST_LIT(p, "\",\"cat\":\"");
+	p = fast_put(p, ev->system, ns);
+	p = FAST_LIT(p, "\",\"ph\":\"i\",\"s\":\"t\",\"ts\":");
+	c->cheadlen = (size_t)(p - c->chead);
+	return c->chead;
+}
+
+/* "pid":N,"tid":N,"args": of pid as tdat_jw_*() write them (its length
+ * in j->cpid_len), kept for the next record of the same pid. */
+static const char *
+chrome_pid(struct jev *j, int pid)
+{
+	char *p = j->cpid_text;
+
+	if (j->cpid_len != 0 && j->cpid == pid)
+		return j->cpid_text;
+	p = FAST_LIT(p, "\"pid\":");
+	p = fast_i64(p, pid);
+	p = FAST_LIT(p, ",\"tid\":");
+	p = fast_i64(p, pid);
+	p = FAST_LIT(p, ",\"args\":");
+	j->cpid_len = (size_t)(p - j->cpid_text);
+	j->cpid = pid;
+	return j->cpid_text;
+}
+
 static int
 instant(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
     int id)
 {
 	struct tdat_jw *w = &j->w;
-	const struct evc *c = NULL;
+	struct evc *c = NULL;
+	const char *q;
 	int pid;
 
 	if (ev && (c = evc_get(j, ev)) == NULL)
@@ -1106,24 +1163,36 @@ instant(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
 	if (pid_add(j, pid) < 0)
 		return -1;
 	tdat_jw_obj(w);
-	tdat_jw_qkey(w, "\"name\":", 7);
-	if (ev)
-		tdat_jw_name(w, ev->name, strlen(ev->name));
-	else
-		tdat_jw_cstr(w, "[UNKNOWN EVENT]");
-	tdat_jw_qkey(w, "\"cat\":", 6);
-	tdat_jw_name(w, ev ? ev->system : "", ev ? strlen(ev->system) : 0);
-	tdat_jw_qkey(w, "\"ph\":", 5);
-	tdat_jw_raw(w, "\"i\"", 3);
-	tdat_jw_qkey(w, "\"s\":", 4);
-	tdat_jw_raw(w, "\"t\"", 3);
-	tdat_jw_qkey(w, "\"ts\":", 5);
+	/* the members up to "args" as one key where no newline may come
+	 * between them (tdat_jw_qkey(): a comma before, none after) */
+	if (c && w->depth != w->lines_depth && chrome_head(c) != NULL)
+		tdat_jw_qkey(w, c->chead, c->cheadlen);
+	else {
+		tdat_jw_qkey(w, "\"name\":", 7);
+		if (ev)
+			tdat_jw_name(w, ev->name, strlen(ev->name));
+		else
+			tdat_jw_cstr(w, "[UNKNOWN EVENT]");
+		tdat_jw_qkey(w, "\"cat\":", 6);
+		tdat_jw_name(w, ev ? ev->system : "", ev ? strlen(ev->system) :
+		    0);
+		tdat_jw_qkey(w, "\"ph\":", 5);
+		tdat_jw_raw(w, "\"i\"", 3);
+		tdat_jw_qkey(w, "\"s\":", 4);
+		tdat_jw_raw(w, "\"t\"", 3);
+		tdat_jw_qkey(w, "\"ts\":", 5);
+	}
 	usecs(w, r->ts);
-	tdat_jw_qkey(w, "\"pid\":", 6);
-	tdat_jw_i64(w, pid);
-	tdat_jw_qkey(w, "\"tid\":", 6);
-	tdat_jw_i64(w, pid);
-	tdat_jw_qkey(w, "\"args\":", 7);
+	if (w->depth != w->lines_depth) {
+		q = chrome_pid(j, pid);
+		tdat_jw_qkey(w, q, j->cpid_len);
+	} else {
+		tdat_jw_qkey(w, "\"pid\":", 6);
+		tdat_jw_i64(w, pid);
+		tdat_jw_qkey(w, "\"tid\":", 6);
+		tdat_jw_i64(w, pid);
+		tdat_jw_qkey(w, "\"args\":", 7);
+	}
 	tdat_jw_obj(w);
 	/* common_ never starts an event's own field name.  ts in
 	 * microseconds is a double that holds nanoseconds exactly only up to

@@ -387,15 +387,11 @@ tdat_jw_i64(struct tdat_jw *w, int64_t v)
 void
 tdat_jw_hex(struct tdat_jw *w, uint64_t v)
 {
-	static const char hx[] = "0123456789abcdef";
 	char d[24 + PUTMAX], *p = d + 24;
 
 	sep(w);
 	*--p = '"';
-	do {
-		*--p = hx[v & 15];
-		v >>= 4;
-	} while (v);
+	p = tdat_hex_digits(p, v);	/* two digits a step */
 	*--p = 'x';
 	*--p = '0';
 	*--p = '"';

@@ -226,7 +226,7 @@ decode(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
 			return time_back(s, off, e);
 		s->last_raw = s->pg.ts;
 		s->have_last = 1;
-		memset(&s->rec, 0, sizeof(s->rec));
+		/* every member set: no memset */
 		s->rec.raw_ts = s->pg.ts;
 		s->rec.ts = adjust(r, s->pg.ts, (int)s->cpu.id);
 		s->rec.cpu = (int)s->cpu.id;
@@ -236,6 +236,8 @@ decode(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
 		avail = s->avail - (size_t)(it.data - s->pg.p);
 		s->rec.avail = avail > MAX_AVAIL ? MAX_AVAIL : (uint32_t)avail;
 		s->rec.off = off;
+		s->rec.missed = 0;
+		s->rec.missed_count = 0;
 		if (s->first && s->pg.lost) {
 			s->rec.missed = 1;
 			s->rec.missed_count = s->pg.lost;
