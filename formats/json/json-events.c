@@ -372,15 +372,13 @@ evc_slot(const struct evc *const *t, size_t cap, const struct tdat_event *ev)
 	return k;
 }
 
-/* The cache of an event type, made on first use; NULL: no memory. */
+/* evc_get() past its quick look. */
 static struct evc *
-evc_get(struct jev *j, const struct tdat_event *ev)
+evc_find(struct jev *j, const struct tdat_event *ev, struct evc **q)
 {
-	struct evc **t, **q = &j->evcq[((uintptr_t)ev >> 4) % 16];
+	struct evc **t;
 	size_t i, k, cap;
 
-	if (*q != NULL && (*q)->ev == ev)
-		return *q;
 	if (j->cache) {
 		k = evc_slot((const struct evc *const *)j->cache, j->capcache,
 		    ev);
@@ -404,6 +402,17 @@ evc_get(struct jev *j, const struct tdat_event *ev)
 		return NULL;
 	j->ncache++;
 	return *q = j->cache[k];
+}
+
+/* The cache of an event type, made on first use; NULL: no memory. */
+static inline struct evc *
+evc_get(struct jev *j, const struct tdat_event *ev)
+{
+	struct evc **q = &j->evcq[((uintptr_t)ev >> 4) % 16];
+
+	if (*q != NULL && (*q)->ev == ev)
+		return *q;
+	return evc_find(j, ev, q);
 }
 
 static void

@@ -448,27 +448,34 @@ nul_free(struct report *r, const struct tdat_event *ev, int id)
 	return c->nul_free;
 }
 
-/* tdat_events_find() for the last few ids. */
-static const struct tdat_event *
-find_event(struct report *r, int id)
+/* find_event() of an id not among the last few: its entry c made. */
+static void
+find_event_new(struct report *r, struct evid *c, int id)
 {
-	struct evid *c = &r->ids[(unsigned)id % NAMES];
 	unsigned all = 0;	/* every field's flags */
 	int i;
 
-	if (c->set != r->ev || c->id != id) {
-		c->ev = tdat_events_find(r->ev, id);
-		c->set = r->ev;
-		c->id = id;
-		c->nul_free = 0;
-		c->span = c->ev ? tdat_event_span(c->ev) : 0;
-		for (i = 0; c->ev && i < c->ev->nfields; i++)
-			all |= (unsigned)c->ev->fields[i].flags;
-		c->dyn = (all & TDAT_FLD_RELATIVE) ? 2 :
-		    (all & TDAT_FLD_DYNAMIC) ? 1 : 0;
-		c->str = (all & (TDAT_FLD_STRING | TDAT_FLD_ARRAY |
-		    TDAT_FLD_DYNAMIC | TDAT_FLD_RELATIVE)) != 0;
-	}
+	c->ev = tdat_events_find(r->ev, id);
+	c->set = r->ev;
+	c->id = id;
+	c->nul_free = 0;
+	c->span = c->ev ? tdat_event_span(c->ev) : 0;
+	for (i = 0; c->ev && i < c->ev->nfields; i++)
+		all |= (unsigned)c->ev->fields[i].flags;
+	c->dyn = (all & TDAT_FLD_RELATIVE) ? 2 :
+	    (all & TDAT_FLD_DYNAMIC) ? 1 : 0;
+	c->str = (all & (TDAT_FLD_STRING | TDAT_FLD_ARRAY |
+	    TDAT_FLD_DYNAMIC | TDAT_FLD_RELATIVE)) != 0;
+}
+
+/* tdat_events_find() for the last few ids. */
+static inline const struct tdat_event *
+find_event(struct report *r, int id)
+{
+	struct evid *c = &r->ids[(unsigned)id % NAMES];
+
+	if (c->set != r->ev || c->id != id)
+		find_event_new(r, c, id);
 	return c->ev;
 }
 
