@@ -343,7 +343,16 @@ struct tdat_ring_events {
 	uint32_t nidx;		/* ids below it */
 	struct tdat_ring_ev *ev;
 	size_t nev;
+	/* fast[id], for the page checker's walk of sound records (check.c):
+	 * TDAT_RING_FAST_NONE no event, else the event's min_size in bits
+	 * 0-31, its index in ev in bits 32-62, bit 63 set when it has dynamic
+	 * fields */
+	uint64_t *fast;
 };
+
+#define TDAT_RING_FAST_NONE	0xffffffffull	/* no record is that long */
+
+#define TDAT_RING_FAST_LOC	(1ull << 63)
 
 /*
  * Add an event of this id and name, taking sh (freed on any return but
