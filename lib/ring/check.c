@@ -104,14 +104,19 @@ static inline int
 record_ok(const struct tdat_ring_events *t, const uint64_t *fast,
     uint32_t nidx, unsigned char *seen, const unsigned char *d, uint32_t size)
 {
+	const struct tdat_shape *q;
 	uint64_t f;
 	uint32_t id, ix;
 
-	if (size < 2 || (id = tdat_rd16(d, 0)) >= nidx ||
-	    size < (uint32_t)(f = fast[id]))
+	if (size < 2 || (id = tdat_rd16(d, 0)) >= nidx)
 		return 0;
+	f = fast[id];
 	ix = (uint32_t)(f >> 32) & 0x7fffffffu;
-	if ((f & TDAT_RING_FAST_LOC) && !locs_ok(&t->ev[ix].sh, d, size))
+	if (f & TDAT_RING_FAST_LOC) {
+		q = &t->ev[ix].sh;
+		if (size < q->min_size || !locs_ok(q, d, size))
+			return 0;
+	} else if (size < (uint32_t)f)
 		return 0;
 	if (seen)
 		seen[ix] = 1;
@@ -141,33 +146,35 @@ prefetch_ahead(const unsigned char *d, uint32_t pos)
  * The run of the usual records from *pos on: each 4 to 112 bytes long
  * (the length in its type), of an event with no dynamic fields, and
  * sound as check_record() and the clock see it.  *ts is at least the
- * CPU's last record's time, so that the next record's is too unless its
- * delta wraps the clock.  The loop walk_fast() spends its time in, kept
- * apart so that its few values stay in registers.  Returns the records
- * read, *pos and *ts after the last of them.
+ * CPU's last record's time, so that the next record's is too; it is far
+ * enough from wrapping that no run of a page's records can (a record
+ * takes 8 bytes or more and adds less than 2^27), else nothing is read.
+ * The loop walk_fast() spends its time in, kept apart so that its few
+ * values stay in registers; a record of an event with dynamic fields or
+ * of none fails its size test (fast[]).  Returns the records read, *pos
+ * and *ts after the last of them.
  */
 static __attribute__((noinline)) uint64_t
 walk_run(const unsigned char *d, uint32_t *pos_, uint32_t end, uint64_t *ts_,
     const uint64_t *fast, uint32_t nidx, unsigned char *seen)
 {
 	uint32_t pos = *pos_, word, len, id;
-	uint64_t ts = *ts_, nts, f, n = 0;
+	uint64_t ts = *ts_, f, n = 0;
 
+	if (ts > UINT64_MAX - ((uint64_t)(end - pos) / 8 << 27))
+		return 0;
 	while (end - pos >= 8) {
 		prefetch_ahead(d, pos);
 		word = tdat_rd32(d + pos, 0);
 		if ((word & 0x1f) - 1 >= 28)
 			break;
 		len = (word & 0x1f) * 4;
-		nts = ts + (word >> 5);
-		if (len > end - pos - 4 || nts < ts ||
-		    (id = tdat_rd16(d + pos + 4, 0)) >= nidx)
-			break;
-		f = fast[id];
-		if (len < (uint32_t)f || (f & TDAT_RING_FAST_LOC))
+		if (len > end - pos - 4 ||
+		    (id = tdat_rd16(d + pos + 4, 0)) >= nidx ||
+		    len < (uint32_t)(f = fast[id]))
 			break;
 		seen[f >> 32] = 1;
-		ts = nts;
+		ts += word >> 5;
 		n++;
 		pos += 4 + len;
 	}

@@ -53,8 +53,8 @@ tdat_ring_events_add(struct tdat_ring_events *t, uint32_t id,
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
 	ev->sh = *sh;
 	*ix = t->nev;
-	t->fast[id] = (uint64_t)t->nev << 32 | sh->min_size |
-	    (sh->nloc ? TDAT_RING_FAST_LOC : 0);
+	t->fast[id] = (uint64_t)t->nev << 32 | (sh->nloc ? TDAT_RING_FAST_LOC |
+	    TDAT_RING_FAST_NONE : sh->min_size);
 	t->idx[id] = (uint32_t)++t->nev;
 	return 0;
 nomem:

@@ -344,9 +344,10 @@ struct tdat_ring_events {
 	struct tdat_ring_ev *ev;
 	size_t nev;
 	/* fast[id], for the page checker's walk of sound records (check.c):
-	 * TDAT_RING_FAST_NONE no event, else the event's min_size in bits
-	 * 0-31, its index in ev in bits 32-62, bit 63 set when it has dynamic
-	 * fields */
+	 * TDAT_RING_FAST_NONE no event; else the event's index in ev in bits
+	 * 32-62 and, in bits 0-31, its min_size, or for an event with
+	 * dynamic fields TDAT_RING_FAST_LOC | TDAT_RING_FAST_NONE: a record
+	 * is shorter than bits 0-31 say unless it needs no more reading */
 	uint64_t *fast;
 };
 

@@ -9,8 +9,9 @@
  * counts.  The event table's fast[] entries (lib/ring/events.c), which
  * the page checker's walk reads records by, and that walk on a page of
  * records of an event without dynamic fields, of one with them, of no
- * event and too short for theirs.
+ * event, too short for theirs, and of a delta that wraps the clock.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,10 +71,11 @@ fast_table(void)
 	ra = tdat_ring_events_add(&t, 5, "s:a", &a, &ia);
 	rb = tdat_ring_events_add(&t, 9, "s:b", &b, &ib);
 	ok(ra == 0 && rb == 0 && t.nidx > 9 && t.fast[5] == ((uint64_t)ia <<
-	    32 | 12) && t.fast[9] == ((uint64_t)ib << 32 | 16 |
-	    TDAT_RING_FAST_LOC) && t.fast[0] == TDAT_RING_FAST_NONE &&
-	    t.fast[7] == TDAT_RING_FAST_NONE, "fast[]: an event's min_size "
-	    "and index, dynamic fields marked, no event NONE");
+	    32 | 12) && t.fast[9] == ((uint64_t)ib << 32 |
+	    TDAT_RING_FAST_LOC | TDAT_RING_FAST_NONE) &&
+	    t.fast[0] == TDAT_RING_FAST_NONE && t.fast[7] == TDAT_RING_FAST_NONE,
+	    "fast[]: an event's min_size and index, dynamic fields marked "
+	    "(no size), no event NONE");
 	rc = tdat_ring_events_add(&t, 300, "s:c", &c, &ic);
 	rd = tdat_ring_events_add(&t, 5, "s:d", &d, &id);
 	ok(rc == 0 && rd == 1 && id == ia && t.nidx > 300 &&
@@ -191,6 +193,27 @@ walk_page(void)
 	ok(si.n == 1 && si.what == TDAT_RI_SHORT && si.off == 8192 + 16 + 20,
 	    "a record shorter than its event's found where it is (%d issues)",
 	    si.n);
+
+	/* a clock about to wrap: the second record's delta wraps it */
+	at = 0;
+	put_record(d, &at, 5, 12, 10);
+	third = at;
+	put_record(d, &at, 5, 12, 10);
+	commit = at;
+	memcpy(pg_bytes + 8, &commit, 8);
+	stamp = UINT64_MAX - 15;
+	memcpy(pg_bytes, &stamp, 8);
+	memset(&si, 0, sizeof(si));
+	tdat_ring_check_cpu(&ck);
+	memset(&pg, 0, sizeof(pg));
+	pg.p = pg_bytes;
+	pg.page_size = 4096;
+	pg.off = 12288;
+	pg.chunk_pos = -1;
+	tdat_ring_check_page(&ck, &pg);
+	ok(si.n == 1 && si.what == TDAT_RI_TIME_WRAP && si.off == 12288 + 16 +
+	    third, "a delta that wraps the clock found where it is (%d "
+	    "issues)", si.n);
 	tdat_ring_events_free(&t);
 }
 
