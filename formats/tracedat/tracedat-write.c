@@ -2119,6 +2119,7 @@ int
 tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
     struct tdat_err *e)
 {
+	const struct tdat_tracedat *td = tdat_tracedat_of(f);
 	struct tdat_page_layout pl;
 	struct w w;
 	size_t i;
@@ -2139,7 +2140,8 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 	/* A header_page no reader can walk pages with is refused, pages or
 	 * none, as tdat-verify refuses it. */
 	if ((rc = tdat_page_layout(f, &pl, e)) < 0 ||
-	    (rc = tdat_text_refuse(f, e)) < 0)
+	    (rc = tdat_text_refuse_known(f, td->kchecked ? &td->kcheck : NULL,
+	    e)) < 0)
 		goto out;
 	if (o->compression && strcmp(o->compression, "none") != 0) {
 		if (o->version < 7) {

@@ -1169,7 +1169,13 @@ struct kload {
 	uint64_t off;			/* the section's */
 	uint64_t data;			/* its compressed bytes */
 	uint32_t csize, usize;
+	int big;
 	unsigned char *u;		/* the text, NULL if it failed */
+	/* the lines of the text its first 4 bytes size, checked: the
+	 * writer's refusal (tdat_text_refuse_known()) needs not read them
+	 * again on the opening thread */
+	struct tdat_text_check check;
+	uint64_t checked;		/* bytes of text checked, or 0 */
 };
 
 static void *
@@ -1178,6 +1184,7 @@ kload_main(void *arg)
 	struct kload *kl = arg;
 	struct tdat_err e = { 0 };
 	unsigned char *c;
+	uint32_t n;
 
 	if ((c = malloc(kl->csize)) == NULL)
 		return NULL;
@@ -1189,6 +1196,12 @@ kload_main(void *arg)
 		kl->u = NULL;
 	}
 	free(c);
+	if (kl->u != NULL && (n = tdat_get32(kl->u, kl->big)) > 0 &&
+	    n <= kl->usize - 4) {
+		tdat_text_check(TDAT_TEXT_KALLSYMS, (const char *)kl->u + 4,
+		    n, &kl->check);
+		kl->checked = n;
+	}
 	return NULL;
 }
 
@@ -1219,6 +1232,7 @@ kload_start(struct tdat_file *f, const struct tdat_optval *ov)
 	kl->data = s->off + 16 + 8;
 	kl->csize = s->csize;
 	kl->usize = s->usize;
+	kl->big = f->big;
 	if ((kl->codec = tdat_codec_new(tdat_codec_name(td->codec))) == NULL ||
 	    pthread_create(&kl->th, NULL, kload_main, kl) != 0) {
 		tdat_codec_free(kl->codec);
@@ -1228,16 +1242,24 @@ kload_start(struct tdat_file *f, const struct tdat_optval *ov)
 	return kl;
 }
 
-/* The thread's text for section s, or NULL: load_section() then. */
+/* The thread's text for section s, or NULL: load_section() then.  Its
+ * lines' check goes to TD(f)->kcheck when it was of the text f keeps. */
 static unsigned char *
-kload_take(struct kload **klp, const struct tdat_section *s)
+kload_take(struct tdat_file *f, struct kload **klp,
+    const struct tdat_section *s)
 {
+	struct tdat_tracedat *td = TD(f);
 	struct kload *kl = *klp;
 	unsigned char *u;
 
 	if (kl == NULL || kl->off != s->off)
 		return NULL;
 	pthread_join(kl->th, NULL);
+	if (kl->u != NULL && kl->checked && !f->salvage) {
+		td->kcheck = kl->check;
+		td->kchecked = 1;
+		td->kcheck_len = kl->checked;
+	}
 	u = kl->u;
 	tdat_codec_free(kl->codec);
 	free(kl);
@@ -1278,7 +1300,7 @@ v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 		return tdat_fail(e, TDAT_ECORRUPT, off,
 		    "option %s names offset %llu, which is not its section",
 		    tdat_option_name(id), (unsigned long long)where);
-	if (id == TDAT_OPT_KALLSYMS && (p = kload_take(kl, s)) != NULL)
+	if (id == TDAT_OPT_KALLSYMS && (p = kload_take(f, kl, s)) != NULL)
 		len = s->usize;
 	else if ((rc = load_section(f, s, &p, &len, e)) < 0)
 		return rc;
@@ -1301,14 +1323,18 @@ v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 		if (f->kallsyms.p == NULL) {
 			rc = take_sized_blob(&r, 4, &f->kallsyms, "kallsyms",
 			    &p);
+			if (rc < 0 || f->kallsyms.len != td->kcheck_len)
+				td->kchecked = 0;
 			if (rc == 0 && (s->flags & TDAT_SEC_COMPRESSED) &&
 			    len == f->kallsyms.len + 4) {
 				td->ksec_data = s->off + 16 + 8;
 				td->ksec_csize = s->csize;
 				td->ksec_usize = s->usize;
 			}
-		} else
+		} else {
+			td->kchecked = 0;
 			rc = rd_sized_blob(&r, 4, &f->kallsyms, "kallsyms");
+		}
 		break;
 	case TDAT_OPT_PRINTK:
 		rc = rd_sized_blob(&r, 4, &f->printk, "printk formats");
