@@ -1170,6 +1170,7 @@ struct kload {
 	uint64_t data;			/* its compressed bytes */
 	uint32_t csize, usize;
 	int big;
+	unsigned char *c;		/* its compressed bytes, read */
 	unsigned char *u;		/* the text, NULL if it failed */
 	/* the lines of the text its first 4 bytes size, checked: the
 	 * writer's refusal (tdat_text_refuse_known()) needs not read them
@@ -1183,19 +1184,16 @@ kload_main(void *arg)
 {
 	struct kload *kl = arg;
 	struct tdat_err e = { 0 };
-	unsigned char *c;
 	uint32_t n;
 
-	if ((c = malloc(kl->csize)) == NULL)
-		return NULL;
-	if ((kl->u = malloc((size_t)kl->usize + 1)) != NULL &&
-	    (tdat_pread(kl->f, c, kl->data, kl->csize, &e) < 0 ||
-	    tdat_codec_decompress(kl->codec, c, kl->csize, kl->u,
-	    kl->usize) < 0)) {
+	if (tdat_pread(kl->f, kl->c, kl->data, kl->csize, &e) < 0 ||
+	    tdat_codec_decompress(kl->codec, kl->c, kl->csize, kl->u,
+	    kl->usize) < 0) {
 		free(kl->u);
 		kl->u = NULL;
 	}
-	free(c);
+	free(kl->c);
+	kl->c = NULL;
 	if (kl->u != NULL && (n = tdat_get32(kl->u, kl->big)) > 0 &&
 	    n <= kl->usize - 4) {
 		tdat_text_check(TDAT_TEXT_KALLSYMS, (const char *)kl->u + 4,
@@ -1233,9 +1231,16 @@ kload_start(struct tdat_file *f, const struct tdat_optval *ov)
 	kl->csize = s->csize;
 	kl->usize = s->usize;
 	kl->big = f->big;
-	if ((kl->codec = tdat_codec_new(tdat_codec_name(td->codec))) == NULL ||
+	/* the buffers from this thread's malloc arena: taken from the
+	 * thread's own, their 4 MB stayed there as well as here once freed
+	 * (tdat-verify of 200 files peaked at 37 MiB, not 20) */
+	if ((kl->c = malloc(kl->csize)) == NULL ||
+	    (kl->u = malloc((size_t)kl->usize + 1)) == NULL ||
+	    (kl->codec = tdat_codec_new(tdat_codec_name(td->codec))) == NULL ||
 	    pthread_create(&kl->th, NULL, kload_main, kl) != 0) {
 		tdat_codec_free(kl->codec);
+		free(kl->u);
+		free(kl->c);
 		free(kl);
 		return NULL;
 	}
