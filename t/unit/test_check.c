@@ -117,6 +117,21 @@ put_record(unsigned char *d, uint32_t *at, uint16_t id, uint32_t len,
 	*at += 4 + len;
 }
 
+/* The page at pg_bytes, as if at file offset off, through the checker. */
+static void
+check_page_at(struct tdat_ring_check *ck, unsigned char *pg_bytes,
+    uint64_t off)
+{
+	struct tdat_page pg;
+
+	memset(&pg, 0, sizeof(pg));
+	pg.p = pg_bytes;
+	pg.page_size = 4096;
+	pg.off = off;
+	pg.chunk_pos = -1;
+	tdat_ring_check_page(ck, &pg);
+}
+
 /* A page of records on the checker (little-endian, 8-byte commit). */
 static void
 walk_page(void)
@@ -125,7 +140,6 @@ walk_page(void)
 	struct tdat_page_layout pl;
 	struct tdat_ring_events t;
 	struct tdat_ring_check ck;
-	struct tdat_page pg;
 	struct tdat_shape a = { 12, 0, NULL }, b = { 16, 1, NULL };
 	struct seen_issue si;
 	struct tdat_err e = { 0 };
@@ -164,12 +178,7 @@ walk_page(void)
 	ck.issue = note_issue;
 	ck.arg = &si;
 	ck.seen = seen;
-	memset(&pg, 0, sizeof(pg));
-	pg.p = pg_bytes;
-	pg.page_size = 4096;
-	pg.off = 4096;
-	pg.chunk_pos = -1;
-	tdat_ring_check_page(&ck, &pg);
+	check_page_at(&ck, pg_bytes, 4096);
 	ok(si.n == 1 && si.what == TDAT_RI_NO_FORMAT && si.off == 4096 + 16 +
 	    third && ck.records == 5 && seen[0] && seen[1] && ck.have_ts &&
 	    ck.last_ts == 1014, "a page: the record of no event found where "
@@ -184,12 +193,7 @@ walk_page(void)
 	stamp = 2000;
 	memcpy(pg_bytes, &stamp, 8);
 	memset(&si, 0, sizeof(si));
-	memset(&pg, 0, sizeof(pg));
-	pg.p = pg_bytes;
-	pg.page_size = 4096;
-	pg.off = 8192;
-	pg.chunk_pos = -1;
-	tdat_ring_check_page(&ck, &pg);
+	check_page_at(&ck, pg_bytes, 8192);
 	ok(si.n == 1 && si.what == TDAT_RI_SHORT && si.off == 8192 + 16 + 20,
 	    "a record shorter than its event's found where it is (%d issues)",
 	    si.n);
@@ -205,12 +209,7 @@ walk_page(void)
 	memcpy(pg_bytes, &stamp, 8);
 	memset(&si, 0, sizeof(si));
 	tdat_ring_check_cpu(&ck);
-	memset(&pg, 0, sizeof(pg));
-	pg.p = pg_bytes;
-	pg.page_size = 4096;
-	pg.off = 12288;
-	pg.chunk_pos = -1;
-	tdat_ring_check_page(&ck, &pg);
+	check_page_at(&ck, pg_bytes, 12288);
 	ok(si.n == 1 && si.what == TDAT_RI_TIME_WRAP && si.off == 12288 + 16 +
 	    third, "a delta that wraps the clock found where it is (%d "
 	    "issues)", si.n);
