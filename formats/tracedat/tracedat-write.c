@@ -19,7 +19,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +31,7 @@
 #include "tdat-int.h"
 #include "tdat-opts.h"
 #include "tdat-tracedat.h"
+#include "tdat-thread.h"
 
 /* trace-cmd's chunks are of 10 pages; its reader takes any whole number
  * of pages (each chunk names its size), and chunks of 20 compress in
@@ -771,8 +771,6 @@ static void
 pre_start(struct w *w)
 {
 	struct pre *p;
-	sigset_t all, old;
-	int rc;
 
 	if (w->codec == NULL || w->o->pages || !w->f->page_ops->parallel ||
 	    (p = calloc(1, sizeof(*p))) == NULL)
@@ -789,14 +787,7 @@ pre_start(struct w *w)
 	w->pre = p;
 	w->se = &p->e;
 	w->holding = 1;
-	/* Signals go to this thread (lib/common/output.c's handler); but for
-	 * SIGBUS, which a mapped input cut short raises where it is read. */
-	sigfillset(&all);
-	sigdelset(&all, SIGBUS);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&p->t, NULL, pre_main, w);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0) {
+	if (tdat_thread_start(&p->t, pre_main, w) != 0) {
 		w->pre = NULL;
 		w->se = w->e;
 		w->holding = 0;
@@ -875,17 +866,11 @@ static void
 read_ahead(struct w *w, struct tdat_pages *pg)
 {
 	const struct tdat_tracedat *td = tdat_tracedat_of(w->f);
-	sigset_t all, old;
 
 	if (w->codec != NULL || td->codec == NULL)
 		return;
-	if (w->pwk == NULL) {
-		/* Signals go to this thread (lib/common/output.c's handler). */
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (w->pwk == NULL)
 		tdat_pages_worker_new(&w->pwk);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-	}
 	tdat_pages_async(pg, w->pwk);
 }
 
@@ -1659,9 +1644,7 @@ kahead_start(struct w *w)
 	const char *name = w->o->compression;
 	struct tdat_blob *k = &w->f->kallsyms;
 	struct kahead *ka;
-	sigset_t all, old;
 	size_t n = (size_t)k->len;
-	int rc;
 
 	if (w->o->version != 7 || name == NULL || k->p == NULL ||
 	    k->len < KAHEAD_MIN || k->len >= KAHEAD_MAX ||
@@ -1688,12 +1671,7 @@ kahead_start(struct w *w)
 	} else
 		memcpy(ka->run + 4, k->p, n);
 	tdat_put(ka->run, k->len, 4, w->big);
-	sigfillset(&all);
-	sigdelset(&all, SIGBUS);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&ka->th, NULL, kahead_main, ka);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0) {
+	if (tdat_thread_start(&ka->th, kahead_main, ka) != 0) {
 		kahead_free(ka);
 		return;
 	}

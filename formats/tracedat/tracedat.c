@@ -23,6 +23,7 @@
 #include "tdat-opts.h"
 #include "tdat-verify.h"
 #include "tdat-tracedat.h"
+#include "tdat-thread.h"
 
 /* f's container (a trace.dat being read or open) */
 #define TD(f)	((struct tdat_tracedat *)tdat_tracedat_of(f))
@@ -1237,7 +1238,7 @@ kload_start(struct tdat_file *f, const struct tdat_optval *ov)
 	if ((kl->c = malloc(kl->csize)) == NULL ||
 	    (kl->u = malloc((size_t)kl->usize + 1)) == NULL ||
 	    (kl->codec = tdat_codec_new(tdat_codec_name(td->codec))) == NULL ||
-	    pthread_create(&kl->th, NULL, kload_main, kl) != 0) {
+	    tdat_thread_start(&kl->th, kload_main, kl) != 0) {
 		tdat_codec_free(kl->codec);
 		free(kl->u);
 		free(kl->c);

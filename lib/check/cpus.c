@@ -15,6 +15,7 @@
 
 #include "tdat-int.h"
 #include "tdat-check.h"
+#include "tdat-thread.h"
 
 /* Work worth a second thread: bytes of CPU data. */
 #define MIN_PAGES_2	(1u << 20)
@@ -424,7 +425,7 @@ run_tasks(struct tdat_check *v, struct task *t, size_t n)
 	}
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
-	if (pthread_create(&th, NULL, helper, &p) != 0) {
+	if (tdat_thread_start(&th, helper, &p) != 0) {
 		pthread_cond_destroy(&p.cv);
 		pthread_mutex_destroy(&p.mu);
 		free(p.hv.seen);

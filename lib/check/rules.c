@@ -14,6 +14,7 @@
 
 #include "tdat-int.h"
 #include "tdat-check.h"
+#include "tdat-thread.h"
 
 /* Work worth a second thread: bytes of format text. */
 #define MIN_FORMATS_2	(64u << 10)
@@ -322,7 +323,7 @@ formats(struct tdat_check *v, int texts)
 	atomic_init(&r.next, 0);
 	two = n + (texts != 0) > 1 &&
 	    tdat_check_two_threads(v, all, MIN_FORMATS_2) &&
-	    pthread_create(&t, NULL, scan_run, &r) == 0;
+	    tdat_thread_start(&t, scan_run, &r) == 0;
 	scan_run(&r);
 	if (two)
 		pthread_join(t, NULL);

@@ -3,7 +3,6 @@
  * ("zlib", "zstd"), through zlib and libzstd.
  */
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 #include <zstd.h>
 
 #include "tdat-int.h"
+#include "tdat-thread.h"
 
 struct tdat_codec {
 	int kind;		/* 1 zlib, 2 zstd */
@@ -483,8 +483,6 @@ static int
 zp_start(struct tdat_zpipe *p, int i)
 {
 	struct zworker *zw;
-	sigset_t all, old;
-	int rc;
 
 	if ((p->wc[i] = tdat_codec_new(p->name)) == NULL ||
 	    (zw = malloc(sizeof(*zw))) == NULL) {
@@ -494,15 +492,7 @@ zp_start(struct tdat_zpipe *p, int i)
 	}
 	zw->p = p;
 	zw->i = i;
-	/* Signals go to the caller's thread (lib/common/output.c's handler), but
-	 * SIGBUS: chunks may lie in a mapped file, which raises it here
-	 * when cut short (blocked, it would kill the process). */
-	sigfillset(&all);
-	sigdelset(&all, SIGBUS);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&p->t[i], NULL, zp_worker, zw);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0) {
+	if (tdat_thread_start(&p->t[i], zp_worker, zw) != 0) {
 		free(zw);
 		tdat_codec_free(p->wc[i]);
 		p->wc[i] = NULL;

@@ -11,7 +11,8 @@
  * own, and waits only when none is queued: TDAT_THREADS=N is the
  * driver's thread and N - 1 workers.  So the bytes are those record()
  * writes, in the same order, and only the driver's thread writes (a
- * SIGPIPE is its own: workers block every signal, as the codec's do).
+ * SIGPIPE is its own: workers start with tdat_thread_start(), as the
+ * codec's do).
  * What the workers write (a block's state, its pass, its text) lies on
  * cache lines of its own, apart from what the driver's thread reads for
  * every record.  TDAT_THREADS_STATS prints each thread's CPU seconds
@@ -32,7 +33,6 @@
  */
 #include <limits.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +42,7 @@
 #include "tdat-int.h"
 #include "tdat-sink.h"
 #include "tdat-par.h"
+#include "tdat-thread.h"
 
 #define BLK_RECS	1024
 #define BLK_BYTES	((size_t)128 << 10)
@@ -456,16 +457,9 @@ tdat_par_add(struct tdat_par *p, size_t k, const struct tdat_record *rec,
 static int
 start_worker(struct tdat_par *p, struct worker *w)
 {
-	sigset_t all, old;
-	int rc;
-
 	w->p = p;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&w->t, NULL, worker_main, w);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	w->started = rc == 0;
-	return rc == 0 ? 0 : -1;
+	w->started = tdat_thread_start(&w->t, worker_main, w) == 0;
+	return w->started ? 0 : -1;
 }
 
 static void

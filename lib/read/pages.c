@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "tdat-int.h"
+#include "tdat-thread.h"
 
 /*
  * Read-ahead: a stream attached to a worker holds a ring of NSLOTS slots:
@@ -244,7 +245,7 @@ tdat_pages_worker_new(struct tdat_pages_worker **out)
 	pthread_mutex_init(&wk->mu, NULL);
 	pthread_cond_init(&wk->work, NULL);
 	pthread_cond_init(&wk->done, NULL);
-	if (pthread_create(&wk->t, NULL, worker_main, wk) != 0) {
+	if (tdat_thread_start(&wk->t, worker_main, wk) != 0) {
 		pthread_mutex_destroy(&wk->mu);
 		pthread_cond_destroy(&wk->work);
 		pthread_cond_destroy(&wk->done);
