@@ -9,9 +9,10 @@
  * 3's own bytes where it makes the fewest), zstd and zlib, over many
  * chunks of many sizes, in its buffers or in the caller's; a failing
  * put() stops it with its error, which sticks; a caller that does not
- * help leaves every chunk to the workers until it flushes; a pipeline
- * freed with chunks in it frees them (check-asan's LeakSanitizer sees the
- * rest).
+ * help leaves every chunk to the workers until it flushes; chunks of 80
+ * pages weighed against trace-cmd's of 10, which lets level -1 in; a
+ * pipeline freed with chunks in it frees them (check-asan's
+ * LeakSanitizer sees the rest).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -321,6 +322,98 @@ level1_matches(void)
 	tdat_codec_free(z);
 }
 
+/* trace-cmd's bytes of len bytes at p: level 3 over pieces of 10 pages,
+ * each but the first with its 8-byte head. */
+static size_t
+theirs(const unsigned char *p, size_t len)
+{
+	static unsigned char out[MAXLEN * 2];
+	struct tdat_codec *z = tdat_codec_new("zstd");
+	size_t at, n, sum = 0;
+
+	for (at = 0; at < len; at += n) {
+		n = len - at < MAXLEN ? len - at : MAXLEN;
+		sum += tdat_codec_compress(z, p + at, n, out, sizeof(out)) +
+		    (at ? 8 : 0);
+	}
+	tdat_codec_free(z);
+	return sum;
+}
+
+/* What put() of the big chunks was given: their bytes, and how many
+ * level -1 makes alone. */
+struct big {
+	const unsigned char *src;	/* the chunks, one after another */
+	size_t len;			/* each */
+	int n, fast;
+	size_t bytes;
+};
+
+static int
+put_big(void *arg, const unsigned char *c, size_t clen, size_t len)
+{
+	struct big *b = arg;
+	struct tdat_codec *z = tdat_codec_new("zstd");
+	unsigned char *out = malloc(tdat_codec_bound(z, len));
+	size_t n;
+
+	tdat_codec_level(z, -1);
+	n = tdat_codec_compress(z, b->src + (size_t)b->n * b->len, len, out,
+	    tdat_codec_bound(z, len));
+	b->fast += n == clen && memcmp(out, c, n) == 0;
+	b->bytes += clen;
+	b->n++;
+	free(out);
+	tdat_codec_free(z);
+	return 0;
+}
+
+/*
+ * Chunks of 80 pages weighed against trace-cmd's chunks of 10
+ * (tdat_zpipe_piece): records of a few kinds, each chunk's 10 pages over
+ * again eight times.  Level 3 makes the fewest bytes of a chunk, but
+ * level -1 makes fewer than trace-cmd's level 3 over the pieces, which
+ * finds no piece's copy in the one before; so every chunk after the
+ * first trial counts (ZP_SLOTS, eight) is level -1's, and all of them come
+ * to fewer bytes than trace-cmd's.  Weighed against level 3's own bytes,
+ * none would be.
+ */
+static void
+big_chunks(void)
+{
+	struct tdat_zpipe *p;
+	struct tdat_err e = { 0 };
+	struct big b = { NULL, (size_t)MAXLEN * 8, 0, 0, 0 };
+	unsigned char *all;
+	size_t ref = 0, at;
+	int i, rc, nb = 12;
+
+	if ((all = calloc(nb, b.len)) == NULL)
+		return;
+	b.src = all;
+	for (i = 0; i < nb; i++) {
+		records(i, all + (size_t)i * b.len);
+		for (at = MAXLEN; at < b.len; at += MAXLEN)
+			memcpy(all + (size_t)i * b.len + at, all +
+			    (size_t)i * b.len, MAXLEN);
+		ref += theirs(all + (size_t)i * b.len, b.len);
+	}
+	if ((rc = tdat_zpipe_new("zstd", 1, put_big, &b, &p, &e)) == 0) {
+		tdat_zpipe_piece(p, MAXLEN);
+		for (i = 0; i < nb && rc == 0; i++)
+			rc = tdat_zpipe_put_at(p, all + (size_t)i * b.len,
+			    b.len);
+		if (rc == 0)
+			rc = tdat_zpipe_flush(p);
+		tdat_zpipe_free(p);
+	}
+	ok(rc == 0 && b.n == nb && b.bytes <= ref && b.fast == nb - 8,
+	    "zstd, chunks of 80 pages weighed against trace-cmd's of 10: "
+	    "%zu bytes, trace-cmd's %zu; level -1 made %d of %d chunks",
+	    b.bytes, ref, b.fast, b.n);
+	free(all);
+}
+
 int
 main(void)
 {
@@ -400,6 +493,7 @@ main(void)
 			ok(rc == 0 && g.bad == 0 && g.h == want3,
 			    "zstd on a function trace, 2 workers: as without");
 			level1_matches();
+			big_chunks();
 			free(func);
 			kind = 0;
 		}
