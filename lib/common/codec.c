@@ -359,7 +359,10 @@ tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
  * trial is surely handed back), so the choice depends on the bytes alone,
  * never on which thread was quicker.  Before the first trial counts
  * (chunks 1 to ZP_SLOTS - 1; chunk 0 is a trial) and wherever level 3 is
- * kept, chunks are compressed at trace-cmd's level.  zlib has
+ * kept, chunks are compressed at trace-cmd's level, and so is a chunk no
+ * longer than a piece (a CPU's last, or a small CPU's only) when it is no
+ * trial: it is trace-cmd's chunk, and a level weighed on other chunks may
+ * make more of it.  zlib has
  * no levels to choose from: its chunks are never trials, and
  * tdat_codec_level() leaves its level alone.
  */
@@ -766,7 +769,8 @@ zp_queue(struct tdat_zpipe *p, const unsigned char *src, size_t len)
 		if (z->trial)
 			p->next_trial += p->agree >= 2 ? ZP_TRIAL_SURE :
 			    ZP_TRIAL;
-		z->level = p->cur;
+		/* a chunk no longer than trace-cmd's: its bytes */
+		z->level = p->piece && len <= p->piece ? 0 : p->cur;
 		z->piece = p->piece;
 		z->src = src ? src : z->in;
 		z->len = len;
