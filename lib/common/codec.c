@@ -345,26 +345,27 @@ tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
  * piece's 8-byte head counted.  On function traces level -1 makes about
  * 3% fewer bytes than that, in nine tenths of level 1's time and two
  * thirds of level 3's (level 1 makes fewer still); on scheduler events
- * and repeated records only level 3 makes as few.  Every ZP_TRIAL-th chunk is a trial: compressed
- * at the level in use and weighed against trace-cmd's bytes; if it makes
- * no more, at the next faster level too (and so on while each makes no
- * more), else at the slower ones until one does or level 3 (no weighing:
- * trace-cmd's own level).  The fastest level that made no more is the
- * level of the chunks after it, and the trial's bytes are the fewest it
- * made.  Weighing costs a compression at level 3 (a chunk of one piece:
- * level 3's own bytes weigh, kept).  Once two trials in a row keep the
- * level, trials come every ZP_TRIAL_SURE-th chunk until one changes it;
- * one that changes it is followed by another at once.  A trial counts
- * from the chunk ZP_SLOTS after it (its slot's next chunk, put when the
- * trial is surely handed back), so the choice depends on the bytes alone,
- * never on which thread was quicker.  Before the first trial counts
- * (chunks 1 to ZP_SLOTS - 1; chunk 0 is a trial) and wherever level 3 is
- * kept, chunks are compressed at trace-cmd's level, and so is a chunk no
- * longer than a piece (a CPU's last, or a small CPU's only) when it is no
- * trial: it is trace-cmd's chunk, and a level weighed on other chunks may
- * make more of it.  zlib has
- * no levels to choose from: its chunks are never trials, and
- * tdat_codec_level() leaves its level alone.
+ * and repeated records only level 3 makes as few.  Every ZP_TRIAL-th
+ * chunk is a trial: compressed at the level in use and weighed against
+ * trace-cmd's bytes; if it makes no more, at the next faster level too
+ * (and so on while each makes no more), else at the slower ones until one
+ * does or level 3 (no weighing: trace-cmd's own level).  The fastest
+ * level that made no more is the level of the chunks after it, and the
+ * trial's bytes are the fewest it made.  Weighing costs a compression at
+ * level 3 (a chunk of one piece: level 3's own bytes weigh, kept).  Once
+ * two trials in a row keep the level, trials come every
+ * ZP_TRIAL_SURE-th chunk until one changes it; one that changes it is
+ * followed by another at once.  A trial counts from the chunk ZP_SLOTS
+ * after it (its slot's next chunk, put when the trial is surely handed
+ * back), so the choice depends on the bytes alone, never on which thread
+ * was quicker.  Before the first trial counts (chunks 1 to ZP_SLOTS - 1;
+ * chunk 0 is a trial: one chunk says little of a small file's others)
+ * and where level 3 is kept, chunks are compressed at trace-cmd's level,
+ * and so is a chunk no longer than a piece (a CPU's last, or a small
+ * CPU's only) when it is no trial: it is trace-cmd's chunk, and a level
+ * weighed on other chunks may make more of it.  zlib has no levels to
+ * choose from: its chunks are never trials, and tdat_codec_level() leaves
+ * its level alone.
  */
 #define ZP_SLOTS	8
 #define ZP_WORKERS	4
