@@ -5,6 +5,7 @@
  * in the table (its id, its size, its dynamic fields).  What it finds it
  * hands to the caller's callback as an issue; the words are the caller's.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "tdat-ring.h"
@@ -70,24 +71,14 @@ check_record(struct tdat_ring_check *c, const struct tdat_page *pg,
 	}
 }
 
-/*
- * What check_record() finds nothing in, told without an issue: a record
- * of a little-endian page (walk_fast()).
- */
-static inline int
-record_ok(const struct tdat_ring_events *t, unsigned char *seen,
-    const unsigned char *d, uint32_t size)
+/* The dynamic fields of a record of size bytes at d hold what
+ * check_record() asks of them (record_ok()). */
+static int
+locs_ok(const struct tdat_shape *q, const unsigned char *d, uint32_t size)
 {
-	const struct tdat_shape *q;
 	const struct tdat_loc *l;
-	uint32_t id, ix, i, loc, off, len;
+	uint32_t i, loc, off, len;
 
-	if (size < 2 || (id = tdat_rd16(d, 0)) >= t->nidx ||
-	    (ix = t->idx[id]) == 0)
-		return 0;
-	q = &t->ev[ix - 1].sh;
-	if (size < q->min_size)
-		return 0;
 	for (i = 0; i < q->nloc; i++) {
 		l = &q->loc[i];
 		loc = tdat_rd32(d + l->off, 0);
@@ -99,9 +90,97 @@ record_ok(const struct tdat_ring_events *t, unsigned char *seen,
 		    memchr(d + off, '\0', len) == NULL))
 			return 0;
 	}
-	if (seen)
-		seen[ix - 1] = 1;
 	return 1;
+}
+
+/*
+ * What check_record() finds nothing in, told without an issue: a record
+ * of a little-endian page (walk_fast()), by its id's entry in the
+ * table's fast[] (fast and nidx the table's, passed as they are so that
+ * the store into seen[] does not make them read again).  A record of no
+ * event fails the size test: TDAT_RING_FAST_NONE is longer than any.
+ */
+static inline int
+record_ok(const struct tdat_ring_events *t, const uint64_t *fast,
+    uint32_t nidx, unsigned char *seen, const unsigned char *d, uint32_t size)
+{
+	const struct tdat_shape *q;
+	uint64_t f;
+	uint32_t id, ix;
+
+	if (size < 2 || (id = tdat_rd16(d, 0)) >= nidx)
+		return 0;
+	f = fast[id];
+	ix = (uint32_t)(f >> 32) & 0x7fffffffu;
+	if (f & TDAT_RING_FAST_LOC) {
+		q = &t->ev[ix].sh;
+		if (size < q->min_size || !locs_ok(q, d, size))
+			return 0;
+	} else if (size < (uint32_t)f)
+		return 0;
+	if (seen)
+		seen[ix] = 1;
+	return 1;
+}
+
+/*
+ * The walk reads a page's bytes in order, each record's length telling
+ * where the next begins, so that a load that misses the caches stops it;
+ * the processor's own prefetching does not cross into the next page,
+ * which lies anywhere in memory.  So each item asks for the bytes
+ * AHEAD_BYTES on, in the pages after this one (where those are mapped
+ * or read: a prefetch never faults).  callgrind counts no more than one
+ * instruction an item; the pages of ../shared/bench's v6 twin on one
+ * thread: 9.0 ms of CPU without, 5.3-5.7 ms with 4 or 8 KiB ahead,
+ * 6.4 ms with 1 KiB.
+ */
+#define AHEAD_BYTES	8192
+
+static inline void
+prefetch_ahead(const unsigned char *d, uint32_t pos)
+{
+	__builtin_prefetch((const void *)((uintptr_t)d + pos + AHEAD_BYTES));
+}
+
+/*
+ * The run of the usual records from *pos on: each 4 to 112 bytes long
+ * (the length in its type), of an event with no dynamic fields, and
+ * sound as check_record() and the clock see it.  *ts is at least the
+ * CPU's last record's time, so that the next record's is too; it is far
+ * enough from wrapping that no run of a page's records can (a record
+ * takes 8 bytes or more and adds less than 2^27), else nothing is read.
+ * The loop walk_fast() spends its time in, kept apart so that its few
+ * values stay in registers; a record of an event with dynamic fields or
+ * of none fails its size test (fast[]).  Returns the records read, *pos
+ * and *ts after the last of them.
+ */
+static __attribute__((noinline)) uint64_t
+walk_run(const unsigned char *d, uint32_t *pos_, uint32_t end, uint64_t *ts_,
+    const uint64_t *fast, uint32_t nidx, unsigned char *seen)
+{
+	uint32_t pos = *pos_, word, len, id;
+	uint64_t ts = *ts_, f, n = 0;
+
+	if (ts > UINT64_MAX - ((uint64_t)(end - pos) / 8 << 27))
+		return 0;
+	while (end - pos >= 8) {
+		prefetch_ahead(d, pos);
+		word = tdat_rd32(d + pos, 0);
+		if ((word & 0x1f) - 1 >= 28)
+			break;
+		len = (word & 0x1f) * 4;
+		if (len > end - pos - 4 ||
+		    (id = tdat_rd16(d + pos + 4, 0)) >= nidx ||
+		    len < (uint32_t)(f = fast[id]))
+			break;
+		seen[f >> 32] = 1;
+		ts += word >> 5;
+		n++;
+		pos += 4 + len;
+	}
+	*pos_ = pos;
+	*ts_ = ts;
+	return n;
 }
 
 /*
@@ -111,19 +190,38 @@ record_ok(const struct tdat_ring_events *t, unsigned char *seen,
  * It stops at any other item (a padding, damage, an issue to report)
  * with pg->pos, pg->ts, *extend and the CPU's clock as the general walk
  * would have them there, and the general walk reads that item; so the
- * issues are its.
+ * issues are its.  Runs of the usual records go to walk_run() (with
+ * seen[] to mark), the rest is read here, the next item after a run
+ * that read nothing too.
  */
 static void
 walk_fast(struct tdat_ring_check *c, struct tdat_page *pg, int *extend)
 {
+	const struct tdat_ring_events *t = c->events;
+	const uint64_t *fast = t->fast;
+	unsigned char *seen = c->seen;
 	const unsigned char *d = pg->p + c->pl->data_off;
 	uint32_t pos = pg->pos, end = pg->commit, len, hdr, delta;
+	uint32_t nidx = t->nidx;
 	uint64_t ts = pg->ts, nts, last = c->have_ts ? c->last_ts : 0;
-	uint64_t nrec = 0;
-	int ext = *extend, k;
+	uint64_t nrec = 0, n;
+	int ext = *extend, k, run = seen != NULL;
 
 	/* pos stays at or below end; with no record yet, last is 0 */
-	while (end - pos >= 8) {
+	for (;;) {
+		if (run && ts >= last) {
+			if ((n = walk_run(d, &pos, end, &ts, fast, nidx,
+			    seen)) > 0) {
+				last = ts;
+				ext = 0;
+				nrec += n;
+			}
+			run = n > 0;
+		} else
+			run = seen != NULL;
+		if (end - pos < 8)
+			break;
+		prefetch_ahead(d, pos);
 		if ((k = tdat_fast_item(d + pos, !ext, &len, &hdr, &delta,
 		    &ts)) == 0)
 			break;
@@ -134,7 +232,7 @@ walk_fast(struct tdat_ring_check *c, struct tdat_page *pg, int *extend)
 		}
 		nts = ts + delta;
 		if (len > end - pos - hdr || nts < ts || nts < last ||
-		    !record_ok(c->events, c->seen, d + pos + hdr, len))
+		    !record_ok(t, fast, nidx, seen, d + pos + hdr, len))
 			break;
 		ts = last = nts;
 		ext = 0;

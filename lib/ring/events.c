@@ -16,7 +16,8 @@ tdat_ring_events_add(struct tdat_ring_events *t, uint32_t id,
     const char *name, struct tdat_shape *sh, size_t *ix)
 {
 	struct tdat_ring_ev *ev;
-	uint32_t *idx, n;
+	uint32_t *idx, n, i;
+	uint64_t *fast;
 
 	if (id >= NIDS) {
 		free(sh->loc);
@@ -35,8 +36,13 @@ tdat_ring_events_add(struct tdat_ring_events *t, uint32_t id,
 			n = NIDS;
 		if ((idx = realloc(t->idx, n * sizeof(*idx))) == NULL)
 			goto nomem;
-		memset(idx + t->nidx, 0, (n - t->nidx) * sizeof(*idx));
 		t->idx = idx;
+		if ((fast = realloc(t->fast, n * sizeof(*fast))) == NULL)
+			goto nomem;
+		t->fast = fast;
+		memset(idx + t->nidx, 0, (n - t->nidx) * sizeof(*idx));
+		for (i = t->nidx; i < n; i++)
+			fast[i] = TDAT_RING_FAST_NONE;
 		t->nidx = n;
 	}
 	if ((ev = realloc(t->ev, (t->nev + 1) * sizeof(*ev))) == NULL)
@@ -47,6 +53,8 @@ tdat_ring_events_add(struct tdat_ring_events *t, uint32_t id,
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
 	ev->sh = *sh;
 	*ix = t->nev;
+	t->fast[id] = (uint64_t)t->nev << 32 | (sh->nloc ? TDAT_RING_FAST_LOC |
+	    TDAT_RING_FAST_NONE : sh->min_size);
 	t->idx[id] = (uint32_t)++t->nev;
 	return 0;
 nomem:
@@ -63,5 +71,6 @@ tdat_ring_events_free(struct tdat_ring_events *t)
 		free(t->ev[i].sh.loc);
 	free(t->ev);
 	free(t->idx);
+	free(t->fast);
 	memset(t, 0, sizeof(*t));
 }

@@ -343,7 +343,17 @@ struct tdat_ring_events {
 	uint32_t nidx;		/* ids below it */
 	struct tdat_ring_ev *ev;
 	size_t nev;
+	/* fast[id], for the page checker's walk of sound records (check.c):
+	 * TDAT_RING_FAST_NONE no event; else the event's index in ev in bits
+	 * 32-62 and, in bits 0-31, its min_size, or for an event with
+	 * dynamic fields TDAT_RING_FAST_LOC | TDAT_RING_FAST_NONE: a record
+	 * is shorter than bits 0-31 say unless it needs no more reading */
+	uint64_t *fast;
 };
+
+#define TDAT_RING_FAST_NONE	0xffffffffull	/* no record is that long */
+
+#define TDAT_RING_FAST_LOC	(1ull << 63)
 
 /*
  * Add an event of this id and name, taking sh (freed on any return but
