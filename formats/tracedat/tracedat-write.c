@@ -36,10 +36,12 @@
 /* trace-cmd's chunks are of 10 pages; its readers (3.1 to 3.4) take any
  * whole number of pages (each chunk names its size; read_zpage() and the
  * copy to a temporary file allocate each chunk's own), and zstd's faster
- * levels make fewer bytes of chunks of 80 than of 20 (a function trace:
- * 4% fewer at level 1, and level 1 in a tenth less time).  A mapped
- * window stays about 1 MiB. */
-#define PAGES_IN_CHUNK	80
+ * levels make fewer bytes of chunks of 40 than of 20 (a function trace:
+ * level -1 3% fewer, 2% fewer than trace-cmd's level 3).  Not more: a
+ * reader holds a chunk of each CPU, and tdat-dump --records of 32 busy
+ * CPUs written in chunks of 80 pages took 46.8 MiB (40: 29.3 MiB, 20:
+ * 21.1 MiB).  A mapped window stays about 1 MiB. */
+#define PAGES_IN_CHUNK	40
 #define TC_PAGES	10	/* in trace-cmd's chunks */
 /* A CPU's stream of pages of n bytes: its chunks, and trace-cmd's. */
 #define PAGE_CHUNK(n)	((size_t)PAGES_IN_CHUNK * (n))
@@ -50,7 +52,7 @@
 #define WINDOW		(1u << 20)	/* bytes of page data read at once */
 /* Mapped input windows compressed in place: chunks of a window each, and
  * mappings held (their chunks in the pipeline) at most. */
-#define MAP_CHUNKS	3
+#define MAP_CHUNKS	6
 #define HELD		8
 
 struct bytes {

@@ -224,8 +224,8 @@ tdat_codec_compress(struct tdat_codec *c, const void *src, size_t slen,
 	if (c->set != c->level) {
 		/* Levels 1 and -1 with matches of 7 bytes or more (zstd's:
 		 * 5 or 6 at chunk sizes): on function traces fewer bytes in
-		 * less time (the v6 twin of ../shared/bench in chunks of 80
-		 * pages: level -1 about 1% fewer, in 2-3% less time); the
+		 * less time (the v6 twin of ../shared/bench in chunks of 40
+		 * pages: level -1 0.6% fewer, in less time); the
 		 * minimum back to zstd's own at level 3. */
 		if (ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx,
 		    ZSTD_c_compressionLevel, c->level)) ||
@@ -343,7 +343,7 @@ tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
  * whose output is no larger than trace-cmd's of the same bytes, level 3
  * over pieces of tdat_zpipe_piece() bytes (its chunks of 10 pages), each
  * piece's 8-byte head counted.  On function traces level -1 makes about
- * 3% fewer bytes than that, in nine tenths of level 1's time and two
+ * 2% fewer bytes than that (chunks of 40 pages), in nine tenths of level 1's time and two
  * thirds of level 3's (level 1 makes fewer still); on scheduler events
  * and repeated records only level 3 makes as few.  Every ZP_TRIAL-th
  * chunk is a trial: compressed at the level in use and weighed against
@@ -370,8 +370,8 @@ tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
 #define ZP_SLOTS	8
 #define ZP_WORKERS	4
 #define ZP_HELP		3
-#define ZP_TRIAL	16	/* a trial every 16th chunk (5 MiB of pages) */
-#define ZP_TRIAL_SURE	64	/* when 2 trials in a row kept the level */
+#define ZP_TRIAL	32	/* a trial every 32nd chunk (5 MiB of pages) */
+#define ZP_TRIAL_SURE	128	/* when 2 trials in a row kept the level */
 #define ZP_NLEVEL	3
 #define ZP_HEAD		8	/* bytes before each chunk in a file */
 
