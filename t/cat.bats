@@ -799,6 +799,46 @@ peak() {
 	done
 }
 
+# ---- the start: large texts on threads of their own
+
+# A time cut's start from a v6 input was mostly its 4 MB of kallsyms
+# compressed on the writer's thread before any page: they are compressed
+# on a thread begun before the output's first write (the thread makes no
+# call strace sees; the writer's first threads came after the metadata).
+@test "a v6 input's kallsyms are compressed on a thread begun before any write" {
+	command -v strace >/dev/null 2>&1 || skip "strace is not installed"
+	local f=$D/hebel23-driver-trace.dat first
+	strace -f -e trace=clone,clone3,pwrite64 -o "$T/st" \
+	    "$CAT" --until 0 -o "$T/out.dat" "$f"
+	first=$(grep -m 1 -E 'clone3?\(|pwrite64\(' "$T/st")
+	echo "first: $first"
+	[[ "$first" == *clone* ]]
+	# the same bytes as compressed in their turn: a copy through a pipe
+	# (the text not mapped) and tdat-dump's reading of both
+	"$CAT" --until 0 <"$f" >"$T/pipe.dat"
+	cmp "$T/out.dat" "$T/pipe.dat"
+	"$DUMP" --kallsyms "$T/out.dat" | sed -n '/Kallsyms, /,$p' |
+	    cmp - <("$DUMP" --kallsyms "$f" | sed -n '/Kallsyms, /,$p')
+}
+
+# And a v7 input's compressed kallsyms (903 KB) are read and decompressed
+# on a thread of their own while the sections before them load.
+@test "a v7 input's kallsyms are read on a thread of their own" {
+	command -v strace >/dev/null 2>&1 || skip "strace is not installed"
+	local f=$D/x86_64-default-sched.dat main n
+	n=$("$DUMP" --sections "$f" |
+	    sed -n 's/.*"kallsyms", flags 0x1, \([0-9]*\) compressed.*/\1/p')
+	[ "$n" -gt 500000 ]
+	strace -f -e trace=clone,clone3,pread64 -o "$T/st" \
+	    "$CAT" --until 0 -o "$T/out.dat" "$f"
+	main=$(head -n 1 "$T/st" | cut -d ' ' -f 1)
+	grep -E "pread64\(.*, $n, [0-9]+\) = $n" "$T/st" >"$T/reads"
+	cat "$T/reads" | cut -c 1-40
+	[ "$(wc -l <"$T/reads")" -eq 1 ]
+	[ "$(cut -d ' ' -f 1 "$T/reads")" != "$main" ]
+	"$B/tdat-verify" -q "$T/out.dat"
+}
+
 # A CPU whose records jump by more than one time extend holds (27 + 32
 # bits, 18 years: two extends in a row, which tdat-verify only warns of)
 # came out of the repacker, and of an LTT directory's pages, with the

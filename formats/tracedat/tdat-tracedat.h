@@ -32,6 +32,12 @@ struct tdat_tracedat {
 	 * of the same codec copies them); csize 0 if not */
 	uint64_t ksec_data;
 	uint32_t ksec_csize, ksec_usize;
+	/* v7: the kallsyms' lines checked on the thread that read them
+	 * (tracedat.c kload_main()), for the writer's refusal of damaged
+	 * lines; kchecked 0 when not (nor after a salvage dropped lines) */
+	struct tdat_text_check kcheck;
+	uint64_t kcheck_len;	/* bytes of text it read */
+	int kchecked;
 	uint64_t btf_sect;	/* offset of the BTF section, 0: none */
 	size_t nsect;
 	struct tdat_section *sect;	/* v7 sections, in file order */

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -1149,10 +1150,140 @@ tdat_btf(struct tdat_file *f, struct tdat_err *e)
 	return 1;
 }
 
+/*
+ * A large compressed kallsyms section read and decompressed on a thread
+ * of its own (kload_start(), from v7_apply()) while this one loads the
+ * headers and the event formats before it: 4 MB of kallsyms were most
+ * of the start of a time cut from a v7 zstd input (tdat-cat, tdat-dump).
+ * v7_meta() takes its text when it comes to the section; a thread that
+ * failed (or none) leaves the section to load_section(), whose errors
+ * are the same as ever.  The thread reads the file (pread) and its own
+ * memory only, and decompresses with a codec of its own.
+ */
+#define KLOAD_MIN	(256u * 1024)
+
+struct kload {
+	pthread_t th;
+	struct tdat_file *f;
+	struct tdat_codec *codec;
+	uint64_t off;			/* the section's */
+	uint64_t data;			/* its compressed bytes */
+	uint32_t csize, usize;
+	int big;
+	unsigned char *u;		/* the text, NULL if it failed */
+	/* the lines of the text its first 4 bytes size, checked: the
+	 * writer's refusal (tdat_text_refuse_known()) needs not read them
+	 * again on the opening thread */
+	struct tdat_text_check check;
+	uint64_t checked;		/* bytes of text checked, or 0 */
+};
+
+static void *
+kload_main(void *arg)
+{
+	struct kload *kl = arg;
+	struct tdat_err e = { 0 };
+	unsigned char *c;
+	uint32_t n;
+
+	if ((c = malloc(kl->csize)) == NULL)
+		return NULL;
+	if ((kl->u = malloc((size_t)kl->usize + 1)) != NULL &&
+	    (tdat_pread(kl->f, c, kl->data, kl->csize, &e) < 0 ||
+	    tdat_codec_decompress(kl->codec, c, kl->csize, kl->u,
+	    kl->usize) < 0)) {
+		free(kl->u);
+		kl->u = NULL;
+	}
+	free(c);
+	if (kl->u != NULL && (n = tdat_get32(kl->u, kl->big)) > 0 &&
+	    n <= kl->usize - 4) {
+		tdat_text_check(TDAT_TEXT_KALLSYMS, (const char *)kl->u + 4,
+		    n, &kl->check);
+		kl->checked = n;
+	}
+	return NULL;
+}
+
+/* The section of the first KALLSYMS option, begun when large and sound
+ * as load_section() checks it; NULL otherwise. */
+static struct kload *
+kload_start(struct tdat_file *f, const struct tdat_optval *ov)
+{
+	struct tdat_tracedat *td = TD(f);
+	const struct tdat_section *s = NULL;
+	struct kload *kl;
+	size_t i;
+
+	for (i = 0; i < f->nopt; i++)
+		if (f->opt[i].id == TDAT_OPT_KALLSYMS) {
+			if (ov[i].u.ref.valid)
+				s = find_section(f, ov[i].u.ref.off);
+			break;
+		}
+	if (s == NULL || s->id != TDAT_OPT_KALLSYMS || td->codec == NULL ||
+	    !(s->flags & TDAT_SEC_COMPRESSED) || s->csize == 0 ||
+	    (uint64_t)s->csize + 8 > s->size || s->usize < KLOAD_MIN ||
+	    s->usize > (1u << 30) || s->usize > 1024 * (uint64_t)s->csize +
+	    4096 || (kl = calloc(1, sizeof(*kl))) == NULL)
+		return NULL;
+	kl->f = f;
+	kl->off = s->off;
+	kl->data = s->off + 16 + 8;
+	kl->csize = s->csize;
+	kl->usize = s->usize;
+	kl->big = f->big;
+	if ((kl->codec = tdat_codec_new(tdat_codec_name(td->codec))) == NULL ||
+	    pthread_create(&kl->th, NULL, kload_main, kl) != 0) {
+		tdat_codec_free(kl->codec);
+		free(kl);
+		return NULL;
+	}
+	return kl;
+}
+
+/* The thread's text for section s, or NULL: load_section() then.  Its
+ * lines' check goes to TD(f)->kcheck when it was of the text f keeps. */
+static unsigned char *
+kload_take(struct tdat_file *f, struct kload **klp,
+    const struct tdat_section *s)
+{
+	struct tdat_tracedat *td = TD(f);
+	struct kload *kl = *klp;
+	unsigned char *u;
+
+	if (kl == NULL || kl->off != s->off)
+		return NULL;
+	pthread_join(kl->th, NULL);
+	if (kl->u != NULL && kl->checked && !f->salvage) {
+		td->kcheck = kl->check;
+		td->kchecked = 1;
+		td->kcheck_len = kl->checked;
+	}
+	u = kl->u;
+	tdat_codec_free(kl->codec);
+	free(kl);
+	*klp = NULL;
+	if (u != NULL)
+		u[s->usize] = '\0';
+	return u;
+}
+
+static void
+kload_end(struct kload *kl)
+{
+	if (kl == NULL)
+		return;
+	pthread_join(kl->th, NULL);
+	free(kl->u);
+	tdat_codec_free(kl->codec);
+	free(kl);
+}
+
 /* A metadata section named by an option: parse it into f. */
 static int
 v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
-    uint64_t off, struct tdat_err *e)
+    uint64_t off, struct kload **kl, struct tdat_err *e)
 {
 	struct tdat_tracedat *td = TD(f);
 	const struct tdat_section *s;
@@ -1169,7 +1300,9 @@ v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 		return tdat_fail(e, TDAT_ECORRUPT, off,
 		    "option %s names offset %llu, which is not its section",
 		    tdat_option_name(id), (unsigned long long)where);
-	if ((rc = load_section(f, s, &p, &len, e)) < 0)
+	if (id == TDAT_OPT_KALLSYMS && (p = kload_take(f, kl, s)) != NULL)
+		len = s->usize;
+	else if ((rc = load_section(f, s, &p, &len, e)) < 0)
 		return rc;
 	r.mem = p;
 	r.len = len;
@@ -1190,14 +1323,18 @@ v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 		if (f->kallsyms.p == NULL) {
 			rc = take_sized_blob(&r, 4, &f->kallsyms, "kallsyms",
 			    &p);
+			if (rc < 0 || f->kallsyms.len != td->kcheck_len)
+				td->kchecked = 0;
 			if (rc == 0 && (s->flags & TDAT_SEC_COMPRESSED) &&
 			    len == f->kallsyms.len + 4) {
 				td->ksec_data = s->off + 16 + 8;
 				td->ksec_csize = s->csize;
 				td->ksec_usize = s->usize;
 			}
-		} else
+		} else {
+			td->kchecked = 0;
 			rc = rd_sized_blob(&r, 4, &f->kallsyms, "kallsyms");
+		}
 		break;
 	case TDAT_OPT_PRINTK:
 		rc = rd_sized_blob(&r, 4, &f->printk, "printk formats");
@@ -1355,12 +1492,14 @@ v7_apply(struct tdat_file *f, struct tdat_err *e)
 {
 	struct tdat_tracedat *td = TD(f);
 	const struct tdat_optval *ov;
+	struct kload *kl;
 	size_t i, n = f->nopt;
 	unsigned meta = 0, bit;
 	int rc;
 
 	if ((rc = tdat_options(f, &ov, e)) < 0)
 		return rc;
+	kl = kload_start(f, ov);
 	for (i = 0; i < n && rc == 0; i++) {
 		struct tdat_option *o = &f->opt[i];
 
@@ -1372,7 +1511,7 @@ v7_apply(struct tdat_file *f, struct tdat_err *e)
 			if (meta & bit)
 				break;
 			meta |= bit;
-			rc = v7_meta(f, o->id, &ov[i].u.ref, o->off, e);
+			rc = v7_meta(f, o->id, &ov[i].u.ref, o->off, &kl, e);
 			if (rc < 0 && f->salvage && (o->id == TDAT_OPT_KALLSYMS ||
 			    o->id == TDAT_OPT_PRINTK || o->id == TDAT_OPT_CMDLINES))
 				rc = salvaged(f, e, named(e, o->id, rc));
@@ -1395,6 +1534,7 @@ v7_apply(struct tdat_file *f, struct tdat_err *e)
 			rc = note_option(f, &ov[i], e);
 		}
 	}
+	kload_end(kl);
 	if (rc == 0 && f->hpage.p == NULL)
 		rc = tdat_fail(e, TDAT_ECORRUPT, td->first_opt,
 		    "no HEADER_INFO option: the file has no headers section");

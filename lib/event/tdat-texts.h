@@ -51,5 +51,9 @@ const char *tdat_text_say(char *buf, size_t n, enum tdat_text kind, int name,
 /* A writer's check of f's texts: 0, or < 0 naming the first damaged line
  * (lib/event/texts.c). */
 int tdat_text_refuse(const struct tdat_file *f, struct tdat_err *e);
+/* The same with the kallsyms' lines checked already (r, of the text f
+ * holds: the reader checked them as it read them), or NULL. */
+int tdat_text_refuse_known(const struct tdat_file *f,
+    const struct tdat_text_check *kallsyms, struct tdat_err *e);
 
 #endif

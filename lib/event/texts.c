@@ -1306,6 +1306,13 @@ tdat_text_say(char *buf, size_t n, enum tdat_text kind, int name,
 int
 tdat_text_refuse(const struct tdat_file *f, struct tdat_err *e)
 {
+	return tdat_text_refuse_known(f, NULL, e);
+}
+
+int
+tdat_text_refuse_known(const struct tdat_file *f,
+    const struct tdat_text_check *kallsyms, struct tdat_err *e)
+{
 	const struct tdat_blob *b[] = { &f->kallsyms, &f->printk,
 	    &f->cmdlines };
 	struct tdat_text_check r;
@@ -1316,8 +1323,11 @@ tdat_text_refuse(const struct tdat_file *f, struct tdat_err *e)
 	for (i = 0; i < 3; i++) {
 		if (b[i]->p == NULL || b[i]->len == 0 || b[i]->len > SIZE_MAX)
 			continue;
-		tdat_text_check((enum tdat_text)i, (const char *)b[i]->p,
-		    (size_t)b[i]->len, &r);
+		if (i == TDAT_TEXT_KALLSYMS && kallsyms != NULL)
+			r = *kallsyms;
+		else
+			tdat_text_check((enum tdat_text)i,
+			    (const char *)b[i]->p, (size_t)b[i]->len, &r);
 		if (r.bad == 0)
 			continue;
 		/* where it lies in the file, when the format tells */

@@ -95,6 +95,33 @@ main(void)
 		tdat_close(f);
 	} else
 		ok(0, "a v7 trace.dat opens: %s", e.msg);
+	/* A v7 trace.dat's large compressed kallsyms are read, and their
+	 * lines checked, on a thread of their own (tracedat.c kload_*()):
+	 * the writer takes that check (tdat_text_refuse_known()); not after
+	 * a salvage, which may drop lines. */
+	if (tdat_open("t/data/x86_64-default-sched.dat", &f, &e) == 0) {
+		const struct tdat_tracedat *td = tdat_tracedat_of(f);
+		struct tdat_text_check r;
+
+		tdat_text_check(TDAT_TEXT_KALLSYMS, (const char *)f->kallsyms.p,
+		    (size_t)f->kallsyms.len, &r);
+		ok(td->kchecked && td->kcheck_len == f->kallsyms.len &&
+		    td->kcheck.lines == r.lines && td->kcheck.bad == 0 &&
+		    r.bad == 0 && r.lines > 40000,
+		    "a v7 trace.dat's kallsyms: checked as read (%llu lines)",
+		    (unsigned long long)td->kcheck.lines);
+		tdat_close(f);
+	} else
+		ok(0, "a v7 trace.dat opens: %s", e.msg);
+	{
+		struct tdat_open_opts oo = { .salvage = 1 };
+
+		f = NULL;
+		ok(tdat_open_ex("t/data/x86_64-default-sched.dat", &oo, &f,
+		    &e) == 0 && !tdat_tracedat_of(f)->kchecked,
+		    "a salvage's kallsyms: checked again by the writer");
+		tdat_close(f);
+	}
 	{
 		struct tdat_file made;
 
