@@ -291,6 +291,24 @@ convert() {
 	    cut -d' ' -f1)" = "$want" ]
 }
 
+# A reader holds about a chunk of each CPU: the chunks of all the CPUs
+# with data come to 640 pages at most (tracedat-write.c, chunk_pages()),
+# and each to 10 (trace-cmd's) at least.  t/mkcpus makes v6 files of 16,
+# 40 and 64 CPUs of 20 pages each from function-cpu0.dat's pages.
+@test "v7 chunks: fewer pages in a chunk when many CPUs have data" {
+	local n want
+	"$CAT" --file-version 6 -o "$T/v6.dat" "$D/zstd/function-cpu0.dat"
+	for n in 16:1 40:2 64:2; do
+		"$BATS_TEST_DIRNAME/mkcpus" "$T/v6.dat" "$T/m.dat" ${n%:*} 20
+		"$CAT" --file-version 7 --compression zstd -o "$T/o.dat" \
+		    "$T/m.dat"
+		[ "$("$DUMP" --flyrecord "$T/o.dat" |
+		    grep -c ": .* ${n#*:} chunks, .* 20 pages$")" -eq ${n%:*} ]
+		want=$("$DUMP" --records -t "$T/m.dat" | sha256sum)
+		[ "$("$DUMP" --records -t "$T/o.dat" | sha256sum)" = "$want" ]
+	done
+}
+
 @test "zstd: scheduler events come out no larger than trace-cmd convert makes them" {
 	need_trace_cmd
 	local n tc td

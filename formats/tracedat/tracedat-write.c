@@ -37,14 +37,19 @@
  * whole number of pages (each chunk names its size; read_zpage() and the
  * copy to a temporary file allocate each chunk's own), and zstd's faster
  * levels make fewer bytes of chunks of 40 than of 20 (a function trace:
- * level -1 3% fewer, 2% fewer than trace-cmd's level 3).  Not more: a
- * reader holds a chunk of each CPU, and tdat-dump --records of 32 busy
- * CPUs written in chunks of 80 pages took 46.8 MiB (40: 29.3 MiB, 20:
- * 21.1 MiB).  A mapped window stays about 1 MiB. */
+ * level -1 3% fewer, 2% fewer than trace-cmd's level 3).  But a reader
+ * holds about a chunk of each CPU, with one read ahead: tdat-dump
+ * --records of 32 busy CPUs took 21.1 MiB in chunks of 20 pages, 29.2 in
+ * chunks of 40, 46.8 in chunks of 80.  So the chunks of all the CPUs
+ * with data come to READ_PAGES pages at most (32 CPUs of 20 pages, where
+ * chunks of 20 for any number of CPUs took up to 26 MiB at 64 CPUs), and
+ * each to PAGES_IN_CHUNK at most and trace-cmd's TC_PAGES at least
+ * (chunk_pages()).  A mapped window stays about 1 MiB. */
 #define PAGES_IN_CHUNK	40
+#define READ_PAGES	640
 #define TC_PAGES	10	/* in trace-cmd's chunks */
 /* A CPU's stream of pages of n bytes: its chunks, and trace-cmd's. */
-#define PAGE_CHUNK(n)	((size_t)PAGES_IN_CHUNK * (n))
+#define PAGE_CHUNK(w, n)	((size_t)(w)->chunk_pages * (n))
 #define TC_CHUNK(n)	((size_t)TC_PAGES * (n))
 /* Latency text is compressed in chunks of BUFSIZ: trace-cmd report prints
  * each chunk, as each BUFSIZ piece of uncompressed text, up to a NUL. */
@@ -109,6 +114,7 @@ struct w {
 	struct tdat_ring_gate *check;	/* a copy's page checker, or NULL */
 	struct tdat_cpu_ix **cix;	/* each buffer's CPUs by id */
 	struct kahead *ka;		/* kallsyms compressed ahead, or NULL */
+	uint32_t chunk_pages;		/* pages in a chunk (chunk_pages()) */
 };
 
 /* The CPU ids a file may be written with: below the readers' count
@@ -635,7 +641,7 @@ map_pages(struct w *w, struct tdat_pages *pg, int compress,
 	if (!w->o->map)
 		return;
 	if (compress && w->codec != NULL)
-		tdat_pages_map_keep(pg, MAP_CHUNKS * PAGE_CHUNK(page_size));
+		tdat_pages_map_keep(pg, MAP_CHUNKS * PAGE_CHUNK(w, page_size));
 	else
 		tdat_pages_map(pg);
 }
@@ -670,6 +676,29 @@ index_cpus(struct w *w)
 			    "out of memory");
 	}
 	return 0;
+}
+
+/*
+ * Pages in a chunk of this file: READ_PAGES over the CPUs with data (of
+ * every buffer but a latency tracer's text; with pages from a caller's
+ * source, every CPU the input names), within [TC_PAGES, PAGES_IN_CHUNK].
+ */
+static uint32_t
+chunk_pages(const struct w *w)
+{
+	const struct tdat_file *f = w->f;
+	uint64_t n = 0;
+	size_t bi;
+	uint32_t i;
+
+	for (bi = 0; bi < f->nbuf; bi++)
+		for (i = 0; !f->buf[bi].latency && i < f->buf[bi].ncpu; i++)
+			n += w->o->pages != NULL || f->buf[bi].cpu[i].size != 0;
+	if (n <= READ_PAGES / PAGES_IN_CHUNK)
+		return PAGES_IN_CHUNK;
+	if (n >= READ_PAGES / TC_PAGES)
+		return TC_PAGES;
+	return (uint32_t)(READ_PAGES / n);
 }
 
 /* CPU id of buffer bi (the first, should the table name it twice). */
@@ -731,7 +760,8 @@ pre_main(void *arg)
 	if ((p->cp.total = tdat_pages_total(p->cp.pg)) == 0)
 		goto out;
 	map_pages(w, p->cp.pg, 1, w->f->buf[p->bi].page_size);
-	if ((rc = sink_open(w, &p->k, 1, PAGE_CHUNK(w->f->buf[p->bi].page_size),
+	if ((rc = sink_open(w, &p->k, 1,
+	    PAGE_CHUNK(w, w->f->buf[p->bi].page_size),
 	    TC_CHUNK(w->f->buf[p->bi].page_size))) < 0)
 		goto out;
 	/* The writer's thread compresses the metadata meanwhile: this one
@@ -912,7 +942,7 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 		w_align(w, b->page_size);
 		*off = w->pos;
 		if ((rc = need_win(w, WINDOW)) < 0 ||
-		    (rc = sink_begin(w, &k, compress, PAGE_CHUNK(b->page_size),
+		    (rc = sink_begin(w, &k, compress, PAGE_CHUNK(w, b->page_size),
 		    TC_CHUNK(b->page_size))) < 0)
 			return rc;
 		for (;;) {
@@ -948,7 +978,7 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 	map_pages(w, pg, compress, b->page_size);
 	w_align(w, b->page_size);
 	*off = w->pos;
-	if ((rc = sink_begin(w, &k, compress, PAGE_CHUNK(b->page_size),
+	if ((rc = sink_begin(w, &k, compress, PAGE_CHUNK(w, b->page_size),
 	    TC_CHUNK(b->page_size))) < 0 ||
 	    (rc = copy_pages(w, pg, &k, c->size, b->page_size,
 	    NULL)) < 0)
@@ -2145,6 +2175,7 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 			goto out;
 		}
 	}
+	w.chunk_pages = chunk_pages(&w);
 	if ((rc = index_cpus(&w)) < 0)
 		;
 	else if (o->version == 6)
