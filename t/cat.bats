@@ -298,7 +298,7 @@ convert() {
 @test "v7 chunks: fewer pages in a chunk when many CPUs have data" {
 	local n want
 	"$CAT" --file-version 6 -o "$T/v6.dat" "$D/zstd/function-cpu0.dat"
-	for n in 16:1 40:2 64:2; do
+	for n in 16:1 64:2 40:2; do
 		"$BATS_TEST_DIRNAME/mkcpus" "$T/v6.dat" "$T/m.dat" ${n%:*} 20
 		"$CAT" --file-version 7 --compression zstd -o "$T/o.dat" \
 		    "$T/m.dat"
@@ -307,6 +307,13 @@ convert() {
 		want=$("$DUMP" --records -t "$T/m.dat" | sha256sum)
 		[ "$("$DUMP" --records -t "$T/o.dat" | sha256sum)" = "$want" ]
 	done
+	# A merge counts the CPUs of every input, not the first's alone: 4
+	# CPUs and 40 make chunks of 16 pages (CPUs 0-3, 40 or 41 pages
+	# repacked: 3 chunks; 2 when counting the first input's 4 CPUs).
+	"$BATS_TEST_DIRNAME/mkcpus" "$T/v6.dat" "$T/m4.dat" 4 20
+	"$CAT" -o "$T/o.dat" "$T/m4.dat" "$T/m.dat"
+	[ "$("$DUMP" --flyrecord "$T/o.dat" |
+	    grep -c ': .* 3 chunks, .* 4[01] pages$')" -eq 4 ]
 }
 
 @test "zstd: scheduler events come out no larger than trace-cmd convert makes them" {

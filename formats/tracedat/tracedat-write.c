@@ -678,29 +678,6 @@ index_cpus(struct w *w)
 	return 0;
 }
 
-/*
- * Pages in a chunk of this file: READ_PAGES over the CPUs with data (of
- * every buffer but a latency tracer's text; with pages from a caller's
- * source, every CPU the input names), within [TC_PAGES, PAGES_IN_CHUNK].
- */
-static uint32_t
-chunk_pages(const struct w *w)
-{
-	const struct tdat_file *f = w->f;
-	uint64_t n = 0;
-	size_t bi;
-	uint32_t i;
-
-	for (bi = 0; bi < f->nbuf; bi++)
-		for (i = 0; !f->buf[bi].latency && i < f->buf[bi].ncpu; i++)
-			n += w->o->pages != NULL || f->buf[bi].cpu[i].size != 0;
-	if (n <= READ_PAGES / PAGES_IN_CHUNK)
-		return PAGES_IN_CHUNK;
-	if (n >= READ_PAGES / TC_PAGES)
-		return TC_PAGES;
-	return (uint32_t)(READ_PAGES / n);
-}
-
 /* CPU id of buffer bi (the first, should the table name it twice). */
 static const struct tdat_cpu *
 find_cpu(const struct w *w, int bi, uint32_t id)
@@ -999,6 +976,38 @@ cpu_span(const struct tdat_file *f, const struct tdat_buffer *b)
 		if (b->cpu[i].id >= n)
 			n = b->cpu[i].id + 1;
 	return n;
+}
+
+/*
+ * Pages in a chunk of this file: READ_PAGES over the CPUs with data (of
+ * every buffer but a latency tracer's text; with pages from a caller's
+ * source, every CPU the buffer spans: a merge's inputs may have more
+ * than the first's table names), within [TC_PAGES, PAGES_IN_CHUNK].
+ */
+static uint32_t
+chunk_pages(const struct w *w)
+{
+	const struct tdat_file *f = w->f;
+	const struct tdat_buffer *b;
+	uint64_t n = 0;
+	size_t bi;
+	uint32_t i;
+
+	for (bi = 0; bi < f->nbuf; bi++) {
+		b = &f->buf[bi];
+		if (b->latency)
+			continue;
+		if (w->o->pages != NULL)
+			n += cpu_span(f, b);
+		else
+			for (i = 0; i < b->ncpu; i++)
+				n += b->cpu[i].size != 0;
+	}
+	if (n <= READ_PAGES / PAGES_IN_CHUNK)
+		return PAGES_IN_CHUNK;
+	if (n >= READ_PAGES / TC_PAGES)
+		return TC_PAGES;
+	return (uint32_t)(READ_PAGES / n);
 }
 
 uint64_t
