@@ -308,8 +308,8 @@ convert() {
 		[ "$("$DUMP" --records -t "$T/o.dat" | sha256sum)" = "$want" ]
 	done
 	# A merge counts the CPUs of every input, not the first's alone: 4
-	# CPUs and 40 make chunks of 16 pages (CPUs 0-3, 40 or 41 pages
-	# repacked: 3 chunks; 2 when counting the first input's 4 CPUs).
+	# CPUs and 40 are 44, chunks of 14 pages: CPUs 0-3 (40 or 41 pages
+	# repacked) in 3 chunks (2 counting the first input's 4 CPUs).
 	"$BATS_TEST_DIRNAME/mkcpus" "$T/v6.dat" "$T/m4.dat" 4 20
 	"$CAT" -o "$T/o.dat" "$T/m4.dat" "$T/m.dat"
 	[ "$("$DUMP" --flyrecord "$T/o.dat" |

@@ -978,31 +978,30 @@ cpu_span(const struct tdat_file *f, const struct tdat_buffer *b)
 	return n;
 }
 
-/*
- * Pages in a chunk of this file: READ_PAGES over the CPUs with data (of
- * every buffer but a latency tracer's text; with pages from a caller's
- * source, every CPU the buffer spans: a merge's inputs may have more
- * than the first's table names), within [TC_PAGES, PAGES_IN_CHUNK].
- */
-static uint32_t
-chunk_pages(const struct w *w)
+uint64_t
+tdat_write_streams(const struct tdat_file *f)
 {
-	const struct tdat_file *f = w->f;
-	const struct tdat_buffer *b;
 	uint64_t n = 0;
 	size_t bi;
 	uint32_t i;
 
-	for (bi = 0; bi < f->nbuf; bi++) {
-		b = &f->buf[bi];
-		if (b->latency)
-			continue;
-		if (w->o->pages != NULL)
-			n += cpu_span(f, b);
-		else
-			for (i = 0; i < b->ncpu; i++)
-				n += b->cpu[i].size != 0;
-	}
+	for (bi = 0; bi < f->nbuf; bi++)
+		for (i = 0; !f->buf[bi].latency && i < f->buf[bi].ncpu; i++)
+			n += f->buf[bi].cpu[i].size != 0;
+	return n;
+}
+
+/*
+ * Pages in a chunk of this file: READ_PAGES over the CPUs with data
+ * (the caller's count, or f's), within [TC_PAGES, PAGES_IN_CHUNK].  The
+ * same for a copy, a selection and a salvage of one input.
+ */
+static uint32_t
+chunk_pages(const struct w *w)
+{
+	uint64_t n = w->o->streams ? w->o->streams :
+	    tdat_write_streams(w->f);
+
 	if (n <= READ_PAGES / PAGES_IN_CHUNK)
 		return PAGES_IN_CHUNK;
 	if (n >= READ_PAGES / TC_PAGES)
