@@ -95,6 +95,22 @@ format_note(void *arg, const struct tdat_fmt_issue *is)
 	j->nnote++;
 }
 
+/* snprintf(dst, n, "%s:%s", a, b) (n > 0), without its cost: it is
+ * made for each of a trace's format files. */
+static void
+sys_name(char *dst, size_t n, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), k;
+
+	k = la < n - 1 ? la : n - 1;
+	memcpy(dst, a, k);
+	if (k < n - 1)
+		dst[k++] = ':';
+	lb = lb < n - 1 - k ? lb : n - 1 - k;
+	memcpy(dst + k, b, lb);
+	dst[k + lb] = '\0';
+}
+
 /* One format file, read leniently by lib/event/event.c: what it says is wrong
  * becomes a warning, and the event keeps the fields that parse.  Touches
  * nothing but *j: either thread runs it. */
@@ -113,7 +129,7 @@ scan_format(struct fmtjob *j, int lsize)
 		if (e.code == TDAT_ENOMEM)
 			j->rc = -1;
 	} else {
-		snprintf(j->name, sizeof(j->name), "%s:%s", j->sys,
+		sys_name(j->name, sizeof(j->name), j->sys,
 		    te->name ? te->name : "?");
 		tdat_vis(j->name, sizeof(j->name), j->name);
 		j->id = (uint32_t)te->id;
