@@ -1204,9 +1204,20 @@ kallsyms_good(const char *p, size_t room)
 	memcpy(&y, p + 8, 8);
 	if (!hex16(x, y))
 		return 0;
-	/* the name: 8 bytes at a time, to the first that is not graph()
-	 * (the lowest byte graph8()'s test marks is exact) */
-	for (s = i = 19; room - i >= 8; i += 8) {
+	/* the name: 16 then 8 bytes at a time, to the first that is not
+	 * graph() (the lowest byte graph8()'s test marks is exact) */
+	for (s = i = 19; room - i >= 16; i += 16) {
+		memcpy(&x, p + i, 8);
+		memcpy(&y, p + i + 8, 8);
+		m = (((x - 0x21 * one) & ~x) | x | (x + one)) & hi;
+		y = (((y - 0x21 * one) & ~y) | y | (y + one)) & hi;
+		if ((m | y) != 0) {
+			i += m ? (size_t)__builtin_ctzll(m) >> 3 :
+			    8 + ((size_t)__builtin_ctzll(y) >> 3);
+			goto named;
+		}
+	}
+	for (; room - i >= 8; i += 8) {
 		memcpy(&x, p + i, 8);
 		if ((m = (((x - 0x21 * one) & ~x) | x | (x + one)) & hi) != 0) {
 			i += (size_t)__builtin_ctzll(m) >> 3;
@@ -1216,6 +1227,7 @@ kallsyms_good(const char *p, size_t room)
 	if (room - i < 8)
 		for (; i < room && graph((unsigned char)p[i]); i++)
 			;
+named:
 	if (i == s)
 		return 0;
 	if (i + 1 < room && p[i] == '\t' && p[i + 1] == '[') {
@@ -1241,7 +1253,14 @@ text_walk(enum tdat_text kind, char *text, size_t len, int drop,
 
 	memset(r, 0, sizeof(*r));
 	while (at < len) {
-		if (kind == TDAT_TEXT_KALLSYMS &&
+		/* a run of good kallsyms lines, only counted */
+		if (kind == TDAT_TEXT_KALLSYMS && !drop) {
+			while ((n = kallsyms_good(text + at, len - at)) > 0) {
+				r->lines++;
+				if ((at += n + 1) >= len)
+					return len;
+			}
+		} else if (kind == TDAT_TEXT_KALLSYMS &&
 		    (n = kallsyms_good(text + at, len - at)) > 0) {
 			/* a good line: counted, kept */
 			r->lines++;
