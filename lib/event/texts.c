@@ -1189,7 +1189,7 @@ text_line(enum tdat_text kind, const char *p, size_t n, uint64_t at,
  * found as the name's, not looked for first.  0 for any other line, which
  * text_walk() then reads as any other text's.
  */
-static size_t
+static inline __attribute__((always_inline)) size_t
 kallsyms_good(const char *p, size_t room)
 {
 	const uint64_t one = 0x0101010101010101ull, hi = one << 7;
