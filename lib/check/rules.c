@@ -166,11 +166,15 @@ take_format(struct tdat_check *v, struct fmtjob *j)
 		    j->name);
 	if (rc != 0)
 		return 0;
-	if ((ev = realloc(v->ev, v->events.nev * sizeof(*ev))) == NULL)
-		return tdat_check_nomem(v);
-	v->ev = ev;
-	ev[ix].bl = j->bl;
-	ev[ix].sys = j->sys;
+	/* v->ev holds ix events: 8, then twice as many when full */
+	if (ix == 0 || (ix >= 8 && (ix & (ix - 1)) == 0)) {
+		if ((ev = realloc(v->ev, (ix ? ix * 2 : 8) * sizeof(*ev))) ==
+		    NULL)
+			return tdat_check_nomem(v);
+		v->ev = ev;
+	}
+	v->ev[ix].bl = j->bl;
+	v->ev[ix].sys = j->sys;
 	return 0;
 }
 
