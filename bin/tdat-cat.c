@@ -109,6 +109,9 @@ write_out(struct tdat_file **f, size_t n, const struct tdat_page_src *ps,
 	}
 	for (i = 0; i < n; i++)
 		total += tdat_write_total(f[i]);
+	/* a merge's chunks are sized for the CPUs of all its inputs */
+	for (i = 0; n > 1 && i < n; i++)
+		wo.streams += tdat_write_streams(f[i]);
 	/* a salvage shows none: its pages are checked as they are read */
 	wo.progress = opt.salvage ? NULL : tdat_cli_progress(total);
 	if ((rc = tdat_out_open(opt.output, TDAT_OUT_BINARY, f, n, &out,

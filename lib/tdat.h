@@ -292,6 +292,10 @@ struct tdat_write_opts {
 	 * caller handles SIGBUS, which an input cut short under the writer
 	 * raises; on any thread, so none may block it. */
 	int map;
+	/* The CPUs with data the output will have (a merge's, of all its
+	 * inputs: tdat_write_streams() of each, summed); 0: f's.  The
+	 * pages in a chunk follow from it. */
+	uint64_t streams;
 };
 
 /* Write f as a new trace.dat on fd, which must be seekable and empty. */
@@ -300,6 +304,8 @@ int tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 
 /* Bytes of page data (as stored) that tdat_write() will copy from f. */
 uint64_t tdat_write_total(const struct tdat_file *f);
+/* f's CPUs with data, of every buffer but a latency tracer's text. */
+uint64_t tdat_write_streams(const struct tdat_file *f);
 
 struct tdat_repack;
 int tdat_repack_open(struct tdat_file *const *files, size_t n,

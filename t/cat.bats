@@ -265,29 +265,55 @@ convert() {
 	    cut -d' ' -f1)" = "$(cat "$D/zstd/function-cpu0.report-N.sha256")" ]
 }
 
-# trace-cmd makes chunks of 10 pages; tdat-cat makes them of 20, which
-# trace-cmd's reader takes as well (each chunk names its size).  Debian's
-# trace-cmd reads no zlib: tdat-dump reads that copy.
-@test "v7 chunks of 20 pages, zstd and zlib: the events are the same" {
+# trace-cmd makes chunks of 10 pages; tdat-cat makes them of 40, which
+# trace-cmd's reader takes as well (each chunk names its size): 1148
+# pages are 28 chunks and one of 28 pages.  Debian's trace-cmd reads no
+# zlib: tdat-dump reads that copy.
+@test "v7 chunks of 40 pages, zstd and zlib: the events are the same" {
 	local f=$D/zstd/function-cpu0.dat c want
 	want=$(cat "$D/zstd/function-cpu0.report-N.sha256")
 	"$DUMP" --flyrecord "$f" | grep -q ': .* 115 chunks, .* 1148 pages$'
 	for c in zstd zlib; do
 		"$CAT" --file-version 7 --compression $c -o "$T/$c.dat" "$f"
 		"$DUMP" --flyrecord "$T/$c.dat" |
-		    grep -q ': .* 58 chunks, .* 1148 pages$'
+		    grep -q ': .* 29 chunks, .* 1148 pages$'
 		[ "$("$DUMP" --records --trace-cmd=3.1 -N -t "$T/$c.dat" | sha256sum |
 		    cut -d' ' -f1)" = "$want" ]
 	done
 }
 
-@test "v7 chunks of 20 pages: trace-cmd reads them" {
+@test "v7 chunks of 40 pages: trace-cmd reads them" {
 	need_trace_cmd
 	local f=$D/zstd/function-cpu0.dat want
 	want=$(cat "$D/zstd/function-cpu0.report-N.sha256")
 	"$CAT" --file-version 7 --compression zstd -o "$T/zstd.dat" "$f"
 	[ "$(trace-cmd report -N -t "$T/zstd.dat" 2>/dev/null | sha256sum |
 	    cut -d' ' -f1)" = "$want" ]
+}
+
+# A reader holds about a chunk of each CPU: the chunks of all the CPUs
+# with data come to 640 pages at most (tracedat-write.c, chunk_pages()),
+# and each to 10 (trace-cmd's) at least.  t/mkcpus makes v6 files of 16,
+# 40 and 64 CPUs of 20 pages each from function-cpu0.dat's pages.
+@test "v7 chunks: fewer pages in a chunk when many CPUs have data" {
+	local n want
+	"$CAT" --file-version 6 -o "$T/v6.dat" "$D/zstd/function-cpu0.dat"
+	for n in 16:1 64:2 40:2; do
+		"$BATS_TEST_DIRNAME/mkcpus" "$T/v6.dat" "$T/m.dat" ${n%:*} 20
+		"$CAT" --file-version 7 --compression zstd -o "$T/o.dat" \
+		    "$T/m.dat"
+		[ "$("$DUMP" --flyrecord "$T/o.dat" |
+		    grep -c ": .* ${n#*:} chunks, .* 20 pages$")" -eq ${n%:*} ]
+		want=$("$DUMP" --records -t "$T/m.dat" | sha256sum)
+		[ "$("$DUMP" --records -t "$T/o.dat" | sha256sum)" = "$want" ]
+	done
+	# A merge counts the CPUs of every input, not the first's alone: 4
+	# CPUs and 40 are 44, chunks of 14 pages: CPUs 0-3 (40 or 41 pages
+	# repacked) in 3 chunks (2 counting the first input's 4 CPUs).
+	"$BATS_TEST_DIRNAME/mkcpus" "$T/v6.dat" "$T/m4.dat" 4 20
+	"$CAT" -o "$T/o.dat" "$T/m4.dat" "$T/m.dat"
+	[ "$("$DUMP" --flyrecord "$T/o.dat" |
+	    grep -c ': .* 3 chunks, .* 4[01] pages$')" -eq 4 ]
 }
 
 @test "zstd: scheduler events come out no larger than trace-cmd convert makes them" {

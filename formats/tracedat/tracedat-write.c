@@ -33,18 +33,31 @@
 #include "tdat-tracedat.h"
 #include "tdat-thread.h"
 
-/* trace-cmd's chunks are of 10 pages; its reader takes any whole number
- * of pages (each chunk names its size), and chunks of 20 compress in
- * about a tenth less time, to about 6% fewer bytes (zstd, a function
- * trace).  A mapped window stays about 1 MiB. */
-#define PAGES_IN_CHUNK	20
+/* trace-cmd's chunks are of 10 pages; its readers (3.1 to 3.4) take any
+ * whole number of pages (each chunk names its size; read_zpage() and the
+ * copy to a temporary file allocate each chunk's own), and zstd's faster
+ * levels make fewer bytes of chunks of 40 than of 20 (a function trace:
+ * level -1 3% fewer, 2% fewer than trace-cmd's level 3).  But a reader
+ * holds about a chunk of each CPU, with one read ahead: tdat-dump
+ * --records of 32 busy CPUs took 21.1 MiB in chunks of 20 pages, 29.2 in
+ * chunks of 40, 46.8 in chunks of 80.  So the chunks of all the CPUs
+ * with data come to READ_PAGES pages at most (32 CPUs of 20 pages, where
+ * chunks of 20 for any number of CPUs took up to 26 MiB at 64 CPUs), and
+ * each to PAGES_IN_CHUNK at most and trace-cmd's TC_PAGES at least
+ * (chunk_pages()).  A mapped window stays about 1 MiB. */
+#define PAGES_IN_CHUNK	40
+#define READ_PAGES	640
+#define TC_PAGES	10	/* in trace-cmd's chunks */
+/* A CPU's stream of pages of n bytes: its chunks, and trace-cmd's. */
+#define PAGE_CHUNK(w, n)	((size_t)(w)->chunk_pages * (n))
+#define TC_CHUNK(n)	((size_t)TC_PAGES * (n))
 /* Latency text is compressed in chunks of BUFSIZ: trace-cmd report prints
  * each chunk, as each BUFSIZ piece of uncompressed text, up to a NUL. */
 #define LATENCY_CHUNK	8192
 #define WINDOW		(1u << 20)	/* bytes of page data read at once */
 /* Mapped input windows compressed in place: chunks of a window each, and
  * mappings held (their chunks in the pipeline) at most. */
-#define MAP_CHUNKS	13
+#define MAP_CHUNKS	6
 #define HELD		8
 
 struct bytes {
@@ -105,6 +118,7 @@ struct w {
 	 * once past the refusal of damaged texts; 0 when read */
 	int klater;
 	uint32_t kcopied;	/* their compressed bytes written meanwhile */
+	uint32_t chunk_pages;		/* pages in a chunk (chunk_pages()) */
 };
 
 /* The CPU ids a file may be written with: below the readers' count
@@ -321,9 +335,11 @@ zpipe_workers(void)
 	return n < 2 ? 0 : n > 4 ? 3 : (int)n - 1;
 }
 
-/* A stream, not placed in the file yet: sink_place() does. */
+/* A stream, not placed in the file yet: sink_place() does; its chunks
+ * weighed against trace-cmd's of piece bytes (0: of a chunk). */
 static int
-sink_open(struct w *w, struct sink *k, int compress, size_t chunk_size)
+sink_open(struct w *w, struct sink *k, int compress, size_t chunk_size,
+    size_t piece)
 {
 	int rc;
 
@@ -335,6 +351,7 @@ sink_open(struct w *w, struct sink *k, int compress, size_t chunk_size)
 	if (w->zp == NULL && (rc = tdat_zpipe_new(tdat_codec_name(w->codec),
 	    zpipe_workers(), chunk_out, w, &w->zp, w->se)) < 0)
 		return rc;
+	tdat_zpipe_piece(w->zp, piece);
 	w->k = k;
 	w->cur = NULL;
 	return 0;
@@ -355,11 +372,12 @@ sink_place(struct w *w, struct sink *k)
 }
 
 static int
-sink_begin(struct w *w, struct sink *k, int compress, size_t chunk_size)
+sink_begin(struct w *w, struct sink *k, int compress, size_t chunk_size,
+    size_t piece)
 {
 	int rc;
 
-	if ((rc = sink_open(w, k, compress, chunk_size)) < 0)
+	if ((rc = sink_open(w, k, compress, chunk_size, piece)) < 0)
 		return rc;
 	return sink_place(w, k);
 }
@@ -627,8 +645,7 @@ map_pages(struct w *w, struct tdat_pages *pg, int compress,
 	if (!w->o->map)
 		return;
 	if (compress && w->codec != NULL)
-		tdat_pages_map_keep(pg, (size_t)MAP_CHUNKS * PAGES_IN_CHUNK *
-		    page_size);
+		tdat_pages_map_keep(pg, MAP_CHUNKS * PAGE_CHUNK(w, page_size));
 	else
 		tdat_pages_map(pg);
 }
@@ -724,8 +741,9 @@ pre_main(void *arg)
 	if ((p->cp.total = tdat_pages_total(p->cp.pg)) == 0)
 		goto out;
 	map_pages(w, p->cp.pg, 1, w->f->buf[p->bi].page_size);
-	if ((rc = sink_open(w, &p->k, 1, PAGES_IN_CHUNK *
-	    w->f->buf[p->bi].page_size)) < 0)
+	if ((rc = sink_open(w, &p->k, 1,
+	    PAGE_CHUNK(w, w->f->buf[p->bi].page_size),
+	    TC_CHUNK(w->f->buf[p->bi].page_size))) < 0)
 		goto out;
 	/* The writer's thread compresses the metadata meanwhile: this one
 	 * leaves the chunks to the pipeline's workers, so that the
@@ -905,8 +923,8 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 		w_align(w, b->page_size);
 		*off = w->pos;
 		if ((rc = need_win(w, WINDOW)) < 0 ||
-		    (rc = sink_begin(w, &k, compress,
-		    PAGES_IN_CHUNK * b->page_size)) < 0)
+		    (rc = sink_begin(w, &k, compress, PAGE_CHUNK(w, b->page_size),
+		    TC_CHUNK(b->page_size))) < 0)
 			return rc;
 		for (;;) {
 			if ((rc = ps->read(ps->arg, w->win, WINDOW, &got,
@@ -941,8 +959,9 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 	map_pages(w, pg, compress, b->page_size);
 	w_align(w, b->page_size);
 	*off = w->pos;
-	if ((rc = sink_begin(w, &k, compress, PAGES_IN_CHUNK * b->page_size))
-	    < 0 || (rc = copy_pages(w, pg, &k, c->size, b->page_size,
+	if ((rc = sink_begin(w, &k, compress, PAGE_CHUNK(w, b->page_size),
+	    TC_CHUNK(b->page_size))) < 0 ||
+	    (rc = copy_pages(w, pg, &k, c->size, b->page_size,
 	    NULL)) < 0)
 		goto out;
 	rc = sink_end(w, &k, size);
@@ -961,6 +980,37 @@ cpu_span(const struct tdat_file *f, const struct tdat_buffer *b)
 		if (b->cpu[i].id >= n)
 			n = b->cpu[i].id + 1;
 	return n;
+}
+
+uint64_t
+tdat_write_streams(const struct tdat_file *f)
+{
+	uint64_t n = 0;
+	size_t bi;
+	uint32_t i;
+
+	for (bi = 0; bi < f->nbuf; bi++)
+		for (i = 0; !f->buf[bi].latency && i < f->buf[bi].ncpu; i++)
+			n += f->buf[bi].cpu[i].size != 0;
+	return n;
+}
+
+/*
+ * Pages in a chunk of this file: READ_PAGES over the CPUs with data
+ * (the caller's count, or f's), within [TC_PAGES, PAGES_IN_CHUNK].  The
+ * same for a copy, a selection and a salvage of one input.
+ */
+static uint32_t
+chunk_pages(const struct w *w)
+{
+	uint64_t n = w->o->streams ? w->o->streams :
+	    tdat_write_streams(w->f);
+
+	if (n <= READ_PAGES / PAGES_IN_CHUNK)
+		return PAGES_IN_CHUNK;
+	if (n >= READ_PAGES / TC_PAGES)
+		return TC_PAGES;
+	return (uint32_t)(READ_PAGES / n);
 }
 
 uint64_t
@@ -1338,7 +1388,7 @@ write_v6(struct w *w)
 	if ((rc = w_bytes(w, &b)) < 0)
 		goto out;
 	if (lat >= 0) {
-		if ((rc = sink_begin(w, &k, 0, 0)) == 0)
+		if ((rc = sink_begin(w, &k, 0, 0, 0)) == 0)
 			rc = latency_text(w, lat, &k, 1);
 		goto out;
 	}
@@ -2157,7 +2207,7 @@ v7_latency_text(struct w *w, int bi, uint32_t name, uint64_t patch)
 
 	if ((rc = sect_header(w, TDAT_OPT_BUFFER_TEXT, w->codec ?
 	    TDAT_SEC_COMPRESSED : 0, name, &at)) < 0 ||
-	    (rc = sink_begin(w, &k, 1, LATENCY_CHUNK)) < 0 ||
+	    (rc = sink_begin(w, &k, 1, LATENCY_CHUNK, 0)) < 0 ||
 	    (rc = latency_text(w, bi, &k, 0)) < 0 ||
 	    (rc = sink_end(w, &k, &size)) < 0 ||
 	    (rc = sect_end(w, at)) < 0)
@@ -2274,6 +2324,7 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 			goto out;
 		}
 	}
+	w.chunk_pages = chunk_pages(&w);
 	if ((rc = index_cpus(&w)) < 0)
 		;
 	else if (o->version == 6)
