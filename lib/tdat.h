@@ -61,9 +61,19 @@ void tdat_close(struct tdat_file *);
  */
 struct tdat_open_opts {
 	int salvage;
+	/* a trace.dat v7's large compressed kallsyms are left loading on
+	 * a thread of their own: the file holds none until
+	 * tdat_kallsyms_wait() (tdat-cat, whose writer copies them as they
+	 * are); an error of the open after them is theirs if they have
+	 * one, as when they are read in their turn */
+	int kallsyms_later;
 };
 int tdat_open_ex(const char *path, const struct tdat_open_opts *o,
     struct tdat_file **out, struct tdat_err *e);
+/* The kallsyms left loading (kallsyms_later) read into the file, with
+ * the open's checks and messages: 0, or the error the open would have
+ * ended with.  0 at once when none are left, or after the first call. */
+int tdat_kallsyms_wait(struct tdat_file *f, struct tdat_err *e);
 /* The path as given ("-" for stdin), and the input's size in bytes. */
 const char *tdat_file_path(const struct tdat_file *);
 uint64_t tdat_file_size(const struct tdat_file *);

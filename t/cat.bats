@@ -871,6 +871,61 @@ peak() {
 	"$B/tdat-verify" -q "$T/out.dat"
 }
 
+# tdat-cat opens one input chosen by time (or a copy) with its kallsyms
+# left loading: the writer writes the sections before them, copies their
+# compressed bytes (their size read from the frame's first block) and the
+# sections after them meanwhile, and takes their verdict at the end (a
+# time cut of a 400 MB v7 zstd trace waited for their decompression and
+# check before it began).  strace holds the kallsyms thread's one read
+# 0.3 s (each thread's first pread64): the printk section (id 20) after
+# them is written well before it ends.
+@test "a v7 input's kallsyms load while the writer writes them and the sections around them" {
+	command -v strace >/dev/null 2>&1 || skip "strace is not installed"
+	local f=$D/x86_64-default-sched.dat main k n tw tr
+	n=$("$DUMP" --sections "$f" |
+	    sed -n 's/.*"kallsyms", flags 0x1, \([0-9]*\) compressed.*/\1/p')
+	"$CAT" --until 0 -o "$T/want.dat" "$f"
+	mkdir "$T/st"
+	# (LeakSanitizer stops under ptrace: make check-asan's build)
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	    strace -ff -ttt -e trace=execve,pread64,pwrite64 \
+	    -e inject=pread64:delay_exit=300000:when=1 -o "$T/st/t" \
+	    "$CAT" --until 0 -o "$T/out.dat" "$f"
+	main=$(grep -l '^[0-9.]* execve(' "$T"/st/t.*)
+	k=$(grep -lE "^[0-9.]* pread64\(.*, $n, [0-9]+\) = $n" "$T"/st/t.*)
+	tw=$(grep -m 1 ' pwrite64([0-9]*, "\\24\\0\\1\\0' "$main" | cut -d' ' -f1)
+	tr=$(grep -m 1 ' pread64(' "$k" | cut -d' ' -f1)
+	echo "main $main, kallsyms $k: printk written $tw, their read $tr"
+	[ -n "$tw" ] && [ -n "$tr" ]
+	awk -v w="$tw" -v r="$tr" 'BEGIN { exit !(w - r < 0.15) }'
+	cmp "$T/want.dat" "$T/out.dat"
+	"$B/tdat-verify" -q "$T/out.dat"
+}
+
+# ... and when they are damaged, tdat-cat fails as when it waited for them
+# in the open: their message first, whatever fails after them (here the
+# output's folder, which does not exist), and no output.
+@test "damaged kallsyms left loading fail as in the open, before any later failure" {
+	local f=$T/in.dat at want
+	cp "$D/x86_64-default-sched.dat" "$f"
+	at=$("$DUMP" --sections "$f" |
+	    sed -n 's/.*Section *[0-9]* @ \([0-9]*\) .*"kallsyms".*/\1/p')
+	printf '\377\377\377\377' | dd of="$f" bs=1 seek=$((at + 24 + 400000)) \
+	    conv=notrunc status=none
+	run "$DUMP" "$f"
+	[ "$status" -ne 0 ]
+	want=${output#tdat-dump: }
+	[[ "$want" == *"does not decompress"* ]]
+	run -1 "$CAT" --until 0 -o "$T/out.dat" "$f"
+	[ "$output" = "tdat-cat: $want" ]
+	[ ! -e "$T/out.dat" ]
+	run -1 "$CAT" -o "$T/out.dat" "$f"
+	[ "$output" = "tdat-cat: $want" ]
+	run -1 "$CAT" --until 0 -o "$T/no/out.dat" "$f"
+	[ "$output" = "tdat-cat: $want" ]
+	[ "$(ls -A "$T" | grep -c '^\.out')" = 0 ]
+}
+
 # A CPU whose records jump by more than one time extend holds (27 + 32
 # bits, 18 years: two extends in a row, which tdat-verify only warns of)
 # came out of the repacker, and of an LTT directory's pages, with the
