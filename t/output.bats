@@ -330,32 +330,6 @@ full_fs() {
 	"$B/tdat-to-json" "$S" | cmp - "$T/real.dat"
 }
 
-@test "-o on an existing file swaps the complete temporary in, then removes the old file" {
-	# A rename over a file makes ext4 start the temporary's write-back in
-	# the rename itself (1.4 ms a MB); RENAME_EXCHANGE does not, and the
-	# name still holds the old file or the new one throughout.
-	command -v strace >/dev/null 2>&1 || skip "strace is not installed"
-	run -0 "$B/tdat-cat" -o "$T/want.dat" "$D/x86_64-v7-none-instances.dat"
-	run -0 "$B/tdat-cat" -o "$T/out.dat" "$S"
-	ln "$T/out.dat" "$T/old.dat"
-	cp "$T/old.dat" "$T/old-copy.dat"
-	strace -e trace=rename,renameat2,unlink -o "$T/st" \
-	    "$B/tdat-cat" -o "$T/out.dat" "$D/x86_64-v7-none-instances.dat"
-	cat "$T/st"
-	grep -q 'renameat2(AT_FDCWD, "[^"]*/\.out\.dat\.[^"]*", AT_FDCWD, "[^"]*/out\.dat", RENAME_EXCHANGE) = 0' "$T/st"
-	grep -q 'unlink("[^"]*/\.out\.dat\.[^"]*") = 0' "$T/st"
-	! grep -q '^rename(' "$T/st"
-	cmp "$T/want.dat" "$T/out.dat"
-	# another name of the old file keeps it, as after a rename
-	cmp "$T/old-copy.dat" "$T/old.dat"
-	[ "$(ls -A "$T" | grep -c '^\.out\.dat')" = 0 ]
-	# no file there yet: renamed
-	strace -e trace=rename,renameat2,unlink -o "$T/st" \
-	    "$B/tdat-cat" -o "$T/new.dat" "$S"
-	grep -q '^rename("[^"]*/\.new\.dat\.[^"]*", "[^"]*/new\.dat") = 0' "$T/st"
-	! grep -q 'RENAME_EXCHANGE' "$T/st"
-}
-
 # ---- standard input without "-"
 
 @test "tdat-dump reads a pipe or a redirected file without -" {
