@@ -45,6 +45,49 @@ static struct {
 	struct tdat_select_args sel;
 } opt = { .version = 7 };
 
+/*
+ * One input chosen by time, CPU or buffer (or not at all) is opened with
+ * its kallsyms left loading (kallsyms_later): the writer copies them
+ * compressed as they are from a v7 zstd input to a zstd output and
+ * takes their verdict (read, decompressed, lines checked) at its end;
+ * any other output waits for them first.  Anything that fails before
+ * then fails as the open would have on them first, when they are damaged
+ * (later_first(), tdat_select_cli_open(), tdat_write()).
+ */
+static int
+open_inputs(char **paths, size_t n, struct tdat_file ***out)
+{
+	struct tdat_open_opts oo = { .kallsyms_later = 1 };
+	const struct tdat_select_opts *so = &opt.sel.o;
+	struct tdat_err e = { 0 };
+	struct tdat_file **f;
+
+	if (n != 1 || so->nevents || so->nfilters || so->npids || so->ncomms)
+		return tdat_cli_open_all(paths, n, out);
+	*out = NULL;
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		tdat_die(2, "out of memory");
+	if (tdat_open_ex(paths[0], &oo, &f[0], &e) < 0) {
+		free(f);
+		return tdat_report_err(paths[0], &e);
+	}
+	*out = f;
+	return 0;
+}
+
+/* The error in e, or the kallsyms' of f if they were left loading and
+ * are damaged: that of the open. */
+static int
+later_first(struct tdat_file *f, const char *path, const char *name,
+    struct tdat_err *e)
+{
+	struct tdat_err ke = { 0 };
+
+	if (tdat_kallsyms_wait(f, &ke) < 0)
+		return tdat_report_err(path, &ke);
+	return tdat_report_err(name, e);
+}
+
 static int
 write_out(struct tdat_file **f, size_t n, const struct tdat_page_src *ps,
     const char *path)
@@ -66,11 +109,14 @@ write_out(struct tdat_file **f, size_t n, const struct tdat_page_src *ps,
 	}
 	for (i = 0; i < n; i++)
 		total += tdat_write_total(f[i]);
+	/* a merge's chunks are sized for the CPUs of all its inputs */
+	for (i = 0; n > 1 && i < n; i++)
+		wo.streams += tdat_write_streams(f[i]);
 	/* a salvage shows none: its pages are checked as they are read */
 	wo.progress = opt.salvage ? NULL : tdat_cli_progress(total);
 	if ((rc = tdat_out_open(opt.output, TDAT_OUT_BINARY, f, n, &out,
 	    &e)) < 0)
-		return tdat_report_err(tdat_out_name(opt.output), &e);
+		return later_first(f[0], path, tdat_out_name(opt.output), &e);
 	if ((rc = tdat_write(f[0], tdat_out_fd(out), &wo, &e)) < 0) {
 		tdat_out_abort(out);
 		rc = tdat_report_err(e.has_off ? tdat_file_path(f[0]) :
@@ -90,13 +136,13 @@ cat(char **paths, size_t n)
 	struct tdat_err e = { 0 };
 	int rc = 0;
 
-	if ((rc = tdat_cli_open_all(paths, n, &f)) != 0)
+	if ((rc = open_inputs(paths, n, &f)) != 0)
 		return rc;
 	if (opt.sel.given || n > 1) {
 		if ((rc = tdat_select_cli_open(&opt.sel, f, n, &sel)) != 0)
 			goto out;
 		if (tdat_repack_open(f, n, sel, &rp, &e) < 0) {
-			rc = tdat_report_err(paths[0], &e);
+			rc = later_first(f[0], paths[0], paths[0], &e);
 			goto out;
 		}
 	}

@@ -61,9 +61,19 @@ void tdat_close(struct tdat_file *);
  */
 struct tdat_open_opts {
 	int salvage;
+	/* a trace.dat v7's large compressed kallsyms are left loading on
+	 * a thread of their own: the file holds none until
+	 * tdat_kallsyms_wait() (tdat-cat, whose writer copies them as they
+	 * are); an error of the open after them is theirs if they have
+	 * one, as when they are read in their turn */
+	int kallsyms_later;
 };
 int tdat_open_ex(const char *path, const struct tdat_open_opts *o,
     struct tdat_file **out, struct tdat_err *e);
+/* The kallsyms left loading (kallsyms_later) read into the file, with
+ * the open's checks and messages: 0, or the error the open would have
+ * ended with.  0 at once when none are left, or after the first call. */
+int tdat_kallsyms_wait(struct tdat_file *f, struct tdat_err *e);
 /* The path as given ("-" for stdin), and the input's size in bytes. */
 const char *tdat_file_path(const struct tdat_file *);
 uint64_t tdat_file_size(const struct tdat_file *);
@@ -282,6 +292,10 @@ struct tdat_write_opts {
 	 * caller handles SIGBUS, which an input cut short under the writer
 	 * raises; on any thread, so none may block it. */
 	int map;
+	/* The CPUs with data the output will have (a merge's, of all its
+	 * inputs: tdat_write_streams() of each, summed); 0: f's.  The
+	 * pages in a chunk follow from it. */
+	uint64_t streams;
 };
 
 /* Write f as a new trace.dat on fd, which must be seekable and empty. */
@@ -290,6 +304,8 @@ int tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 
 /* Bytes of page data (as stored) that tdat_write() will copy from f. */
 uint64_t tdat_write_total(const struct tdat_file *f);
+/* f's CPUs with data, of every buffer but a latency tracer's text. */
+uint64_t tdat_write_streams(const struct tdat_file *f);
 
 struct tdat_repack;
 int tdat_repack_open(struct tdat_file *const *files, size_t n,

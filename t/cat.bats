@@ -265,29 +265,55 @@ convert() {
 	    cut -d' ' -f1)" = "$(cat "$D/zstd/function-cpu0.report-N.sha256")" ]
 }
 
-# trace-cmd makes chunks of 10 pages; tdat-cat makes them of 20, which
-# trace-cmd's reader takes as well (each chunk names its size).  Debian's
-# trace-cmd reads no zlib: tdat-dump reads that copy.
-@test "v7 chunks of 20 pages, zstd and zlib: the events are the same" {
+# trace-cmd makes chunks of 10 pages; tdat-cat makes them of 40, which
+# trace-cmd's reader takes as well (each chunk names its size): 1148
+# pages are 28 chunks and one of 28 pages.  Debian's trace-cmd reads no
+# zlib: tdat-dump reads that copy.
+@test "v7 chunks of 40 pages, zstd and zlib: the events are the same" {
 	local f=$D/zstd/function-cpu0.dat c want
 	want=$(cat "$D/zstd/function-cpu0.report-N.sha256")
 	"$DUMP" --flyrecord "$f" | grep -q ': .* 115 chunks, .* 1148 pages$'
 	for c in zstd zlib; do
 		"$CAT" --file-version 7 --compression $c -o "$T/$c.dat" "$f"
 		"$DUMP" --flyrecord "$T/$c.dat" |
-		    grep -q ': .* 58 chunks, .* 1148 pages$'
+		    grep -q ': .* 29 chunks, .* 1148 pages$'
 		[ "$("$DUMP" --records --trace-cmd=3.1 -N -t "$T/$c.dat" | sha256sum |
 		    cut -d' ' -f1)" = "$want" ]
 	done
 }
 
-@test "v7 chunks of 20 pages: trace-cmd reads them" {
+@test "v7 chunks of 40 pages: trace-cmd reads them" {
 	need_trace_cmd
 	local f=$D/zstd/function-cpu0.dat want
 	want=$(cat "$D/zstd/function-cpu0.report-N.sha256")
 	"$CAT" --file-version 7 --compression zstd -o "$T/zstd.dat" "$f"
 	[ "$(trace-cmd report -N -t "$T/zstd.dat" 2>/dev/null | sha256sum |
 	    cut -d' ' -f1)" = "$want" ]
+}
+
+# A reader holds about a chunk of each CPU: the chunks of all the CPUs
+# with data come to 640 pages at most (tracedat-write.c, chunk_pages()),
+# and each to 10 (trace-cmd's) at least.  t/mkcpus makes v6 files of 16,
+# 40 and 64 CPUs of 20 pages each from function-cpu0.dat's pages.
+@test "v7 chunks: fewer pages in a chunk when many CPUs have data" {
+	local n want
+	"$CAT" --file-version 6 -o "$T/v6.dat" "$D/zstd/function-cpu0.dat"
+	for n in 16:1 64:2 40:2; do
+		"$BATS_TEST_DIRNAME/mkcpus" "$T/v6.dat" "$T/m.dat" ${n%:*} 20
+		"$CAT" --file-version 7 --compression zstd -o "$T/o.dat" \
+		    "$T/m.dat"
+		[ "$("$DUMP" --flyrecord "$T/o.dat" |
+		    grep -c ": .* ${n#*:} chunks, .* 20 pages$")" -eq ${n%:*} ]
+		want=$("$DUMP" --records -t "$T/m.dat" | sha256sum)
+		[ "$("$DUMP" --records -t "$T/o.dat" | sha256sum)" = "$want" ]
+	done
+	# A merge counts the CPUs of every input, not the first's alone: 4
+	# CPUs and 40 are 44, chunks of 14 pages: CPUs 0-3 (40 or 41 pages
+	# repacked) in 3 chunks (2 counting the first input's 4 CPUs).
+	"$BATS_TEST_DIRNAME/mkcpus" "$T/v6.dat" "$T/m4.dat" 4 20
+	"$CAT" -o "$T/o.dat" "$T/m4.dat" "$T/m.dat"
+	[ "$("$DUMP" --flyrecord "$T/o.dat" |
+	    grep -c ': .* 3 chunks, .* 4[01] pages$')" -eq 4 ]
 }
 
 @test "zstd: scheduler events come out no larger than trace-cmd convert makes them" {
@@ -843,6 +869,61 @@ peak() {
 	[ "$(cat "$T"/st.* | grep -cE "^pread64\(.*, $n, [0-9]+\) = $n")" -eq 1 ]
 	[ -n "$main" ] && [ "$(cat "$T/reads")" != "$main" ]
 	"$B/tdat-verify" -q "$T/out.dat"
+}
+
+# tdat-cat opens one input chosen by time (or a copy) with its kallsyms
+# left loading: the writer writes the sections before them, copies their
+# compressed bytes (their size read from the frame's first block) and the
+# sections after them meanwhile, and takes their verdict at the end (a
+# time cut of a 400 MB v7 zstd trace waited for their decompression and
+# check before it began).  strace holds the kallsyms thread's one read
+# 0.3 s (each thread's first pread64): the printk section (id 20) after
+# them is written well before it ends.
+@test "a v7 input's kallsyms load while the writer writes them and the sections around them" {
+	command -v strace >/dev/null 2>&1 || skip "strace is not installed"
+	local f=$D/x86_64-default-sched.dat main k n tw tr
+	n=$("$DUMP" --sections "$f" |
+	    sed -n 's/.*"kallsyms", flags 0x1, \([0-9]*\) compressed.*/\1/p')
+	"$CAT" --until 0 -o "$T/want.dat" "$f"
+	mkdir "$T/st"
+	# (LeakSanitizer stops under ptrace: make check-asan's build)
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	    strace -ff -ttt -e trace=execve,pread64,pwrite64 \
+	    -e inject=pread64:delay_exit=300000:when=1 -o "$T/st/t" \
+	    "$CAT" --until 0 -o "$T/out.dat" "$f"
+	main=$(grep -l '^[0-9.]* execve(' "$T"/st/t.*)
+	k=$(grep -lE "^[0-9.]* pread64\(.*, $n, [0-9]+\) = $n" "$T"/st/t.*)
+	tw=$(grep -m 1 ' pwrite64([0-9]*, "\\24\\0\\1\\0' "$main" | cut -d' ' -f1)
+	tr=$(grep -m 1 ' pread64(' "$k" | cut -d' ' -f1)
+	echo "main $main, kallsyms $k: printk written $tw, their read $tr"
+	[ -n "$tw" ] && [ -n "$tr" ]
+	awk -v w="$tw" -v r="$tr" 'BEGIN { exit !(w - r < 0.15) }'
+	cmp "$T/want.dat" "$T/out.dat"
+	"$B/tdat-verify" -q "$T/out.dat"
+}
+
+# ... and when they are damaged, tdat-cat fails as when it waited for them
+# in the open: their message first, whatever fails after them (here the
+# output's folder, which does not exist), and no output.
+@test "damaged kallsyms left loading fail as in the open, before any later failure" {
+	local f=$T/in.dat at want
+	cp "$D/x86_64-default-sched.dat" "$f"
+	at=$("$DUMP" --sections "$f" |
+	    sed -n 's/.*Section *[0-9]* @ \([0-9]*\) .*"kallsyms".*/\1/p')
+	printf '\377\377\377\377' | dd of="$f" bs=1 seek=$((at + 24 + 400000)) \
+	    conv=notrunc status=none
+	run "$DUMP" "$f"
+	[ "$status" -ne 0 ]
+	want=${output#tdat-dump: }
+	[[ "$want" == *"does not decompress"* ]]
+	run -1 "$CAT" --until 0 -o "$T/out.dat" "$f"
+	[ "$output" = "tdat-cat: $want" ]
+	[ ! -e "$T/out.dat" ]
+	run -1 "$CAT" -o "$T/out.dat" "$f"
+	[ "$output" = "tdat-cat: $want" ]
+	run -1 "$CAT" --until 0 -o "$T/no/out.dat" "$f"
+	[ "$output" = "tdat-cat: $want" ]
+	[ "$(ls -A "$T" | grep -c '^\.out')" = 0 ]
 }
 
 # A CPU whose records jump by more than one time extend holds (27 + 32

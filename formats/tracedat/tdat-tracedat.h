@@ -20,6 +20,8 @@ struct tdat_section {
 	uint32_t csize, usize;	/* compressed metadata sections */
 };
 
+struct kload;
+
 /*
  * What only a trace.dat's container holds, behind its tdat_file's
  * page_arg (tdat_tracedat_of()); freed by its release operation.
@@ -38,6 +40,13 @@ struct tdat_tracedat {
 	struct tdat_text_check kcheck;
 	uint64_t kcheck_len;	/* bytes of text it read */
 	int kchecked;
+	/* v7, opened with kallsyms_later (tdat-cat): the kallsyms option's
+	 * large compressed section still loading on its thread, read into
+	 * the file by tdat_kallsyms_wait(); klater NULL when none is */
+	int klater_ok;
+	struct kload *klater;
+	uint64_t ksect;			/* the section the option names */
+	uint64_t kopt;			/* the option's offset */
 	uint64_t btf_sect;	/* offset of the BTF section, 0: none */
 	size_t nsect;
 	struct tdat_section *sect;	/* v7 sections, in file order */

@@ -33,18 +33,31 @@
 #include "tdat-tracedat.h"
 #include "tdat-thread.h"
 
-/* trace-cmd's chunks are of 10 pages; its reader takes any whole number
- * of pages (each chunk names its size), and chunks of 20 compress in
- * about a tenth less time, to about 6% fewer bytes (zstd, a function
- * trace).  A mapped window stays about 1 MiB. */
-#define PAGES_IN_CHUNK	20
+/* trace-cmd's chunks are of 10 pages; its readers (3.1 to 3.4) take any
+ * whole number of pages (each chunk names its size; read_zpage() and the
+ * copy to a temporary file allocate each chunk's own), and zstd's faster
+ * levels make fewer bytes of chunks of 40 than of 20 (a function trace:
+ * level -1 3% fewer, 2% fewer than trace-cmd's level 3).  But a reader
+ * holds about a chunk of each CPU, with one read ahead: tdat-dump
+ * --records of 32 busy CPUs took 21.1 MiB in chunks of 20 pages, 29.2 in
+ * chunks of 40, 46.8 in chunks of 80.  So the chunks of all the CPUs
+ * with data come to READ_PAGES pages at most (32 CPUs of 20 pages, where
+ * chunks of 20 for any number of CPUs took up to 26 MiB at 64 CPUs), and
+ * each to PAGES_IN_CHUNK at most and trace-cmd's TC_PAGES at least
+ * (chunk_pages()).  A mapped window stays about 1 MiB. */
+#define PAGES_IN_CHUNK	40
+#define READ_PAGES	640
+#define TC_PAGES	10	/* in trace-cmd's chunks */
+/* A CPU's stream of pages of n bytes: its chunks, and trace-cmd's. */
+#define PAGE_CHUNK(w, n)	((size_t)(w)->chunk_pages * (n))
+#define TC_CHUNK(n)	((size_t)TC_PAGES * (n))
 /* Latency text is compressed in chunks of BUFSIZ: trace-cmd report prints
  * each chunk, as each BUFSIZ piece of uncompressed text, up to a NUL. */
 #define LATENCY_CHUNK	8192
 #define WINDOW		(1u << 20)	/* bytes of page data read at once */
 /* Mapped input windows compressed in place: chunks of a window each, and
  * mappings held (their chunks in the pipeline) at most. */
-#define MAP_CHUNKS	13
+#define MAP_CHUNKS	6
 #define HELD		8
 
 struct bytes {
@@ -101,6 +114,11 @@ struct w {
 	struct tdat_ring_gate *check;	/* a copy's page checker, or NULL */
 	struct tdat_cpu_ix **cix;	/* each buffer's CPUs by id */
 	struct kahead *ka;		/* kallsyms compressed ahead, or NULL */
+	/* the input's kallsyms still loading (tdat_kallsyms_wait()): 1, 2
+	 * once past the refusal of damaged texts; 0 when read */
+	int klater;
+	uint32_t kcopied;	/* their compressed bytes written meanwhile */
+	uint32_t chunk_pages;		/* pages in a chunk (chunk_pages()) */
 };
 
 /* The CPU ids a file may be written with: below the readers' count
@@ -317,9 +335,11 @@ zpipe_workers(void)
 	return n < 2 ? 0 : n > 4 ? 3 : (int)n - 1;
 }
 
-/* A stream, not placed in the file yet: sink_place() does. */
+/* A stream, not placed in the file yet: sink_place() does; its chunks
+ * weighed against trace-cmd's of piece bytes (0: of a chunk). */
 static int
-sink_open(struct w *w, struct sink *k, int compress, size_t chunk_size)
+sink_open(struct w *w, struct sink *k, int compress, size_t chunk_size,
+    size_t piece)
 {
 	int rc;
 
@@ -331,6 +351,7 @@ sink_open(struct w *w, struct sink *k, int compress, size_t chunk_size)
 	if (w->zp == NULL && (rc = tdat_zpipe_new(tdat_codec_name(w->codec),
 	    zpipe_workers(), chunk_out, w, &w->zp, w->se)) < 0)
 		return rc;
+	tdat_zpipe_piece(w->zp, piece);
 	w->k = k;
 	w->cur = NULL;
 	return 0;
@@ -351,11 +372,12 @@ sink_place(struct w *w, struct sink *k)
 }
 
 static int
-sink_begin(struct w *w, struct sink *k, int compress, size_t chunk_size)
+sink_begin(struct w *w, struct sink *k, int compress, size_t chunk_size,
+    size_t piece)
 {
 	int rc;
 
-	if ((rc = sink_open(w, k, compress, chunk_size)) < 0)
+	if ((rc = sink_open(w, k, compress, chunk_size, piece)) < 0)
 		return rc;
 	return sink_place(w, k);
 }
@@ -623,8 +645,7 @@ map_pages(struct w *w, struct tdat_pages *pg, int compress,
 	if (!w->o->map)
 		return;
 	if (compress && w->codec != NULL)
-		tdat_pages_map_keep(pg, (size_t)MAP_CHUNKS * PAGES_IN_CHUNK *
-		    page_size);
+		tdat_pages_map_keep(pg, MAP_CHUNKS * PAGE_CHUNK(w, page_size));
 	else
 		tdat_pages_map(pg);
 }
@@ -720,8 +741,9 @@ pre_main(void *arg)
 	if ((p->cp.total = tdat_pages_total(p->cp.pg)) == 0)
 		goto out;
 	map_pages(w, p->cp.pg, 1, w->f->buf[p->bi].page_size);
-	if ((rc = sink_open(w, &p->k, 1, PAGES_IN_CHUNK *
-	    w->f->buf[p->bi].page_size)) < 0)
+	if ((rc = sink_open(w, &p->k, 1,
+	    PAGE_CHUNK(w, w->f->buf[p->bi].page_size),
+	    TC_CHUNK(w->f->buf[p->bi].page_size))) < 0)
 		goto out;
 	/* The writer's thread compresses the metadata meanwhile: this one
 	 * leaves the chunks to the pipeline's workers, so that the
@@ -901,8 +923,8 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 		w_align(w, b->page_size);
 		*off = w->pos;
 		if ((rc = need_win(w, WINDOW)) < 0 ||
-		    (rc = sink_begin(w, &k, compress,
-		    PAGES_IN_CHUNK * b->page_size)) < 0)
+		    (rc = sink_begin(w, &k, compress, PAGE_CHUNK(w, b->page_size),
+		    TC_CHUNK(b->page_size))) < 0)
 			return rc;
 		for (;;) {
 			if ((rc = ps->read(ps->arg, w->win, WINDOW, &got,
@@ -937,8 +959,9 @@ write_cpu(struct w *w, int bi, uint32_t id, int compress, uint64_t *off,
 	map_pages(w, pg, compress, b->page_size);
 	w_align(w, b->page_size);
 	*off = w->pos;
-	if ((rc = sink_begin(w, &k, compress, PAGES_IN_CHUNK * b->page_size))
-	    < 0 || (rc = copy_pages(w, pg, &k, c->size, b->page_size,
+	if ((rc = sink_begin(w, &k, compress, PAGE_CHUNK(w, b->page_size),
+	    TC_CHUNK(b->page_size))) < 0 ||
+	    (rc = copy_pages(w, pg, &k, c->size, b->page_size,
 	    NULL)) < 0)
 		goto out;
 	rc = sink_end(w, &k, size);
@@ -957,6 +980,37 @@ cpu_span(const struct tdat_file *f, const struct tdat_buffer *b)
 		if (b->cpu[i].id >= n)
 			n = b->cpu[i].id + 1;
 	return n;
+}
+
+uint64_t
+tdat_write_streams(const struct tdat_file *f)
+{
+	uint64_t n = 0;
+	size_t bi;
+	uint32_t i;
+
+	for (bi = 0; bi < f->nbuf; bi++)
+		for (i = 0; !f->buf[bi].latency && i < f->buf[bi].ncpu; i++)
+			n += f->buf[bi].cpu[i].size != 0;
+	return n;
+}
+
+/*
+ * Pages in a chunk of this file: READ_PAGES over the CPUs with data
+ * (the caller's count, or f's), within [TC_PAGES, PAGES_IN_CHUNK].  The
+ * same for a copy, a selection and a salvage of one input.
+ */
+static uint32_t
+chunk_pages(const struct w *w)
+{
+	uint64_t n = w->o->streams ? w->o->streams :
+	    tdat_write_streams(w->f);
+
+	if (n <= READ_PAGES / PAGES_IN_CHUNK)
+		return PAGES_IN_CHUNK;
+	if (n >= READ_PAGES / TC_PAGES)
+		return TC_PAGES;
+	return (uint32_t)(READ_PAGES / n);
 }
 
 uint64_t
@@ -1334,7 +1388,7 @@ write_v6(struct w *w)
 	if ((rc = w_bytes(w, &b)) < 0)
 		goto out;
 	if (lat >= 0) {
-		if ((rc = sink_begin(w, &k, 0, 0)) == 0)
+		if ((rc = sink_begin(w, &k, 0, 0, 0)) == 0)
 			rc = latency_text(w, lat, &k, 1);
 		goto out;
 	}
@@ -1513,26 +1567,37 @@ put_append(void *arg, const void *p, size_t n)
  * time cut of a large v7 zstd trace (4 MB of symbols).  They go through
  * a window of COPY_WIN bytes, however large the section.
  */
+static int ksec_copy(struct w *, uint64_t, uint64_t, uint32_t, uint32_t);
+
 static int
 kallsyms_copy(struct w *w, uint64_t at)
 {
-	const struct tdat_file *f = w->f;
-	const struct tdat_tracedat *td = tdat_tracedat_of(f);
+	const struct tdat_tracedat *td = tdat_tracedat_of(w->f);
+
+	return ksec_copy(w, at, td->ksec_data, td->ksec_csize,
+	    td->ksec_usize);
+}
+
+/* The section's sizes, then its csize compressed bytes at data. */
+static int
+ksec_copy(struct w *w, uint64_t at, uint64_t data, uint32_t csize,
+    uint32_t usize)
+{
 	unsigned char h[8], *p;
 	uint64_t done, n;
 	int rc;
 
-	tdat_put(h, td->ksec_csize, 4, w->big);
-	tdat_put(h + 4, td->ksec_usize, 4, w->big);
+	tdat_put(h, csize, 4, w->big);
+	tdat_put(h + 4, usize, 4, w->big);
 	if ((rc = w_append(w, h, 8)) < 0)
 		return rc;
 	if ((p = malloc(COPY_WIN)) == NULL)
 		return w_oom(w);
-	for (done = 0; done < td->ksec_csize; done += n) {
-		n = td->ksec_csize - done;
+	for (done = 0; done < csize; done += n) {
+		n = csize - done;
 		if (n > COPY_WIN)
 			n = COPY_WIN;
-		if ((rc = tdat_pread(w->f, p, td->ksec_data + done, n,
+		if ((rc = tdat_pread(w->f, p, data + done, n,
 		    w->e)) < 0 || (rc = w_append(w, p, (size_t)n)) < 0) {
 			free(p);
 			return rc;
@@ -1704,6 +1769,120 @@ kahead_write(struct w *w, uint64_t at)
 }
 
 /*
+ * The input's kallsyms left loading as it was opened (kallsyms_later,
+ * tdat-cat): read now, and their lines refused if damaged once past the
+ * point where the other texts were (klater 2), with the messages of an
+ * open and a writer that waited for them; 0, or what failed.
+ */
+static int
+klater_wait(struct w *w, struct tdat_err *e)
+{
+	const struct tdat_tracedat *td = tdat_tracedat_of(w->f);
+	int lines = w->klater == 2, rc;
+
+	w->klater = 0;
+	if ((rc = tdat_kallsyms_wait(w->f, e)) < 0 || (lines &&
+	    (rc = tdat_text_refuse_known(w->f, td->kchecked ? &td->kcheck :
+	    NULL, e)) < 0))
+		return rc;
+	/* (what klater_copy() saw of them, their open saw) */
+	if (w->kcopied && td->ksec_csize != w->kcopied)
+		return tdat_fail_nooff(e, TDAT_EIO, "kallsyms: the section "
+		    "copied is not the one read");
+	return 0;
+}
+
+/*
+ * The size the input's zstd kallsyms section s begins with, read through
+ * the first block of its frame, for klater_copy(): -1 if it does not tell
+ * (their thread's reading then says why, if anything is wrong).
+ */
+#define KPREFIX_IN	(256u * 1024)
+
+static int64_t
+kprefix(struct w *w, const struct tdat_section *s)
+{
+	struct tdat_err e = { 0 };
+	unsigned char out[4], *c;
+	ZSTD_DStream *ds = NULL;
+	ZSTD_inBuffer in;
+	ZSTD_outBuffer o = { out, sizeof(out), 0 };
+	size_t n = s->csize < KPREFIX_IN ? s->csize : KPREFIX_IN, r = 1;
+
+	if ((c = malloc(n)) == NULL)
+		return -1;
+	if (tdat_pread(w->f, c, s->off + 16 + 8, n, &e) == 0 &&
+	    (ds = ZSTD_createDStream()) != NULL) {
+		in.src = c;
+		in.size = n;
+		in.pos = 0;
+		while (o.pos < sizeof(out) && in.pos < in.size && r != 0 &&
+		    !ZSTD_isError(r = ZSTD_decompressStream(ds, &o, &in)))
+			;
+	}
+	ZSTD_freeDStream(ds);
+	free(c);
+	return o.pos == sizeof(out) ? (int64_t)tdat_get32(out, w->big) : -1;
+}
+
+/*
+ * The input's zstd kallsyms, still loading, copied as they are (as
+ * kallsyms_copy() does once read) when the section holds their size and
+ * text alone: what the writer would wait for is their thread's reading,
+ * decompression and check of 4 MB, 5 to 10 ms of a time cut's start.
+ * Their verdict comes at the end (klater_wait(); any failure before it
+ * is theirs first, klater_first()).  1 if copied, 0 if not (then wait),
+ * or a write error.
+ */
+static int
+klater_copy(struct w *w, uint64_t at)
+{
+	const struct tdat_tracedat *td = tdat_tracedat_of(w->f);
+	const struct tdat_section *s = NULL;
+	size_t i;
+	int64_t n;
+	int rc;
+
+	for (i = 0; i < td->nsect && s == NULL; i++)
+		if (td->sect[i].off == td->ksect)
+			s = &td->sect[i];
+	if (s == NULL || s->id != TDAT_OPT_KALLSYMS || w->big != w->f->big ||
+	    strcmp(w->f->comp, "zstd") != 0 || w->codec == NULL ||
+	    strcmp(tdat_codec_name(w->codec), "zstd") != 0 ||
+	    !(s->flags & TDAT_SEC_COMPRESSED) || s->usize < 4 ||
+	    (uint64_t)s->csize + 8 > s->size ||
+	    (n = kprefix(w, s)) != (int64_t)s->usize - 4)
+		return 0;
+	if ((rc = ksec_copy(w, at, s->off + 16 + 8, s->csize, s->usize)) < 0)
+		return rc;
+	w->kcopied = s->csize;
+	return 1;
+}
+
+/* A failure rc while they load: theirs first, if they have one. */
+static int
+klater_first(struct w *w, int rc)
+{
+	struct tdat_err ke = { 0 };
+	int r;
+
+	if (!w->klater || (r = klater_wait(w, &ke)) == 0)
+		return rc;
+	*w->e = ke;
+	return r;
+}
+
+/* Whether the input's kallsyms may load on while the writer starts: a
+ * v7 output of the input's compression, which copies them as they are
+ * (any other waits for them first). */
+static int
+klater_fits(const struct tdat_file *f, const struct tdat_write_opts *o)
+{
+	return o->version == 7 && o->compression && f->comp &&
+	    strcmp(o->compression, f->comp) == 0;
+}
+
+/*
  * The kallsyms section, written from the input's text without a copy (it
  * may be tens of MB), compressed in windows when the file is, to the
  * bytes sect_blob() would write.
@@ -1721,6 +1900,10 @@ sect_kallsyms(struct w *w, uint32_t name, uint64_t *at)
 
 	if ((rc = sect_header(w, TDAT_OPT_KALLSYMS, w->codec ?
 	    TDAT_SEC_COMPRESSED : 0, name, at)) < 0)
+		return rc;
+	if (w->klater && w->codec && (rc = klater_copy(w, *at)) != 0)
+		return rc < 0 ? rc : 0;
+	if (w->klater && (rc = klater_wait(w, w->e)) < 0)
 		return rc;
 	tdat_put(len, k->len, 4, w->big);
 	if (w->codec == NULL) {
@@ -2024,7 +2207,7 @@ v7_latency_text(struct w *w, int bi, uint32_t name, uint64_t patch)
 
 	if ((rc = sect_header(w, TDAT_OPT_BUFFER_TEXT, w->codec ?
 	    TDAT_SEC_COMPRESSED : 0, name, &at)) < 0 ||
-	    (rc = sink_begin(w, &k, 1, LATENCY_CHUNK)) < 0 ||
+	    (rc = sink_begin(w, &k, 1, LATENCY_CHUNK, 0)) < 0 ||
 	    (rc = latency_text(w, bi, &k, 0)) < 0 ||
 	    (rc = sink_end(w, &k, &size)) < 0 ||
 	    (rc = sect_end(w, at)) < 0)
@@ -2111,14 +2294,22 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 	w.big = f->big;
 	w.se = e;
 	w.total = tdat_write_total(f);
-	if (o->version != 6 && o->version != 7)
-		return tdat_fail_nooff(e, TDAT_EUSAGE,
+	if (!klater_fits(f, o) && (rc = tdat_kallsyms_wait(f, e)) < 0)
+		return rc;
+	w.klater = td->klater != NULL;
+	if (o->version != 6 && o->version != 7) {
+		rc = tdat_fail_nooff(e, TDAT_EUSAGE,
 		    "file version %d: only 6 and 7 can be written", o->version);
+		goto out;
+	}
 	kahead_start(&w);
 	/* A header_page no reader can walk pages with is refused, pages or
 	 * none, as tdat-verify refuses it. */
-	if ((rc = tdat_page_layout(f, &pl, e)) < 0 ||
-	    (rc = tdat_text_refuse_known(f, td->kchecked ? &td->kcheck : NULL,
+	if ((rc = tdat_page_layout(f, &pl, e)) < 0)
+		goto out;
+	if (w.klater)
+		w.klater = 2;
+	if ((rc = tdat_text_refuse_known(f, td->kchecked ? &td->kcheck : NULL,
 	    e)) < 0)
 		goto out;
 	if (o->compression && strcmp(o->compression, "none") != 0) {
@@ -2133,6 +2324,7 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 			goto out;
 		}
 	}
+	w.chunk_pages = chunk_pages(&w);
 	if ((rc = index_cpus(&w)) < 0)
 		;
 	else if (o->version == 6)
@@ -2150,6 +2342,10 @@ tdat_write(struct tdat_file *f, int fd, const struct tdat_write_opts *o,
 	free(w.cix);
 	tdat_ring_gate_close(w.check);
 out:
+	if (rc < 0)
+		rc = klater_first(&w, rc);
+	else if (w.klater)	/* none written: the writer of no kallsyms */
+		rc = klater_wait(&w, e);
 	kahead_end(&w);
 	tdat_pages_worker_free(w.pwk);
 	tdat_zpipe_free(w.zp);

@@ -1490,6 +1490,66 @@ named(struct tdat_err *e, uint16_t id, int rc)
 	return rc;
 }
 
+/*
+ * kallsyms_later: the kallsyms option's section, when its thread loads
+ * it, left to tdat_kallsyms_wait() rather than waited for here: a time
+ * cut of a large v7 zstd trace waited 5 to 10 ms for its 4 MB of
+ * kallsyms to decompress and be checked before it could go on (tdat-cat
+ * copies them compressed as they are, and takes their verdict at the
+ * end, formats/tracedat/tracedat-write.c klater_copy()).  1 if so.
+ */
+static int kallsyms_wait(struct tdat_file *, struct tdat_err *);
+
+static int
+kallsyms_defer(struct tdat_file *f, struct kload **kl,
+    const struct tdat_opt_ref *ref, uint64_t off)
+{
+	struct tdat_tracedat *td = TD(f);
+
+	if (!td->klater_ok || *kl == NULL || f->salvage || !ref->valid)
+		return 0;
+	td->klater = *kl;
+	*kl = NULL;
+	td->ksect = ref->off;
+	td->kopt = off;
+	f->kallsyms_wait = kallsyms_wait;
+	return 1;
+}
+
+/* f->kallsyms_wait, for tdat_kallsyms_wait() (lib/read/file.c). */
+static int
+kallsyms_wait(struct tdat_file *f, struct tdat_err *e)
+{
+	struct tdat_tracedat *td = TD(f);
+	struct tdat_opt_ref ref = { 1, 0 };
+	struct kload *kl;
+	int rc;
+
+	if (td->klater == NULL)
+		return 0;
+	kl = td->klater;
+	td->klater = NULL;
+	ref.off = td->ksect;
+	rc = v7_meta(f, TDAT_OPT_KALLSYMS, &ref, td->kopt, &kl, e);
+	kload_end(kl);
+	return rc;
+}
+
+/* An open that failed past the kallsyms left loading fails as it would
+ * have on them first, if they are damaged. */
+static int
+kallsyms_first(struct tdat_file *f, int rc, struct tdat_err *e)
+{
+	struct tdat_err ke = { 0 };
+	int r;
+
+	if ((r = tdat_kallsyms_wait(f, &ke)) < 0) {
+		*e = ke;
+		return r;
+	}
+	return rc;
+}
+
 /* Second pass over the options: metadata sections and buffers.  An
  * option naming a metadata section again is passed over: the first one
  * counts (tdat-verify: option-twice). */
@@ -1517,6 +1577,9 @@ v7_apply(struct tdat_file *f, struct tdat_err *e)
 			if (meta & bit)
 				break;
 			meta |= bit;
+			if (o->id == TDAT_OPT_KALLSYMS &&
+			    kallsyms_defer(f, &kl, &ov[i].u.ref, o->off))
+				break;
 			rc = v7_meta(f, o->id, &ov[i].u.ref, o->off, &kl, e);
 			if (rc < 0 && f->salvage && (o->id == TDAT_OPT_KALLSYMS ||
 			    o->id == TDAT_OPT_PRINTK || o->id == TDAT_OPT_CMDLINES))
@@ -2176,11 +2239,14 @@ tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
 	r.e = e;
 	if ((rc = read_initial(&r, f)) < 0)
 		goto fail;
+	TD(f)->klater_ok = o && o->kallsyms_later;
 	rc = f->version >= 7 ? read_v7(&r, f) : read_v6(&r, f);
 	if (rc == 0 && f->salvage)
 		rc = salvage_texts(f, e);
-	if (rc < 0)
+	if (rc < 0) {
+		rc = kallsyms_first(f, rc, e);
 		goto fail;
+	}
 	*out = f;
 	return 0;
 fail:
@@ -2201,6 +2267,7 @@ tracedat_release(struct tdat_file *f)
 	f->ndamage = 0;
 	if (td == NULL)
 		return;
+	kload_end(td->klater);
 	free(td->comp_ver);
 	free(td->sect);
 	free(td->strings);

@@ -95,6 +95,22 @@ format_note(void *arg, const struct tdat_fmt_issue *is)
 	j->nnote++;
 }
 
+/* snprintf(dst, n, "%s:%s", a, b) (n > 0), without its cost: it is
+ * made for each of a trace's format files. */
+static void
+sys_name(char *dst, size_t n, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), k;
+
+	k = la < n - 1 ? la : n - 1;
+	memcpy(dst, a, k);
+	if (k < n - 1)
+		dst[k++] = ':';
+	lb = lb < n - 1 - k ? lb : n - 1 - k;
+	memcpy(dst + k, b, lb);
+	dst[k + lb] = '\0';
+}
+
 /* One format file, read leniently by lib/event/event.c: what it says is wrong
  * becomes a warning, and the event keeps the fields that parse.  Touches
  * nothing but *j: either thread runs it. */
@@ -113,7 +129,7 @@ scan_format(struct fmtjob *j, int lsize)
 		if (e.code == TDAT_ENOMEM)
 			j->rc = -1;
 	} else {
-		snprintf(j->name, sizeof(j->name), "%s:%s", j->sys,
+		sys_name(j->name, sizeof(j->name), j->sys,
 		    te->name ? te->name : "?");
 		tdat_vis(j->name, sizeof(j->name), j->name);
 		j->id = (uint32_t)te->id;
@@ -150,11 +166,15 @@ take_format(struct tdat_check *v, struct fmtjob *j)
 		    j->name);
 	if (rc != 0)
 		return 0;
-	if ((ev = realloc(v->ev, v->events.nev * sizeof(*ev))) == NULL)
-		return tdat_check_nomem(v);
-	v->ev = ev;
-	ev[ix].bl = j->bl;
-	ev[ix].sys = j->sys;
+	/* v->ev holds ix events: 8, then twice as many when full */
+	if (ix == 0 || (ix >= 8 && (ix & (ix - 1)) == 0)) {
+		if ((ev = realloc(v->ev, (ix ? ix * 2 : 8) * sizeof(*ev))) ==
+		    NULL)
+			return tdat_check_nomem(v);
+		v->ev = ev;
+	}
+	v->ev[ix].bl = j->bl;
+	v->ev[ix].sys = j->sys;
 	return 0;
 }
 

@@ -127,11 +127,17 @@ int
 tdat_select_cli_open(const struct tdat_select_args *sa,
     struct tdat_file *const *files, size_t n, struct tdat_select **out)
 {
-	struct tdat_err e = { 0 };
+	struct tdat_err e = { 0 }, ke = { 0 };
+	size_t i;
 	int bad;
 
 	if (tdat_select_open(files, n, &sa->o, out, &bad, &e) == 0)
 		return 0;
+	/* an input's kallsyms left loading fail first, as they would have
+	 * in its open (tdat-cat) */
+	for (i = 0; i < n; i++)
+		if (tdat_kallsyms_wait(files[i], &ke) < 0)
+			return tdat_report_err(tdat_file_path(files[i]), &ke);
 	if (bad >= 0)
 		return bad_filter(sa->o.filters[bad], &e);
 	tdat_warn("%s", e.msg);

@@ -222,15 +222,15 @@ tdat_codec_compress(struct tdat_codec *c, const void *src, size_t slen,
 			return 0;
 	}
 	if (c->set != c->level) {
-		/* Level 1 with matches of 7 bytes or more (zstd's: 5 at
-		 * chunk sizes): on function traces fewer bytes in less time
-		 * (the v6 twin of ../shared/bench, chunk by chunk: 2% fewer
-		 * than level 3, 1% fewer than plain level 1, in 7% less
-		 * time than it); the minimum back to zstd's own otherwise. */
+		/* Levels 1 and -1 with matches of 7 bytes or more (zstd's:
+		 * 5 or 6 at chunk sizes): on function traces fewer bytes in
+		 * less time (the v6 twin of ../shared/bench in chunks of 40
+		 * pages: level -1 0.6% fewer, in less time); the
+		 * minimum back to zstd's own at level 3. */
 		if (ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx,
 		    ZSTD_c_compressionLevel, c->level)) ||
 		    ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx,
-		    ZSTD_c_minMatch, c->level == 1 ? 7 : 0)))
+		    ZSTD_c_minMatch, c->level < 3 ? 7 : 0)))
 			return 0;
 		c->set = c->level;
 	}
@@ -339,30 +339,41 @@ tdat_codec_compress_to(struct tdat_codec *c, const void *src, size_t slen,
  * core turns that off (tdat_zpipe_help).  Every chunk is compressed alone,
  * and which thread compresses it changes no byte.
  *
- * zstd's level is chosen by measure, chunk by chunk: the fastest of
- * levels -1, 1 and 3 whose output is no larger than level 3's, trace-cmd's.
- * On function traces level -1 makes a few per cent fewer bytes than level
- * 3 in half its time and four fifths of level 1's (level 1 makes a tenth
- * fewer); on scheduler events and repeated records level 3 makes the
- * fewest.  Every 32nd chunk is a trial, compressed at all three, the
- * smallest kept; what each faster level saved there against level 3 (a
- * running score each) picks the level of the chunks after it.  Once four
- * trials in a row agree with the scores, trials come every 128th chunk
- * until one disagrees: a trial's other compressions are a cost.  A trial
- * counts from the chunk ZP_SLOTS after it (its slot's next chunk, put
- * when the trial is surely handed back), so the choice depends on the
- * bytes alone, never on which thread was quicker.  With no score yet
- * (chunks 1 to ZP_SLOTS - 1; chunk 0 is a trial) and wherever level 3
- * wins, a chunk's bytes are those trace-cmd's compression makes of it.
- * zlib has no levels to choose from: its chunks are never trials, and
- * tdat_codec_level() leaves its level alone.
+ * zstd's level is chosen by measure: the fastest of levels -1, 1 and 3
+ * whose output is no larger than trace-cmd's of the same bytes, level 3
+ * over pieces of tdat_zpipe_piece() bytes (its chunks of 10 pages), each
+ * piece's 8-byte head counted.  On function traces level -1 makes about
+ * 2% fewer bytes than that (chunks of 40 pages), in nine tenths of level 1's time and two
+ * thirds of level 3's (level 1 makes fewer still); on scheduler events
+ * and repeated records only level 3 makes as few.  Every ZP_TRIAL-th
+ * chunk is a trial: compressed at the level in use and weighed against
+ * trace-cmd's bytes; if it makes no more, at the next faster level too
+ * (and so on while each makes no more), else at the slower ones until one
+ * does or level 3 (no weighing: trace-cmd's own level).  The fastest
+ * level that made no more is the level of the chunks after it, and the
+ * trial's bytes are the fewest it made.  Weighing costs a compression at
+ * level 3 (a chunk of one piece: level 3's own bytes weigh, kept).  Once
+ * two trials in a row keep the level, trials come every
+ * ZP_TRIAL_SURE-th chunk until one changes it; one that changes it is
+ * followed by another at once.  A trial counts from the chunk ZP_SLOTS
+ * after it (its slot's next chunk, put when the trial is surely handed
+ * back), so the choice depends on the bytes alone, never on which thread
+ * was quicker.  Before the first trial counts (chunks 1 to ZP_SLOTS - 1;
+ * chunk 0 is a trial: one chunk says little of a small file's others)
+ * and where level 3 is kept, chunks are compressed at trace-cmd's level,
+ * and so is a chunk no longer than a piece (a CPU's last, or a small
+ * CPU's only) when it is no trial: it is trace-cmd's chunk, and a level
+ * weighed on other chunks may make more of it.  zlib has no levels to
+ * choose from: its chunks are never trials, and tdat_codec_level() leaves
+ * its level alone.
  */
-#define ZP_SLOTS	24
+#define ZP_SLOTS	8
 #define ZP_WORKERS	4
-#define ZP_HELP		8
-#define ZP_TRIAL	32	/* every 32nd chunk: all levels */
-#define ZP_TRIAL_SURE	128	/* when 4 trials in a row agreed */
+#define ZP_HELP		3
+#define ZP_TRIAL	32	/* a trial every 32nd chunk (5 MiB of pages) */
+#define ZP_TRIAL_SURE	128	/* when 2 trials in a row kept the level */
 #define ZP_NLEVEL	3
+#define ZP_HEAD		8	/* bytes before each chunk in a file */
 
 /* zstd's levels, slowest first: trace-cmd's, then the faster ones. */
 static const int zp_levels[ZP_NLEVEL] = { 3, 1, -1 };
@@ -375,9 +386,10 @@ struct zslot {
 	size_t len;		/* bytes at src */
 	size_t clen;		/* bytes in out; 0: compression failed */
 	int done;
-	int level;		/* zstd's, when not a trial (zlib: ignored) */
-	int trial;		/* compressed at every level */
-	long gain[ZP_NLEVEL];	/* a trial's: level 3's size less each's */
+	int level;		/* zstd's: index in zp_levels (zlib: ignored) */
+	int trial;		/* weighed against trace-cmd's bytes */
+	size_t piece;		/* a trial's: trace-cmd's chunk, or 0 */
+	int got;		/* a trial's: the level it found */
 };
 
 struct tdat_zpipe {
@@ -395,8 +407,9 @@ struct tdat_zpipe {
 	int nw;
 	int help;			/* the caller compresses too */
 	int adapt;			/* zstd: levels by measure */
-	long score[ZP_NLEVEL];		/* what each level saved, lately */
-	int agree;			/* trials in a row that agreed */
+	int cur;			/* the level in use (index) */
+	size_t piece;			/* tdat_zpipe_piece() */
+	int agree;			/* trials in a row that kept it */
 	uint64_t next_trial;		/* the next trial chunk */
 	uint64_t own;			/* chunks it compressed */
 	pthread_t t[ZP_WORKERS];
@@ -404,35 +417,88 @@ struct tdat_zpipe {
 };
 
 static size_t
-zp_level(struct tdat_codec *c, const struct zslot *z, int level,
+zp_level(struct tdat_codec *c, const struct zslot *z, int k,
     unsigned char *out, size_t cap)
 {
-	tdat_codec_level(c, level);
+	tdat_codec_level(c, zp_levels[k]);
 	return tdat_codec_compress(c, z->src, z->len, out, cap);
 }
 
-/* A trial: the chunk at every level, the smallest in z->out. */
+/* What trace-cmd's compression makes of the chunk: level 3 over pieces
+ * of z->piece bytes, each with its head; 0 if it fails.  (out2 is
+ * scratch.) */
+static size_t
+zp_theirs(struct tdat_codec *c, const struct zslot *z)
+{
+	size_t at, n, m, sum = 0;
+
+	tdat_codec_level(c, zp_levels[0]);
+	for (at = 0; at < z->len; at += n) {
+		n = z->len - at < z->piece ? z->len - at : z->piece;
+		if ((m = tdat_codec_compress(c, z->src + at, n, z->out2,
+		    z->out2cap)) == 0)
+			return 0;
+		sum += at ? m + ZP_HEAD : m;
+	}
+	return sum;
+}
+
+/* Level k's bytes into out2; kept in out (swapped) if fewer than *best.
+ * Their count, 0 on failure. */
+static size_t
+zp_try(struct tdat_codec *c, struct zslot *z, int k, size_t *best)
+{
+	unsigned char *b;
+	size_t n, cap;
+
+	n = zp_level(c, z, k, z->out2, z->out2cap);
+	if (n == 0 || (*best && *best <= n))
+		return n;
+	b = z->out;
+	z->out = z->out2;
+	z->out2 = b;
+	cap = z->outcap;
+	z->outcap = z->out2cap;
+	z->out2cap = cap;
+	*best = n;
+	return n;
+}
+
+/*
+ * A trial: the chunk at its level, weighed against trace-cmd's bytes,
+ * then at the faster levels while they make no more, or at the slower
+ * ones until one does; the fewest bytes in z->out, the level found in
+ * z->got.  A chunk of one piece is weighed against level 3's bytes
+ * (trace-cmd's); level 3 is never weighed.
+ */
 static size_t
 zp_trial(struct tdat_codec *c, struct zslot *z)
 {
-	size_t slow, best, n, cap;
-	unsigned char *b;
-	int k;
+	size_t ref, best = 0, n, m;
+	int k = z->level, low = 0;	/* low: level 3's bytes are in */
 
-	best = slow = zp_level(c, z, zp_levels[0], z->out, z->outcap);
-	for (k = 1; k < ZP_NLEVEL; k++) {
-		n = zp_level(c, z, zp_levels[k], z->out2, z->out2cap);
-		z->gain[k] = slow && n ? (long)slow - (long)n : 0;
-		if (n == 0 || (best && best <= n))
-			continue;
-		b = z->out;
-		z->out = z->out2;
-		z->out2 = b;
-		cap = z->outcap;
-		z->outcap = z->out2cap;
-		z->out2cap = cap;
-		best = n;
+	if (z->piece == 0 || z->piece >= z->len) {
+		ref = zp_try(c, z, 0, &best);
+		low = 1;
+	} else
+		ref = zp_theirs(c, z);
+	if (ref == 0)
+		return 0;
+	n = k == 0 ? ref : zp_try(c, z, k, &best);
+	if (n != 0 && n <= ref) {
+		while (k + 1 < ZP_NLEVEL && (m = zp_try(c, z, k + 1, &best)) &&
+		    m <= ref)
+			k++;
+	} else {
+		while (k > 1 && ((n = zp_try(c, z, --k, &best)) == 0 ||
+		    n > ref))
+			;
+		if (n == 0 || n > ref)
+			k = 0;
 	}
+	if (k == 0 && !low)
+		zp_try(c, z, 0, &best);
+	z->got = k;
 	return best;
 }
 
@@ -660,31 +726,19 @@ tdat_zpipe_buf(struct tdat_zpipe *p, size_t cap, int *rc)
 	return z->in;
 }
 
-/* The level that gains pick: the fastest that saved bytes against
- * level 3 (index 0: level 3 itself). */
-static int
-zp_pick(const long *gain)
-{
-	int k;
-
-	for (k = ZP_NLEVEL - 1; k > 0; k--)
-		if (gain[k] > 0)
-			return k;
-	return 0;
-}
-
-/* A trial's gains into the scores; do they pick the level chosen? */
+/* A trial's level from now on.  One that changes it is tried again at
+ * once (its chunk may be one of a few unlike the rest); one that keeps it
+ * counts towards rarer trials. */
 static void
-zp_score(struct tdat_zpipe *p, const long *gain)
+zp_learn(struct tdat_zpipe *p, int got)
 {
-	int k;
-
-	if (zp_pick(gain) == zp_pick(p->score))
+	if (got == p->cur) {
 		p->agree++;
-	else
-		p->agree = 0;
-	for (k = 1; k < ZP_NLEVEL; k++)
-		p->score[k] += gain[k] - p->score[k] / 4;
+		return;
+	}
+	p->agree = 0;
+	p->cur = got;
+	p->next_trial = p->in;
 }
 
 /* Queue the next chunk, of len bytes at src (NULL: in its slot's
@@ -701,12 +755,14 @@ zp_queue(struct tdat_zpipe *p, const unsigned char *src, size_t len)
 		z = &p->slot[p->in % ZP_SLOTS];
 		/* the slot's last chunk, ZP_SLOTS ago, is handed back */
 		if (z->trial)
-			zp_score(p, z->gain);
+			zp_learn(p, z->got);
 		z->trial = p->adapt && p->in == p->next_trial;
 		if (z->trial)
-			p->next_trial += p->agree >= 4 ? ZP_TRIAL_SURE :
+			p->next_trial += p->agree >= 2 ? ZP_TRIAL_SURE :
 			    ZP_TRIAL;
-		z->level = zp_levels[zp_pick(p->score)];
+		/* a chunk no longer than trace-cmd's: its bytes */
+		z->level = p->piece && len <= p->piece ? 0 : p->cur;
+		z->piece = p->piece;
 		z->src = src ? src : z->in;
 		z->len = len;
 		z->done = 0;
@@ -747,6 +803,14 @@ int
 tdat_zpipe_workers(const struct tdat_zpipe *p)
 {
 	return p->nw;
+}
+
+void
+tdat_zpipe_piece(struct tdat_zpipe *p, size_t n)
+{
+	pthread_mutex_lock(&p->mu);
+	p->piece = n;
+	pthread_mutex_unlock(&p->mu);
 }
 
 void

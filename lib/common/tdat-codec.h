@@ -45,7 +45,7 @@ int tdat_codec_compress_to(struct tdat_codec *, const void *src,
  * of its own (and on the caller's when several wait), handed back to
  * put() on the caller's thread in the order they went in, each as the
  * codec compresses it alone: the bytes are those of one thread.  At most
- * sixteen chunks are held.  Fill the buffer tdat_zpipe_buf() gives (room
+ * eight chunks are held.  Fill the buffer tdat_zpipe_buf() gives (room
  * for cap bytes), then tdat_zpipe_put() its first len bytes; or give
  * tdat_zpipe_put_at() len bytes of the caller's, which must stay as they
  * are until the chunk is handed back.  put() may run in any of these
@@ -64,6 +64,9 @@ int tdat_zpipe_put(struct tdat_zpipe *, size_t len);
 int tdat_zpipe_put_at(struct tdat_zpipe *, const void *src, size_t len);
 int tdat_zpipe_flush(struct tdat_zpipe *);
 int tdat_zpipe_workers(const struct tdat_zpipe *);	/* threads started */
+/* zstd: the bytes of trace-cmd's chunks (10 pages), which a chunk's
+ * level is weighed against (0, the default: a chunk is one). */
+void tdat_zpipe_piece(struct tdat_zpipe *, size_t n);
 /* Whether the caller's thread compresses chunks too when enough wait (on,
  * the default) or leaves them to the workers while it has one (0: it has
  * other work for its core, or another thread has). */

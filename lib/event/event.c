@@ -15,7 +15,7 @@
 
 /* The classes of <ctype.h> in the C locale, which the tools run in,
  * without a call per character. */
-static int
+static inline int
 ctype_of(int ch)
 {
 	if (ch == '\n')
@@ -72,20 +72,19 @@ tok_forced(const char *s, char **tok)
 	return tdat_tok_raw(&t, tok);
 }
 
-/* Operators: "->", doubled "++ -- || && >> <<", and a trailing '='. */
+/* Operators: "->", doubled "++ -- || && >> <<", and a trailing '=': t
+ * steps past the bytes after ch that belong to its token. */
 static void
-tok_op(struct ptok *t, int ch, struct tdat_sbuf *b)
+tok_op(struct ptok *t, int ch)
 {
-	int nx;
-
 	if (ch == '-' && peekch(t) == '>') {
-		tdat_sb_putc(b, getch(t));
+		t->pos++;
 		return;
 	}
 	switch (ch) {
 	case '-': case '+': case '|': case '&': case '>': case '<':
 		if (peekch(t) == ch) {
-			tdat_sb_putc(b, getch(t));
+			t->pos++;
 			if (ch != '>' && ch != '<')
 				return;
 		}
@@ -95,9 +94,8 @@ tok_op(struct ptok *t, int ch, struct tdat_sbuf *b)
 	default:
 		return;
 	}
-	nx = peekch(t);
-	if (nx == '=')
-		tdat_sb_putc(b, getch(t));
+	if (peekch(t) == '=')
+		t->pos++;
 }
 
 /* A quoted string; adjacent double-quoted strings are joined. */
@@ -162,8 +160,9 @@ tdat_tok_raw(struct ptok *t, char **tok)
 		tdat_sb_putc(&b, ch);
 		return tok_done(&b, tok, type);
 	case T_OP:
-		tdat_sb_putc(&b, ch);
-		tok_op(t, ch, &b);
+		start = t->pos - 1;
+		tok_op(t, ch);
+		tdat_sb_add(&b, t->buf + start, t->pos - start);
 		return tok_done(&b, tok, type);
 	case T_DQUOTE:
 	case T_SQUOTE:
@@ -202,6 +201,96 @@ tdat_tok_raw(struct ptok *t, char **tok)
 	return type;
 }
 
+/*
+ * The next token as tdat_tok_raw() reads it, without copying it: its
+ * type, and its bytes at t->buf + *at, *n of them.  Quoted strings and
+ * the mac80211 names tdat_tok_raw() replaces are not read here: -1 with
+ * t->pos untouched, for tdat_tok_raw() to read.  (Reading a format file
+ * is mostly small tokens compared and dropped: no malloc for them.)
+ */
+static int
+tok_span(struct ptok *t, size_t *at, size_t *n)
+{
+	size_t start = t->pos;
+	const char *s;
+	int ch, type;
+
+	*at = start;
+	*n = 0;
+	if ((ch = getch(t)) < 0)
+		return T_NONE;
+	switch ((type = ctype_of(ch))) {
+	case T_NONE:
+		return T_NONE;
+	case T_NEWLINE:
+	case T_DELIM:
+		break;
+	case T_OP:
+		tok_op(t, ch);
+		break;
+	case T_DQUOTE:
+	case T_SQUOTE:
+		t->pos = start;
+		return -1;
+	default:
+		while (ctype_of(peekch(t)) == type)
+			t->pos++;
+		break;
+	}
+	*n = t->pos - start;
+	s = t->buf + start;
+	if (type == T_ITEM && (s[0] == 'L' || s[0] == 'S' || s[0] == 'V') &&
+	    ((*n == 12 && memcmp(s, "LOCAL_PR_FMT", 12) == 0) || (*n == 10 &&
+	    (memcmp(s, "STA_PR_FMT", 10) == 0 ||
+	    memcmp(s, "VIF_PR_FMT", 10) == 0)))) {
+		t->pos = start;
+		return -1;
+	}
+	return type;
+}
+
+/* tok_span() after blanks (and newlines, unless nl_ok), as
+ * tdat_tok_read() (tdat_tok_item()) reads. */
+static int
+tok_span_skip(struct ptok *t, int nl_ok, size_t *at, size_t *n)
+{
+	int type;
+
+	do
+		type = tok_span(t, at, n);
+	while (type == T_SPACE || (!nl_ok && type == T_NEWLINE));
+	return type;
+}
+
+/*
+ * The next token after blanks, as tdat_tok_read() reads it: its type,
+ * and for those tok_span() reads its bytes (at, n).  The others (quoted
+ * strings, and what a mac80211 name becomes) are read and dropped: they
+ * are never T_ITEM.
+ */
+static int
+tok_next(struct ptok *t, size_t *at, size_t *n)
+{
+	char *tk;
+	int ty;
+
+	if ((ty = tok_span_skip(t, 1, at, n)) >= 0)
+		return ty;
+	ty = tdat_tok_read(t, &tk);
+	free(tk);
+	*at = t->pos;
+	*n = 0;
+	return ty;
+}
+
+/* Is the token at..n of t the text str (NULL: any)? */
+static int
+span_is(const struct ptok *t, size_t at, size_t n, const char *str)
+{
+	return str == NULL || (strlen(str) == n &&
+	    memcmp(t->buf + at, str, n) == 0);
+}
+
 int
 tdat_tok_read(struct ptok *t, char **tok)
 {
@@ -233,8 +322,12 @@ int
 tdat_tok_expect(struct ptok *t, int nl_ok, int type, const char *str)
 {
 	char *tok;
+	size_t at, n;
 	int ty, r;
 
+	if ((ty = tok_span_skip(t, nl_ok, &at, &n)) >= 0)
+		return ty == type && (ty != T_NONE || str == NULL) &&
+		    span_is(t, at, n, str) ? 0 : -1;
 	ty = nl_ok ? tdat_tok_read(t, &tok) : tdat_tok_item(t, &tok);
 	r = ty == type && (str == NULL || (tok && strcmp(tok, str) == 0));
 	free(tok);
@@ -244,8 +337,14 @@ tdat_tok_expect(struct ptok *t, int nl_ok, int type, const char *str)
 static int
 tok_expect_get(struct ptok *t, int nl_ok, int type, char **out)
 {
+	size_t at, n;
 	int ty;
 
+	if ((ty = tok_span_skip(t, nl_ok, &at, &n)) >= 0) {
+		*out = ty == type && ty != T_NONE ? strndup(t->buf + at, n) :
+		    NULL;
+		return *out ? 0 : -1;
+	}
 	ty = nl_ok ? tdat_tok_read(t, out) : tdat_tok_item(t, out);
 	if (ty != type) {
 		free(*out);
@@ -491,7 +590,7 @@ struct span {
 	size_t at, n;
 };
 
-static size_t
+static inline size_t
 fast_blank(const struct ptok *t, size_t p)
 {
 	while (p < t->len && (t->buf[p] == ' ' || t->buf[p] == '\t'))
@@ -519,7 +618,7 @@ static const unsigned char item_byte[256] = {
 
 /* The item token at p, not one of the mac80211 names the tokenizer
  * replaces; its length, 0 when there is none. */
-static size_t
+static inline size_t
 fast_item(const struct ptok *t, size_t p)
 {
 	const char *s = t->buf + p;
@@ -535,7 +634,7 @@ fast_item(const struct ptok *t, size_t p)
 }
 
 /* A decimal number strtoul(s, NULL, 0) reads whole, in an int. */
-static int
+static inline int
 fast_num(const char *s, size_t n, int *v)
 {
 	size_t i;
@@ -551,7 +650,7 @@ fast_num(const char *s, size_t n, int *v)
 }
 
 /* The character c at *p (after blanks); *p steps past it. */
-static int
+static inline int
 fast_char(const struct ptok *t, size_t *p, char c)
 {
 	*p = fast_blank(t, *p);
@@ -561,11 +660,11 @@ fast_char(const struct ptok *t, size_t *p, char c)
 	return 1;
 }
 
-/* "KEY:N;" at *p (blanks between). */
-static int
-fast_key(const struct ptok *t, size_t *p, const char *key, int *v)
+/* "KEY:N;" at *p (blanks between); k: KEY's length. */
+static inline int
+fast_key(const struct ptok *t, size_t *p, const char *key, size_t k, int *v)
 {
-	size_t n, k = strlen(key);
+	size_t n;
 
 	/* the item at *p is KEY: its bytes, then none of an item's */
 	*p = fast_blank(t, *p);
@@ -667,12 +766,13 @@ field_fast(struct ptok *t, int lsize, struct tdat_field *f)
 			p += n;
 		}
 	}
-	if (!fast_char(t, &p, ';') || !fast_key(t, &p, "offset", &nf.offset) ||
-	    !fast_key(t, &p, "size", &nf.size))
+	if (!fast_char(t, &p, ';') ||
+	    !fast_key(t, &p, "offset", 6, &nf.offset) ||
+	    !fast_key(t, &p, "size", 4, &nf.size))
 		return 0;
 	p = fast_blank(t, p);
 	if (p < t->len && t->buf[p] != '\n') {
-		if (!fast_key(t, &p, "signed", &sgn))
+		if (!fast_key(t, &p, "signed", 6, &sgn))
 			return 0;
 		if (sgn)
 			nf.flags |= TDAT_FLD_SIGNED;
@@ -1528,11 +1628,15 @@ static int
 scan_id(struct ptok *t, const struct scan *sc, int *have)
 {
 	char *tk;
+	size_t at, n;
 	int ty, id;
 
 	if (tdat_tok_expect(t, 1, T_OP, ":") < 0)
 		return 0;
-	ty = tdat_tok_read(t, &tk);
+	if ((ty = tok_span_skip(t, 1, &at, &n)) < 0)
+		ty = tdat_tok_read(t, &tk);
+	else if ((tk = ty == T_NONE ? NULL : strndup(t->buf + at, n)) == NULL)
+		ty = T_ERROR;
 	if (ty != T_ITEM || (id = event_id(tk)) < 0) {
 		scan_note(sc, TDAT_FMT_BAD_ID, ty == T_ITEM ? tk : "", NULL);
 		free(tk);
@@ -1556,32 +1660,29 @@ static int
 scan_header(struct ptok *t, const struct scan *sc, int *have_id)
 {
 	char *tk;
-	size_t start;
+	size_t start, at, n;
 	int ty, fmt, got;
 
 	while ((start = t->pos) < t->len) {
-		ty = tdat_tok_read(t, &tk);
+		ty = tok_next(t, &at, &n);
 		got = 0;
-		if (ty == T_ITEM && strcmp(tk, "format") == 0) {
-			free(tk);
+		if (ty == T_ITEM && span_is(t, at, n, "format")) {
 			fmt = tdat_tok_expect(t, 1, T_OP, ":") == 0 &&
 			    tdat_tok_expect(t, 1, T_NEWLINE, NULL) == 0;
 			if (fmt)
 				return 1;
-		} else if (ty == T_ITEM && strcmp(tk, "ID") == 0 && !*have_id) {
-			free(tk);
+		} else if (ty == T_ITEM && span_is(t, at, n, "ID") &&
+		    !*have_id) {
 			if ((got = scan_id(t, sc, have_id)) < 0)
 				return -1;
-		} else if (ty == T_ITEM && strcmp(tk, "name") == 0 &&
+		} else if (ty == T_ITEM && span_is(t, at, n, "name") &&
 		    sc->ev->name == NULL) {
-			free(tk);
 			if (tdat_tok_expect(t, 1, T_OP, ":") == 0 &&
 			    tok_expect_get(t, 1, T_ITEM, &tk) == 0) {
 				sc->ev->name = tk;
 				got = 1;
 			}
-		} else
-			free(tk);
+		}
 		if (!got)
 			t->pos = line_end(t, start);
 	}
@@ -1616,26 +1717,27 @@ scan_fields(struct ptok *t, const struct scan *sc, int ftrace, int lsize,
 {
 	static const char *const print[] = { "print", "fmt", ":", NULL };
 	struct tdat_field *nv;
-	size_t start, end;
-	char *tk;
-	int ty, bad;
+	size_t start, end, at, len;
+	int ty, bad, cap = *n;
 
 	while ((start = t->pos) < t->len) {
 		end = line_end(t, start);
 		if (!field_word(t)) {
 			if (line_starts(t, print))
 				break;
-			ty = tdat_tok_read(t, &tk);
-			bad = ty != T_ITEM || strcmp(tk, "field") != 0;
-			free(tk);
+			ty = tok_next(t, &at, &len);
+			bad = ty != T_ITEM || !span_is(t, at, len, "field");
 			if (ty == T_NEWLINE)
 				break;
 		} else
 			bad = 0;
-		if ((nv = realloc(*v, (*n + 1) * sizeof(*nv))) == NULL)
-			return -1;
-		*v = nv;
-		nv += *n;
+		if (*n == cap) {
+			cap = cap < 8 ? 8 : cap * 2;
+			if ((nv = realloc(*v, cap * sizeof(*nv))) == NULL)
+				return -1;
+			*v = nv;
+		}
+		nv = *v + *n;
 		memset(nv, 0, sizeof(*nv));
 		if (bad || field_line(t, ftrace, lsize, nv) < 0 ||
 		    t->pos != end) {

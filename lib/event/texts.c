@@ -17,6 +17,10 @@
 #include "tdat-int.h"
 #include "event-int.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define COMMCACHE (sizeof(((struct tdat_events *)0)->commcache) / \
 	sizeof(struct commcache))
 
@@ -93,6 +97,7 @@ hex8(const char *p, unsigned long long *v)
 #endif
 }
 
+#if !defined(__SSE2__)
 /* Whether the 16 bytes of x and y are all hex digits (hex8()'s test);
  * 0 on other hosts than little-endian ones. */
 static inline int
@@ -115,6 +120,7 @@ hex16(uint64_t x, uint64_t y)
 	return 0;
 #endif
 }
+#endif
 
 /* isspace() in the C locale, without the call. */
 static inline int
@@ -1182,6 +1188,34 @@ text_line(enum tdat_text kind, const char *p, size_t n, uint64_t at,
 	return 1;
 }
 
+#if defined(__SSE2__)
+/* The bytes of the 16 at p that are not graph(), a bit each (signed
+ * bytes: those of 0x80 and above are below ' '). */
+static inline unsigned
+nongraph16(const char *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i g = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8(' ')),
+	    _mm_cmplt_epi8(x, _mm_set1_epi8(0x7f)));
+
+	return (unsigned)_mm_movemask_epi8(g) ^ 0xffffu;
+}
+
+/* Whether the 16 bytes at p are all hex digits (hex8()'s test). */
+static inline int
+hex16_sse(const char *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i l = _mm_or_si128(x, _mm_set1_epi8(0x20));
+	__m128i d = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+	    _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+	__m128i a = _mm_and_si128(_mm_cmpgt_epi8(l, _mm_set1_epi8('a' - 1)),
+	    _mm_cmplt_epi8(l, _mm_set1_epi8('f' + 1)));
+
+	return _mm_movemask_epi8(_mm_or_si128(d, a)) == 0xffff;
+}
+#endif
+
 /*
  * The length of the kallsyms line at p (room bytes to the text's end)
  * when it is of the usual shape, "ADDR T NAME" with 16 digits, maybe
@@ -1189,24 +1223,48 @@ text_line(enum tdat_text kind, const char *p, size_t n, uint64_t at,
  * found as the name's, not looked for first.  0 for any other line, which
  * text_walk() then reads as any other text's.
  */
-static size_t
+static inline __attribute__((always_inline)) size_t
 kallsyms_good(const char *p, size_t room)
 {
 	const uint64_t one = 0x0101010101010101ull, hi = one << 7;
-	uint64_t x, y, m;
+	uint64_t x, m;
 	size_t i, s;
 
 	if (room < 20 || p[16] != ' ' || !graph((unsigned char)p[17]) ||
 	    p[18] != ' ')
 		return 0;
+#if defined(__SSE2__)
+	/* 16 hex digits, then the name 16 bytes at a time, in SSE2 */
+	if (!hex16_sse(p))
+		return 0;
+	for (s = i = 19; room - i >= 16; i += 16)
+		if ((x = nongraph16(p + i)) != 0) {
+			i += (size_t)__builtin_ctz((unsigned)x);
+			goto named;
+		}
+#else
+	uint64_t y;
+
 	/* 16 hex digits: as hex8()'s test, both words at once */
 	memcpy(&x, p, 8);
 	memcpy(&y, p + 8, 8);
 	if (!hex16(x, y))
 		return 0;
-	/* the name: 8 bytes at a time, to the first that is not graph()
-	 * (the lowest byte graph8()'s test marks is exact) */
-	for (s = i = 19; room - i >= 8; i += 8) {
+	/* the name: 16 then 8 bytes at a time, to the first that is not
+	 * graph() (the lowest byte graph8()'s test marks is exact) */
+	for (s = i = 19; room - i >= 16; i += 16) {
+		memcpy(&x, p + i, 8);
+		memcpy(&y, p + i + 8, 8);
+		m = (((x - 0x21 * one) & ~x) | x | (x + one)) & hi;
+		y = (((y - 0x21 * one) & ~y) | y | (y + one)) & hi;
+		if ((m | y) != 0) {
+			i += m ? (size_t)__builtin_ctzll(m) >> 3 :
+			    8 + ((size_t)__builtin_ctzll(y) >> 3);
+			goto named;
+		}
+	}
+#endif
+	for (; room - i >= 8; i += 8) {
 		memcpy(&x, p + i, 8);
 		if ((m = (((x - 0x21 * one) & ~x) | x | (x + one)) & hi) != 0) {
 			i += (size_t)__builtin_ctzll(m) >> 3;
@@ -1216,6 +1274,7 @@ kallsyms_good(const char *p, size_t room)
 	if (room - i < 8)
 		for (; i < room && graph((unsigned char)p[i]); i++)
 			;
+named:
 	if (i == s)
 		return 0;
 	if (i + 1 < room && p[i] == '\t' && p[i + 1] == '[') {
@@ -1241,7 +1300,14 @@ text_walk(enum tdat_text kind, char *text, size_t len, int drop,
 
 	memset(r, 0, sizeof(*r));
 	while (at < len) {
-		if (kind == TDAT_TEXT_KALLSYMS &&
+		/* a run of good kallsyms lines, only counted */
+		if (kind == TDAT_TEXT_KALLSYMS && !drop) {
+			while ((n = kallsyms_good(text + at, len - at)) > 0) {
+				r->lines++;
+				if ((at += n + 1) >= len)
+					return len;
+			}
+		} else if (kind == TDAT_TEXT_KALLSYMS &&
 		    (n = kallsyms_good(text + at, len - at)) > 0) {
 			/* a good line: counted, kept */
 			r->lines++;

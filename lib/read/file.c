@@ -21,6 +21,17 @@ tdat_blob_free(struct tdat_blob *b)
 	b->mlen = 0;
 }
 
+int
+tdat_kallsyms_wait(struct tdat_file *f, struct tdat_err *e)
+{
+	int (*wait)(struct tdat_file *, struct tdat_err *);
+
+	if (f == NULL || (wait = f->kallsyms_wait) == NULL)
+		return 0;
+	f->kallsyms_wait = NULL;
+	return wait(f, e);
+}
+
 const char *
 tdat_file_path(const struct tdat_file *f)
 {

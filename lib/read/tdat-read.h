@@ -115,6 +115,9 @@ struct tdat_file {
 	/* reads the BTF section into btf (tdat_btf()), for the engine,
 	 * which does not call into the formats: NULL when none can */
 	int (*btf_load)(struct tdat_file *, struct tdat_err *);
+	/* reads the kallsyms an open left loading (tdat_kallsyms_wait()),
+	 * once: NULL when none are */
+	int (*kallsyms_wait)(struct tdat_file *, struct tdat_err *);
 	uint32_t nftrace;
 	struct tdat_blob *ftrace;
 	uint32_t nsys;

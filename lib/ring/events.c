@@ -11,6 +11,18 @@
 
 #define NIDS	65536
 
+/* The room t->ev must grow to before its (nev + 1)th event, 0 when it
+ * has it: 8, then twice as many each time it is full (a trace has some
+ * thousands of events: not a realloc and a copy for each). */
+static uint32_t
+ev_room(size_t nev)
+{
+	if (nev == 0)
+		return 8;
+	return nev >= 8 && (nev & (nev - 1)) == 0 && nev < UINT32_MAX / 2 ?
+	    (uint32_t)nev * 2 : 0;
+}
+
 int
 tdat_ring_events_add(struct tdat_ring_events *t, uint32_t id,
     const char *name, struct tdat_shape *sh, size_t *ix)
@@ -45,12 +57,15 @@ tdat_ring_events_add(struct tdat_ring_events *t, uint32_t id,
 			fast[i] = TDAT_RING_FAST_NONE;
 		t->nidx = n;
 	}
-	if ((ev = realloc(t->ev, (t->nev + 1) * sizeof(*ev))) == NULL)
-		goto nomem;
-	t->ev = ev;
-	ev += t->nev;
+	if ((n = ev_room(t->nev)) != 0) {
+		if ((ev = realloc(t->ev, n * sizeof(*ev))) == NULL)
+			goto nomem;
+		t->ev = ev;
+	}
+	ev = t->ev + t->nev;
 	memset(ev, 0, sizeof(*ev));
-	snprintf(ev->name, sizeof(ev->name), "%s", name);
+	n = (uint32_t)strnlen(name, sizeof(ev->name) - 1);
+	memcpy(ev->name, name, n);
 	ev->sh = *sh;
 	*ix = t->nev;
 	t->fast[id] = (uint64_t)t->nev << 32 | (sh->nloc ? TDAT_RING_FAST_LOC |

@@ -703,6 +703,97 @@ test_scan_keys(void)
 }
 
 /*
+ * tdat_tok_expect() reads a token in place, without copying it, except
+ * quoted strings and the mac80211 names the tokenizer replaces: it
+ * agrees with the copying reader (tdat_tok_read(), tdat_tok_item() and
+ * a compare) on the result and where it leaves the text, for operators
+ * of one to three bytes, blanks of every kind, bytes that are no token,
+ * newlines with and without nl_ok, and the end of the text.
+ */
+static void
+test_tok_expect(void)
+{
+	static const struct {
+		const char *text;
+		int type;
+		const char *str;
+	} c[] = {
+		{ "format:\n", T_ITEM, "format" }, { "formats:", T_ITEM, "format" },
+		{ "form", T_ITEM, "format" }, { " \v\f\r:x", T_OP, ":" },
+		{ "->x", T_OP, "->" }, { "->x", T_OP, "-" }, { "<<=1", T_OP, "<<=" },
+		{ "<<1", T_OP, "<<" }, { "!=", T_OP, "!=" }, { "++=", T_OP, "++" },
+		{ "&&", T_OP, "&&" }, { "==", T_OP, "==" }, { ">>=", T_OP, ">>=" },
+		{ "\n", T_NEWLINE, NULL }, { "\n\nID", T_ITEM, "ID" },
+		{ "  \n", T_NEWLINE, "\n" }, { "", T_NONE, NULL }, { "", T_ITEM, NULL },
+		{ "\x01x", T_NONE, NULL }, { "\x80x", T_NONE, NULL },
+		{ "\x7fx", T_OP, "\x7f" }, { "(", T_DELIM, "(" }, { ",", T_DELIM, NULL },
+		{ "\"a\" \"b\"", T_DQUOTE, "ab" }, { "'c'", T_SQUOTE, "c" },
+		{ "\"open", T_DQUOTE, NULL }, { "LOCAL_PR_FMT", T_ITEM, NULL },
+		{ "STA_PR_FMT x", T_DQUOTE, " sta:%pM" }, { "VIF_PR_FMTX", T_ITEM,
+		    "VIF_PR_FMTX" }, { "L", T_ITEM, "L" }, { "fmt:", T_ITEM, "fmt" },
+		{ "12ab;", T_ITEM, "12ab" }, { "a\0b", T_ITEM, "a" },
+	};
+	size_t i, bad = 0;
+	int nl;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		for (nl = 0; nl < 2; nl++) {
+			size_t len = strlen(c[i].text);
+			struct ptok a = { c[i].text, len, 0, 0 };
+			struct ptok b = { c[i].text, len, 0, 0 };
+			char *tok;
+			int ty, want, got;
+
+			ty = nl ? tdat_tok_read(&a, &tok) :
+			    tdat_tok_item(&a, &tok);
+			want = ty == c[i].type && (c[i].str == NULL ||
+			    (tok && strcmp(tok, c[i].str) == 0));
+			free(tok);
+			got = tdat_tok_expect(&b, nl, c[i].type, c[i].str) == 0;
+			if (want != got || a.pos != b.pos) {
+				printf("# case %zu nl %d: want %d at %zu, got %d "
+				    "at %zu\n", i, nl, want, a.pos, got, b.pos);
+				bad++;
+			}
+		}
+	ok(bad == 0, "tdat_tok_expect agrees with the copying reader");
+}
+
+/*
+ * The scan's head where a token is read by the copying reader: a name
+ * that is a string, or one the tokenizer makes one, is no name (the ID
+ * line after it is read), and an ID that is a string is no id.
+ */
+static void
+test_scan_heads(void)
+{
+	static const char *const head[] = {
+		"name: LOCAL_PR_FMT\nID: 7\n", "name: \"q\"\nID: 8\n",
+		"ID: \"9\"\nID: 10\n", "name: STA_PR_FMTs\nID: 11\n",
+	};
+	static const int want[] = { 7, 8, -1, 11 };
+	static const int named[] = { 0, 0, 0, 1 };
+	struct tdat_event *sc;
+	struct tdat_err e;
+	char text[512], log[256];
+	size_t i;
+	int id;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		snprintf(text, sizeof(text), "%s%s\tfield:int x;\toffset:8;"
+		    "\tsize:4;\tsigned:1;\n\nprint fmt: \"%%d\", REC->x\n",
+		    head[i], COMMON);
+		log[0] = '\0';
+		sc = NULL;
+		id = tdat_event_scan(text, strlen(text), "t", 8, scan_note, log,
+		    &sc, &e) < 0 ? -1 : sc->id;
+		ok(id == want[i] && (id < 0 || (sc->name != NULL) == named[i]),
+		    "scan head %zu: id %d", i, want[i]);
+		tdat_event_free(sc);
+	}
+}
+
+/*
  * The event reader and tdat-verify's scan agree on every format's id
  * (fuzz-write: a copy kept records of an id the scan found no format
  * for): a vertical tab is a space to both, and an ID that is no 16-bit
@@ -869,6 +960,8 @@ main(void)
 	is(tdat_events_comm(s, 5), "<...>", "unknown pid");
 	test_fields(ss);
 	test_scan_ids();
+	test_tok_expect();
+	test_scan_heads();
 	test_deep(&b);
 	if (ss && sirq && hirq && misc_ev && bp) {
 		test_sched(ss, &b);

@@ -41,6 +41,15 @@ static const struct shape shapes[] = {
 	    "a space after the symbol name" },
 	{ TDAT_TEXT_KALLSYMS, "ffffffffc046a024 r _note_10\t[9p",
 	    "a damaged module name" },
+	/* names read 16 bytes a step: a bad byte in either half of one */
+	{ TDAT_TEXT_KALLSYMS, "ffffffff81000000 T abcdefghij\x7f"
+	    "klmnopqrstuvwxyz0123456789", "a byte that is not printable ASCII" },
+	{ TDAT_TEXT_KALLSYMS, "ffffffff81000000 T abcdefghijklmnopqrstu\x01"
+	    "vwxyz0123456789abcdef", "a byte that is not printable ASCII" },
+	{ TDAT_TEXT_KALLSYMS, "ffffffff81000000 T abcdefghijklmnopqrstuvwxyz01 "
+	    "3456789abcdef", "a space after the symbol name" },
+	{ TDAT_TEXT_KALLSYMS, "ffffffffc046a024 t a_rather_long_module_symbol_"
+	    "name_x\t[some_module]", NULL },
 	{ TDAT_TEXT_PRINTK, "0xffffffff93f4aef8 : \"CPU_ON\"", NULL },
 	{ TDAT_TEXT_PRINTK, "0xc0a01234 : \"%s: \\\"%d\\\"\\n\"", NULL },
 	{ TDAT_TEXT_PRINTK, "0xffffffff93f4aef8 : \"\"", NULL },

@@ -9,9 +9,10 @@
  * 3's own bytes where it makes the fewest), zstd and zlib, over many
  * chunks of many sizes, in its buffers or in the caller's; a failing
  * put() stops it with its error, which sticks; a caller that does not
- * help leaves every chunk to the workers until it flushes; a pipeline
- * freed with chunks in it frees them (check-asan's LeakSanitizer sees the
- * rest).
+ * help leaves every chunk to the workers until it flushes; chunks of 80
+ * pages weighed against trace-cmd's of 10, which lets level -1 in; a
+ * pipeline freed with chunks in it frees them (check-asan's
+ * LeakSanitizer sees the rest).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -321,6 +322,116 @@ level1_matches(void)
 	tdat_codec_free(z);
 }
 
+/* trace-cmd's bytes of len bytes at p: level 3 over pieces of 10 pages,
+ * each but the first with its 8-byte head. */
+static size_t
+theirs(const unsigned char *p, size_t len)
+{
+	static unsigned char out[MAXLEN * 2];
+	struct tdat_codec *z = tdat_codec_new("zstd");
+	size_t at, n, sum = 0;
+
+	for (at = 0; at < len; at += n) {
+		n = len - at < MAXLEN ? len - at : MAXLEN;
+		sum += tdat_codec_compress(z, p + at, n, out, sizeof(out)) +
+		    (at ? 8 : 0);
+	}
+	tdat_codec_free(z);
+	return sum;
+}
+
+/* What put() of the big chunks was given: their bytes, and how many
+ * level -1 makes alone (fast), and level 3 (slow). */
+struct big {
+	const unsigned char *src[16];	/* each chunk */
+	int n, fast, slow;
+	size_t bytes;			/* of the big ones */
+};
+
+/* Whether level makes len bytes at p into c, clen bytes, alone. */
+static int
+makes(int level, const unsigned char *p, size_t len, const unsigned char *c,
+    size_t clen)
+{
+	struct tdat_codec *z = tdat_codec_new("zstd");
+	unsigned char *out = malloc(tdat_codec_bound(z, len));
+	size_t n;
+	int same;
+
+	tdat_codec_level(z, level);
+	n = tdat_codec_compress(z, p, len, out, tdat_codec_bound(z, len));
+	same = n == clen && memcmp(out, c, n) == 0;
+	free(out);
+	tdat_codec_free(z);
+	return same;
+}
+
+static int
+put_big(void *arg, const unsigned char *c, size_t clen, size_t len)
+{
+	struct big *b = arg;
+
+	b->fast += makes(-1, b->src[b->n], len, c, clen);
+	b->slow += makes(3, b->src[b->n], len, c, clen);
+	if (len > MAXLEN)		/* the big ones */
+		b->bytes += clen;
+	b->n++;
+	return 0;
+}
+
+/*
+ * Chunks of 80 pages weighed against trace-cmd's chunks of 10
+ * (tdat_zpipe_piece): records of a few kinds, each chunk's 10 pages over
+ * again eight times.  Level 3 makes the fewest bytes of a chunk, but
+ * level -1 makes fewer than trace-cmd's level 3 over the pieces, which
+ * finds no piece's copy in the one before; so every chunk after the
+ * first trial counts (ZP_SLOTS, eight) is level -1's, and all of them come
+ * to fewer bytes than trace-cmd's.  Weighed against level 3's own bytes,
+ * none would be.  Then chunks of one piece, not trials: trace-cmd's
+ * chunks, made at its level 3 (level -1 makes more of them).
+ */
+static void
+big_chunks(void)
+{
+	struct tdat_zpipe *p;
+	struct tdat_err e = { 0 };
+	struct big b;
+	unsigned char *all;
+	size_t ref = 0, at, len = (size_t)MAXLEN * 8;
+	int i, rc, nb = 12;
+
+	memset(&b, 0, sizeof(b));
+	if ((all = calloc(nb + 4, len)) == NULL)
+		return;
+	for (i = 0; i < nb + 4; i++) {
+		b.src[i] = all + (size_t)i * len;
+		records(i, all + (size_t)i * len);
+		for (at = MAXLEN; i < nb && at < len; at += MAXLEN)
+			memcpy(all + (size_t)i * len + at, all +
+			    (size_t)i * len, MAXLEN);
+		if (i < nb)
+			ref += theirs(all + (size_t)i * len, len);
+	}
+	if ((rc = tdat_zpipe_new("zstd", 1, put_big, &b, &p, &e)) == 0) {
+		tdat_zpipe_piece(p, MAXLEN);
+		for (i = 0; i < nb + 4 && rc == 0; i++)
+			rc = tdat_zpipe_put_at(p, b.src[i], i < nb ? len :
+			    MAXLEN);
+		if (rc == 0)
+			rc = tdat_zpipe_flush(p);
+		tdat_zpipe_free(p);
+	}
+	ok(rc == 0 && b.n == nb + 4 && b.bytes <= ref && b.fast == nb - 8,
+	    "zstd, chunks of 80 pages weighed against trace-cmd's of 10: "
+	    "%zu bytes, trace-cmd's %zu; level -1 made %d of %d chunks",
+	    b.bytes, ref, b.fast, nb);
+	/* level 3's: chunks 1 to 7 (before the first trial counts; chunk 0
+	 * is that trial's fewest bytes) and the short ones */
+	ok(rc == 0 && b.slow == 7 + 4, "zstd, chunks of one piece after "
+	    "them: trace-cmd's level 3 made %d of 4", b.slow - 7);
+	free(all);
+}
+
 int
 main(void)
 {
@@ -400,6 +511,7 @@ main(void)
 			ok(rc == 0 && g.bad == 0 && g.h == want3,
 			    "zstd on a function trace, 2 workers: as without");
 			level1_matches();
+			big_chunks();
 			free(func);
 			kind = 0;
 		}
