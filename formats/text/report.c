@@ -38,6 +38,10 @@ struct rin {
 	/* the common fields of its first event (by id), as libtraceevent
 	 * finds them for the latency column; NULL: none */
 	const struct tdat_field *flags, *pc, *ld, *md;
+	/* its records' first 8 bytes read at once (hdr_read()): the id
+	 * (common[0]) at 0 in 2 bytes, flags at 2, preempt count at 3,
+	 * in the host's byte order */
+	int hdr8;
 };
 
 struct report {
@@ -82,6 +86,7 @@ struct report {
 		int str;	/* a field is a string or array */
 		int nul_free;	/* tdat_event_nul_free() said 1: its
 				 * print makes no NUL from then on */
+		int pid4;	/* its pid is bytes 4-7 */
 	} ids[NAMES];		/* by id */
 	struct task {
 		const char *comm;	/* as tdat_events_comm() gave it */
@@ -460,6 +465,8 @@ find_event_new(struct report *r, struct evid *c, int id)
 	c->id = id;
 	c->nul_free = 0;
 	c->span = c->ev ? tdat_event_span(c->ev) : 0;
+	c->pid4 = c->ev && c->ev->pid && c->ev->pid->offset == 4 &&
+	    c->ev->pid->size == 4;
 	for (i = 0; c->ev && i < c->ev->nfields; i++)
 		all |= (unsigned)c->ev->fields[i].flags;
 	c->dyn = (all & TDAT_FLD_RELATIVE) ? 2 :
@@ -477,6 +484,51 @@ find_event(struct report *r, int id)
 	if (c->set != r->ev || c->id != id)
 		find_event_new(r, c, id);
 	return c->ev;
+}
+
+/* A field of the common header: at off in size bytes. */
+static int
+at(const struct tdat_field *f, int off, int size)
+{
+	return f != NULL && f->offset == off && f->size == size;
+}
+
+/* Whether an input's records start with the usual common header, read
+ * by hdr_read(). */
+static int
+hdr8_ok(const struct rin *in)
+{
+	const struct tdat_events *set = in->ev;
+
+	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || set->big ||
+	    set->nev == 0 || set->ev[0]->ncommon == 0)
+		return 0;
+	return at(&set->ev[0]->common[0], 0, 2) && at(in->flags, 2, 1) &&
+	    at(in->pc, 3, 1);
+}
+
+/* A record's first 8 bytes, in h, when its input has the usual common
+ * header (hdr8) and the record holds them: 1; else 0. */
+static inline int
+hdr_read(const struct rin *in, const struct tdat_record *rec, uint64_t *h)
+{
+	if (!in->hdr8 || rec->size < 8)
+		return 0;
+	memcpy(h, rec->data, 8);
+	return 1;
+}
+
+/* The record's event id. */
+static inline int
+rec_id(const struct report *r, const struct tdat_record *rec, int fast,
+    uint64_t h)
+{
+	if (fast)
+		return (int)(h & 0xffff);
+	if (r->ev->nev && rec->size >= 2)
+		return (int)tdat_read_num_at(r->ev, rec->data,
+		    r->ev->ev[0]->ncommon ? r->ev->ev[0]->common[0].size : 2);
+	return 0;
 }
 
 /* "%16s-%-5d [%03d]" */
@@ -652,7 +704,8 @@ lat_flags_make(struct report *r)
  * the lazy need-resched ('L').  lead: a blank before it.
  */
 static void
-put_latency(struct report *r, const struct tdat_record *rec, int lead)
+put_latency(struct report *r, const struct tdat_record *rec, int lead,
+    int fast, uint64_t h)
 {
 	const struct tdat_events *set = r->ev;
 	struct rin *in = r->cur;
@@ -662,8 +715,13 @@ put_latency(struct report *r, const struct tdat_record *rec, int lead)
 	int inplace = l->cap - l->len > sizeof(buf);	/* room: write there */
 	long long flags, pc, ld = 0, md = 0;
 
-	flags = common_num(set, in->flags, rec);
-	pc = common_num(set, in->pc, rec);
+	if (fast) {
+		flags = (long long)(h >> 16 & 0xff);
+		pc = (long long)(h >> 24 & 0xff);
+	} else {
+		flags = common_num(set, in->flags, rec);
+		pc = common_num(set, in->pc, rec);
+	}
 	if (g->ld_seen > 0)
 		ld = common_num(set, in->ld, rec);
 	else if (g->ld_seen == 0) {
@@ -739,7 +797,9 @@ report_record(struct report *r, const struct tdat_record *rec)
 	size_t start = l->len;
 	size_t info = start;	/* from there a NUL may come ("%c") */
 	const char *nul;
-	int id = 0, pid = 0;
+	uint64_t h = 0;
+	int fast = hdr_read(r->cur, rec, &h);
+	int id, pid = 0;
 
 	/* Each record's text has TDAT_TEXT_MAX, wherever it starts. */
 	tdat_sb_limit(l, start + TDAT_TEXT_MAX + 1);
@@ -761,9 +821,7 @@ report_record(struct report *r, const struct tdat_record *rec)
 			tdat_sb_printf(l, "CPU:%d [EVENTS DROPPED]\n",
 			    rec->cpu);
 	}
-	if (r->ev->nev && rec->size >= 2)
-		id = (int)tdat_read_num_at(r->ev, rec->data,
-		    r->ev->ev[0]->ncommon ? r->ev->ev[0]->common[0].size : 2);
+	id = rec_id(r, rec, fast, h);
 	ev = find_event(r, id);
 	if (ev == NULL) {
 		/* trace-cmd: no task, no time, "(NULL)" for the name;
@@ -778,7 +836,11 @@ report_record(struct report *r, const struct tdat_record *rec)
 		tdat_sb_puts(l, "[UNKNOWN EVENT]");
 		goto done;
 	}
-	pid = (int)tdat_field_read_at(ev, ev->pid, rec->data, rec->size);
+	if (fast && r->ids[(unsigned)id % NAMES].pid4)
+		pid = (int)(uint32_t)(h >> 32);
+	else
+		pid = (int)tdat_field_read_at(ev, ev->pid, rec->data,
+		    rec->size);
 	if (r->o->lat)
 		put_task_lat(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
 	else
@@ -786,7 +848,7 @@ report_record(struct report *r, const struct tdat_record *rec)
 	if (r->o->mode == TDAT_PRINT_RAW && (r->o->tc || r->o->lat))
 		put_raw_flags(r, rec);
 	else if (r->o->tc || r->o->lat)
-		put_latency(r, rec, !r->o->lat);
+		put_latency(r, rec, !r->o->lat, fast, h);
 	put_time(r, rec->ts);
 	put_event_name(r, ev);
 	info = l->len;
@@ -1005,6 +1067,7 @@ load_input(struct report *r, struct rin *in, struct tdat_err *e)
 	 * found first, that one serves both */
 	in->md = in->ld ? in->ld :
 	    first_common(in->ev, "common_migrate_disable");
+	in->hdr8 = hdr8_ok(in);
 	in->ev->repeat_ts = !in->usecs ? TDAT_RTS_CYCLES : r->o->ns ?
 	    TDAT_RTS_NSEC : TDAT_RTS_USEC;
 	return 0;
@@ -1236,13 +1299,13 @@ report_note(void *arg, size_t k, const struct tdat_record *rec)
 {
 	struct report *r = arg;
 	const struct tdat_event *ev;
-	int id = 0;
+	uint64_t h = 0;
+	int fast, id;
 
 	r->ev = r->in[k].ev;
 	r->cur = &r->in[k];
-	if (r->ev->nev && rec->size >= 2)
-		id = (int)tdat_read_num_at(r->ev, rec->data,
-		    r->ev->ev[0]->ncommon ? r->ev->ev[0]->common[0].size : 2);
+	fast = hdr_read(r->cur, rec, &h);
+	id = rec_id(r, rec, fast, h);
 	if ((ev = find_event(r, id)) == NULL)
 		return 0;
 	if ((r->o->tc || r->o->lat) && r->o->mode != TDAT_PRINT_RAW) {

@@ -75,6 +75,9 @@ struct tdat_print {
 				 * lib/event/print-eval.c; NULL: not yet */
 	int nops;		/* -1: the items are walked instead */
 	int nul_free;		/* 1: no step can write a NUL (print_ops) */
+	/* run_ops_fast(): the record bytes its steps' fields span (need)
+	 * and reach with the 8-byte loads (reach) */
+	uint32_t need, reach;
 };
 
 /* 12 bytes a kernel symbol: names are appended to one arena in the order

@@ -1263,8 +1263,16 @@ struct pop {
 					 * width (0: 64 bits) */
 	unsigned long long wmask;	/* mask and the field's width */
 	const struct pitem *it;
+	uint32_t room;		/* run_ops_fast(): the bytes this step and
+				 * those after it write at most */
+	unsigned char fop;	/* run_ops_fast()'s step: F_* */
 	char text[SB_SHORT];	/* OP_SHORT: the text, padded */
 };
+
+/* run_ops_fast()'s steps: OP_NUM by its conversion, OP_SYM of a name
+ * alone ('f', 's': the symbol cache's name copied in place); calls: the
+ * rest. */
+enum { F_SHORT, F_TEXT, F_UDEC, F_SDEC, F_HEX, F_SYM, F_CALL };
 
 /* The field an argument reads under its casts, and what they keep;
  * NULL for anything else. */
@@ -1344,6 +1352,53 @@ compile_item(struct pop *o, const struct pitem *it)
 		o->wmask &= (1ULL << (8 * f->size)) - 1;
 }
 
+/* The most bytes step o writes past where it starts (run_ops_fast()). */
+static uint32_t
+step_room(const struct pop *o)
+{
+	switch (o->fop) {
+	case F_SHORT:
+		return SB_SHORT;
+	case F_TEXT:
+		return (uint32_t)o->it->flen;
+	case F_CALL:
+	case F_SYM:
+		return 0;
+	default:
+		return 24;	/* 20 digits and a sign */
+	}
+}
+
+/* run_ops_fast()'s view of p's steps: their kinds, the room each needs
+ * from there on, the record bytes their fields take. */
+static void
+fast_steps(struct tdat_print *p)
+{
+	struct pop *o;
+	uint32_t room = 1;	/* the NUL */
+	int i;
+
+	p->need = p->reach = 0;
+	for (i = p->n - 1; i >= 0; i--) {
+		o = &p->ops[i];
+		o->fop = o->op == OP_SHORT ? F_SHORT : o->op == OP_TEXT ?
+		    F_TEXT : o->op == OP_SYM && (o->conv == 'f' ||
+		    o->conv == 's') ? F_SYM : o->op != OP_NUM ? F_CALL :
+		    o->conv == 'u' ? F_UDEC : o->conv == 'd' ? F_SDEC : F_HEX;
+		room += step_room(o);
+		o->room = room;
+		if ((o->op == OP_NUM || o->op == OP_SYM) &&
+		    o->off > UINT32_MAX - 8) {
+			p->need = p->reach = UINT32_MAX;	/* never */
+		} else if (o->op == OP_NUM || o->op == OP_SYM) {
+			if (o->off + o->size > p->need)
+				p->need = o->off + o->size;
+			if (o->off + 8 > p->reach)
+				p->reach = o->off + 8;
+		}
+	}
+}
+
 /* The steps of p; NULL when there is no memory for them. */
 static const struct pop *
 print_ops(struct tdat_print *p)
@@ -1363,6 +1418,7 @@ print_ops(struct tdat_print *p)
 		if (p->ops[i].op == OP_ITEM)	/* texts: flen is strlen */
 			p->nul_free = 0;
 	}
+	fast_steps(p);
 	p->nops = p->n;
 	return p->ops;
 }
@@ -1398,6 +1454,112 @@ put_num(struct tdat_sbuf *out, const struct pop *o, unsigned long long v)
 		tdat_put_dec(out, (long long)(v | ~((o->sign << 1) - 1)));
 	else
 		tdat_put_dec(out, (long long)v);
+}
+
+static void run_ops(const struct rec *, const struct pop *, int,
+    struct tdat_sbuf *);
+
+/* op_value() of a step when its record holds every step's 8 bytes. */
+static inline unsigned long long
+op_load(const struct rec *r, const struct pop *o)
+{
+	uint64_t d;
+
+	memcpy(&d, r->data + o->off, 8);
+	return d & o->wmask;
+}
+
+/* put_num()'s "%lld" of an OP_NUM 'd' value, at w; returns the end. */
+static char *
+sdec_at(char *w, const struct pop *o, unsigned long long v)
+{
+	long long s = (long long)v;
+
+	if (o->sign ? (v & o->sign) != 0 : s < 0) {
+		if (o->sign)
+			s = (long long)(v | ~((o->sign << 1) - 1));
+		*w++ = '-';
+		v = 0ULL - (unsigned long long)s;
+	}
+	w += tdat_udec_len(v);
+	tdat_udec_digits(w, v);
+	return w;
+}
+
+/*
+ * run_ops() with no check of the record or the buffer at each step: the
+ * record in the host's byte order holds every step's field and the 8
+ * bytes op_load() reads there, and out has room for every step up to the
+ * next call (o->room).  A call (a symbol, an item) writes through out;
+ * when the room left after it is too small the rest goes to run_ops().
+ * 0: not taken (nothing written).
+ */
+static int
+run_ops_fast(const struct rec *r, const struct tdat_print *p,
+    struct tdat_sbuf *out)
+{
+	const struct pop *o = p->ops, *end = o + p->nops;
+	unsigned long long v, start;
+	const char *name;
+	size_t len;
+	char *w;
+	int n, hit;
+
+	if (!r->host || p->need > r->size || p->reach > r->avail ||
+	    out->cap - out->len <= o->room)
+		return 0;
+	w = out->p + out->len;
+	for (; o < end; o++) {
+		switch (o->fop) {
+		case F_SHORT:
+			memcpy(w, o->text, SB_SHORT);
+			w += o->it->flen;
+			break;
+		case F_TEXT:
+			memcpy(w, o->it->format, o->it->flen);
+			w += o->it->flen;
+			break;
+		case F_UDEC:
+			v = op_load(r, o);
+			w += tdat_udec_len(v);
+			tdat_udec_digits(w, v);
+			break;
+		case F_HEX:
+			v = op_load(r, o);
+			n = tdat_hex_len(v);
+			tdat_hex_digits(w + n, v);
+			w += n;
+			break;
+		case F_SDEC:
+			w = sdec_at(w, o, op_load(r, o));
+			break;
+		case F_SYM:	/* function_at()'s name from the cache */
+			if (!r->raw && r->set != NULL && (name =
+			    tdat_events_sym_hit(r->set, op_load(r, o), &start,
+			    &len, &hit)) != NULL && (size_t)(out->p + out->cap -
+			    w) > len + (o + 1 < end ? o[1].room : 1)) {
+				memcpy(w, name, len);
+				w += len;
+				break;
+			}
+			/* FALLTHROUGH */
+		default:
+			*w = '\0';
+			out->len = (size_t)(w - out->p);
+			if (o->op == OP_SYM)
+				function_at(r, out, o->conv, op_load(r, o));
+			else
+				print_item(r, out, o->it);
+			if (o + 1 < end && out->cap - out->len <= o[1].room) {
+				run_ops(r, o + 1, (int)(end - o - 1), out);
+				return 1;
+			}
+			w = out->p + out->len;
+		}
+	}
+	*w = '\0';
+	out->len = (size_t)(w - out->p);
+	return 1;
 }
 
 static void
@@ -1436,7 +1598,7 @@ print_event_items(const struct rec *r, struct tdat_print *p,
 
 	if (o == NULL)
 		print_items(r, p, out);
-	else
+	else if (!run_ops_fast(r, p, out))
 		run_ops(r, o, p->nops, out);
 }
 

@@ -13,7 +13,56 @@
 #include "event-int.h"
 #include "tap.h"
 
-static unsigned long long nrec, nbad;
+static unsigned long long nrec, nbad, nfast;
+
+/* How much room run_ops_fast() finds after a prefix in c: all it needs,
+ * too little from the start, too little after a symbol (a call). */
+static const size_t lefts[] = { 0, 8, 24, 40, 56, 80, 120, 200 };
+
+/*
+ * rec printed with its avail (tdat_event_print(): the steps read 8 bytes
+ * at once where the record's page holds them) into a buffer of 4096
+ * bytes after a prefix that leaves it lefts[i] bytes (0: none), against
+ * the same into a buffer with no room (the steps one by one); 0 when
+ * they agree.
+ */
+static int
+compare_room(const struct tdat_event *t, const struct tdat_record *rec,
+    struct tdat_sbuf *c)
+{
+	static const char pad[4095];
+	struct tdat_sbuf w, *want = &w;
+	size_t i, pre;
+	int rc = 0;
+
+	tdat_sb_init(&w);	/* no room: run_ops_fast() declines */
+	tdat_event_print(t, rec, TDAT_PRINT_FMT, &w);
+
+	for (i = 0; i < sizeof(lefts) / sizeof(lefts[0]); i++) {
+		/* a buffer of 4096 bytes each time (a print may grow it) */
+		tdat_sb_free(c);
+		tdat_sb_init(c);
+		tdat_sb_add(c, pad, sizeof(pad));
+		tdat_sb_reset(c);
+		pre = lefts[i] ? c->cap - lefts[i] : 0;
+		memset(c->p, 'x', pre);
+		c->len = pre;
+		c->p[pre] = '\0';
+		tdat_event_print(t, rec, TDAT_PRINT_FMT, c);
+		if (c->len - pre != want->len ||
+		    memcmp(c->p + pre, want->p, want->len) != 0 ||
+		    c->p[c->len] != '\0') {
+			printf("# room %zu: \"%.*s\" != \"%.*s\"\n", lefts[i],
+			    (int)(c->len - pre), c->p + pre, (int)want->len,
+			    want->p);
+			rc = 1;
+			break;
+		}
+		nfast++;
+	}
+	tdat_sb_free(&w);
+	return rc;
+}
 
 /* Every record of one file printed both ways; 0 when they all agree. */
 static int
@@ -24,7 +73,7 @@ compare_file(const char *path, int plugins)
 	struct tdat_reader *rd = NULL;
 	const struct tdat_event *t;
 	struct tdat_record rec;
-	struct tdat_sbuf a, b;
+	struct tdat_sbuf a, b, c;
 	struct tdat_err e;
 	int rc, bad = 0, id;
 
@@ -40,6 +89,7 @@ compare_file(const char *path, int plugins)
 	tdat_events_finish(ev, plugins);
 	tdat_sb_init(&a);
 	tdat_sb_init(&b);
+	tdat_sb_init(&c);
 	while ((rc = tdat_reader_next(rd, &rec, &e)) > 0) {
 		if (ev->nev == 0 || rec.size < 2)
 			continue;
@@ -58,10 +108,15 @@ compare_file(const char *path, int plugins)
 				printf("# %s: \"%.*s\" != \"%.*s\"\n", path,
 				    (int)a.len, a.p, (int)b.len, b.p);
 			nbad++;
+		} else if (!plugins && !t->plugin && rec.avail > rec.size &&
+		    compare_room(t, &rec, &c) != 0) {
+			bad++;
+			nbad++;
 		}
 	}
 	tdat_sb_free(&a);
 	tdat_sb_free(&b);
+	tdat_sb_free(&c);
 	tdat_reader_close(rd);
 	tdat_events_free(ev);
 	tdat_close(f);
@@ -191,5 +246,7 @@ main(void)
 		compare_dir(dirs[i]);
 	ok(nrec > 100000 && nbad == 0, "%llu records printed both ways, %llu "
 	    "differ", nrec, nbad);
+	ok(nfast > 100000, "%llu prints with the record's page and a buffer's "
+	    "room (run_ops_fast)", nfast);
 	return tap_done();
 }
