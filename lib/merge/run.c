@@ -151,6 +151,44 @@ next_input(struct tdat_run *r)
 	return best;
 }
 
+/* One input's next record into *rec, read there rather than into
+ * in->rec and copied (unless a peek read it): 1, or 0 at the end or on
+ * an error (r->rc). */
+static int
+next_alone(struct tdat_run *r, struct run_in *in, struct tdat_record *rec)
+{
+	int rc;
+
+	if (in->have) {
+		*rec = in->rec;
+		in->have = 0;
+		return 1;
+	}
+	if (in->done || r->rc < 0)
+		return 0;
+	if ((rc = tdat_reader_next_all(in->rd, rec, r->e)) < 0)
+		r->rc = rc;
+	if (rc <= 0)
+		in->done = 1;
+	return rc > 0;
+}
+
+/* The next record in time order into *rec, and its input; NULL at the
+ * end or on an error (r->rc). */
+static struct run_in *
+take(struct tdat_run *r, struct tdat_record *rec)
+{
+	struct run_in *in;
+
+	if (r->n == 1)
+		return next_alone(r, &r->in[0], rec) ? &r->in[0] : NULL;
+	if ((in = next_input(r)) != NULL) {
+		*rec = in->rec;
+		in->have = 0;
+	}
+	return in;
+}
+
 /* A record to the sink, or to its formatting threads. */
 static int
 hand_on(struct tdat_run *r, const struct tdat_sink *sink,
@@ -173,9 +211,7 @@ run_records(struct tdat_run *r, const struct tdat_sink *sink)
 
 	if ((rc = tdat_par_open(sink, &par, r->e)) < 0)
 		return rc;
-	while ((in = next_input(r)) != NULL) {
-		rec = in->rec;
-		in->have = 0;
+	while ((in = take(r, &rec)) != NULL) {
 		k = (size_t)(in - r->in);
 		if (!tdat_reader_keeps(in->rd, &rec)) {
 			if (tdat_reader_past(in->rd, &rec))
