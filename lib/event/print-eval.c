@@ -1269,8 +1269,10 @@ struct pop {
 	char text[SB_SHORT];	/* OP_SHORT: the text, padded */
 };
 
-/* run_ops_fast()'s steps: OP_NUM by its conversion; calls: the rest. */
-enum { F_SHORT, F_TEXT, F_UDEC, F_SDEC, F_HEX, F_CALL };
+/* run_ops_fast()'s steps: OP_NUM by its conversion, OP_SYM of a name
+ * alone ('f', 's': the symbol cache's name copied in place); calls: the
+ * rest. */
+enum { F_SHORT, F_TEXT, F_UDEC, F_SDEC, F_HEX, F_SYM, F_CALL };
 
 /* The field an argument reads under its casts, and what they keep;
  * NULL for anything else. */
@@ -1360,6 +1362,7 @@ step_room(const struct pop *o)
 	case F_TEXT:
 		return (uint32_t)o->it->flen;
 	case F_CALL:
+	case F_SYM:
 		return 0;
 	default:
 		return 24;	/* 20 digits and a sign */
@@ -1379,8 +1382,9 @@ fast_steps(struct tdat_print *p)
 	for (i = p->n - 1; i >= 0; i--) {
 		o = &p->ops[i];
 		o->fop = o->op == OP_SHORT ? F_SHORT : o->op == OP_TEXT ?
-		    F_TEXT : o->op != OP_NUM ? F_CALL : o->conv == 'u' ?
-		    F_UDEC : o->conv == 'd' ? F_SDEC : F_HEX;
+		    F_TEXT : o->op == OP_SYM && (o->conv == 'f' ||
+		    o->conv == 's') ? F_SYM : o->op != OP_NUM ? F_CALL :
+		    o->conv == 'u' ? F_UDEC : o->conv == 'd' ? F_SDEC : F_HEX;
 		room += step_room(o);
 		o->room = room;
 		if ((o->op == OP_NUM || o->op == OP_SYM) &&
@@ -1495,9 +1499,11 @@ run_ops_fast(const struct rec *r, const struct tdat_print *p,
     struct tdat_sbuf *out)
 {
 	const struct pop *o = p->ops, *end = o + p->nops;
-	unsigned long long v;
+	unsigned long long v, start;
+	const char *name;
+	size_t len;
 	char *w;
-	int n;
+	int n, hit;
 
 	if (!r->host || p->need > r->size || p->reach > r->avail ||
 	    out->cap - out->len <= o->room)
@@ -1527,6 +1533,16 @@ run_ops_fast(const struct rec *r, const struct tdat_print *p,
 		case F_SDEC:
 			w = sdec_at(w, o, op_load(r, o));
 			break;
+		case F_SYM:	/* function_at()'s name from the cache */
+			if (!r->raw && r->set != NULL && (name =
+			    tdat_events_sym_hit(r->set, op_load(r, o), &start,
+			    &len, &hit)) != NULL && (size_t)(out->p + out->cap -
+			    w) > len + (o + 1 < end ? o[1].room : 1)) {
+				memcpy(w, name, len);
+				w += len;
+				break;
+			}
+			/* FALLTHROUGH */
 		default:
 			*w = '\0';
 			out->len = (size_t)(w - out->p);
