@@ -91,7 +91,7 @@ struct jin {
 	int type_size;		/* bytes of common_type */
 };
 
-#define NAMEC	256
+#define NAMEC	4096	/* as many as the symbol cache (texts.c) */
 
 struct jev {
 	struct tdat_file *f;	/* the input of the record being written */
@@ -1643,13 +1643,17 @@ int
 tdat_json_events(struct tdat_file *const *files, size_t n, FILE *out,
     const struct tdat_json_opts *o, struct tdat_err *e)
 {
-	struct jev j;
-	struct tdat_sink sink = { &jev_ops, &j };
+	struct jev *j = calloc(1, sizeof(*j));	/* names: 96 KiB */
+	struct tdat_sink sink = { &jev_ops, j };
+	int rc;
 
-	memset(&j, 0, sizeof(j));
-	j.o = o;
-	j.out = out;
-	j.chrome = o->mode == TDAT_JSON_CHROME;
-	return tdat_run(files, n, o->sel, &sink, o->progress, o->progress_arg,
+	if (j == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	j->o = o;
+	j->out = out;
+	j->chrome = o->mode == TDAT_JSON_CHROME;
+	rc = tdat_run(files, n, o->sel, &sink, o->progress, o->progress_arg,
 	    e);
+	free(j);
+	return rc;
 }
