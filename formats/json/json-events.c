@@ -70,6 +70,13 @@ struct evc {
 	int nsym;		/* fields of kind K_SYM */
 	size_t fastlen;		/* line_fast(): the most a line takes but
 				 * its comm and symbol names; 0: not fast */
+	/* line_fast()'s loads of 8 bytes at once (fast_load()): 1 when
+	 * the host is little endian and pid, flags, preempt count are
+	 * there; a record takes them with need bytes, avail >= reach */
+	int loads;
+	uint32_t need, reach;
+	uint64_t *mask;		/* each field's bytes of the 8 loaded */
+	uint64_t pid_mask, flags_mask, preempt_mask;
 	/* --chrome: "name":"..","cat":"..","ph":"i","s":"t","ts": (made
 	 * once; NULL when a name needs escaping) */
 	char *chead;
@@ -84,7 +91,7 @@ struct jin {
 	int type_size;		/* bytes of common_type */
 };
 
-#define NAMEC	256
+#define NAMEC	4096	/* as many as the symbol cache (texts.c) */
 
 struct jev {
 	struct tdat_file *f;	/* the input of the record being written */
@@ -243,6 +250,7 @@ evc_free(struct evc *c)
 	free(c->klen);
 	free(c->other);
 	free(c->kind);
+	free(c->mask);
 	free(c);
 }
 
@@ -306,6 +314,46 @@ fast_len(const struct evc *c)
 	return n;
 }
 
+/* need and reach of one field (fast_loads()); returns the mask of its
+ * bytes. */
+static uint64_t
+fast_reach(struct evc *c, const struct tdat_field *f)
+{
+	uint32_t off = (uint32_t)f->offset;
+
+	if (f->offset < 0 || off > UINT32_MAX - 8) {
+		c->loads = 0;
+		return 0;
+	}
+	if (off + (uint32_t)f->size > c->need)
+		c->need = off + (uint32_t)f->size;
+	if (off + 8 > c->reach)
+		c->reach = off + 8;
+	return f->size >= 8 ? ~UINT64_C(0) :
+	    (UINT64_C(1) << (8 * f->size)) - 1;
+}
+
+/* Whether line_fast() may read c's fields with fast_load(). */
+static void
+fast_loads(struct evc *c)
+{
+	const struct tdat_event *ev = c->ev;
+	int i;
+
+	c->need = c->reach = 0;
+	c->loads = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
+	    c->fastlen != 0 && c->pid && c->flags && c->preempt &&
+	    (c->mask = calloc((size_t)ev->nfields + 1, sizeof(*c->mask))) !=
+	    NULL;
+	if (!c->loads)
+		return;
+	c->pid_mask = fast_reach(c, c->pid);
+	c->flags_mask = fast_reach(c, c->flags);
+	c->preempt_mask = fast_reach(c, c->preempt);
+	for (i = 0; i < ev->nfields; i++)
+		c->mask[i] = fast_reach(c, &ev->fields[i]);
+}
+
 static struct evc *
 evc_new(const struct tdat_event *ev)
 {
@@ -356,6 +404,7 @@ evc_new(const struct tdat_event *ev)
 	c->flags = tdat_event_field(ev, "common_flags");
 	c->preempt = tdat_event_field(ev, "common_preempt_count");
 	c->fastlen = fast_len(c);
+	fast_loads(c);
 	return c;
 fail:
 	evc_free(c);
@@ -595,6 +644,26 @@ fast_get(const struct jev *j, const struct tdat_field *f,
 	return getn(j, r->data + f->offset, f->size);
 }
 
+/* fast_get() of a little-endian record that holds the field's 8 bytes:
+ * one load, its bytes kept (mask). */
+static inline uint64_t
+fast_load(const struct tdat_field *f, const struct tdat_record *r,
+    uint64_t mask)
+{
+	uint64_t v;
+
+	memcpy(&v, r->data + f->offset, 8);
+	return v & mask;
+}
+
+/* fast_get(), or fast_load() when line_fast() found it may. */
+static inline uint64_t
+fast_read(const struct jev *j, const struct tdat_field *f,
+    const struct tdat_record *r, int loads, uint64_t mask)
+{
+	return loads ? fast_load(f, r, mask) : fast_get(j, f, r);
+}
+
 /* The comm of a pid, the last one kept. */
 static const char *
 comm_of(struct jev *j, int pid)
@@ -650,14 +719,16 @@ line_fast(struct jev *j, const struct evc *c, const struct tdat_record *r)
 	size_t need;
 	uint64_t v;
 	int64_t sv;
-	int i, k, open, pid;
+	int i, k, open, pid, loads;
 	char *p;
 
 	if (c->fastlen == 0 || j->nin > 1 || r->buffer > 0 || r->missed ||
 	    w->depth != 0 || !w->first[0] || w->after_key || w->err ||
 	    (j->ev->big != 0) != (j->f->big != 0))
 		return 1;
-	pid = (int)fast_get(j, c->pid, r);
+	loads = c->loads && !j->f->big && r->size >= c->need &&
+	    r->avail >= c->reach;
+	pid = (int)fast_read(j, c->pid, r, loads, c->pid_mask);
 	comm = *name_info(j, comm_of(j, pid));
 	if (!comm.plain)
 		return 1;
@@ -665,7 +736,8 @@ line_fast(struct jev *j, const struct evc *c, const struct tdat_record *r)
 	for (i = k = 0; i < ev->nfields && k < c->nsym; i++) {
 		if (c->kind[i] != K_SYM)
 			continue;
-		if ((s = sym(j, fast_get(j, &ev->fields[i], r))) == NULL) {
+		if ((s = sym(j, fast_read(j, &ev->fields[i], r, loads,
+		    loads ? c->mask[i] : 0))) == NULL) {
 			name[k++].s = NULL;
 			continue;
 		}
@@ -685,16 +757,17 @@ line_fast(struct jev *j, const struct evc *c, const struct tdat_record *r)
 	*p++ = ',';
 	p = fast_put(p, c->text.p + c->head, c->headlen);
 	p = put_task(j, p, pid, &comm);
-	p = fast_int(p, fast_get(j, c->flags, r), 0);
+	p = fast_int(p, fast_read(j, c->flags, r, loads, c->flags_mask), 0);
 	p = FAST_LIT(p, ",\"preempt_count\":");
-	p = fast_int(p, fast_get(j, c->preempt, r), 0);
+	p = fast_int(p, fast_read(j, c->preempt, r, loads, c->preempt_mask),
+	    0);
 	p = FAST_LIT(p, ",\"fields\":{");
 	for (i = 0; i < ev->nfields; i++) {
 		f = &ev->fields[i];
 		if (i > 0)
 			*p++ = ',';
 		p = fast_key(p, c, i);
-		v = fast_get(j, f, r);
+		v = fast_read(j, f, r, loads, loads ? c->mask[i] : 0);
 		if (c->kind[i] != K_INT) {
 			p = fast_hex(p, v);
 		} else if (f->flags & TDAT_FLD_SIGNED) {
@@ -1570,13 +1643,17 @@ int
 tdat_json_events(struct tdat_file *const *files, size_t n, FILE *out,
     const struct tdat_json_opts *o, struct tdat_err *e)
 {
-	struct jev j;
-	struct tdat_sink sink = { &jev_ops, &j };
+	struct jev *j = calloc(1, sizeof(*j));	/* names: 96 KiB */
+	struct tdat_sink sink = { &jev_ops, j };
+	int rc;
 
-	memset(&j, 0, sizeof(j));
-	j.o = o;
-	j.out = out;
-	j.chrome = o->mode == TDAT_JSON_CHROME;
-	return tdat_run(files, n, o->sel, &sink, o->progress, o->progress_arg,
+	if (j == NULL)
+		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
+	j->o = o;
+	j->out = out;
+	j->chrome = o->mode == TDAT_JSON_CHROME;
+	rc = tdat_run(files, n, o->sel, &sink, o->progress, o->progress_arg,
 	    e);
+	free(j);
+	return rc;
 }
