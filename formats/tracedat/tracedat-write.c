@@ -1804,25 +1804,15 @@ kprefix(struct w *w, const struct tdat_section *s)
 {
 	struct tdat_err e = { 0 };
 	unsigned char out[4], *c;
-	ZSTD_DStream *ds = NULL;
-	ZSTD_inBuffer in;
-	ZSTD_outBuffer o = { out, sizeof(out), 0 };
-	size_t n = s->csize < KPREFIX_IN ? s->csize : KPREFIX_IN, r = 1;
+	size_t n = s->csize < KPREFIX_IN ? s->csize : KPREFIX_IN;
+	int rc;
 
 	if ((c = malloc(n)) == NULL)
 		return -1;
-	if (tdat_pread(w->f, c, s->off + 16 + 8, n, &e) == 0 &&
-	    (ds = ZSTD_createDStream()) != NULL) {
-		in.src = c;
-		in.size = n;
-		in.pos = 0;
-		while (o.pos < sizeof(out) && in.pos < in.size && r != 0 &&
-		    !ZSTD_isError(r = ZSTD_decompressStream(ds, &o, &in)))
-			;
-	}
-	ZSTD_freeDStream(ds);
+	rc = tdat_pread(w->f, c, s->off + 16 + 8, n, &e) == 0 ?
+	    tdat_codec_head(w->codec, c, n, out, sizeof(out)) : -1;
 	free(c);
-	return o.pos == sizeof(out) ? (int64_t)tdat_get32(out, w->big) : -1;
+	return rc == 0 ? (int64_t)tdat_get32(out, w->big) : -1;
 }
 
 /*

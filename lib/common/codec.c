@@ -170,6 +170,63 @@ decompress(struct tdat_codec *c, const void *src, size_t slen, void *dst,
 	return rc;
 }
 
+/* zstd: the first n bytes of src's frame, through the codec's context
+ * reset for a new frame (the mutex held). */
+static int
+zstd_head(struct tdat_codec *c, const void *src, size_t slen, void *dst,
+    size_t n)
+{
+	ZSTD_inBuffer in = { src, slen, 0 };
+	ZSTD_outBuffer o = { dst, n, 0 };
+	size_t r = 1;
+
+	if ((c->dctx == NULL && (c->dctx = ZSTD_createDCtx()) == NULL) ||
+	    ZSTD_isError(ZSTD_DCtx_reset(c->dctx, ZSTD_reset_session_only)))
+		return -1;
+	while (o.pos < n && in.pos < slen && r != 0 &&
+	    !ZSTD_isError(r = ZSTD_decompressStream(c->dctx, &o, &in)))
+		;
+	ZSTD_DCtx_reset(c->dctx, ZSTD_reset_session_only);
+	return o.pos == n ? 0 : -1;
+}
+
+/* zlib: the same, through a stream of its own. */
+static int
+zlib_head(const void *src, size_t slen, void *dst, size_t n)
+{
+	z_stream zs;
+	int zr;
+
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit(&zs) != Z_OK)
+		return -1;
+	zs.next_in = (unsigned char *)(uintptr_t)src;
+	zs.avail_in = (uInt)slen;
+	zs.next_out = dst;
+	zs.avail_out = (uInt)n;
+	do
+		zr = inflate(&zs, Z_SYNC_FLUSH);
+	while (zr == Z_OK && zs.avail_out > 0 && zs.avail_in > 0);
+	inflateEnd(&zs);
+	return zs.avail_out == 0 ? 0 : -1;
+}
+
+int
+tdat_codec_head(struct tdat_codec *c, const void *src, size_t slen,
+    void *dst, size_t n)
+{
+	int rc;
+
+	if (slen > UINT32_MAX || n > UINT32_MAX)
+		return -1;
+	if (c->kind == 1)
+		return zlib_head(src, slen, dst, n);
+	pthread_mutex_lock(&c->dmu);
+	rc = zstd_head(c, src, slen, dst, n);
+	pthread_mutex_unlock(&c->dmu);
+	return rc;
+}
+
 int
 tdat_codec_decompress(struct tdat_codec *c, const void *src, size_t slen,
     void *dst, size_t dlen)

@@ -22,6 +22,10 @@ int tdat_codec_decompress(struct tdat_codec *, const void *src, size_t slen,
  * bytes) says what went wrong in the codec's words. */
 int tdat_codec_decompress_why(struct tdat_codec *, const void *src,
     size_t slen, void *dst, size_t dlen, char *why, size_t wn);
+/* The first n bytes src decompresses to (the rest is not decompressed),
+ * into dst: 0, or -1 if src does not begin with that many. */
+int tdat_codec_head(struct tdat_codec *, const void *src, size_t slen,
+    void *dst, size_t n);
 /* Compress; returns bytes written, or 0 on error. */
 size_t tdat_codec_compress(struct tdat_codec *, const void *src, size_t slen,
     void *dst, size_t dcap);

@@ -12,7 +12,8 @@
  * help leaves every chunk to the workers until it flushes; chunks of 80
  * pages weighed against trace-cmd's of 10, which lets level -1 in; a
  * pipeline freed with chunks in it frees them (check-asan's
- * LeakSanitizer sees the rest).
+ * LeakSanitizer sees the rest); tdat_codec_head() gives the first bytes
+ * alone.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -432,6 +433,43 @@ big_chunks(void)
 	free(all);
 }
 
+/* tdat_codec_head(): the first bytes of what src decompresses to, for
+ * either codec, without the rest; -1 when src is cut short or is not
+ * the codec's. */
+static void
+test_head(const char *name)
+{
+	struct tdat_codec *c = tdat_codec_new(name);
+	size_t n = 16 * MAXLEN, len = 0, cap, clen;
+	unsigned char *in = malloc(n), *out, head[MAXLEN];
+	int i;
+
+	for (i = 0; len + MAXLEN <= n; i++)
+		len += chunk(i, in + len);
+	cap = tdat_codec_bound(c, len);
+	out = malloc(cap);
+	clen = tdat_codec_compress(c, in, len, out, cap);
+	ok(clen > 0 && tdat_codec_head(c, out, clen, head, 4) == 0 &&
+	    memcmp(head, in, 4) == 0, "%s head: the first 4 bytes", name);
+	ok(tdat_codec_head(c, out, clen, head, sizeof(head)) == 0 &&
+	    memcmp(head, in, sizeof(head)) == 0, "%s head: the first %zu "
+	    "bytes of %zu", name, sizeof(head), len);
+	ok(tdat_codec_head(c, out, 12, head, sizeof(head)) < 0,
+	    "%s head: 12 bytes of %zu do not give %zu", name, clen,
+	    sizeof(head));
+	memset(out, 0x5a, 64);
+	ok(tdat_codec_head(c, out, 64, head, 4) < 0,
+	    "%s head: bytes not of the codec give none", name);
+	/* the codec decompresses whole data as before after it */
+	clen = tdat_codec_compress(c, in, MAXLEN, out, cap);
+	ok(tdat_codec_decompress(c, out, clen, head, MAXLEN) == 0 &&
+	    memcmp(head, in, MAXLEN) == 0, "%s: whole data after a head",
+	    name);
+	free(in);
+	free(out);
+	tdat_codec_free(c);
+}
+
 int
 main(void)
 {
@@ -443,6 +481,8 @@ main(void)
 	int i, w, nw, rc;
 
 	tdat_formats_all();
+	test_head("zstd");
+	test_head("zlib");
 	memset(&g, 0, sizeof(g));
 	for (i = 0; i < 2; i++) {
 		size_t ref = 0;
