@@ -679,6 +679,39 @@ modules_norm() {
 	records tc34/x86_64-tc34-lastboot-warm tc34-report-R -t -R
 }
 
+# The time column is made from the last one printed (report.c's
+# time_near()): every time of -t and -N -t is the record's nanoseconds as
+# tdat-to-json gives them, on fixtures with records within 10 us of the one
+# before across a 10 us step, and across whole seconds.
+@test "tdat-dump -t: each time printed is the record's, made from the last one or not" {
+	local B=${TDAT_BIN:-$BATS_TEST_DIRNAME/../build/bin} f m
+	for f in x86_64-default-sched s390x-v7-zstd-sched hip24-host-trace; do
+		"$B/tdat-to-json" "$D/$f.dat" >"$BATS_TEST_TMPDIR/j"
+		for m in -t "-N -t" "-R -t"; do
+			# shellcheck disable=SC2086
+			"$DUMP" --records $m "$D/$f.dat" >"$BATS_TEST_TMPDIR/t"
+			run python3 - "$BATS_TEST_TMPDIR/t" "$BATS_TEST_TMPDIR/j" <<-'PY'
+			import json, re, sys
+			tt = []
+			for line in open(sys.argv[1], errors="replace"):
+			    m = re.search(r" (\d+)\.(\d{9}): ", line)
+			    if m:
+			        tt.append(int(m.group(1)) * 10**9 + int(m.group(2)))
+			jt = [json.loads(l)["ts"] for l in open(sys.argv[2])
+			      if l.startswith('{"ts"')]
+			near = sum(1 for a, b in zip(jt, jt[1:])
+			           if 0 <= b - a < 10000 and a // 10000 != b // 10000)
+			secs = sum(1 for a, b in zip(jt, jt[1:])
+			           if b > a and a // 10**9 != b // 10**9)
+			print(len(tt), len(jt), near, secs)
+			sys.exit(0 if tt == jt and near > 0 and secs > 0 else 1)
+			PY
+			echo "$f $m: $output"
+			[ "$status" -eq 0 ]
+		done
+	done
+}
+
 # ---- --records with the kallsyms left loading (lib/merge/run.c)
 
 # A v7 input's large compressed kallsyms (903 KB) load on a thread of

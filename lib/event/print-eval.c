@@ -1271,8 +1271,10 @@ struct pop {
 
 /* run_ops_fast()'s steps: OP_NUM by its conversion, OP_SYM of a name
  * alone ('f', 's': the symbol cache's name copied in place); calls: the
- * rest. */
-enum { F_SHORT, F_TEXT, F_UDEC, F_SDEC, F_HEX, F_SYM, F_CALL };
+ * rest.  F_PRE_*: an OP_SHORT and the step after it, of that kind, taken
+ * in one turn of the loop. */
+enum { F_SHORT, F_TEXT, F_UDEC, F_SDEC, F_HEX, F_SYM, F_CALL,
+	F_PRE_UDEC, F_PRE_SDEC, F_PRE_HEX, F_PRE_SYM };
 
 /* The field an argument reads under its casts, and what they keep;
  * NULL for anything else. */
@@ -1369,6 +1371,24 @@ step_room(const struct pop *o)
 	}
 }
 
+/* The step an OP_SHORT followed by a step of kind next makes. */
+static unsigned char
+pre_step(unsigned char next)
+{
+	switch (next) {
+	case F_UDEC:
+		return F_PRE_UDEC;
+	case F_SDEC:
+		return F_PRE_SDEC;
+	case F_HEX:
+		return F_PRE_HEX;
+	case F_SYM:
+		return F_PRE_SYM;
+	default:
+		return F_SHORT;
+	}
+}
+
 /* run_ops_fast()'s view of p's steps: their kinds, the room each needs
  * from there on, the record bytes their fields take. */
 static void
@@ -1387,6 +1407,8 @@ fast_steps(struct tdat_print *p)
 		    o->conv == 'u' ? F_UDEC : o->conv == 'd' ? F_SDEC : F_HEX;
 		room += step_room(o);
 		o->room = room;
+		if (o->fop == F_SHORT && i + 1 < p->n)
+			o->fop = pre_step(o[1].fop);
 		if ((o->op == OP_NUM || o->op == OP_SYM) &&
 		    o->off > UINT32_MAX - 8) {
 			p->need = p->reach = UINT32_MAX;	/* never */
@@ -1519,20 +1541,40 @@ run_ops_fast(const struct rec *r, const struct tdat_print *p,
 			memcpy(w, o->it->format, o->it->flen);
 			w += o->it->flen;
 			break;
+		case F_PRE_UDEC:
+			memcpy(w, o->text, SB_SHORT);
+			w += o->it->flen;
+			o++;
+			/* FALLTHROUGH */
 		case F_UDEC:
 			v = op_load(r, o);
 			w += tdat_udec_len(v);
 			tdat_udec_digits(w, v);
 			break;
+		case F_PRE_HEX:
+			memcpy(w, o->text, SB_SHORT);
+			w += o->it->flen;
+			o++;
+			/* FALLTHROUGH */
 		case F_HEX:
 			v = op_load(r, o);
 			n = tdat_hex_len(v);
 			tdat_hex_digits(w + n, v);
 			w += n;
 			break;
+		case F_PRE_SDEC:
+			memcpy(w, o->text, SB_SHORT);
+			w += o->it->flen;
+			o++;
+			/* FALLTHROUGH */
 		case F_SDEC:
 			w = sdec_at(w, o, op_load(r, o));
 			break;
+		case F_PRE_SYM:
+			memcpy(w, o->text, SB_SHORT);
+			w += o->it->flen;
+			o++;
+			/* FALLTHROUGH */
 		case F_SYM:	/* function_at()'s name from the cache */
 			if (!r->raw && r->set != NULL && (name =
 			    tdat_events_sym_hit(r->set, op_load(r, o), &start,
