@@ -137,10 +137,27 @@ plugin_option(const char *arg, unsigned *bits)
 	    "(tailprint, depth, retval-skip, retval-dec, retval-hex)", arg);
 }
 
+/* The error of an input's kallsyms left loading if they are damaged (the
+ * open's, first), else name's e. */
+static int
+kallsyms_first(struct tdat_cli_inputs *in, const char *name,
+    const struct tdat_err *e)
+{
+	struct tdat_err ke = { 0 };
+	size_t k;
+
+	for (k = 0; k < in->n; k++)
+		if (tdat_kallsyms_wait(in->files[k], &ke) < 0)
+			return tdat_report_err(tdat_file_path(in->files[k]),
+			    &ke);
+	return tdat_report_err(name, e);
+}
+
 static int
 dump_files(char *const *paths, size_t n, struct job *j)
 {
 	struct tdat_records_opts ro = j->ro;
+	struct tdat_open_opts oo = { .kallsyms_later = 1 };
 	struct tdat_cli_inputs in;
 	struct tdat_file *f;
 	struct tdat_err e = { 0 };
@@ -149,13 +166,17 @@ dump_files(char *const *paths, size_t n, struct job *j)
 	FILE *out;
 	int rc;
 
-	if ((rc = tdat_cli_inputs_open(paths, n, &j->sa, &in)) != 0)
+	/* --records: a v7 input's large compressed kallsyms load while the
+	 * records' readers open (a time cut's seek), lib/merge/run.c */
+	if ((rc = tdat_cli_inputs_open_ex(paths, n, &j->sa, j->records ?
+	    &oo : NULL, &in)) != 0)
 		return rc;
 	f = in.files[0];
 	ro.sel = in.sel;
 	if (tdat_out_open(NULL, TDAT_OUT_TEXT, NULL, 0, &o, &e) < 0) {
+		rc = kallsyms_first(&in, "stdout", &e);
 		tdat_cli_inputs_close(&in);
-		return tdat_report_err("stdout", &e);
+		return rc;
 	}
 	out = tdat_out_fp(o);
 	if (j->records)

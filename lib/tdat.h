@@ -198,6 +198,12 @@ struct tdat_cli_inputs {
  * status after the message (nothing is left open then). */
 int tdat_cli_inputs_open(char *const *paths, size_t n,
     struct tdat_select_args *sa, struct tdat_cli_inputs *in);
+/* The same with the open's options (oo NULL: none).  Inputs opened with
+ * kallsyms_later keep them loading until tdat_run() (lib/merge/run.c)
+ * has opened the readers, or a failure before then reports them first. */
+int tdat_cli_inputs_open_ex(char *const *paths, size_t n,
+    struct tdat_select_args *sa, const struct tdat_open_opts *oo,
+    struct tdat_cli_inputs *in);
 void tdat_cli_inputs_close(struct tdat_cli_inputs *in);
 
 /* ---------------------------------------------------------------------

@@ -1646,8 +1646,8 @@ kahead_main(void *arg)
 {
 	struct kahead *ka = arg;
 
-	ka->olen = tdat_codec_compress(ka->codec, ka->run, ka->n, ka->out,
-	    ka->cap);
+	ka->olen = tdat_codec_compress_text(ka->codec, ka->run, ka->n,
+	    ka->out, ka->cap);
 	return NULL;
 }
 

@@ -160,11 +160,19 @@ int
 tdat_cli_inputs_open(char *const *paths, size_t n,
     struct tdat_select_args *sa, struct tdat_cli_inputs *in)
 {
+	return tdat_cli_inputs_open_ex(paths, n, sa, NULL, in);
+}
+
+int
+tdat_cli_inputs_open_ex(char *const *paths, size_t n,
+    struct tdat_select_args *sa, const struct tdat_open_opts *oo,
+    struct tdat_cli_inputs *in)
+{
 	size_t k;
 	int st;
 
 	memset(in, 0, sizeof(*in));
-	if ((st = tdat_cli_open_all(paths, n, &in->files)) != 0)
+	if ((st = tdat_cli_open_all_ex(paths, n, oo, &in->files)) != 0)
 		return st;
 	in->n = n;
 	for (k = 0; k < n; k++)

@@ -442,6 +442,33 @@ tdat_cli_input(const char *dflt)
 int
 tdat_cli_open_all(char *const *paths, size_t n, struct tdat_file ***out)
 {
+	return tdat_cli_open_all_ex(paths, n, NULL, out);
+}
+
+/* Input k failed to open: the error of an input before it whose kallsyms
+ * were left loading and are damaged comes first, as when each open read
+ * them. */
+static int
+open_failed(char *const *paths, struct tdat_file **f, size_t k,
+    const struct tdat_err *e)
+{
+	struct tdat_err ke = { 0 };
+	size_t i;
+	int st;
+
+	for (i = 0; i < k; i++)
+		if (tdat_kallsyms_wait(f[i], &ke) < 0)
+			break;
+	st = i < k ? tdat_report_err(paths[i], &ke) :
+	    tdat_report_err(paths[k], e);
+	tdat_cli_close_all(f, k);
+	return st;
+}
+
+int
+tdat_cli_open_all_ex(char *const *paths, size_t n,
+    const struct tdat_open_opts *oo, struct tdat_file ***out)
+{
 	struct tdat_file **f;
 	struct tdat_err e = { 0 };
 	size_t k;
@@ -449,10 +476,9 @@ tdat_cli_open_all(char *const *paths, size_t n, struct tdat_file ***out)
 	if ((f = calloc(n ? n : 1, sizeof(*f))) == NULL)
 		tdat_die(2, "out of memory");
 	for (k = 0; k < n; k++)
-		if (tdat_open(paths[k], &f[k], &e) < 0) {
-			tdat_cli_close_all(f, k);
+		if (tdat_open_ex(paths[k], oo, &f[k], &e) < 0) {
 			*out = NULL;
-			return tdat_report_err(paths[k], &e);
+			return open_failed(paths, f, k, &e);
 		}
 	*out = f;
 	return 0;

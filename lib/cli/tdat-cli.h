@@ -36,6 +36,7 @@
 #include <stdio.h>
 
 struct tdat_err;
+struct tdat_open_opts;
 
 struct tdat_cli_opt {
 	int short_name;		/* 'x', a value >= 256, or 0 */
@@ -83,6 +84,10 @@ const char *tdat_cli_input(const char *dflt);
  * frees).  0, or the exit status after reporting the input that failed
  * (nothing is left open then). */
 int tdat_cli_open_all(char *const *paths, size_t n, struct tdat_file ***out);
+/* The same with the open's options (kallsyms_later: an input whose open
+ * fails reports the damaged kallsyms of one before it first). */
+int tdat_cli_open_all_ex(char *const *paths, size_t n,
+    const struct tdat_open_opts *oo, struct tdat_file ***out);
 void tdat_cli_close_all(struct tdat_file **f, size_t n);
 
 /* Name the program for every message ("tdat-dump"). */

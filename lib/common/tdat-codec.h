@@ -30,6 +30,10 @@ int tdat_codec_head(struct tdat_codec *, const void *src, size_t slen,
 size_t tdat_codec_compress(struct tdat_codec *, const void *src, size_t slen,
     void *dst, size_t dcap);
 size_t tdat_codec_bound(struct tdat_codec *, size_t slen);
+/* One large text (kallsyms) compressed in one frame, zstd's with tables
+ * of its own sizes (codec.c); returns bytes written, or 0 on error. */
+size_t tdat_codec_compress_text(struct tdat_codec *, const void *src,
+    size_t slen, void *dst, size_t dcap);
 void tdat_codec_level(struct tdat_codec *, int level);	/* zstd only */
 /*
  * The bytes tdat_codec_compress() makes of src, handed to o->put in

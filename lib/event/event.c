@@ -392,6 +392,79 @@ field_clear(struct tdat_field *f)
 	memset(f, 0, sizeof(*f));
 }
 
+/*
+ * The strings of an event tdat_event_scan() reads (ev->strs): in blocks
+ * that go with it, as a format's fields would otherwise cost two mallocs
+ * and two frees each, a fifth of what tdat-verify's reading of a trace's
+ * formats costs (callgrind).  A string the tokenizer made (a field line
+ * read the long way, the event's name) stays one of malloc's:
+ * tdat_event_free() frees a string no block holds.
+ */
+struct tdat_strs {
+	struct tdat_strs *next;
+	size_t used, cap;
+	char b[];
+};
+
+#define STRS_BLOCK	4096
+
+/* Room for n bytes in *sp (a block more when full); NULL without memory. */
+static char *
+strs_take(struct tdat_strs **sp, size_t n)
+{
+	struct tdat_strs *a = *sp;
+	char *p;
+
+	if (a == NULL || a->cap - a->used < n) {
+		if ((a = malloc(sizeof(*a) + (n > STRS_BLOCK ? n :
+		    STRS_BLOCK))) == NULL)
+			return NULL;
+		a->next = *sp;
+		a->used = 0;
+		a->cap = n > STRS_BLOCK ? n : STRS_BLOCK;
+		*sp = a;
+	}
+	p = a->b + a->used;
+	a->used += n;
+	return p;
+}
+
+/* strndup(s, n) into *sp, or with malloc when sp is NULL. */
+static char *
+strs_dup(struct tdat_strs **sp, const char *s, size_t n)
+{
+	char *p;
+
+	if (sp == NULL)
+		return strndup(s, n);
+	n = strnlen(s, n);
+	if ((p = strs_take(sp, n + 1)) != NULL) {
+		memcpy(p, s, n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
+/* free(s) unless a block of a holds it. */
+static void
+strs_free(const struct tdat_strs *a, char *s)
+{
+	for (; a; a = a->next)
+		if ((uintptr_t)s >= (uintptr_t)a->b &&
+		    (uintptr_t)s < (uintptr_t)a->b + a->cap)
+			return;
+	free(s);
+}
+
+/* field_clear() for a field of an event with blocks a. */
+static void
+field_drop(const struct tdat_strs *a, struct tdat_field *f)
+{
+	strs_free(a, f->type);
+	strs_free(a, f->name);
+	memset(f, 0, sizeof(*f));
+}
+
 /* "[N]" after a field name; sets the array length. */
 static int
 field_brackets(struct ptok *t, struct tdat_field *f, char **tok, int *sized)
@@ -682,10 +755,11 @@ fast_key(const struct ptok *t, size_t *p, const char *key, size_t k, int *v)
 	return fast_char(t, p, ';');
 }
 
-/* The spans joined by blanks, then "[" N "]" when br (N: span num). */
+/* The spans joined by blanks, then "[" N "]" when br (N: span num); in
+ * *sp, or with malloc when sp is NULL. */
 static char *
 fast_join(const struct ptok *t, const struct span *s, int n, int br,
-    struct span num)
+    struct span num, struct tdat_strs **sp)
 {
 	size_t len = br ? num.n + 2 : 0;
 	char *out, *q;
@@ -693,7 +767,7 @@ fast_join(const struct ptok *t, const struct span *s, int n, int br,
 
 	for (i = 0; i < n; i++)
 		len += s[i].n + 1;
-	if ((out = q = malloc(len + 1)) == NULL)
+	if ((out = q = sp ? strs_take(sp, len + 1) : malloc(len + 1)) == NULL)
 		return NULL;
 	for (i = 0; i < n; i++) {
 		if (i > 0)
@@ -712,7 +786,8 @@ fast_join(const struct ptok *t, const struct span *s, int n, int br,
 }
 
 static int
-field_fast(struct ptok *t, int lsize, struct tdat_field *f)
+field_fast(struct ptok *t, int lsize, struct tdat_field *f,
+    struct tdat_strs **sp)
 {
 	struct span tok[FAST_TOKS], name, num = { 0, 0 };
 	struct tdat_field nf;
@@ -780,9 +855,10 @@ field_fast(struct ptok *t, int lsize, struct tdat_field *f)
 	}
 	if (p >= t->len || t->buf[p] != '\n')
 		return 0;
-	if ((nf.type = fast_join(t, tok, nt, br, num)) == NULL ||
-	    (nf.name = strndup(t->buf + name.at, name.n)) == NULL) {
-		free(nf.type);
+	if ((nf.type = fast_join(t, tok, nt, br, num, sp)) == NULL ||
+	    (nf.name = strs_dup(sp, t->buf + name.at, name.n)) == NULL) {
+		if (sp == NULL)
+			free(nf.type);
 		return 0;
 	}
 	field_flags(&nf);
@@ -794,14 +870,16 @@ field_fast(struct ptok *t, int lsize, struct tdat_field *f)
 	return 1;
 }
 
-/* One "field:...;offset:N;size:N;[signed:N;]" line. */
+/* One "field:...;offset:N;size:N;[signed:N;]" line (the strings of its
+ * usual form in *sp when sp is not NULL). */
 static int
-field_line(struct ptok *t, int ftrace, int lsize, struct tdat_field *f)
+field_line(struct ptok *t, int ftrace, int lsize, struct tdat_field *f,
+    struct tdat_strs **sp)
 {
 	char *tk;
 	int type, sized = 0, sgn;
 
-	if (field_fast(t, lsize, f))
+	if (field_fast(t, lsize, f, sp))
 		return 0;
 	type = tdat_tok_read(t, &tk);
 	if (ftrace && type == T_ITEM && strcmp(tk, "special") == 0) {
@@ -880,7 +958,7 @@ read_fields(struct ptok *t, int ftrace, int lsize, struct tdat_field **out)
 		memset(&v[n], 0, sizeof(v[n]));
 		/* (an offset or size past any record: no format, as no
 		 * record could be read with it) */
-		if (field_line(t, ftrace, lsize, &v[n]) < 0 ||
+		if (field_line(t, ftrace, lsize, &v[n], NULL) < 0 ||
 		    !field_sane(&v[n])) {
 			field_clear(&v[n]);
 			goto fail;
@@ -899,21 +977,27 @@ fail:
 void
 tdat_event_free(struct tdat_event *ev)
 {
+	struct tdat_strs *a, *na;
 	int i;
 
 	if (ev == NULL)
 		return;
+	a = ev->strs;
 	for (i = 0; i < ev->ncommon; i++)
-		field_clear(&ev->common[i]);
+		field_drop(a, &ev->common[i]);
 	for (i = 0; i < ev->nfields; i++)
-		field_clear(&ev->fields[i]);
+		field_drop(a, &ev->fields[i]);
 	free(ev->common);
 	free(ev->fields);
-	free(ev->system);
-	free(ev->name);
-	free(ev->fmt);
+	strs_free(a, ev->system);
+	strs_free(a, ev->name);
+	strs_free(a, ev->fmt);
 	tdat_print_free(ev->print);
 	tdat_simple_free(ev->simple);
+	for (; a; a = na) {
+		na = a->next;
+		free(a);
+	}
 	free(ev);
 }
 
@@ -1707,13 +1791,69 @@ field_word(struct ptok *t)
 }
 
 /*
+ * The field lines tdat_event_scan() read the usual way (field_fast()) of
+ * late, by their place in a section: a trace's format files repeat them
+ * (the common fields in each), and such a line's field is made of its
+ * bytes and the long size alone, so a line the same as the one kept is
+ * not read again.  One set a thread, the strings in the entries.
+ */
+#define KEEP_LINES	8
+#define KEEP_LINE_MAX	120
+#define KEEP_STR_MAX	64
+
+struct kept_line {
+	size_t n;		/* the line's bytes after "field"; 0: none */
+	int lsize;
+	char line[KEEP_LINE_MAX];
+	struct tdat_field f;	/* with no strings: those are next */
+	char type[KEEP_STR_MAX], name[KEEP_STR_MAX];
+};
+
+static _Thread_local struct kept_line kept_lines[2][KEEP_LINES];
+
+/* The field of the line from t->pos to end, as field_line() reads it,
+ * its strings in *sp; through kl (or NULL) when kept there. */
+static int
+scan_line(struct ptok *t, size_t end, int ftrace, int lsize,
+    struct kept_line *kl, struct tdat_field *f, struct tdat_strs **sp)
+{
+	size_t n = end - t->pos, tn, nn;
+
+	if (kl && kl->n == n && kl->lsize == lsize &&
+	    memcmp(kl->line, t->buf + t->pos, n) == 0) {
+		*f = kl->f;
+		if ((f->type = strs_dup(sp, kl->type, sizeof(kl->type))) !=
+		    NULL && (f->name = strs_dup(sp, kl->name,
+		    sizeof(kl->name))) != NULL) {
+			t->pos = end;
+			return 0;
+		}
+		memset(f, 0, sizeof(*f));
+	}
+	if (!field_fast(t, lsize, f, sp))
+		return field_line(t, ftrace, lsize, f, NULL);
+	if (kl && n <= sizeof(kl->line) &&
+	    (tn = strlen(f->type)) < sizeof(kl->type) &&
+	    (nn = strlen(f->name)) < sizeof(kl->name)) {
+		kl->n = n;
+		kl->lsize = lsize;
+		memcpy(kl->line, t->buf + end - n, n);
+		kl->f = *f;
+		kl->f.type = kl->f.name = NULL;
+		memcpy(kl->type, f->type, tn + 1);
+		memcpy(kl->name, f->name, nn + 1);
+	}
+	return 0;
+}
+
+/*
  * Field lines up to a blank line (or "print fmt:"), appended to *v (*n
  * of them); a line that does not parse is noted and passed over.  -1
- * without memory.
+ * without memory.  sect: 0 the common fields, 1 the event's.
  */
 static int
 scan_fields(struct ptok *t, const struct scan *sc, int ftrace, int lsize,
-    struct tdat_field **v, int *n)
+    struct tdat_field **v, int *n, int sect)
 {
 	static const char *const print[] = { "print", "fmt", ":", NULL };
 	struct tdat_field *nv;
@@ -1739,13 +1879,14 @@ scan_fields(struct ptok *t, const struct scan *sc, int ftrace, int lsize,
 		}
 		nv = *v + *n;
 		memset(nv, 0, sizeof(*nv));
-		if (bad || field_line(t, ftrace, lsize, nv) < 0 ||
+		if (bad || scan_line(t, end, ftrace, lsize, *n < KEEP_LINES ?
+		    &kept_lines[sect][*n] : NULL, nv, &sc->ev->strs) < 0 ||
 		    t->pos != end) {
-			field_clear(nv);
+			field_drop(sc->ev->strs, nv);
 			scan_note(sc, TDAT_FMT_BAD_FIELD, NULL, NULL);
 		} else if (!field_sane(nv)) {
 			scan_note(sc, TDAT_FMT_FIELD_RANGE, NULL, nv);
-			field_clear(nv);
+			field_drop(sc->ev->strs, nv);
 		} else
 			(*n)++;
 		t->pos = end;
@@ -1821,6 +1962,40 @@ tdat_event_scan_id(const char *text, size_t len)
 	return r < 0 || !have_id ? -1 : ev.id;
 }
 
+/*
+ * The head every kernel writes, "name: WORD\nID: DIGITS\nformat:\n", as
+ * scan_header() reads it (a WORD the tokenizer replaces is left to it,
+ * as is an ID that is no event id): 1 with the name (in *sp), the id and
+ * t->pos after it, 0 for any other head, -1 without memory.
+ */
+static int
+usual_head(struct ptok *t, struct tdat_event *ev, struct tdat_strs **sp)
+{
+	const char *s = t->buf;
+	size_t len = t->len, i = 6, w;
+	int id;
+
+	if ((id = usual_id(s, len)) < 0)
+		return 0;
+	while (ctype_of((unsigned char)s[i]) == T_ITEM)
+		i++;
+	w = i - 6;
+	if ((w == 12 && memcmp(s + 6, "LOCAL_PR_FMT", 12) == 0) ||
+	    (w == 10 && (memcmp(s + 6, "STA_PR_FMT", 10) == 0 ||
+	    memcmp(s + 6, "VIF_PR_FMT", 10) == 0)))
+		return 0;
+	/* usual_id() found the name and the digits each end a line */
+	for (i += 5; s[i] >= '0' && s[i] <= '9'; i++)
+		;
+	if (len - i < 9 || memcmp(s + i, "\nformat:\n", 9) != 0)
+		return 0;
+	if ((ev->name = strs_dup(sp, s + 6, w)) == NULL)
+		return -1;
+	ev->id = id;
+	t->pos = i + 9;
+	return 1;
+}
+
 int
 tdat_event_scan(const char *text, size_t len, const char *system, int lsize,
     void (*note)(void *, const struct tdat_fmt_issue *), void *arg,
@@ -1832,9 +2007,15 @@ tdat_event_scan(const char *text, size_t len, const char *system, int lsize,
 
 	*out = NULL;
 	if ((sc.ev = calloc(1, sizeof(*sc.ev))) == NULL ||
-	    (sc.ev->system = strdup(system)) == NULL)
+	    (sc.ev->system = strs_dup(&sc.ev->strs, system,
+	    strlen(system))) == NULL)
 		goto nomem;
-	r = scan_header(&t, &sc, &have_id);
+	if ((r = usual_head(&t, sc.ev, &sc.ev->strs)) < 0)
+		goto nomem;
+	if (r > 0)
+		have_id = 1;
+	else
+		r = scan_header(&t, &sc, &have_id);
 	if (r < 0 || !have_id) {
 		if (r >= 0)
 			scan_note(&sc, TDAT_FMT_NO_ID, NULL, NULL);
@@ -1846,12 +2027,13 @@ tdat_event_scan(const char *text, size_t len, const char *system, int lsize,
 		scan_note(&sc, TDAT_FMT_NO_FORMAT, NULL, NULL);
 		t.pos = 0;
 	} else if (scan_fields(&t, &sc, ftrace, lsize, &sc.ev->common,
-	    &sc.ev->ncommon) < 0 || scan_fields(&t, &sc, ftrace, lsize,
-	    &sc.ev->fields, &sc.ev->nfields) < 0)
+	    &sc.ev->ncommon, 0) < 0 || scan_fields(&t, &sc, ftrace, lsize,
+	    &sc.ev->fields, &sc.ev->nfields, 1) < 0)
 		goto nomem;
 	if (!scan_print(&t))
 		scan_note(&sc, TDAT_FMT_NO_PRINT, NULL, NULL);
-	else if ((sc.ev->fmt = strndup(text + t.pos, len - t.pos)) == NULL)
+	else if ((sc.ev->fmt = strs_dup(&sc.ev->strs, text + t.pos,
+	    len - t.pos)) == NULL)
 		goto nomem;
 	*out = sc.ev;
 	return 0;

@@ -41,6 +41,8 @@ struct tdat_print;		/* a compiled print format */
 struct tdat_simple;		/* a compiled "format:" line */
 struct tdat_events;
 
+struct tdat_strs;		/* strings held in blocks (event.c) */
+
 /* One event type. */
 struct tdat_event {
 	char *system, *name;
@@ -61,6 +63,8 @@ struct tdat_event {
 				 * are not parsed yet (tdat_events_add_lazy),
 				 * from lazy_pos on; else NULL */
 	size_t lazy_len, lazy_pos;
+	struct tdat_strs *strs;	/* blocks holding strings of the event
+				 * (tdat_event_scan's), or NULL */
 };
 
 enum {

@@ -3,7 +3,8 @@
  * tdat_sink_par in tdat-sink.h), for the record driver (run.c).
  *
  * The driver's thread copies each kept record (its bytes, as many as the
- * sink's note() asks) into the block being filled; a full block is
+ * sink's note() asks, and SLACK more where the record has them, for the
+ * print's 8-byte loads) into the block being filled; a full block is
  * queued; each worker takes the oldest queued block and formats it into
  * the block's own buffer with a formatter of its own; the driver's
  * thread writes the done blocks in block order.  When no block is free
@@ -47,6 +48,7 @@
 #define BLK_RECS	1024
 #define BLK_BYTES	((size_t)128 << 10)
 #define BLK_OUT		((size_t)128 << 10)
+#define SLACK		8	/* bytes copied past what a record needs */
 #define NBLK(n)		(2 * (n) + 1)
 #define NBLK_MAX	NBLK(TDAT_THREADS_MAX)
 
@@ -55,7 +57,7 @@ enum { B_FREE, B_FILL, B_QUEUED, B_BUSY, B_DONE };
 struct item {
 	size_t k;		/* the input */
 	size_t off;		/* its bytes in the block's arena */
-	struct tdat_record rec;	/* data NULL until formatted */
+	struct tdat_record rec;	/* its data: the copy at off */
 };
 
 /* Apart from what other threads write (no false sharing). */
@@ -398,33 +400,48 @@ take_block(struct tdat_par *p, struct tdat_err *e)
 	return 0;
 }
 
-int
-tdat_par_add(struct tdat_par *p, size_t k, const struct tdat_record *rec,
-    struct tdat_err *e)
+/* The bytes of rec a formatter reads: what the sink's note() says (a
+ * string that runs on: to its NUL, as it is printed), and SLACK bytes
+ * after, where the record has them: a print's fast steps load 8 bytes
+ * at a field (print-eval.c's reach), and take the slow ones when the
+ * record is cut shorter. */
+static size_t
+copy_len(const struct tdat_par *p, size_t k, const struct tdat_record *rec)
 {
-	size_t len = rec->size, at, have;
-	struct blk *b;
-	struct item *it;
+	size_t len = rec->size, have;
 	const unsigned char *z;
-	unsigned char *q;
 	uint32_t need;
-	int rc, exact;
 
-	if (p->inorder)
-		return p->sink->ops->record(p->sink->arg, k, rec, e);
 	have = rec->avail > rec->size ? rec->avail : rec->size;
 	if (p->ops->note != NULL) {
 		need = p->ops->note(p->sink->arg, k, rec);
-		exact = (need & TDAT_PAR_EXACT) != 0;
-		need &= ~TDAT_PAR_EXACT;
-		if (need > len)
-			len = need < have ? need : have;
-		/* a string that runs on: to its NUL, as it is printed */
-		if (len < have && !exact) {
-			z = memchr(rec->data + len, '\0', have - len);
-			len = z ? (size_t)(z - rec->data) + 1 : have;
+		if (need & TDAT_PAR_EXACT) {
+			need &= ~TDAT_PAR_EXACT;
+			if (need > len)
+				len = need < have ? need : have;
+		} else {
+			if (need > len)
+				len = need < have ? need : have;
+			if (len < have) {
+				z = memchr(rec->data + len, '\0', have - len);
+				len = z ? (size_t)(z - rec->data) + 1 : have;
+			}
 		}
 	}
+	return len + SLACK < have ? len + SLACK : have > len ? have : len;
+}
+
+/* Room for len bytes at the block being filled: the block queued when
+ * it is full and the next taken (which may end the threads: inorder).
+ * 0 or a negative code. */
+static int
+make_room(struct tdat_par *p, size_t len, struct tdat_err *e)
+{
+	struct blk *b;
+	size_t at;
+	unsigned char *q;
+	int rc;
+
 	if ((b = p->cur) != NULL && (b->n == p->recs || (b->n &&
 	    ((b->used + 7) & ~(size_t)7) + len > b->cap)) &&
 	    (rc = submit(p, e)) < 0)
@@ -432,7 +449,7 @@ tdat_par_add(struct tdat_par *p, size_t k, const struct tdat_record *rec,
 	if (p->cur == NULL && !p->inorder && (rc = take_block(p, e)) < 0)
 		return rc;
 	if (p->inorder)
-		return p->sink->ops->record(p->sink->arg, k, rec, e);
+		return 0;
 	b = p->cur;
 	at = (b->used + 7) & ~(size_t)7;
 	if (at + len > b->cap) {	/* the block's first record */
@@ -442,13 +459,36 @@ tdat_par_add(struct tdat_par *p, size_t k, const struct tdat_record *rec,
 		b->arena = q;
 		b->cap = at + len;
 	}
+	return 0;
+}
+
+int
+tdat_par_add(struct tdat_par *p, size_t k, const struct tdat_record *rec,
+    struct tdat_err *e)
+{
+	struct blk *b = p->cur;
+	struct item *it;
+	size_t len, at;
+	int rc;
+
+	if (p->inorder)
+		return p->sink->ops->record(p->sink->arg, k, rec, e);
+	len = copy_len(p, k, rec);
+	if (b == NULL || b->n == p->recs ||
+	    ((b->used + 7) & ~(size_t)7) + len > b->cap) {
+		if ((rc = make_room(p, len, e)) < 0)
+			return rc;
+		if (p->inorder)
+			return p->sink->ops->record(p->sink->arg, k, rec, e);
+		b = p->cur;
+	}
+	at = (b->used + 7) & ~(size_t)7;
 	memcpy(b->arena + at, rec->data, len);
 	b->used = at + len;
 	it = &b->it[b->n++];
 	it->k = k;
 	it->off = at;
 	it->rec = *rec;
-	it->rec.data = NULL;
 	it->rec.avail = (uint32_t)len;
 	p->nrec++;
 	return 0;

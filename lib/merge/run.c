@@ -280,15 +280,74 @@ run_free(struct tdat_run *r, int complete)
 	free(r->in);
 }
 
+/*
+ * Inputs opened with their kallsyms left loading (tdat-dump --records,
+ * lib/tdat.h kallsyms_later): the readers are opened first, so that a
+ * time cut's seek runs while the kallsyms load (a 10 ms cut of a v7 zstd
+ * trace waited for its 4 MB of kallsyms, then bisected each CPU's
+ * chunks), then the kallsyms are waited for, before the sink begins: it
+ * reads them, and nothing is written before them, so that damaged ones
+ * fail as the open would have, first and with no output.  A reader's
+ * error is kept for when the sink has begun (its errors come first, as
+ * before).
+ */
+static int
+kallsyms_pending(const struct tdat_run *r)
+{
+	size_t k;
+
+	for (k = 0; k < r->n; k++)
+		if (r->in[k].f->kallsyms_wait != NULL)
+			return 1;
+	return 0;
+}
+
+/* Every input's kallsyms read in: 0, or the first one's error in r->e,
+ * named as the open names it. */
+static int
+kallsyms_in(struct tdat_run *r)
+{
+	struct tdat_err ke = { 0 };
+	const char *path;
+	size_t k;
+	int rc;
+
+	for (k = 0; k < r->n; k++)
+		if ((rc = tdat_kallsyms_wait(r->in[k].f, &ke)) < 0) {
+			path = tdat_file_path(r->in[k].f);
+			if (r->n > 1)
+				tdat_err_name(&ke, strcmp(path, "-") == 0 ?
+				    "stdin" : path);
+			*r->e = ke;
+			return rc;
+		}
+	return 0;
+}
+
+/* Open the readers ahead (kallsyms_pending()): 0, or the first reader's
+ * error into *oe; the kallsyms' error is returned. */
+static int
+open_ahead(struct tdat_run *r, unsigned flags, int *orc, struct tdat_err *oe)
+{
+	size_t k;
+
+	*orc = 0;
+	for (k = 0; k < r->n && *orc >= 0; k++)
+		*orc = open_input(r, k, flags);
+	if (*orc < 0)
+		*oe = *r->e;
+	return kallsyms_in(r);
+}
+
 int
 tdat_run(struct tdat_file *const *files, size_t n, struct tdat_select *sel,
     const struct tdat_sink *sink, tdat_progress_fn progress,
     void *progress_arg, struct tdat_err *e)
 {
 	struct tdat_run r;
-	struct tdat_err saved;
+	struct tdat_err saved, oe;
 	size_t k;
-	int rc, erc;
+	int rc, erc, ahead, orc = 0;
 
 	memset(&r, 0, sizeof(r));
 	r.n = n;
@@ -314,14 +373,22 @@ tdat_run(struct tdat_file *const *files, size_t n, struct tdat_select *sel,
 		goto out;
 	}
 	/* TDAT_THREADS is looked at before anything is written */
+	ahead = kallsyms_pending(&r);
 	if (sink->ops->par != NULL && tdat_threads(e) == 0) {
 		rc = e->code;
+		if (ahead && (erc = kallsyms_in(&r)) < 0)
+			rc = erc;
 		goto out;
 	}
+	if (ahead && (rc = open_ahead(&r, sink->ops->flags, &orc, &oe)) < 0)
+		goto out;
 	if ((rc = sink->ops->begin(sink->arg, files, n, &r, e)) < 0)
 		goto out;
-	if (rc == TDAT_RUN_RECORDS) {
-		for (k = 0; k < n && rc >= 0; k++)
+	if (rc == TDAT_RUN_RECORDS && ahead && orc < 0) {
+		*e = oe;
+		rc = orc;
+	} else if (rc == TDAT_RUN_RECORDS) {
+		for (k = 0; k < n && rc >= 0 && !ahead; k++)
 			rc = open_input(&r, k, sink->ops->flags);
 		if (rc >= 0)
 			rc = run_records(&r, sink);

@@ -672,6 +672,47 @@ test_scan(void)
 }
 
 /*
+ * tdat_event_scan() gives a field line it read before (kept by its place
+ * in the section) the field it gave then: not when the long size or a
+ * byte differs, and each event's strings its own.
+ */
+static void
+test_scan_kept(void)
+{
+	static const char a[] =
+	    "name: a\nID: 5\n" COMMON
+	    "\tfield:long v[];\toffset:8;\tsize:0;\tsigned:1;\n"
+	    "\tfield:int w;\toffset:8;\tsize:4;\tsigned:1;\n"
+	    "\n";
+	static const char b[] =
+	    "name: b\nID: 6\n" COMMON
+	    "\tfield:long v[];\toffset:8;\tsize:0;\tsigned:1;\n"
+	    "\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n"
+	    "\n";
+	struct tdat_event *e1 = NULL, *e2 = NULL, *e3 = NULL;
+	struct tdat_err e = { 0 };
+	char log[256] = "";
+
+	ok(tdat_event_scan(a, strlen(a), "t", 8, scan_note, log, &e1, &e) ==
+	    0 && tdat_event_scan(a, strlen(a), "t", 4, scan_note, log, &e2,
+	    &e) == 0 && tdat_event_scan(b, strlen(b), "t", 8, scan_note, log,
+	    &e3, &e) == 0 && e1->nfields == 2 && e2->nfields == 2 &&
+	    e3->nfields == 2, "scan kept: three scans");
+	ok(e1 && e2 && e1->fields[0].elemsize == 8 &&
+	    e2->fields[0].elemsize == 4, "scan kept: not across long sizes");
+	ok(e3 && strcmp(e3->fields[1].name, "x") == 0 &&
+	    strcmp(e3->fields[0].type, "long[]") == 0 &&
+	    e3->fields[0].name != e1->fields[0].name,
+	    "scan kept: a line not the same is read; strings of its own");
+	tdat_event_free(e1);
+	ok(e2 && strcmp(e2->fields[1].name, "w") == 0 &&
+	    strcmp(e2->common[3].name, "common_pid") == 0,
+	    "scan kept: strings outlive the event they came from");
+	tdat_event_free(e2);
+	tdat_event_free(e3);
+}
+
+/*
  * A field line's keys are whole words: "offsetx", "sizes" or "signed_"
  * is no "offset", "size" or "signed" (the line is malformed), while
  * blanks around the ':' and ';' are read past.
@@ -789,6 +830,39 @@ test_scan_heads(void)
 		    &sc, &e) < 0 ? -1 : sc->id;
 		ok(id == want[i] && (id < 0 || (sc->name != NULL) == named[i]),
 		    "scan head %zu: id %d", i, want[i]);
+		tdat_event_free(sc);
+	}
+}
+
+/* The usual head read straight (usual_head()) as the tokens read it:
+ * its name and id, an id past 16 bits noted, a head not quite usual. */
+static void
+test_scan_usual(void)
+{
+	static const char *const head[] = {
+		"name: ev_1\nID: 12\n", "name: big\nID: 70000\n",
+		"name: sp \nID: 13\n", "name: x\nID: 014\n",
+	};
+	static const int want[] = { 12, -1, 13, 12 };
+	static const char *const logs[] = { "", "1:big ", "", "" };
+	struct tdat_event *sc;
+	struct tdat_err e;
+	char text[512], log[256];
+	size_t i;
+	int id;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		snprintf(text, sizeof(text), "%s%s\tfield:int x;\toffset:8;"
+		    "\tsize:4;\tsigned:1;\n\nprint fmt: \"%%d\", REC->x\n",
+		    head[i], COMMON);
+		log[0] = '\0';
+		sc = NULL;
+		id = tdat_event_scan(text, strlen(text), "t", 8, scan_note, log,
+		    &sc, &e) < 0 ? -1 : sc->id;
+		ok(id == want[i] && strcmp(log, logs[i]) == 0 && (id < 0 ||
+		    (sc->name && strcmp(sc->name, i == 0 ? "ev_1" : i == 2 ?
+		    "sp" : "x") == 0 && sc->nfields == 1)),
+		    "scan usual head %zu: id %d", i, want[i]);
 		tdat_event_free(sc);
 	}
 }
@@ -962,6 +1036,7 @@ main(void)
 	test_scan_ids();
 	test_tok_expect();
 	test_scan_heads();
+	test_scan_usual();
 	test_deep(&b);
 	if (ss && sirq && hirq && misc_ev && bp) {
 		test_sched(ss, &b);
@@ -977,6 +1052,7 @@ main(void)
 	test_sb_limit();
 	test_failed(bad_ev, &b);
 	test_scan();
+	test_scan_kept();
 	test_scan_keys();
 	test_fields_only();
 	tdat_sb_free(&b);

@@ -13,7 +13,7 @@
  * pages weighed against trace-cmd's of 10, which lets level -1 in; a
  * pipeline freed with chunks in it frees them (check-asan's
  * LeakSanitizer sees the rest); tdat_codec_head() gives the first bytes
- * alone.
+ * alone; levels 1 and -1 hash with a table of 2^16 entries.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -470,6 +470,49 @@ test_head(const char *name)
 	tdat_codec_free(c);
 }
 
+/*
+ * Levels 1 and -1 hash with a table of 2^16 entries: the function trace's
+ * chunks as libzstd makes them at that level with matches of 7 bytes and
+ * that table, fewer bytes than with zstd's own table at chunk sizes.
+ */
+static void
+test_hash16(void)
+{
+	static unsigned char out[MAXLEN * 2], ref[MAXLEN * 2];
+	static const int level[2] = { 1, -1 };
+	struct tdat_codec *z = tdat_codec_new("zstd");
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	size_t ours = 0, own = 0, n, m, o;
+	int i, k, same = 1;
+
+	for (k = 0; k < 2; k++) {
+		tdat_codec_level(z, level[k]);
+		for (i = 0; i < NFUNC; i++) {
+			n = tdat_codec_compress(z, func + (size_t)i * MAXLEN,
+			    MAXLEN, out, sizeof(out));
+			ZSTD_CCtx_reset(cc, ZSTD_reset_parameters);
+			ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel,
+			    level[k]);
+			ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 0);
+			ZSTD_CCtx_setParameter(cc, ZSTD_c_minMatch, 7);
+			o = ZSTD_compress2(cc, ref, sizeof(ref), func +
+			    (size_t)i * MAXLEN, MAXLEN);
+			ZSTD_CCtx_setParameter(cc, ZSTD_c_hashLog, 16);
+			m = ZSTD_compress2(cc, ref, sizeof(ref), func +
+			    (size_t)i * MAXLEN, MAXLEN);
+			same &= n == m && memcmp(out, ref, n) == 0;
+			ours += n;
+			own += o;
+		}
+		ok(same && ours < own, "zstd level %d, a hash table of 2^16: "
+		    "libzstd's bytes; %zu bytes, zstd's own table %zu",
+		    level[k], ours, own);
+		ours = own = 0;
+	}
+	ZSTD_freeCCtx(cc);
+	tdat_codec_free(z);
+}
+
 int
 main(void)
 {
@@ -550,6 +593,7 @@ main(void)
 			rc = run("zstd", 2, NFUNC, 1, &g, &nw);
 			ok(rc == 0 && g.bad == 0 && g.h == want3,
 			    "zstd on a function trace, 2 workers: as without");
+			test_hash16();
 			level1_matches();
 			big_chunks();
 			free(func);
