@@ -32,6 +32,7 @@
 #include "event-int.h"
 #include "tdat-sink.h"
 #include "tdat-json.h"
+#include "json-num.h"
 
 /* The CPU tracks of --chrome live in a process no Linux pid can be
  * (pid_max is at most 2^22). */
@@ -55,6 +56,25 @@ enum {
 	K_SYM = TDAT_KIND_SYM,	/* addresses trace-cmd prints as symbols */
 };
 
+#define FAST_SYMS	8	/* symbol fields line_fast() takes */
+#define FAST_KEY	32	/* keys up to this long: one fixed-size copy */
+#define FAST_FIELDS	32	/* fields line_fast() takes */
+
+/* line_fast()'s step for a field: where it is, how it is written, and
+ * its key with the comma before it (none for the first), padded. */
+struct fstep {
+	uint64_t mask;		/* its bytes of the 8 loaded (fast_load()) */
+	uint32_t off;
+	uint8_t size;
+	uint8_t op;		/* OP_* */
+	uint8_t klen;		/* bytes of key */
+	uint8_t kskip;		/* 1: key starts with a comma */
+	uint8_t sym;		/* 1: kind K_SYM */
+	char key[FAST_KEY + 8];	/* (+1: read from key + kskip) */
+};
+
+enum { OP_U, OP_S, OP_X };	/* unsigned, signed, "0x..." */
+
 /* What an event type writes the same way every time, made once: its
  * quoted keys and the system and event members. */
 struct evc {
@@ -77,6 +97,8 @@ struct evc {
 	uint32_t need, reach;
 	uint64_t *mask;		/* each field's bytes of the 8 loaded */
 	uint64_t pid_mask, flags_mask, preempt_mask;
+	struct fstep *step;	/* line_fast()'s, one a field */
+	int sfield[FAST_SYMS];	/* fields of kind K_SYM, in order */
 	/* --chrome: "name":"..","cat":"..","ph":"i","s":"t","ts": (made
 	 * once; NULL when a name needs escaping) */
 	char *chead;
@@ -92,6 +114,9 @@ struct jin {
 };
 
 #define NAMEC	4096	/* as many as the symbol cache (texts.c) */
+#define SYMC_TEXT	40	/* names up to this long: one fixed-size copy */
+#define FAST_NUM	24	/* room for a number: 20 digits and a sign or
+				 * quotes, and a fixed-size copy */
 
 struct jev {
 	struct tdat_file *f;	/* the input of the record being written */
@@ -130,6 +155,17 @@ struct jev {
 		int id;
 		const struct tdat_event *ev;
 	} ids[NAMEC];		/* tdat_events_find() of the last ids */
+	struct symc {
+		const struct tdat_events *set;
+		uint64_t addr;
+		const char *s;	/* sym() of addr in set, or NULL */
+		uint32_t len;
+		int plain;	/* tdat_json_plain() */
+		char text[SYMC_TEXT];	/* s, padded, when it fits */
+		uint32_t hexlen;
+		char hex[FAST_NUM];	/* fast_hex() of addr */
+	} syms[NAMEC];		/* line_fast(): symbols seen, by address */
+	struct jn_hi hi;	/* fast_int()'s high digits */
 	struct evc *evcq[16];	/* evc_get() of the last events, by address */
 	/* --chrome */
 	const struct tdat_event *sw;	/* sched:sched_switch */
@@ -251,6 +287,7 @@ evc_free(struct evc *c)
 	free(c->other);
 	free(c->kind);
 	free(c->mask);
+	free(c->step);
 	free(c);
 }
 
@@ -280,11 +317,6 @@ evc_kinds(struct evc *c, const struct tdat_event *ev)
 		c->nsym += c->kind[i] == K_SYM;
 }
 
-#define FAST_NUM	24	/* room for a number: 20 digits and a sign or
-				 * quotes, and a fixed-size copy */
-#define FAST_SYMS	8	/* symbol fields line_fast() takes */
-#define FAST_KEY	32	/* keys up to this long: one fixed-size copy */
-
 /* A field line_fast() writes: one integer of 1, 2, 4 or 8 bytes. */
 static int
 fast_field(const struct tdat_field *f)
@@ -304,12 +336,14 @@ fast_len(const struct evc *c)
 	int i;
 
 	if (c->nother || c->nsym > FAST_SYMS || !fast_field(c->pid) ||
-	    !fast_field(c->flags) || !fast_field(c->preempt))
+	    !fast_field(c->flags) || !fast_field(c->preempt) ||
+	    ev->nfields > FAST_FIELDS)
 		return 0;
 	for (i = 0; i < ev->nfields; i++) {
-		if (ev->fields[i].name == NULL || !fast_field(&ev->fields[i]))
+		if (ev->fields[i].name == NULL || !fast_field(&ev->fields[i]) ||
+		    c->klen[i] + 1 > FAST_KEY)
 			return 0;
-		n += 2 * c->klen[i] + FAST_KEY + FAST_NUM + 4;
+		n += 2 * c->klen[i] + FAST_KEY + FAST_NUM + SYMC_TEXT + 4;
 	}
 	return n;
 }
@@ -352,6 +386,39 @@ fast_loads(struct evc *c)
 	c->preempt_mask = fast_reach(c, c->preempt);
 	for (i = 0; i < ev->nfields; i++)
 		c->mask[i] = fast_reach(c, &ev->fields[i]);
+}
+
+/* line_fast()'s steps of an event type it writes; -1: no memory. */
+static int
+fast_steps(struct evc *c)
+{
+	const struct tdat_event *ev = c->ev;
+	const struct tdat_field *f;
+	struct fstep *s;
+	int i, k = 0;
+
+	if (c->fastlen == 0)
+		return 0;
+	if ((c->step = calloc((size_t)ev->nfields + 1, sizeof(*s))) == NULL)
+		return -1;
+	for (i = 0; i < ev->nfields; i++) {
+		f = &ev->fields[i];
+		s = &c->step[i];
+		s->mask = c->loads ? c->mask[i] : 0;
+		s->off = (uint32_t)f->offset;
+		s->size = (uint8_t)f->size;
+		s->op = c->kind[i] != K_INT ? OP_X :
+		    f->flags & TDAT_FLD_SIGNED ? OP_S : OP_U;
+		s->kskip = i > 0;
+		if (i > 0)
+			s->key[0] = ',';
+		memcpy(s->key + s->kskip, c->text.p + c->koff[i], c->klen[i]);
+		s->klen = (uint8_t)(c->klen[i] + s->kskip);
+		s->sym = c->kind[i] == K_SYM;
+		if (s->sym)
+			c->sfield[k++] = i;
+	}
+	return 0;
 }
 
 static struct evc *
@@ -405,6 +472,8 @@ evc_new(const struct tdat_event *ev)
 	c->preempt = tdat_event_field(ev, "common_preempt_count");
 	c->fastlen = fast_len(c);
 	fast_loads(c);
+	if (fast_steps(c) < 0)
+		goto fail;
 	return c;
 fail:
 	evc_free(c);
@@ -559,44 +628,39 @@ symbols(struct jev *j, const struct evc *c, const struct tdat_record *r,
 /* The digits of a magnitude m (negative: with a minus), quoted beyond
  * TDAT_JSON_SAFE, as tdat_jw_u64() and tdat_jw_i64() write them, at p
  * (FAST_NUM bytes of room); returns the end. */
-static inline char *
-fast_int(char *p, uint64_t m, int neg)
+static inline __attribute__((always_inline)) char *
+fast_int(char *p, uint64_t m, int neg, struct jn_hi *h)
 {
-	int quote = m > TDAT_JSON_SAFE, n;
+	int quote = m > TDAT_JSON_SAFE;
 
 	if (m < 10 && !neg) {
 		*p = (char)('0' + m);
 		return p + 1;
 	}
-	/* the digits in place: a copy's wide read of them stalls */
 	if (quote)
 		*p++ = '"';
 	if (neg)
 		*p++ = '-';
-	n = tdat_udec_len(m);
-	tdat_udec_digits(p + n, m);
-	p += n;
+	p = jn_u64_hi(p, m, h);
 	if (quote)
 		*p++ = '"';
 	return p;
 }
 
-static inline char *
-fast_i64(char *p, int64_t v)
+static inline __attribute__((always_inline)) char *
+fast_i64(char *p, int64_t v, struct jn_hi *h)
 {
-	return fast_int(p, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
+	return fast_int(p, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0, h);
 }
 
 /* An address as tdat_jw_hex() writes it. */
 static inline char *
 fast_hex(char *p, uint64_t v)
 {
-	int n = tdat_hex_len(v);
-
 	memcpy(p, "\"0x", 3);
-	tdat_hex_digits(p + 3 + n, v);
-	p[3 + n] = '"';
-	return p + 4 + n;
+	p = jn_hex(p + 3, v);
+	*p = '"';
+	return p + 1;
 }
 
 static inline char *
@@ -604,17 +668,6 @@ fast_put(char *p, const char *s, size_t n)
 {
 	memcpy(p, s, n);
 	return p + n;
-}
-
-/* A key of an event type's text (padded with FAST_KEY bytes). */
-static inline char *
-fast_key(char *p, const struct evc *c, int i)
-{
-	if (c->klen[i] <= FAST_KEY)
-		memcpy(p, c->text.p + c->koff[i], FAST_KEY);
-	else
-		memcpy(p, c->text.p + c->koff[i], c->klen[i]);
-	return p + c->klen[i];
 }
 
 /* A name's length and whether it needs escaping, kept by its address
@@ -630,6 +683,33 @@ name_info(struct jev *j, const char *s)
 		n->plain = tdat_json_plain(s, n->len);
 	}
 	return n;
+}
+
+/* sym() of v and its name_info(), kept by address: the same symbol
+ * every time while the set lives. */
+static const struct symc *
+sym_info(struct jev *j, uint64_t v)
+{
+	struct symc *c = &j->syms[(v >> 4 ^ v >> 16) % NAMEC];
+	const struct namec *n;
+
+	if (c->addr != v || c->set != j->ev) {
+		c->set = j->ev;
+		c->addr = v;
+		c->s = sym(j, v);
+		c->len = 0;
+		c->plain = 1;
+		c->hexlen = (uint32_t)(fast_hex(c->hex, v) - c->hex);
+		if (c->s != NULL) {
+			n = name_info(j, c->s);
+			c->len = (uint32_t)n->len;
+			c->plain = n->plain && n->len <= UINT32_MAX;
+			memset(c->text, 0, sizeof(c->text));
+			if (n->len <= sizeof(c->text))
+				memcpy(c->text, c->s, n->len);
+		}
+	}
+	return c;
 }
 
 #define FAST_LIT(p, s)	fast_put((p), (s), sizeof(s) - 1)
@@ -664,6 +744,16 @@ fast_read(const struct jev *j, const struct tdat_field *f,
 	return loads ? fast_load(f, r, mask) : fast_get(j, f, r);
 }
 
+/* fast_get() of a step's field. */
+static inline uint64_t
+step_get(const struct jev *j, const struct fstep *s,
+    const struct tdat_record *r)
+{
+	if (s->off + s->size > r->size)
+		return 0;
+	return getn(j, r->data + s->off, s->size);
+}
+
 /* The comm of a pid, the last one kept. */
 static const char *
 comm_of(struct jev *j, int pid)
@@ -687,7 +777,7 @@ put_task(struct jev *j, char *p, int pid, const struct namec *comm)
 	if (j->task_len != 0 && j->task_pid == pid && j->task_comm == comm->s)
 		return fast_put(p, j->task_text, j->task_len);
 	p = FAST_LIT(p, ",\"pid\":");
-	p = fast_i64(p, pid);
+	p = fast_i64(p, pid, &j->hi);
 	p = FAST_LIT(p, ",\"comm\":\"");
 	p = fast_put(p, comm->s, comm->len);
 	p = FAST_LIT(p, "\",\"flags\":");
@@ -711,15 +801,13 @@ put_task(struct jev *j, char *p, int pid, const struct namec *comm)
 static int
 line_fast(struct jev *j, const struct evc *c, const struct tdat_record *r)
 {
-	const struct tdat_event *ev = c->ev;
-	const struct tdat_field *f;
+	const struct fstep *s;
 	struct tdat_jw *w = &j->w;
-	struct namec comm, name[FAST_SYMS];
-	const char *s;
+	struct namec comm;
+	const struct symc *name[FAST_SYMS], *sc;
+	uint64_t val[FAST_FIELDS], v;
 	size_t need;
-	uint64_t v;
-	int64_t sv;
-	int i, k, open, pid, loads;
+	int i, k, n, open, pid, loads;
 	char *p;
 
 	if (c->fastlen == 0 || j->nin > 1 || r->buffer > 0 || r->missed ||
@@ -728,62 +816,76 @@ line_fast(struct jev *j, const struct evc *c, const struct tdat_record *r)
 		return 1;
 	loads = c->loads && !j->f->big && r->size >= c->need &&
 	    r->avail >= c->reach;
+	n = c->ev->nfields;
+	if (loads) {
+		for (i = 0; i < n; i++) {
+			memcpy(&v, r->data + c->step[i].off, 8);
+			val[i] = v & c->step[i].mask;
+		}
+	} else {
+		for (i = 0; i < n; i++)
+			val[i] = step_get(j, &c->step[i], r);
+	}
 	pid = (int)fast_read(j, c->pid, r, loads, c->pid_mask);
 	comm = *name_info(j, comm_of(j, pid));
 	if (!comm.plain)
 		return 1;
 	need = c->fastlen + comm.len;
-	for (i = k = 0; i < ev->nfields && k < c->nsym; i++) {
-		if (c->kind[i] != K_SYM)
-			continue;
-		if ((s = sym(j, fast_read(j, &ev->fields[i], r, loads,
-		    loads ? c->mask[i] : 0))) == NULL) {
-			name[k++].s = NULL;
-			continue;
-		}
-		name[k] = *name_info(j, s);
-		if (!name[k].plain)
+	for (k = 0; k < c->nsym; k++) {
+		sc = name[k] = sym_info(j, val[c->sfield[k]]);
+		if (!sc->plain)
 			return 1;
-		need += name[k++].len;
+		need += sc->len;
 	}
+	/* (two of them in one slot: the first is gone) */
+	for (k = 1; k < c->nsym; k++)
+		if (name[k - 1]->addr != val[c->sfield[k - 1]])
+			return 1;
 	if (w->cap - w->len < need && (tdat_jw_flush(w) != 0 ||
 	    w->cap - w->len < need))
 		return 1;
 	p = w->buf + w->len;
 	p = FAST_LIT(p, "{\"ts\":");
-	p = fast_int(p, r->ts, 0);
+	p = fast_int(p, r->ts, 0, &j->hi);
 	p = FAST_LIT(p, ",\"cpu\":");
-	p = fast_i64(p, r->cpu);
+	p = fast_i64(p, r->cpu, &j->hi);
 	*p++ = ',';
 	p = fast_put(p, c->text.p + c->head, c->headlen);
 	p = put_task(j, p, pid, &comm);
-	p = fast_int(p, fast_read(j, c->flags, r, loads, c->flags_mask), 0);
+	p = fast_int(p, fast_read(j, c->flags, r, loads, c->flags_mask), 0,
+	    &j->hi);
 	p = FAST_LIT(p, ",\"preempt_count\":");
 	p = fast_int(p, fast_read(j, c->preempt, r, loads, c->preempt_mask),
-	    0);
+	    0, &j->hi);
 	p = FAST_LIT(p, ",\"fields\":{");
-	for (i = 0; i < ev->nfields; i++) {
-		f = &ev->fields[i];
-		if (i > 0)
-			*p++ = ',';
-		p = fast_key(p, c, i);
-		v = fast_read(j, f, r, loads, loads ? c->mask[i] : 0);
-		if (c->kind[i] != K_INT) {
-			p = fast_hex(p, v);
-		} else if (f->flags & TDAT_FLD_SIGNED) {
-			sv = tdat_sext(v, f->size);
-			p = fast_i64(p, sv);
-		} else
-			p = fast_int(p, v, 0);
+	for (i = k = 0; i < n; i++) {
+		s = &c->step[i];
+		memcpy(p, s->key, FAST_KEY);
+		p += s->klen;
+		if (s->op == OP_X && s->sym) {
+			memcpy(p, name[k]->hex, FAST_NUM);
+			p += name[k++]->hexlen;
+		} else if (s->op == OP_X)
+			p = fast_hex(p, val[i]);
+		else if (s->op == OP_S)
+			p = fast_i64(p, tdat_sext(val[i], s->size), &j->hi);
+		else
+			p = fast_int(p, val[i], 0, &j->hi);
 	}
 	*p++ = '}';
-	for (i = k = open = 0; i < ev->nfields && k < c->nsym; i++) {
-		if (c->kind[i] != K_SYM || name[k++].s == NULL)
+	for (k = open = 0; k < c->nsym; k++) {
+		if (name[k]->s == NULL)
 			continue;
 		p = open++ ? FAST_LIT(p, ",") : FAST_LIT(p, ",\"symbols\":{");
-		p = fast_key(p, c, i);
+		s = &c->step[c->sfield[k]];
+		memcpy(p, s->key + s->kskip, FAST_KEY);
+		p += s->klen - s->kskip;
 		*p++ = '"';
-		p = fast_put(p, name[k - 1].s, name[k - 1].len);
+		if (name[k]->len <= SYMC_TEXT)
+			memcpy(p, name[k]->text, SYMC_TEXT);
+		else
+			memcpy(p, name[k]->s, name[k]->len);
+		p += name[k]->len;
 		*p++ = '"';
 	}
 	if (open)
@@ -946,16 +1048,16 @@ fit_dur(uint64_t first, uint64_t start, uint64_t end)
 
 /* Microseconds with three decimals: exact nanoseconds. */
 static void
-usecs(struct tdat_jw *w, uint64_t ns)
+usecs(struct jev *j, uint64_t ns)
 {
+	struct tdat_jw *w = &j->w;
 	char s[2 * FAST_NUM + 4], *p = s;
 	unsigned ms = (unsigned)(ns % 1000);
 
-	/* "%llu.%03u" */
-	p = fast_int(p, ns / 1000, 0);
-	if (p[-1] == '"')	/* fast_int quotes beyond 2^53; not here */
-		p = s + snprintf(s, sizeof(s), "%llu",
-		    (unsigned long long)(ns / 1000));
+	/* "%llu.%03u", the digits in place (json-num.h's wide stores, read
+	 * back at once by the copy below, would stall it) */
+	p += tdat_udec_len(ns / 1000);
+	tdat_udec_digits(p, ns / 1000);
 	*p++ = '.';
 	*p++ = (char)('0' + ms / 100);
 	*p++ = (char)('0' + ms / 10 % 10);
@@ -1079,9 +1181,9 @@ slice_end(struct jev *j, int cpu, uint64_t ts, const long long *state)
 	tdat_jw_key(w, "ph");
 	tdat_jw_cstr(w, "X");
 	tdat_jw_key(w, "ts");
-	usecs(w, s->start);
+	usecs(j, s->start);
 	tdat_jw_key(w, "dur");
-	usecs(w, fit_dur(s->first, s->start, ts));
+	usecs(j, fit_dur(s->first, s->start, ts));
 	tdat_jw_key(w, "pid");
 	tdat_jw_i64(w, CPU_PID);
 	tdat_jw_key(w, "tid");
@@ -1221,9 +1323,9 @@ chrome_pid(struct jev *j, int pid)
 	if (j->cpid_len != 0 && j->cpid == pid)
 		return j->cpid_text;
 	p = FAST_LIT(p, "\"pid\":");
-	p = fast_i64(p, pid);
+	p = fast_i64(p, pid, &j->hi);
 	p = FAST_LIT(p, ",\"tid\":");
-	p = fast_i64(p, pid);
+	p = fast_i64(p, pid, &j->hi);
 	p = FAST_LIT(p, ",\"args\":");
 	j->cpid_len = (size_t)(p - j->cpid_text);
 	j->cpid = pid;
@@ -1264,7 +1366,7 @@ instant(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
 		tdat_jw_raw(w, "\"t\"", 3);
 		tdat_jw_qkey(w, "\"ts\":", 5);
 	}
-	usecs(w, r->ts);
+	usecs(j, r->ts);
 	if (w->depth != w->lines_depth) {
 		q = chrome_pid(j, pid);
 		tdat_jw_qkey(w, q, j->cpid_len);
@@ -1643,7 +1745,7 @@ int
 tdat_json_events(struct tdat_file *const *files, size_t n, FILE *out,
     const struct tdat_json_opts *o, struct tdat_err *e)
 {
-	struct jev *j = calloc(1, sizeof(*j));	/* names: 96 KiB */
+	struct jev *j = calloc(1, sizeof(*j));	/* caches: 416 KiB */
 	struct tdat_sink sink = { &jev_ops, j };
 	int rc;
 

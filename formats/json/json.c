@@ -19,7 +19,11 @@
 #include "tdat-int.h"
 #include "tdat-json.h"
 
-#define JW_CHUNK	(256 * 1024)	/* stdio copies the first 64 KiB only */
+/* A writer's buffer: to a stream, stdio copies up to its own buffer (64
+ * KiB for tdat_out's) of each write, so the more at once the less copied;
+ * a worker's block of text (tdat_jw.mem) stays small. */
+#define JW_CHUNK	(1024 * 1024)
+#define JW_MEM_CHUNK	(256 * 1024)
 #define JC_FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 /* ------------------------------------------------------------------ */
@@ -30,7 +34,7 @@ tdat_jw_init(struct tdat_jw *w, FILE *out)
 {
 	memset(w, 0, sizeof(*w));
 	w->out = out;
-	w->cap = JW_CHUNK;
+	w->cap = out ? JW_CHUNK : JW_MEM_CHUNK;
 	w->buf = malloc(w->cap);
 	w->js = json_object_new_string("");
 	w->tmp = malloc(sizeof(*w->tmp));

@@ -10,6 +10,7 @@
 
 #include "tdat-int.h"
 #include "tdat-json.h"
+#include "json-num.h"
 #include "tap.h"
 
 
@@ -61,6 +62,49 @@ mem_close(struct mem *m)
 	return m->p;
 }
 
+/* json-num.h against printf: every number below 10^7 (their digits and
+ * hex), the edges of each eight-digit group, and a run of pseudo-random
+ * magnitudes of every bit length; jn_u64_hi() through one struct jn_hi
+ * as the numbers go. */
+static void
+numbers(void)
+{
+	static const uint64_t edge[] = { 0, 9, 10, 99, 100, 9999, 10000,
+		99999999, 100000000, 100000001, 9999999999999999ULL,
+		10000000000000000ULL, 10000000000000001ULL, 0xffffffffULL,
+		0x100000000ULL, 0xfffffffffULL, 0x7fffffffffffffffULL,
+		18446744073709551615ULL };
+	struct jn_hi h = { 0, 0, 0 };
+	uint64_t v, x = 88172645463325252ULL;
+	char b[48], r[48], *e;
+	int bad = 0, badhex = 0, badhi = 0;
+	size_t i, n = 10000000 + 200000 + sizeof(edge) / sizeof(edge[0]);
+
+	for (i = 0; i < n; i++) {
+		if (i < 10000000) {
+			v = i;
+		} else if (i < 10000000 + 200000) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			v = x >> (x & 63);
+		} else {
+			v = edge[i - 10000000 - 200000];
+		}
+		snprintf(r, sizeof(r), "%llu", (unsigned long long)v);
+		e = jn_u64(b, v);
+		bad += (size_t)(e - b) != strlen(r) || memcmp(b, r, strlen(r));
+		e = jn_u64_hi(b, v, &h);
+		badhi += (size_t)(e - b) != strlen(r) || memcmp(b, r, strlen(r));
+		snprintf(r, sizeof(r), "%llx", (unsigned long long)v);
+		e = jn_hex(b, v);
+		badhex += (size_t)(e - b) != strlen(r) || memcmp(b, r, strlen(r));
+	}
+	ok(bad == 0, "jn_u64() as %%llu (%d differ)", bad);
+	ok(badhi == 0, "jn_u64_hi() as %%llu (%d differ)", badhi);
+	ok(badhex == 0, "jn_hex() as %%llx (%d differ)", badhex);
+}
+
 int
 main(void)
 {
@@ -69,6 +113,7 @@ main(void)
 	char big[70000];
 
 	tdat_formats_all();
+	numbers();
 	utf8("ASCII unchanged", "abc", 3, "abc", 0);
 	utf8("valid 2, 3 and 4-byte sequences kept", "\xc3\xa9\xe2\x82\xac"
 	    "\xf0\x9f\x98\x80", 9, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 0);
