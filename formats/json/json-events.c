@@ -32,7 +32,7 @@
 #include "event-int.h"
 #include "tdat-sink.h"
 #include "tdat-json.h"
-#include "json-num.h"
+#include "tdat-num.h"
 
 /* The CPU tracks of --chrome live in a process no Linux pid can be
  * (pid_max is at most 2^22). */
@@ -1054,7 +1054,7 @@ usecs(struct jev *j, uint64_t ns)
 	char s[2 * FAST_NUM + 4], *p = s;
 	unsigned ms = (unsigned)(ns % 1000);
 
-	/* "%llu.%03u", the digits in place (json-num.h's wide stores, read
+	/* "%llu.%03u", the digits in place (tdat-num.h's wide stores, read
 	 * back at once by the copy below, would stall it) */
 	p += tdat_udec_len(ns / 1000);
 	tdat_udec_digits(p, ns / 1000);

@@ -10,7 +10,7 @@
 
 #include "tdat-int.h"
 #include "tdat-json.h"
-#include "json-num.h"
+#include "tdat-num.h"
 #include "tap.h"
 
 
@@ -62,7 +62,7 @@ mem_close(struct mem *m)
 	return m->p;
 }
 
-/* json-num.h against printf: every number below 10^7 (their digits and
+/* tdat-num.h against printf: every number below 10^7 (their digits and
  * hex), the edges of each eight-digit group, and a run of pseudo-random
  * magnitudes of every bit length; jn_u64_hi() through one struct jn_hi
  * as the numbers go. */

@@ -1,14 +1,15 @@
 /*
- * json-num.h: numbers as text for the JSON outputs' hot paths, eight
- * digits at a time in one 64-bit register (no division chain, no table):
+ * tdat-num.h: numbers as text for the outputs' hot paths (tdat-to-json's
+ * fast line first), eight digits at a time in one 64-bit register (no
+ * division chain, no table):
  * the digits are made in place, most significant in the lowest byte, and
  * stored with one 8-byte store.  Each writer may store up to 8 bytes past
  * the end it returns (its caller leaves that room; what lies there is
- * written over next).  Formats/json only; the bytes are those of
- * tdat_udec_digits() and tdat_hex_digits() (t/unit/test_json.c checks).
+ * written over next).  The bytes are those of tdat_udec_digits() and
+ * tdat_hex_digits() (t/unit/test_json.c checks).
  */
-#ifndef TDAT_JSON_NUM_H
-#define TDAT_JSON_NUM_H
+#ifndef TDAT_NUM_H
+#define TDAT_NUM_H
 
 #include <stdint.h>
 #include <string.h>
