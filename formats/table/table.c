@@ -157,6 +157,7 @@ struct tin {
 };
 
 #define NAMEC	256
+#define TASKC	64
 #define SYMC	4096	/* row_fast()'s addresses, by value */
 #define SYMC_TEXT	40	/* names up to this long: one fixed-size copy */
 
@@ -207,11 +208,13 @@ struct tw {
 	const char *comm;
 	struct symc *syms;	/* SYMC of them, made on first use */
 	struct jn_hi hi;	/* the high digits of the last number */
-	/* row_fast(): the last task's cells, "PID,\"COMM\"" */
-	int task_pid;
-	const char *task_comm;
-	size_t task_len;	/* 0: none */
-	char task_text[64];
+	/* row_fast(): tasks' cells, "PID,\"COMM\"", by pid */
+	struct taskc {
+		int pid;
+		const char *comm;
+		size_t len;	/* 0: none */
+		char text[64];
+	} task[TASKC];
 };
 
 /* ------------------------------------------------------------------ */
@@ -1292,17 +1295,24 @@ sym_named(struct tw *w, size_t k, uint64_t x)
 	return c;
 }
 
-/* "PID,\"COMM\"" at p (room: NUMW + 3 + the comm's length + 8), made
- * once for each run of records of one task; returns the end. */
+/* The cells "PID,\"COMM\"" of a task, kept by pid. */
+static inline struct taskc *
+task_of(struct tw *w, int pid)
+{
+	return &w->task[(unsigned)pid % TASKC];
+}
+
+/* Those cells at p (room: NUMW + 3 + the comm's length + 8), made once
+ * for each task; returns the end. */
 static inline char *
 put_task(struct tw *w, char *p, int pid, const struct namec *comm)
 {
+	struct taskc *c = task_of(w, pid);
 	char *start = p;
 
-	if (w->task_len != 0 && w->task_pid == pid &&
-	    w->task_comm == comm->s) {
-		memcpy(p, w->task_text, w->task_len);
-		return p + w->task_len;
+	if (c->len != 0 && c->pid == pid && c->comm == comm->s) {
+		memcpy(p, c->text, sizeof(c->text));
+		return p + c->len;
 	}
 	if (pid < 0)
 		*p++ = '-';
@@ -1312,14 +1322,28 @@ put_task(struct tw *w, char *p, int pid, const struct namec *comm)
 	memcpy(p, comm->s, comm->len);
 	p += comm->len;
 	*p++ = '"';
-	w->task_len = 0;
-	if ((size_t)(p - start) <= sizeof(w->task_text)) {
-		memcpy(w->task_text, start, (size_t)(p - start));
-		w->task_len = (size_t)(p - start);
-		w->task_pid = pid;
-		w->task_comm = comm->s;
+	c->len = 0;
+	if ((size_t)(p - start) <= sizeof(c->text)) {
+		memcpy(c->text, start, (size_t)(p - start));
+		c->len = (size_t)(p - start);
+		c->pid = pid;
+		c->comm = comm->s;
 	}
 	return p;
+}
+
+/* The decimal digits of v at p (NUMW bytes of room and 8 more): the
+ * small ones inline; returns the end. */
+static inline __attribute__((always_inline)) char *
+tnum(char *p, uint64_t v, struct jn_hi *h)
+{
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	if (v < 100000000)
+		return jn_dec_short(p, (uint32_t)v);
+	return jn_u64_hi(p, v, h);
 }
 
 #define FAST_SLACK	64	/* bytes a fixed-size copy may store past
@@ -1339,6 +1363,7 @@ row_fast(struct tw *w, const struct tev *v, size_t k,
 	const struct tstep *s;
 	const struct symc *sc[FAST_COLS];
 	struct namec comm;
+	struct taskc *tc;
 	uint64_t val[FAST_COLS], x;
 	int big = w->in[k].f->big, i, a, n = v->ncols - FAST_LEAD, pid, loads;
 	size_t need;
@@ -1367,8 +1392,11 @@ row_fast(struct tw *w, const struct tev *v, size_t k,
 			    tdat_getn(r->data + s->off, s->size, big);
 		}
 	}
-	comm = *name_of(w, comm_of(w, k, pid));
-	if (!comm.plain)
+	comm.s = comm_of(w, k, pid);
+	tc = task_of(w, pid);
+	if (tc->len != 0 && tc->pid == pid && tc->comm == comm.s)
+		comm.len = sizeof(tc->text);	/* (more than it takes) */
+	else if (!(comm = *name_of(w, comm.s)).plain)
 		return 1;
 	need = (size_t)v->ncols * (NUMW + 1) + 1 + comm.len + 2 + FAST_SLACK;
 	for (a = 0; a < v->naddr; a++) {
@@ -1415,7 +1443,7 @@ row_fast(struct tw *w, const struct tev *v, size_t k,
 			*p++ = '0';
 			break;
 		case OP_U:
-			p = jn_u64_hi(p, val[i], &w->hi);
+			p = tnum(p, val[i], &w->hi);
 			break;
 		case OP_S:
 			x = (uint64_t)tdat_sext(val[i], s->size);
@@ -1423,7 +1451,7 @@ row_fast(struct tw *w, const struct tev *v, size_t k,
 				*p++ = '-';
 				x = -x;
 			}
-			p = jn_u64_hi(p, x, &w->hi);
+			p = tnum(p, x, &w->hi);
 			break;
 		case OP_A:
 			memcpy(p, sc[i]->dec, NUMW);
