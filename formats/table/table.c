@@ -23,7 +23,8 @@
  * open file; at most HOT of them at once (fewer if asked: max_open): the one least recently written
  * is flushed and closed for another, and opened again (O_APPEND) when it
  * gets rows again.  However many event types there are, the buffers take
- * at most HOT * TBUF bytes.
+ * at most HOT * TBUF bytes.  The fast rows (row_fast()) add one cache of
+ * SYMC addresses' texts (416 KiB) and, per event type, its steps.
  */
 #include <errno.h>
 #include <fcntl.h>
