@@ -113,9 +113,18 @@ struct evc {
 		int cpu, pid;
 		const char *comm;
 		uint64_t flags, preempt;
+		uint64_t key;		/* hkey: the record's first 8 bytes
+					 * & hmask */
+		int hk;			/* 1: key set */
+		size_t commlen;
 		size_t len;		/* 0: none */
 		char text[FAST_PRE];
 	} pre[FAST_PREN];
+	/* 1 when loads and pid, flags, preempt count are all in a record's
+	 * first 8 bytes (hmask: theirs): those bytes and the cpu find a
+	 * head of pre[] without reading the comm */
+	int hkey;
+	uint64_t hmask;
 };
 
 /* One input. */
@@ -373,6 +382,25 @@ fast_reach(struct evc *c, const struct tdat_field *f)
 	    (UINT64_C(1) << (8 * f->size)) - 1;
 }
 
+/* hkey and hmask of c (fast_loads()). */
+static void
+fast_hkey(struct evc *c)
+{
+	const struct tdat_field *f[3] = { c->pid, c->flags, c->preempt };
+	int i;
+
+	c->hkey = c->loads;
+	c->hmask = 0;
+	for (i = 0; i < 3 && c->hkey; i++) {
+		if (f[i]->offset < 0 || f[i]->offset + f[i]->size > 8)
+			c->hkey = 0;
+		else
+			c->hmask |= (f[i]->size >= 8 ? ~UINT64_C(0) :
+			    (UINT64_C(1) << (8 * f[i]->size)) - 1) <<
+			    (8 * f[i]->offset);
+	}
+}
+
 /* Whether line_fast() may read c's fields with fast_load(). */
 static void
 fast_loads(struct evc *c)
@@ -392,6 +420,7 @@ fast_loads(struct evc *c)
 	c->preempt_mask = fast_reach(c, c->preempt);
 	for (i = 0; i < ev->nfields; i++)
 		c->mask[i] = fast_reach(c, &ev->fields[i]);
+	fast_hkey(c);
 }
 
 /* line_fast()'s steps of an event type it writes; -1: no memory. */
@@ -789,10 +818,9 @@ fast_copy(char *p, const char *s, size_t n)
  * \"preempt_count\":P,\"fields\":{" at p, made once for each run of
  * records of one cpu, task, flags and preempt count; returns the end. */
 static char *
-put_pre(struct jev *j, struct evc *c, char *p, int cpu, int pid,
-    const struct namec *comm, uint64_t flags, uint64_t preempt)
+put_pre(struct jev *j, struct evc *c, char *p, struct pre *e, int cpu,
+    int pid, const struct namec *comm, uint64_t flags, uint64_t preempt)
 {
-	struct pre *e = &c->pre[(unsigned)cpu % FAST_PREN];
 	char *start = p;
 
 	if (e->len != 0 && e->cpu == cpu && e->pid == pid &&
@@ -818,8 +846,10 @@ put_pre(struct jev *j, struct evc *c, char *p, int cpu, int pid,
 		e->cpu = cpu;
 		e->pid = pid;
 		e->comm = comm->s;
+		e->commlen = comm->len;
 		e->flags = flags;
 		e->preempt = preempt;
+		e->hk = 0;
 	}
 	return p;
 }
@@ -838,9 +868,10 @@ line_fast(struct jev *j, struct evc *c, const struct tdat_record *r)
 	struct tdat_jw *w = &j->w;
 	struct namec comm;
 	const struct symc *name[FAST_SYMS], *sc;
-	uint64_t val[FAST_FIELDS], v;
+	uint64_t val[FAST_FIELDS], v, key = 0;
 	size_t need;
-	int i, k, n, open, pid, loads;
+	struct pre *e;
+	int i, k, n, open, pid = 0, loads, hit;
 	char *p;
 
 	if (c->fastlen == 0 || j->nin > 1 || r->buffer > 0 || r->missed ||
@@ -859,11 +890,23 @@ line_fast(struct jev *j, struct evc *c, const struct tdat_record *r)
 		for (i = 0; i < n; i++)
 			val[i] = step_get(j, &c->step[i], r);
 	}
-	pid = (int)fast_read(j, c->pid, r, loads, c->pid_mask);
-	comm = *name_info(j, comm_of(j, pid));
-	if (!comm.plain)
-		return 1;
-	need = c->fastlen + comm.len;
+	e = &c->pre[(unsigned)r->cpu % FAST_PREN];
+	hit = 0;
+	if (loads && c->hkey) {
+		memcpy(&key, r->data, 8);
+		key &= c->hmask;
+		hit = e->len != 0 && e->hk && e->key == key &&
+		    e->cpu == r->cpu;
+	}
+	if (hit) {
+		need = c->fastlen + e->commlen;
+	} else {
+		pid = (int)fast_read(j, c->pid, r, loads, c->pid_mask);
+		comm = *name_info(j, comm_of(j, pid));
+		if (!comm.plain)
+			return 1;
+		need = c->fastlen + comm.len;
+	}
 	for (k = 0; k < c->nsym; k++) {
 		sc = name[k] = sym_info(j, val[c->sfield[k]]);
 		if (!sc->plain)
@@ -880,9 +923,17 @@ line_fast(struct jev *j, struct evc *c, const struct tdat_record *r)
 	p = w->buf + w->len;
 	p = FAST_LIT(p, "{\"ts\":");
 	p = fast_int(p, r->ts, 0, &j->hi);
-	p = put_pre(j, c, p, r->cpu, pid, &comm,
-	    fast_read(j, c->flags, r, loads, c->flags_mask),
-	    fast_read(j, c->preempt, r, loads, c->preempt_mask));
+	if (hit) {
+		p = fast_copy(p, e->text, e->len);
+	} else {
+		p = put_pre(j, c, p, e, r->cpu, pid, &comm,
+		    fast_read(j, c->flags, r, loads, c->flags_mask),
+		    fast_read(j, c->preempt, r, loads, c->preempt_mask));
+		if (loads && c->hkey && e->len != 0) {
+			e->key = key;
+			e->hk = 1;
+		}
+	}
 	for (i = k = 0; i < n; i++) {
 		s = &c->step[i];
 		memcpy(p, s->key, FAST_KEY);
