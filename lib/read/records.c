@@ -262,8 +262,9 @@ decode(struct tdat_reader *r, struct stream *s, struct tdat_err *e)
  * time extends, as decode() would have.
  */
 static inline int
-decode_fast(struct tdat_reader *r, struct stream *s)
+decode_fast(struct tdat_reader *r, struct stream *s, struct tdat_record *out)
 {
+	struct tdat_record *o;
 	const unsigned char *d = s->pg.p + r->pl.data_off;
 	uint32_t at = s->pg.pos, size = s->pg.commit, w, type, len, hdr;
 	uint64_t ts = s->pg.ts;
@@ -302,17 +303,21 @@ decode_fast(struct tdat_reader *r, struct stream *s)
 	s->pg.ts = ts;
 	s->pg.pos = at + hdr + len;
 	s->last_raw = ts;
-	s->rec.raw_ts = ts;
-	s->rec.ts = ts + r->fast_add;
-	s->rec.data = d + at + hdr;
-	s->rec.size = len;
-	avail = s->avail - (size_t)(s->rec.data - s->pg.p);
-	s->rec.avail = avail > MAX_AVAIL ? MAX_AVAIL : (uint32_t)avail;
-	s->rec.off = s->pg.chunk_pos >= 0 ? s->pg.off :
+	/* still strictly first: straight into the caller's record */
+	o = ts + r->fast_add < r->others_ts ? out : &s->rec;
+	o->raw_ts = ts;
+	o->ts = ts + r->fast_add;
+	o->cpu = (int)s->cpu.id;
+	o->buffer = s->buffer;
+	o->data = d + at + hdr;
+	o->size = len;
+	avail = s->avail - (size_t)(o->data - s->pg.p);
+	o->avail = avail > MAX_AVAIL ? MAX_AVAIL : (uint32_t)avail;
+	o->off = s->pg.chunk_pos >= 0 ? s->pg.off :
 	    s->pg.off + (uint64_t)r->pl.data_off + at;
-	s->rec.missed = 0;
-	s->rec.missed_count = 0;
-	return 1;
+	o->missed = 0;
+	o->missed_count = 0;
+	return o == out ? 2 : 1;
 }
 
 static int
@@ -601,7 +606,10 @@ tdat_reader_next_all(struct tdat_reader *r, struct tdat_record *rec,
 
 	if (best != NULL) {
 		/* best holds the record returned last: a page begun */
-		rc = r->fast && decode_fast(r, best) ? 0 : advance(r, best, e);
+		rc = r->fast ? decode_fast(r, best, rec) : 0;
+		if (rc == 2)
+			return 1;	/* *rec filled, best stays pending */
+		rc = rc ? 0 : advance(r, best, e);
 		r->pending = NULL;
 		if (rc < 0)
 			return rc;
