@@ -14,6 +14,7 @@
 
 #include "tdat-int.h"
 #include "event-int.h"
+#include "tdat-num.h"
 
 /* ------------------------------------------------------------------ */
 /* Evaluation. */
@@ -1503,9 +1504,12 @@ sdec_at(char *w, const struct pop *o, unsigned long long v)
 		*w++ = '-';
 		v = 0ULL - (unsigned long long)s;
 	}
-	w += tdat_udec_len(v);
-	tdat_udec_digits(w, v);
-	return w;
+	/* jn_u64() stores 8 bytes at most past w: within the step's 24 */
+	if (v < 10) {	/* the common case: one digit */
+		*w = (char)('0' + v);
+		return w + 1;
+	}
+	return jn_u64(w, v);
 }
 
 /*
@@ -1546,10 +1550,8 @@ run_ops_fast(const struct rec *r, const struct tdat_print *p,
 			w += o->it->flen;
 			o++;
 			/* FALLTHROUGH */
-		case F_UDEC:
-			v = op_load(r, o);
-			w += tdat_udec_len(v);
-			tdat_udec_digits(w, v);
+		case F_UDEC:	/* jn_u64(): stores within the step's room */
+			w = jn_u64(w, op_load(r, o));
 			break;
 		case F_PRE_HEX:
 			memcpy(w, o->text, SB_SHORT);
