@@ -59,6 +59,9 @@ enum {
 #define FAST_SYMS	8	/* symbol fields line_fast() takes */
 #define FAST_KEY	32	/* keys up to this long: one fixed-size copy */
 #define FAST_FIELDS	32	/* fields line_fast() takes */
+#define FAST_CHUNK	32	/* fast_copy()'s pieces */
+#define FAST_PRE	256	/* room for a line's head (put_pre()) */
+#define FAST_PREN	8	/* put_pre()'s heads kept, by cpu */
 
 /* line_fast()'s step for a field: where it is, how it is written, and
  * its key with the comma before it (none for the first), padded. */
@@ -104,6 +107,24 @@ struct evc {
 	char *chead;
 	size_t cheadlen;
 	int chead_done;
+	/* line_fast(): ",\"cpu\":C,".."\"fields\":{" of the last pid,
+	 * comm, flags and preempt count it wrote on a cpu, by cpu */
+	struct pre {
+		int cpu, pid;
+		const char *comm;
+		uint64_t flags, preempt;
+		uint64_t key;		/* hkey: the record's first 8 bytes
+					 * & hmask */
+		int hk;			/* 1: key set */
+		size_t commlen;
+		size_t len;		/* 0: none */
+		char text[FAST_PRE];
+	} pre[FAST_PREN];
+	/* 1 when loads and pid, flags, preempt count are all in a record's
+	 * first 8 bytes (hmask: theirs): those bytes and the cpu find a
+	 * head of pre[] without reading the comm */
+	int hkey;
+	uint64_t hmask;
 };
 
 /* One input. */
@@ -134,12 +155,6 @@ struct jev {
 	int comm_pid;		/* JSON Lines: the last pid's comm */
 	size_t comm_in;		/* (of that input) */
 	const char *comm;
-	/* line_fast(): ",\"pid\":N,\"comm\":\"C\",\"flags\":" of the last
-	 * pid and comm it wrote (task_len 0: none) */
-	int task_pid;
-	const char *task_comm;
-	size_t task_len;
-	char task_text[80];
 	/* --chrome: "pid":N,"tid":N,"args": of the pid it wrote last
 	 * (cpid_len 0: none) */
 	int cpid;
@@ -332,7 +347,7 @@ static size_t
 fast_len(const struct evc *c)
 {
 	const struct tdat_event *ev = c->ev;
-	size_t n = 256 + c->headlen;
+	size_t n = 256 + FAST_CHUNK + c->headlen;
 	int i;
 
 	if (c->nother || c->nsym > FAST_SYMS || !fast_field(c->pid) ||
@@ -367,6 +382,25 @@ fast_reach(struct evc *c, const struct tdat_field *f)
 	    (UINT64_C(1) << (8 * f->size)) - 1;
 }
 
+/* hkey and hmask of c (fast_loads()). */
+static void
+fast_hkey(struct evc *c)
+{
+	const struct tdat_field *f[3] = { c->pid, c->flags, c->preempt };
+	int i;
+
+	c->hkey = c->loads;
+	c->hmask = 0;
+	for (i = 0; i < 3 && c->hkey; i++) {
+		if (f[i]->offset < 0 || f[i]->offset + f[i]->size > 8)
+			c->hkey = 0;
+		else
+			c->hmask |= (f[i]->size >= 8 ? ~UINT64_C(0) :
+			    (UINT64_C(1) << (8 * f[i]->size)) - 1) <<
+			    (8 * f[i]->offset);
+	}
+}
+
 /* Whether line_fast() may read c's fields with fast_load(). */
 static void
 fast_loads(struct evc *c)
@@ -386,6 +420,7 @@ fast_loads(struct evc *c)
 	c->preempt_mask = fast_reach(c, c->preempt);
 	for (i = 0; i < ev->nfields; i++)
 		c->mask[i] = fast_reach(c, &ev->fields[i]);
+	fast_hkey(c);
 }
 
 /* line_fast()'s steps of an event type it writes; -1: no memory. */
@@ -641,7 +676,7 @@ fast_int(char *p, uint64_t m, int neg, struct jn_hi *h)
 		*p++ = '"';
 	if (neg)
 		*p++ = '-';
-	p = jn_u64_hi(p, m, h);
+	p = jn_u64_hi_in(p, m, h);
 	if (quote)
 		*p++ = '"';
 	return p;
@@ -767,26 +802,54 @@ comm_of(struct jev *j, int pid)
 	return j->comm;
 }
 
-/* ",\"pid\":N,\"comm\":\"C\",\"flags\":" at p, made once for each run of
- * records of one task; returns the end. */
-static char *
-put_task(struct jev *j, char *p, int pid, const struct namec *comm)
+/* n bytes of s at p in pieces of FAST_CHUNK (up to FAST_CHUNK - 1 more
+ * read and written past them); returns the end. */
+static inline char *
+fast_copy(char *p, const char *s, size_t n)
 {
-	char *q = j->task_text, *start = p;
+	size_t i;
 
-	if (j->task_len != 0 && j->task_pid == pid && j->task_comm == comm->s)
-		return fast_put(p, j->task_text, j->task_len);
+	for (i = 0; i < n; i += FAST_CHUNK)
+		memcpy(p + i, s + i, FAST_CHUNK);
+	return p + n;
+}
+
+/* ",\"cpu\":C,\"system\":..,\"pid\":N,\"comm\":\"X\",\"flags\":F,
+ * \"preempt_count\":P,\"fields\":{" at p, made once for each run of
+ * records of one cpu, task, flags and preempt count; returns the end. */
+static char *
+put_pre(struct jev *j, struct evc *c, char *p, struct pre *e, int cpu,
+    int pid, const struct namec *comm, uint64_t flags, uint64_t preempt)
+{
+	char *start = p;
+
+	if (e->len != 0 && e->cpu == cpu && e->pid == pid &&
+	    e->comm == comm->s && e->flags == flags && e->preempt == preempt)
+		return fast_copy(p, e->text, e->len);
+	p = FAST_LIT(p, ",\"cpu\":");
+	p = fast_i64(p, cpu, &j->hi);
+	*p++ = ',';
+	p = fast_put(p, c->text.p + c->head, c->headlen);
 	p = FAST_LIT(p, ",\"pid\":");
 	p = fast_i64(p, pid, &j->hi);
 	p = FAST_LIT(p, ",\"comm\":\"");
 	p = fast_put(p, comm->s, comm->len);
 	p = FAST_LIT(p, "\",\"flags\":");
-	j->task_len = 0;
-	if ((size_t)(p - start) <= sizeof(j->task_text)) {
-		memcpy(q, start, (size_t)(p - start));
-		j->task_len = (size_t)(p - start);
-		j->task_pid = pid;
-		j->task_comm = comm->s;
+	p = fast_int(p, flags, 0, &j->hi);
+	p = FAST_LIT(p, ",\"preempt_count\":");
+	p = fast_int(p, preempt, 0, &j->hi);
+	p = FAST_LIT(p, ",\"fields\":{");
+	e->len = 0;
+	if ((size_t)(p - start) <= FAST_PRE - FAST_CHUNK) {
+		memcpy(e->text, start, (size_t)(p - start));
+		e->len = (size_t)(p - start);
+		e->cpu = cpu;
+		e->pid = pid;
+		e->comm = comm->s;
+		e->commlen = comm->len;
+		e->flags = flags;
+		e->preempt = preempt;
+		e->hk = 0;
 	}
 	return p;
 }
@@ -799,15 +862,16 @@ put_task(struct jev *j, char *p, int pid, const struct namec *comm)
  * nothing, for any other case.
  */
 static int
-line_fast(struct jev *j, const struct evc *c, const struct tdat_record *r)
+line_fast(struct jev *j, struct evc *c, const struct tdat_record *r)
 {
 	const struct fstep *s;
 	struct tdat_jw *w = &j->w;
 	struct namec comm;
 	const struct symc *name[FAST_SYMS], *sc;
-	uint64_t val[FAST_FIELDS], v;
+	uint64_t val[FAST_FIELDS], v, key = 0;
 	size_t need;
-	int i, k, n, open, pid, loads;
+	struct pre *e;
+	int i, k, n, open, pid = 0, loads, hit;
 	char *p;
 
 	if (c->fastlen == 0 || j->nin > 1 || r->buffer > 0 || r->missed ||
@@ -826,11 +890,23 @@ line_fast(struct jev *j, const struct evc *c, const struct tdat_record *r)
 		for (i = 0; i < n; i++)
 			val[i] = step_get(j, &c->step[i], r);
 	}
-	pid = (int)fast_read(j, c->pid, r, loads, c->pid_mask);
-	comm = *name_info(j, comm_of(j, pid));
-	if (!comm.plain)
-		return 1;
-	need = c->fastlen + comm.len;
+	e = &c->pre[(unsigned)r->cpu % FAST_PREN];
+	hit = 0;
+	if (loads && c->hkey) {
+		memcpy(&key, r->data, 8);
+		key &= c->hmask;
+		hit = e->len != 0 && e->hk && e->key == key &&
+		    e->cpu == r->cpu;
+	}
+	if (hit) {
+		need = c->fastlen + e->commlen;
+	} else {
+		pid = (int)fast_read(j, c->pid, r, loads, c->pid_mask);
+		comm = *name_info(j, comm_of(j, pid));
+		if (!comm.plain)
+			return 1;
+		need = c->fastlen + comm.len;
+	}
 	for (k = 0; k < c->nsym; k++) {
 		sc = name[k] = sym_info(j, val[c->sfield[k]]);
 		if (!sc->plain)
@@ -847,17 +923,17 @@ line_fast(struct jev *j, const struct evc *c, const struct tdat_record *r)
 	p = w->buf + w->len;
 	p = FAST_LIT(p, "{\"ts\":");
 	p = fast_int(p, r->ts, 0, &j->hi);
-	p = FAST_LIT(p, ",\"cpu\":");
-	p = fast_i64(p, r->cpu, &j->hi);
-	*p++ = ',';
-	p = fast_put(p, c->text.p + c->head, c->headlen);
-	p = put_task(j, p, pid, &comm);
-	p = fast_int(p, fast_read(j, c->flags, r, loads, c->flags_mask), 0,
-	    &j->hi);
-	p = FAST_LIT(p, ",\"preempt_count\":");
-	p = fast_int(p, fast_read(j, c->preempt, r, loads, c->preempt_mask),
-	    0, &j->hi);
-	p = FAST_LIT(p, ",\"fields\":{");
+	if (hit) {
+		p = fast_copy(p, e->text, e->len);
+	} else {
+		p = put_pre(j, c, p, e, r->cpu, pid, &comm,
+		    fast_read(j, c->flags, r, loads, c->flags_mask),
+		    fast_read(j, c->preempt, r, loads, c->preempt_mask));
+		if (loads && c->hkey && e->len != 0) {
+			e->key = key;
+			e->hk = 1;
+		}
+	}
 	for (i = k = 0; i < n; i++) {
 		s = &c->step[i];
 		memcpy(p, s->key, FAST_KEY);
@@ -901,7 +977,7 @@ line(struct jev *j, const struct tdat_event *ev, const struct tdat_record *r,
     int id)
 {
 	struct tdat_jw *w = &j->w;
-	const struct evc *c = NULL;
+	struct evc *c = NULL;
 	int i, pid;
 
 	if (ev && (c = evc_get(j, ev)) == NULL)

@@ -23,7 +23,8 @@
  * open file; at most HOT of them at once (fewer if asked: max_open): the one least recently written
  * is flushed and closed for another, and opened again (O_APPEND) when it
  * gets rows again.  However many event types there are, the buffers take
- * at most HOT * TBUF bytes.
+ * at most HOT * TBUF bytes.  The fast rows (row_fast()) add one cache of
+ * SYMC addresses' texts (416 KiB) and, per event type, its steps.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,12 +36,14 @@
 
 #include "event-int.h"
 #include "tdat-json.h"
+#include "tdat-num.h"
 #include "tdat-opts.h"
 #include "tdat-sink.h"
 
 #define TBUF	(64 * 1024)	/* a table's write buffer */
 #define HOT	128		/* tables with a buffer and an open file */
 #define NUMW	24		/* room for a number */
+#define FAST_COLS_MAX	64	/* columns row_fast() takes */
 
 /* How a field's value is read (as json-events.c). */
 enum { K_INT = TDAT_KIND_INT, K_ADDR = TDAT_KIND_ADDR, K_SYM = TDAT_KIND_SYM };
@@ -112,7 +115,34 @@ struct tev {
 	int fast;		/* row_fast() writes its rows */
 	int nname;		/* fast: its columns of names (C_PID's comm */
 	int namecol[10];	/* and C_SYM), in order */
+	/* row_fast()'s steps, one a column from FAST_LEAD on */
+	struct tstep *step;
+	int loads;		/* 8-byte loads: a record has need bytes */
+	uint32_t need, reach;	/* and avail >= reach */
+	const struct tdat_field *pid;
+	uint64_t pid_mask;
+	int naddr;		/* its steps of addresses (OP_A, OP_SYM) */
+	int check;		/* 1: of several fields (an entry of one may
+				 * take the slot of another's) */
+	uint8_t addr[FAST_COLS_MAX];
 };
+
+/* row_fast()'s step for a column after the leading four (common_ts,
+ * common_cpu, common_pid, common_comm): where its value is and how it is
+ * written. */
+struct tstep {
+	uint64_t mask;		/* its bytes of the 8 loaded */
+	uint32_t off;
+	uint8_t size;
+	uint8_t op;		/* OP_* */
+	uint8_t src;		/* OP_SYM: the step whose value it names */
+};
+
+enum { OP_ZERO, OP_U, OP_S, OP_A, OP_SYM };
+
+#define FAST_LEAD	4
+#define FAST_COLS	FAST_COLS_MAX	/* columns after those row_fast()
+					 * takes */
 
 #define IDC	256
 
@@ -128,7 +158,23 @@ struct tin {
 };
 
 #define NAMEC	256
-#define ADDRC	512
+#define TASKC	64
+#define SYMC	4096	/* row_fast()'s addresses, by value */
+#define SYMC_TEXT	40	/* names up to this long: one fixed-size copy */
+
+/* An address as row_fast() writes it: its decimal digits and, looked up
+ * once asked, its symbol name. */
+struct symc {
+	uint64_t v;
+	const struct tdat_events *set;	/* NULL: empty */
+	char dec[NUMW];
+	uint32_t declen;
+	int looked;		/* sym and the rest are known */
+	const char *s;		/* "" when none */
+	uint32_t len;
+	int plain;
+	char text[SYMC_TEXT];	/* s when len <= SYMC_TEXT */
+};
 
 struct tw {
 	const char *dir;
@@ -157,16 +203,19 @@ struct tw {
 		size_t len;
 		int plain;
 	} names[NAMEC];		/* names (comms, symbols), by address */
-	struct addrc {
-		uint64_t v;
-		char d[NUMW];
-		uint32_t len;	/* 0: empty */
-	} addrs[ADDRC];		/* row_fast: addresses in decimal, by value
-				 * (a function's recurs) */
 	/* the last pid's comm */
 	int comm_pid;
 	size_t comm_in;
 	const char *comm;
+	struct symc *syms;	/* SYMC of them, made on first use */
+	struct jn_hi hi;	/* the high digits of the last number */
+	/* row_fast(): tasks' cells, "PID,\"COMM\"", by pid */
+	struct taskc {
+		int pid;
+		const char *comm;
+		size_t len;	/* 0: none */
+		char text[64];
+	} task[TASKC];
 };
 
 /* ------------------------------------------------------------------ */
@@ -853,6 +902,8 @@ same_schema(const struct col *a, int na, const struct col *b, int nb)
 	return 1;
 }
 
+static int fast_steps(struct tev *);
+
 static size_t
 tev_slot(struct tev *const *t, size_t cap, const struct tdat_event *ev)
 {
@@ -897,6 +948,13 @@ tev_new(struct tw *w, size_t in, const struct tdat_event *ev)
 		if (v->fast && (how == C_PID || how == C_SYM))
 			v->namecol[v->nname++] = (int)i;
 	}
+	if (v->fast && (v->ncols < FAST_LEAD || v->ncols - FAST_LEAD >
+	    FAST_COLS || v->cols[0].how != C_TS || v->cols[1].how != C_CPU ||
+	    v->cols[2].how != C_PID || v->cols[3].how != C_COMM))
+		v->fast = 0;
+	if (v->fast && ((w->syms == NULL && (w->syms = calloc(SYMC,
+	    sizeof(*w->syms))) == NULL) || fast_steps(v) < 0))
+		goto fail;
 	for (i = 0; i < w->nt; i++) {
 		struct table *t = w->t[i];
 
@@ -915,6 +973,7 @@ tev_new(struct tw *w, size_t in, const struct tdat_event *ev)
 fail:
 	if (v->t == NULL || v->t->cols != v->cols)
 		cols_free(v->cols, v->ncols);
+	free(v->step);
 	free(v);
 	return NULL;
 }
@@ -1125,19 +1184,63 @@ num_at(char *p, uint64_t m, int neg)
 	return p;
 }
 
-/* An address in decimal at p (NUMW bytes of room), from the digits
- * written last time for it. */
-static inline char *
-addr_at(struct tw *w, char *p, uint64_t x)
+/* The need and reach of a field row_fast() loads 8 bytes of; returns
+ * the mask of its bytes (loads off when it cannot). */
+static uint64_t
+fast_reach(struct tev *v, const struct tdat_field *f)
 {
-	struct addrc *a = &w->addrs[(x ^ x >> 12) % ADDRC];
+	uint32_t off = (uint32_t)f->offset;
 
-	if (a->v != x || a->len == 0) {
-		a->v = x;
-		a->len = (uint32_t)(num_at(a->d, x, 0) - a->d);
+	if (f->offset < 0 || off > UINT32_MAX - 8 || (f->size != 1 &&
+	    f->size != 2 && f->size != 4 && f->size != 8)) {
+		v->loads = 0;
+		return 0;
 	}
-	memcpy(p, a->d, NUMW);
-	return p + a->len;
+	if (off + (uint32_t)f->size > v->need)
+		v->need = off + (uint32_t)f->size;
+	if (off + 8 > v->reach)
+		v->reach = off + 8;
+	return f->size >= 8 ? ~UINT64_C(0) :
+	    (UINT64_C(1) << (8 * f->size)) - 1;
+}
+
+/* row_fast()'s steps of a fast event type; -1: no memory. */
+static int
+fast_steps(struct tev *v)
+{
+	const struct col *c;
+	struct tstep *s;
+	int i;
+
+	if ((v->step = calloc((size_t)v->ncols + 1, sizeof(*s))) == NULL)
+		return -1;
+	v->loads = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
+	    !(v->ev->set && v->ev->set->big);
+	v->need = 0;
+	v->reach = 8;	/* (a step of no field loads at 0) */
+	v->pid = v->ev->pid;
+	if (v->pid)
+		v->pid_mask = fast_reach(v, v->pid);
+	for (i = FAST_LEAD; i < v->ncols; i++) {
+		c = &v->cols[i];
+		s = &v->step[i - FAST_LEAD];
+		if (c->f == NULL) {
+			s->op = OP_ZERO;
+			continue;
+		}
+		s->op = c->how == C_SYM ? OP_SYM : c->how == C_ADDR ? OP_A :
+		    c->how == C_SINT ? OP_S : OP_U;
+		s->off = (uint32_t)c->f->offset;
+		s->size = (uint8_t)c->size;
+		s->mask = fast_reach(v, c->f);
+		if (s->op == OP_A || s->op == OP_SYM) {
+			if (v->naddr > 0 && (v->step[v->addr[0]].off !=
+			    s->off || v->step[v->addr[0]].size != s->size))
+				v->check = 1;
+			v->addr[v->naddr++] = (uint8_t)(i - FAST_LEAD);
+		}
+	}
+	return 0;
 }
 
 /* A name's length and whether it goes between quotes as it is. */
@@ -1154,44 +1257,166 @@ name_of(struct tw *w, const char *s)
 	return c;
 }
 
+/* The entry of address x of input k: its decimal digits made. */
+static inline struct symc *
+sym_entry(struct tw *w, size_t k, uint64_t x)
+{
+	struct symc *c = &w->syms[(x >> 4 ^ x >> 16) % SYMC];
+	char d[NUMW + 8];
+
+	if (c->v != x || c->set != w->in[k].ev) {
+		c->v = x;
+		c->set = w->in[k].ev;
+		c->declen = (uint32_t)(jn_u64(d, x) - d);
+		memcpy(c->dec, d, NUMW);
+		c->looked = 0;
+	}
+	return c;
+}
+
+/* sym_entry() with its symbol name looked up. */
+static inline struct symc *
+sym_named(struct tw *w, size_t k, uint64_t x)
+{
+	struct symc *c = sym_entry(w, k, x);
+	const struct namec *n;
+	const char *s;
+
+	if (!c->looked) {
+		s = x ? tdat_events_sym(w->in[k].ev, x, NULL) : NULL;
+		n = name_of(w, s ? s : "");
+		c->s = n->s;
+		c->len = n->len <= UINT32_MAX / 2 ? (uint32_t)n->len : 0;
+		c->plain = n->plain && n->len <= UINT32_MAX / 2;
+		memset(c->text, 0, sizeof(c->text));
+		if (n->len <= SYMC_TEXT)
+			memcpy(c->text, n->s, n->len);
+		c->looked = 1;
+	}
+	return c;
+}
+
+/* The cells "PID,\"COMM\"" of a task, kept by pid. */
+static inline struct taskc *
+task_of(struct tw *w, int pid)
+{
+	return &w->task[(unsigned)pid % TASKC];
+}
+
+/* Those cells at p (room: NUMW + 3 + the comm's length + 8), made once
+ * for each task; returns the end. */
+static inline char *
+put_task(struct tw *w, char *p, int pid, const struct namec *comm)
+{
+	struct taskc *c = task_of(w, pid);
+	char *start = p;
+
+	if (c->len != 0 && c->pid == pid && c->comm == comm->s) {
+		memcpy(p, c->text, sizeof(c->text));
+		return p + c->len;
+	}
+	if (pid < 0)
+		*p++ = '-';
+	p = jn_u64(p, pid < 0 ? -(uint64_t)pid : (uint64_t)pid);
+	*p++ = ',';
+	*p++ = '"';
+	memcpy(p, comm->s, comm->len);
+	p += comm->len;
+	*p++ = '"';
+	c->len = 0;
+	if ((size_t)(p - start) <= sizeof(c->text)) {
+		memcpy(c->text, start, (size_t)(p - start));
+		c->len = (size_t)(p - start);
+		c->pid = pid;
+		c->comm = comm->s;
+	}
+	return p;
+}
+
+/* The decimal digits of v at p (NUMW bytes of room and 8 more): the
+ * small ones inline; returns the end. */
+static inline __attribute__((always_inline)) char *
+tnum(char *p, uint64_t v, struct jn_hi *h)
+{
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	if (v < 100000000)
+		return jn_dec_short(p, (uint32_t)v);
+	return jn_u64_hi(p, v, h);
+}
+
+#define FAST_SLACK	64	/* bytes a fixed-size copy may store past
+				 * the end of a row */
+
 /*
  * The row of a record of a type of integers, a comm and symbol names
- * (tev.fast), laid out straight in its table's buffer: the bytes cell()
- * writes.  1, having written nothing, when a name needs quoting.
+ * (tev.fast), laid out straight in its table's buffer by the type's
+ * steps: the bytes cell() writes.  1, having written nothing, when a
+ * name needs quoting.
  */
 static int
 row_fast(struct tw *w, const struct tev *v, size_t k,
     const struct tdat_record *r)
 {
 	struct table *t = v->t;
-	const struct col *c;
-	const struct tdat_field *f;
-	struct namec nm[10];	/* copies: a later name may take the slot */
-	int big = w->in[k].f->big, i, n = 0, pid = 0;
-	size_t need = (size_t)v->ncols * (NUMW + 1) + 1;
-	uint64_t x;
-	const char *s;
+	const struct tstep *s;
+	const struct symc *sc[FAST_COLS];
+	struct namec comm;
+	struct taskc *tc;
+	uint64_t val[FAST_COLS], x;
+	int big = w->in[k].f->big, i, a, n = v->ncols - FAST_LEAD, pid, loads;
+	size_t need;
 	char *p;
 
-	/* the names first: their lengths, and whether they are plain */
-	for (i = 0; i < v->nname; i++) {
-		c = &v->cols[v->namecol[i]];
-		f = c->f;
-		if (c->how == C_PID) {
-			pid = (int)(v->ev->pid ? tdat_field_read(v->ev,
-			    v->ev->pid, r->data, r->size) : 0);
-			s = comm_of(w, k, pid);
-		} else {	/* C_SYM */
-			x = (uint32_t)f->offset + (uint32_t)f->size > r->size ?
-			    0 : tdat_getn(r->data + f->offset, c->size, big);
-			s = x ? tdat_events_sym(w->in[k].ev, x, NULL) : NULL;
-			if (s == NULL)
-				s = "";
+	if (n > FAST_COLS || w->syms == NULL)
+		return 1;
+	loads = v->loads && !big && r->size >= v->need &&
+	    r->avail >= v->reach;
+	if (loads) {
+		pid = 0;
+		if (v->pid) {
+			memcpy(&x, r->data + v->pid->offset, 8);
+			pid = (int)(x & v->pid_mask);
 		}
-		nm[n] = *name_of(w, s);
-		if (!nm[n].plain)
+		for (i = 0; i < n; i++) {
+			memcpy(&x, r->data + v->step[i].off, 8);
+			val[i] = x & v->step[i].mask;
+		}
+	} else {
+		pid = (int)tdat_field_read_at(v->ev, v->pid, r->data, r->size);
+		for (i = 0; i < n; i++) {
+			s = &v->step[i];
+			val[i] = s->op == OP_ZERO ||
+			    s->off + s->size > r->size ? 0 :
+			    tdat_getn(r->data + s->off, s->size, big);
+		}
+	}
+	comm.s = comm_of(w, k, pid);
+	tc = task_of(w, pid);
+	if (tc->len != 0 && tc->pid == pid && tc->comm == comm.s)
+		comm.len = sizeof(tc->text);	/* (more than it takes) */
+	else if (!(comm = *name_of(w, comm.s)).plain)
+		return 1;
+	need = (size_t)v->ncols * (NUMW + 1) + 1 + comm.len + 2 + FAST_SLACK;
+	for (a = 0; a < v->naddr; a++) {
+		i = v->addr[a];
+		if (v->step[i].op == OP_A) {
+			sc[i] = sym_entry(w, k, val[i]);
+		} else {
+			sc[i] = sym_named(w, k, val[i]);
+			if (!sc[i]->plain)
+				return 1;
+			need += sc[i]->len + 2;
+		}
+	}
+	/* (two in one slot: the first is gone) */
+	for (a = 0; v->check && a < v->naddr; a++) {
+		i = v->addr[a];
+		if (sc[i]->v != val[i] || sc[i]->set != w->in[k].ev ||
+		    (v->step[i].op == OP_SYM && !sc[i]->looked))
 			return 1;
-		need += nm[n++].len + 2;
 	}
 	if (need > TBUF)
 		return 1;
@@ -1199,40 +1424,48 @@ row_fast(struct tw *w, const struct tev *v, size_t k,
 	    tflush(w, t) < 0))
 		return 0;
 	p = t->buf + t->len;
-	for (i = 0, n = 0; i < v->ncols; i++) {
-		c = &v->cols[i];
-		f = c->f;
-		if (i)
-			*p++ = ',';
-		switch (c->how) {
-		case C_TS:
-			p = num_at(p, r->ts, 0);
+	p = jn_u64_hi(p, r->ts, &w->hi);
+	*p++ = ',';
+	if (r->cpu >= 0 && r->cpu < 10) {
+		*p++ = (char)('0' + r->cpu);
+	} else {
+		if (r->cpu < 0)
+			*p++ = '-';
+		p = jn_u64(p, r->cpu < 0 ? -(uint64_t)r->cpu :
+		    (uint64_t)r->cpu);
+	}
+	*p++ = ',';
+	p = put_task(w, p, pid, &comm);
+	for (i = 0; i < n; i++) {
+		s = &v->step[i];
+		*p++ = ',';
+		switch (s->op) {
+		case OP_ZERO:
+			*p++ = '0';
 			break;
-		case C_CPU:
-			p = num_at(p, r->cpu < 0 ? -(uint64_t)r->cpu :
-			    (uint64_t)r->cpu, r->cpu < 0);
+		case OP_U:
+			p = tnum(p, val[i], &w->hi);
 			break;
-		case C_PID:
-			p = num_at(p, pid < 0 ? -(uint64_t)pid : (uint64_t)pid,
-			    pid < 0);
+		case OP_S:
+			x = (uint64_t)tdat_sext(val[i], s->size);
+			if ((int64_t)x < 0) {
+				*p++ = '-';
+				x = -x;
+			}
+			p = tnum(p, x, &w->hi);
 			break;
-		case C_COMM: case C_SYM:
+		case OP_A:
+			memcpy(p, sc[i]->dec, NUMW);
+			p += sc[i]->declen;
+			break;
+		default:	/* OP_SYM */
 			*p++ = '"';
-			memcpy(p, nm[n].s, nm[n].len);
-			p += nm[n].len;
-			n++;
-			*p++ = '"';
-			break;
-		default:	/* C_UINT, C_SINT, C_ADDR */
-			x = f == NULL || (uint32_t)f->offset +
-			    (uint32_t)f->size > r->size ? 0 :
-			    tdat_getn(r->data + f->offset, c->size, big);
-			if (c->how == C_ADDR)
-				p = addr_at(w, p, x);
-			else if (c->how == C_SINT && tdat_sext(x, c->size) < 0)
-				p = num_at(p, -(uint64_t)tdat_sext(x, c->size), 1);
+			if (sc[i]->len <= SYMC_TEXT)
+				memcpy(p, sc[i]->text, SYMC_TEXT);
 			else
-				p = num_at(p, x, 0);
+				memcpy(p, sc[i]->s, sc[i]->len);
+			p += sc[i]->len;
+			*p++ = '"';
 			break;
 		}
 	}
@@ -2006,6 +2239,7 @@ tw_free(void *arg)
 			    w->cache[k]->t->cols != w->cache[k]->cols)
 				cols_free(w->cache[k]->cols,
 				    w->cache[k]->ncols);
+			free(w->cache[k]->step);
 			free(w->cache[k]);
 		}
 	free(w->cache);
@@ -2028,6 +2262,7 @@ tw_free(void *arg)
 		free(t);
 	}
 	free(w->t);
+	free(w->syms);
 	for (k = 0; k < w->nin; k++)
 		tdat_events_free(w->in[k].ev);
 	free(w->in);

@@ -64,8 +64,8 @@ mem_close(struct mem *m)
 
 /* tdat-num.h against printf: every number below 10^7 (their digits and
  * hex), the edges of each eight-digit group, and a run of pseudo-random
- * magnitudes of every bit length; jn_u64_hi() through one struct jn_hi
- * as the numbers go. */
+ * magnitudes of every bit length; jn_u64_hi() and jn_u64_hi_in() each
+ * through one struct jn_hi as the numbers go. */
 static void
 numbers(void)
 {
@@ -74,10 +74,10 @@ numbers(void)
 		10000000000000000ULL, 10000000000000001ULL, 0xffffffffULL,
 		0x100000000ULL, 0xfffffffffULL, 0x7fffffffffffffffULL,
 		18446744073709551615ULL };
-	struct jn_hi h = { 0, 0, 0 };
+	struct jn_hi h = { 0, 0, 0 }, hin = { 0, 0, 0 };
 	uint64_t v, x = 88172645463325252ULL;
 	char b[48], r[48], *e;
-	int bad = 0, badhex = 0, badhi = 0;
+	int bad = 0, badhex = 0, badhi = 0, badin = 0;
 	size_t i, n = 10000000 + 200000 + sizeof(edge) / sizeof(edge[0]);
 
 	for (i = 0; i < n; i++) {
@@ -96,12 +96,15 @@ numbers(void)
 		bad += (size_t)(e - b) != strlen(r) || memcmp(b, r, strlen(r));
 		e = jn_u64_hi(b, v, &h);
 		badhi += (size_t)(e - b) != strlen(r) || memcmp(b, r, strlen(r));
+		e = jn_u64_hi_in(b, v, &hin);
+		badin += (size_t)(e - b) != strlen(r) || memcmp(b, r, strlen(r));
 		snprintf(r, sizeof(r), "%llx", (unsigned long long)v);
 		e = jn_hex(b, v);
 		badhex += (size_t)(e - b) != strlen(r) || memcmp(b, r, strlen(r));
 	}
 	ok(bad == 0, "jn_u64() as %%llu (%d differ)", bad);
 	ok(badhi == 0, "jn_u64_hi() as %%llu (%d differ)", badhi);
+	ok(badin == 0, "jn_u64_hi_in() as %%llu (%d differ)", badin);
 	ok(badhex == 0, "jn_hex() as %%llx (%d differ)", badhex);
 }
 
