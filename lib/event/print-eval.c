@@ -1512,6 +1512,22 @@ sdec_at(char *w, const struct pop *o, unsigned long long v)
 	return jn_u64(w, v);
 }
 
+/* The n bytes at s to w, without a call for the names of 8 to 32 bytes
+ * most symbols have: two overlapping fixed-size copies, each within the
+ * n bytes of s and of w. */
+static inline void
+copy_name(char *w, const char *s, size_t n)
+{
+	if (n >= 16 && n <= 32) {
+		memcpy(w, s, 16);
+		memcpy(w + n - 16, s + n - 16, 16);
+	} else if (n >= 8 && n < 16) {
+		memcpy(w, s, 8);
+		memcpy(w + n - 8, s + n - 8, 8);
+	} else
+		memcpy(w, s, n);
+}
+
 /*
  * run_ops() with no check of the record or the buffer at each step: the
  * record in the host's byte order holds every step's field and the 8
@@ -1582,7 +1598,7 @@ run_ops_fast(const struct rec *r, const struct tdat_print *p,
 			    tdat_events_sym_hit(r->set, op_load(r, o), &start,
 			    &len, &hit)) != NULL && (size_t)(out->p + out->cap -
 			    w) > len + (o + 1 < end ? o[1].room : 1)) {
-				memcpy(w, name, len);
+				copy_name(w, name, len);
 				w += len;
 				break;
 			}
