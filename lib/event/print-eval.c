@@ -14,6 +14,7 @@
 
 #include "tdat-int.h"
 #include "event-int.h"
+#include "tdat-num.h"
 
 /* ------------------------------------------------------------------ */
 /* Evaluation. */
@@ -1503,9 +1504,28 @@ sdec_at(char *w, const struct pop *o, unsigned long long v)
 		*w++ = '-';
 		v = 0ULL - (unsigned long long)s;
 	}
-	w += tdat_udec_len(v);
-	tdat_udec_digits(w, v);
-	return w;
+	/* jn_u64() stores 8 bytes at most past w: within the step's 24 */
+	if (v < 10) {	/* the common case: one digit */
+		*w = (char)('0' + v);
+		return w + 1;
+	}
+	return jn_u64(w, v);
+}
+
+/* The n bytes at s to w, without a call for the names of 8 to 32 bytes
+ * most symbols have: two overlapping fixed-size copies, each within the
+ * n bytes of s and of w. */
+static inline void
+copy_name(char *w, const char *s, size_t n)
+{
+	if (n >= 16 && n <= 32) {
+		memcpy(w, s, 16);
+		memcpy(w + n - 16, s + n - 16, 16);
+	} else if (n >= 8 && n < 16) {
+		memcpy(w, s, 8);
+		memcpy(w + n - 8, s + n - 8, 8);
+	} else
+		memcpy(w, s, n);
 }
 
 /*
@@ -1546,10 +1566,8 @@ run_ops_fast(const struct rec *r, const struct tdat_print *p,
 			w += o->it->flen;
 			o++;
 			/* FALLTHROUGH */
-		case F_UDEC:
-			v = op_load(r, o);
-			w += tdat_udec_len(v);
-			tdat_udec_digits(w, v);
+		case F_UDEC:	/* jn_u64(): stores within the step's room */
+			w = jn_u64(w, op_load(r, o));
 			break;
 		case F_PRE_HEX:
 			memcpy(w, o->text, SB_SHORT);
@@ -1580,7 +1598,7 @@ run_ops_fast(const struct rec *r, const struct tdat_print *p,
 			    tdat_events_sym_hit(r->set, op_load(r, o), &start,
 			    &len, &hit)) != NULL && (size_t)(out->p + out->cap -
 			    w) > len + (o + 1 < end ? o[1].room : 1)) {
-				memcpy(w, name, len);
+				copy_name(w, name, len);
 				w += len;
 				break;
 			}
