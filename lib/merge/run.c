@@ -17,6 +17,7 @@ struct run_in {
 	struct tdat_reader *rd;	/* NULL: no records (latency text) */
 	int have;		/* rec is read and not handed on */
 	int done;
+	int keep_all;		/* the selection keeps every record */
 	struct tdat_record rec;
 	size_t *rank;		/* per buffer: its place among all buffers */
 	struct tdat_read_progress prog;
@@ -105,6 +106,7 @@ open_input(struct tdat_run *r, size_t k, unsigned flags)
 	if ((flags & TDAT_SINK_CPUS_TOP) && so && so->cpus &&
 	    so->buffer == NULL)
 		ro.buffer = 0;
+	in->keep_all = ro.filter.keep == NULL;
 	if ((rc = tdat_reader_open(in->f, &ro, &in->rd, r->e)) < 0 && r->n > 1)
 		tdat_err_name(r->e, tdat_file_path(in->f));
 	return rc;
@@ -213,7 +215,7 @@ run_records(struct tdat_run *r, const struct tdat_sink *sink)
 		return rc;
 	while ((in = take(r, &rec)) != NULL) {
 		k = (size_t)(in - r->in);
-		if (!tdat_reader_keeps(in->rd, &rec)) {
+		if (!in->keep_all && !tdat_reader_keeps(in->rd, &rec)) {
 			if (tdat_reader_past(in->rd, &rec))
 				in->done = 1;
 			continue;
@@ -224,7 +226,8 @@ run_records(struct tdat_run *r, const struct tdat_sink *sink)
 		}
 		if (r->rc < 0)
 			break;
-		tdat_read_progress_note(&in->prog, in->f, &rec);
+		if (in->prog.fn != NULL)
+			tdat_read_progress_note(&in->prog, in->f, &rec);
 	}
 	/* what was read before an error is written, as record() would */
 	if ((rc = tdat_par_close(par, 1, r->e)) < 0)

@@ -479,6 +479,11 @@ int tdat_reader_next_all(struct tdat_reader *, struct tdat_record *rec,
  * (tdat_reader_next_all() skips that while the stream it handed out
  * last stays strictly first). */
 uint64_t tdat_reader_scans(const struct tdat_reader *);
+/* How many records were decoded by the general walk of a page (the
+ * first of each page, and those after a padding or a time stamp, on a
+ * big-endian page, or on a clock that scales); the others came by its
+ * fast path. */
+uint64_t tdat_reader_slow(const struct tdat_reader *);
 /* What its streams read so far: windows fetched (tdat_pages_loads())
  * and pages decoded (tdat_pages_handed()), added up. */
 void tdat_reader_counts(const struct tdat_reader *, uint64_t *loads,
