@@ -924,12 +924,8 @@ peak() {
 # in the open: their message first, whatever fails after them (here the
 # output's folder, which does not exist), and no output.
 @test "damaged kallsyms left loading fail as in the open, before any later failure" {
-	local f=$T/in.dat at want
-	cp "$D/x86_64-default-sched.dat" "$f"
-	at=$("$DUMP" --sections "$f" |
-	    sed -n 's/.*Section *[0-9]* @ \([0-9]*\) .*"kallsyms".*/\1/p')
-	printf '\377\377\377\377' | dd of="$f" bs=1 seek=$((at + 24 + 400000)) \
-	    conv=notrunc status=none
+	local f=$T/in.dat want
+	damage_kallsyms "$DUMP" "$D/x86_64-default-sched.dat" "$f"
 	run "$DUMP" "$f"
 	[ "$status" -ne 0 ]
 	want=${output#tdat-dump: }

@@ -750,12 +750,8 @@ modules_norm() {
 # ... and damaged, they fail as in the open: their message first, before
 # whatever fails after them, and nothing printed.
 @test "--records: damaged kallsyms left loading fail as in the open" {
-	local f=$BATS_TEST_TMPDIR/in.dat at want a
-	cp "$D/x86_64-default-sched.dat" "$f"
-	at=$("$DUMP" --sections "$f" |
-	    sed -n 's/.*Section *[0-9]* @ \([0-9]*\) .*"kallsyms".*/\1/p')
-	printf '\377\377\377\377' | dd of="$f" bs=1 seek=$((at + 24 + 400000)) \
-	    conv=notrunc status=none
+	local f=$BATS_TEST_TMPDIR/in.dat want a
+	damage_kallsyms "$DUMP" "$D/x86_64-default-sched.dat" "$f"
 	run "$DUMP" "$f"
 	[ "$status" -eq 1 ]
 	want=$output

@@ -37,3 +37,16 @@ tc_of() {
 	*) echo --trace-cmd=3.1 ;;
 	esac
 }
+
+# damage_kallsyms DUMP IN OUT: OUT a copy of the v7 zstd trace IN with 4
+# bytes 400,000 bytes into its compressed kallsyms section overwritten
+# (0xff), so that the section no longer decompresses.  DUMP: the
+# tdat-dump that finds the section.
+damage_kallsyms() {
+	local at
+	cp "$2" "$3"
+	at=$("$1" --sections "$3" |
+	    sed -n 's/.*Section *[0-9]* @ \([0-9]*\) .*"kallsyms".*/\1/p')
+	printf '\377\377\377\377' | dd of="$3" bs=1 seek=$((at + 24 + 400000)) \
+	    conv=notrunc status=none
+}

@@ -800,6 +800,24 @@ test_tok_expect(void)
 	ok(bad == 0, "tdat_tok_expect agrees with the copying reader");
 }
 
+/* tdat_event_scan() of a format file of head, the common fields and one
+ * int field: its id (-1 refused), the event in *sc (NULL refused), the
+ * scan's notes in log. */
+static int
+scan_head(const char *head, char *log, struct tdat_event **sc)
+{
+	struct tdat_err e;
+	char text[512];
+
+	snprintf(text, sizeof(text), "%s%s\tfield:int x;\toffset:8;"
+	    "\tsize:4;\tsigned:1;\n\nprint fmt: \"%%d\", REC->x\n", head,
+	    COMMON);
+	log[0] = '\0';
+	*sc = NULL;
+	return tdat_event_scan(text, strlen(text), "t", 8, scan_note, log, sc,
+	    &e) < 0 ? -1 : (*sc)->id;
+}
+
 /*
  * The scan's head where a token is read by the copying reader: a name
  * that is a string, or one the tokenizer makes one, is no name (the ID
@@ -815,19 +833,12 @@ test_scan_heads(void)
 	static const int want[] = { 7, 8, -1, 11 };
 	static const int named[] = { 0, 0, 0, 1 };
 	struct tdat_event *sc;
-	struct tdat_err e;
-	char text[512], log[256];
+	char log[256];
 	size_t i;
 	int id;
 
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		snprintf(text, sizeof(text), "%s%s\tfield:int x;\toffset:8;"
-		    "\tsize:4;\tsigned:1;\n\nprint fmt: \"%%d\", REC->x\n",
-		    head[i], COMMON);
-		log[0] = '\0';
-		sc = NULL;
-		id = tdat_event_scan(text, strlen(text), "t", 8, scan_note, log,
-		    &sc, &e) < 0 ? -1 : sc->id;
+		id = scan_head(head[i], log, &sc);
 		ok(id == want[i] && (id < 0 || (sc->name != NULL) == named[i]),
 		    "scan head %zu: id %d", i, want[i]);
 		tdat_event_free(sc);
@@ -846,19 +857,12 @@ test_scan_usual(void)
 	static const int want[] = { 12, -1, 13, 12 };
 	static const char *const logs[] = { "", "1:big ", "", "" };
 	struct tdat_event *sc;
-	struct tdat_err e;
-	char text[512], log[256];
+	char log[256];
 	size_t i;
 	int id;
 
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		snprintf(text, sizeof(text), "%s%s\tfield:int x;\toffset:8;"
-		    "\tsize:4;\tsigned:1;\n\nprint fmt: \"%%d\", REC->x\n",
-		    head[i], COMMON);
-		log[0] = '\0';
-		sc = NULL;
-		id = tdat_event_scan(text, strlen(text), "t", 8, scan_note, log,
-		    &sc, &e) < 0 ? -1 : sc->id;
+		id = scan_head(head[i], log, &sc);
 		ok(id == want[i] && strcmp(log, logs[i]) == 0 && (id < 0 ||
 		    (sc->name && strcmp(sc->name, i == 0 ? "ev_1" : i == 2 ?
 		    "sp" : "x") == 0 && sc->nfields == 1)),
