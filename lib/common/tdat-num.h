@@ -95,28 +95,6 @@ struct jn_hi {
 	uint64_t text;		/* them, as jn_store() takes them */
 };
 
-/* jn_u64() through h. */
-static inline char *
-jn_u64_hi(char *p, uint64_t v, struct jn_hi *h)
-{
-	uint64_t y;
-	uint32_t hi;
-	int z;
-
-	if (v < 100000000 || v >= UINT64_C(10000000000000000))
-		return jn_u64(p, v);
-	hi = (uint32_t)(v / 100000000);
-	if (hi != h->hi) {
-		y = jn_dec8(hi);
-		z = __builtin_ctzll(y) & 56;
-		h->text = y >> z | JN_ZEROS >> z;
-		h->n = 8 - z / 8;
-		h->hi = hi;
-	}
-	jn_store(p, h->text);
-	return jn_dec_full(p + h->n, (uint32_t)(v % 100000000));
-}
-
 /* jn_u64_hi()'s digits of hi (0 < hi < 10^8) into h; kept out of line:
  * hi changes seldom. */
 static __attribute__((noinline, unused)) void
@@ -130,8 +108,8 @@ jn_hi_set(struct jn_hi *h, uint32_t hi)
 	h->hi = hi;
 }
 
-/* jn_u64_hi() made in its caller (no call): for the hottest paths; the
- * same bytes. */
+/* jn_u64() through h, made in its caller (no call): for the hottest
+ * paths. */
 static inline __attribute__((always_inline)) char *
 jn_u64_hi_in(char *p, uint64_t v, struct jn_hi *h)
 {
@@ -144,6 +122,13 @@ jn_u64_hi_in(char *p, uint64_t v, struct jn_hi *h)
 		jn_hi_set(h, hi);
 	jn_store(p, h->text);
 	return jn_dec_full(p + h->n, (uint32_t)(v - (uint64_t)hi * 100000000));
+}
+
+/* jn_u64() through h, inlined where the compiler sees fit. */
+static inline char *
+jn_u64_hi(char *p, uint64_t v, struct jn_hi *h)
+{
+	return jn_u64_hi_in(p, v, h);
 }
 
 /* The eight hex digits of v, lowercase ASCII, the first in the lowest
