@@ -368,18 +368,7 @@ fast_len(const struct evc *c)
 static uint64_t
 fast_reach(struct evc *c, const struct tdat_field *f)
 {
-	uint32_t off = (uint32_t)f->offset;
-
-	if (f->offset < 0 || off > UINT32_MAX - 8) {
-		c->loads = 0;
-		return 0;
-	}
-	if (off + (uint32_t)f->size > c->need)
-		c->need = off + (uint32_t)f->size;
-	if (off + 8 > c->reach)
-		c->reach = off + 8;
-	return f->size >= 8 ? ~UINT64_C(0) :
-	    (UINT64_C(1) << (8 * f->size)) - 1;
+	return tdat_field_reach(f, &c->loads, &c->need, &c->reach);
 }
 
 /* hkey and hmask of c (fast_loads()). */

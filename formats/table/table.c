@@ -1189,19 +1189,7 @@ num_at(char *p, uint64_t m, int neg)
 static uint64_t
 fast_reach(struct tev *v, const struct tdat_field *f)
 {
-	uint32_t off = (uint32_t)f->offset;
-
-	if (f->offset < 0 || off > UINT32_MAX - 8 || (f->size != 1 &&
-	    f->size != 2 && f->size != 4 && f->size != 8)) {
-		v->loads = 0;
-		return 0;
-	}
-	if (off + (uint32_t)f->size > v->need)
-		v->need = off + (uint32_t)f->size;
-	if (off + 8 > v->reach)
-		v->reach = off + 8;
-	return f->size >= 8 ? ~UINT64_C(0) :
-	    (UINT64_C(1) << (8 * f->size)) - 1;
+	return tdat_field_reach(f, &v->loads, &v->need, &v->reach);
 }
 
 /* row_fast()'s steps of a fast event type; -1: no memory. */

@@ -257,6 +257,29 @@ void tdat_print_walk(const struct tdat_event *, const unsigned char *data,
 unsigned long long tdat_read_num(const struct tdat_events *, const void *p,
     int n);
 
+/* A fast path's 8-byte load of field f (tdat-to-json's line_fast(),
+ * tdat-to-table's row_fast()): widens *need to the field's end and *reach
+ * to 8 bytes past its start, and returns the mask of its bytes; 0, with
+ * *loads cleared, when f cannot be loaded so (a negative or huge offset,
+ * a size other than 1, 2, 4 or 8). */
+static inline uint64_t
+tdat_field_reach(const struct tdat_field *f, int *loads, uint32_t *need,
+    uint32_t *reach)
+{
+	uint32_t off = (uint32_t)f->offset;
+
+	if (f->offset < 0 || off > UINT32_MAX - 8 || (f->size != 1 &&
+	    f->size != 2 && f->size != 4 && f->size != 8)) {
+		*loads = 0;
+		return 0;
+	}
+	if (off + (uint32_t)f->size > *need)
+		*need = off + (uint32_t)f->size;
+	if (off + 8 > *reach)
+		*reach = off + 8;
+	return f->size == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * f->size)) - 1;
+}
+
 /* tdat_read_num() inline: n bytes (1, 2, 4 or 8; else 0) at p in the
  * byte order of set s (NULL: little endian). */
 static inline unsigned long long
