@@ -848,7 +848,7 @@ put_head_fast(struct report *r, const struct tdat_record *rec, uint64_t h,
 {
 	static const char hex[] = ".123456789abcdef";
 	struct tdat_sbuf *l = &r->line;
-	const char *comm = tdat_events_comm(r->ev, pid);
+	const char *comm = tdat_events_comm_in(r->ev, pid);
 	const struct task *t = &r->tasks[((unsigned)pid * 4 +
 	    (unsigned)rec->cpu) % NAMES];
 	const struct evname *c = &r->names[((uintptr_t)ev >> 4) % NAMES];
@@ -935,7 +935,8 @@ report_record(struct report *r, const struct tdat_record *rec)
 	if (r->o->lat)
 		put_task_lat(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
 	else
-		put_task_kept(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
+		put_task_kept(r, tdat_events_comm_in(r->ev, pid), pid,
+		    rec->cpu);
 	if (r->o->mode == TDAT_PRINT_RAW && (r->o->tc || r->o->lat))
 		put_raw_flags(r, rec);
 	else if (r->o->tc || r->o->lat)
