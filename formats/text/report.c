@@ -87,6 +87,8 @@ struct report {
 		int nul_free;	/* tdat_event_nul_free() said 1: its
 				 * print makes no NUL from then on */
 		int pid4;	/* its pid is bytes 4-7 */
+		int own;	/* tdat_event_own(): print_info() goes
+				 * straight to tdat_event_print_own() */
 	} ids[NAMES];		/* by id */
 	struct task {
 		const char *comm;	/* as tdat_events_comm() gave it */
@@ -470,18 +472,15 @@ put_event_name(struct report *r, const struct tdat_event *ev)
 	sb_add_short(&r->line, c->text, c->len);
 }
 
-/* Whether the text ev (of id) printed can hold no NUL, from its
- * entry of find_event(): once it can't, it never can (the print steps
- * stay; a failure that changes them is a bprint's, never free). */
+/* Whether the text the event of entry c (find_evid() of the record
+ * just printed) printed can hold no NUL: once it can't, it never can
+ * (the print steps stay; a failure that changes them is a bprint's,
+ * never free). */
 static int
-nul_free(struct report *r, const struct tdat_event *ev, int id)
+nul_free(struct report *r, struct evid *c)
 {
-	struct evid *c = &r->ids[(unsigned)id % NAMES];
-
-	if (c->ev != ev || c->set != r->ev || c->id != id)
-		return tdat_event_nul_free(ev, r->o->mode);
 	if (!c->nul_free)
-		c->nul_free = tdat_event_nul_free(ev, r->o->mode);
+		c->nul_free = tdat_event_nul_free(c->ev, r->o->mode);
 	return c->nul_free;
 }
 
@@ -499,6 +498,7 @@ find_event_new(struct report *r, struct evid *c, int id)
 	c->span = c->ev ? tdat_event_span(c->ev) : 0;
 	c->pid4 = c->ev && c->ev->pid && c->ev->pid->offset == 4 &&
 	    c->ev->pid->size == 4;
+	c->own = c->ev && tdat_event_own(c->ev, r->o->mode);
 	for (i = 0; c->ev && i < c->ev->nfields; i++)
 		all |= (unsigned)c->ev->fields[i].flags;
 	c->dyn = (all & TDAT_FLD_RELATIVE) ? 2 :
@@ -507,15 +507,21 @@ find_event_new(struct report *r, struct evid *c, int id)
 	    TDAT_FLD_DYNAMIC | TDAT_FLD_RELATIVE)) != 0;
 }
 
-/* tdat_events_find() for the last few ids. */
-static inline const struct tdat_event *
-find_event(struct report *r, int id)
+/* tdat_events_find() for the last few ids: the id's entry. */
+static inline struct evid *
+find_evid(struct report *r, int id)
 {
 	struct evid *c = &r->ids[(unsigned)id % NAMES];
 
 	if (c->set != r->ev || c->id != id)
 		find_event_new(r, c, id);
-	return c->ev;
+	return c;
+}
+
+static inline const struct tdat_event *
+find_event(struct report *r, int id)
+{
+	return find_evid(r, id)->ev;
 }
 
 /* A field of the common header: at off in size bytes. */
@@ -842,7 +848,7 @@ put_head_fast(struct report *r, const struct tdat_record *rec, uint64_t h,
 {
 	static const char hex[] = ".123456789abcdef";
 	struct tdat_sbuf *l = &r->line;
-	const char *comm = tdat_events_comm(r->ev, pid);
+	const char *comm = tdat_events_comm_in(r->ev, pid);
 	const struct task *t = &r->tasks[((unsigned)pid * 4 +
 	    (unsigned)rec->cpu) % NAMES];
 	const struct evname *c = &r->names[((uintptr_t)ev >> 4) % NAMES];
@@ -875,6 +881,7 @@ static int
 report_record(struct report *r, const struct tdat_record *rec)
 {
 	const struct tdat_event *ev;
+	struct evid *c;
 	struct tdat_sbuf *l = &r->line;
 	size_t start = l->len;
 	size_t info = start;	/* from there a NUL may come ("%c") */
@@ -904,8 +911,8 @@ report_record(struct report *r, const struct tdat_record *rec)
 			    rec->cpu);
 	}
 	id = rec_id(r, rec, fast, h);
-	ev = find_event(r, id);
-	if (ev == NULL) {
+	c = find_evid(r, id);
+	if ((ev = c->ev) == NULL) {
 		/* trace-cmd: no task, no time, "(NULL)" for the name;
 		 * -R's flags are there */
 		tdat_sb_puts(l, "[UNKNOWN EVENT]");
@@ -918,7 +925,7 @@ report_record(struct report *r, const struct tdat_record *rec)
 		tdat_sb_puts(l, "[UNKNOWN EVENT]");
 		goto done;
 	}
-	if (fast && r->ids[(unsigned)id % NAMES].pid4)
+	if (fast && c->pid4)
 		pid = (int)(uint32_t)(h >> 32);
 	else
 		pid = (int)tdat_field_read_at(ev, ev->pid, rec->data,
@@ -928,7 +935,8 @@ report_record(struct report *r, const struct tdat_record *rec)
 	if (r->o->lat)
 		put_task_lat(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
 	else
-		put_task_kept(r, tdat_events_comm(r->ev, pid), pid, rec->cpu);
+		put_task_kept(r, tdat_events_comm_in(r->ev, pid), pid,
+		    rec->cpu);
 	if (r->o->mode == TDAT_PRINT_RAW && (r->o->tc || r->o->lat))
 		put_raw_flags(r, rec);
 	else if (r->o->tc || r->o->lat)
@@ -937,7 +945,10 @@ report_record(struct report *r, const struct tdat_record *rec)
 	put_event_name(r, ev);
 info:
 	info = l->len;
-	print_info(r, ev, rec);
+	if (c->own && c->span <= rec->size)
+		tdat_event_print_own(ev, rec, l);
+	else
+		print_info(r, ev, rec);
 done:
 	if (l->len - start >= TDAT_TEXT_MAX)
 		l->full = 1;	/* refused, whatever the buffer held before */
@@ -946,7 +957,7 @@ done:
 	/* trace-cmd prints the line with "%.*s": a NUL (from "%c") ends it */
 	if (info > l->len)
 		info = start;
-	else if (ev != NULL && nul_free(r, ev, id))
+	else if (ev != NULL && nul_free(r, c))
 		info = l->len;	/* nothing to look for */
 	if (l->len > info && (nul = memchr(l->p + info, '\0', l->len -
 	    info)) != NULL)

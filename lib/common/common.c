@@ -112,17 +112,6 @@ tdat_sb_free(struct tdat_sbuf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/*
- * Text past max bytes (with its NUL) is refused: the buffer is full, and
- * oom until tdat_sb_reset(), which takes back a full one (not one that
- * malloc failed).
- */
-void
-tdat_sb_limit(struct tdat_sbuf *b, size_t max)
-{
-	b->max = max;
-}
-
 void
 tdat_sb_reset(struct tdat_sbuf *b)
 {

@@ -43,7 +43,14 @@ struct tdat_sbuf {
  * is damaged (real ones make kilobytes), and memory stays bounded. */
 #define TDAT_TEXT_MAX	((size_t)4 << 20)
 void tdat_sb_init(struct tdat_sbuf *);
-void tdat_sb_limit(struct tdat_sbuf *, size_t max);
+/* Text past max bytes (with its NUL) is refused: the buffer is full, and
+ * oom until tdat_sb_reset(), which takes back a full one (not one that
+ * malloc failed).  Inline: the text outputs set it for every record. */
+static inline void
+tdat_sb_limit(struct tdat_sbuf *b, size_t max)
+{
+	b->max = max;
+}
 void tdat_sb_free(struct tdat_sbuf *);
 void tdat_sb_reset(struct tdat_sbuf *);
 void tdat_sb_putc(struct tdat_sbuf *, int c);

@@ -169,6 +169,19 @@ struct tdat_events {
 	} commcache[256];	/* recent comm lookups, by pid */
 };
 
+/* tdat_events_comm() made in the caller when the pid is in the set's
+ * cache of recent lookups (the text outputs ask for every record). */
+static inline const char *
+tdat_events_comm_in(const struct tdat_events *s, int pid)
+{
+	const struct commcache *c = &s->commcache[(unsigned)pid %
+	    (sizeof(s->commcache) / sizeof(s->commcache[0]))];
+
+	if (pid != 0 && c->comm != NULL && c->pid == pid)
+		return c->comm;
+	return tdat_events_comm(s, pid);
+}
+
 #define TDAT_SYMCACHE_BITS	12
 #define TDAT_SYMCACHE	(1u << TDAT_SYMCACHE_BITS)	/* entries of a set's
 						 * symcache (128 KiB) */

@@ -1509,6 +1509,10 @@ sdec_at(char *w, const struct pop *o, unsigned long long v)
 		*w = (char)('0' + v);
 		return w + 1;
 	}
+	if (v < 100) {	/* depths, counts: two digits from the table */
+		memcpy(w, tdat_dec2 + 2 * v, 2);
+		return w + 2;
+	}
 	return jn_u64(w, v);
 }
 
@@ -2035,6 +2039,28 @@ tdat_event_print_avail(const struct tdat_event *ev,
     struct tdat_sbuf *out)
 {
 	tdat_event_print_ctx(ev, rec, avail, mode, NULL, out);
+}
+
+int
+tdat_event_own(const struct tdat_event *ev, int mode)
+{
+	return mode != TDAT_PRINT_RAW && !(mode == TDAT_PRINT_PLUGINS &&
+	    ev->plugin) && !ev->failed && !(ev->flags & (TDAT_EV_BPRINT |
+	    TDAT_EV_SIMPLE)) && ev->print != NULL;
+}
+
+/* print_pretty_how()'s last branch, its checks made once by the caller
+ * (tdat_event_own()). */
+void
+tdat_event_print_own(const struct tdat_event *ev,
+    const struct tdat_record *rec, struct tdat_sbuf *out)
+{
+	struct rec r = { ev, ev->set, rec->data, rec->size,
+	    rec->avail < rec->size ? rec->size : rec->avail, 0,
+	    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && ev->set != NULL &&
+	    !ev->set->big };
+
+	print_event_items(&r, ev->print, out);
 }
 
 /* A string runs to its NUL, past the record's end too: libtraceevent

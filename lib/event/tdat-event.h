@@ -201,6 +201,17 @@ void tdat_event_print_avail(const struct tdat_event *,
     struct tdat_sbuf *out);
 uint32_t tdat_event_span(const struct tdat_event *);
 
+/* 1 when tdat_event_print() of the event in mode prints with its own
+ * print format (no plugin, not raw, not a bprint, simple or failed
+ * event): then tdat_event_print_own() prints the same with none of
+ * those checks.  It stays so while the event lives: only a bprint
+ * event's print may fail later. */
+int tdat_event_own(const struct tdat_event *, int mode);
+/* tdat_event_print() of an event tdat_event_own() said 1 for, the record
+ * holding its fields (tdat_event_span() <= rec->size). */
+void tdat_event_print_own(const struct tdat_event *,
+    const struct tdat_record *, struct tdat_sbuf *out);
+
 /* What a plugin may ask of the report: the record after the one being
  * printed (same buffer), and to drop it (function_graph folds a
  * function's return into its entry line). */
