@@ -224,6 +224,62 @@ tdat_hex_len(uint64_t v)
 	return (64 - __builtin_clzll(v | 1) + 3) >> 2;
 }
 
+/* The 8 lowercase hex digits of x as 8 bytes in memory order, the highest
+ * digit first: each nibble spread to its own byte in three steps, then
+ * '0' or 'a' - 10 added to all eight at once (no loop, no table). */
+static inline uint64_t
+tdat_hex8(uint32_t x)
+{
+	uint64_t v = x, ge10;
+
+	v = (v | v << 16) & 0x0000ffff0000ffffULL;
+	v = (v | v << 8) & 0x00ff00ff00ff00ffULL;
+	v = (v | v << 4) & 0x0f0f0f0f0f0f0f0fULL;	/* nibble i in byte i */
+	ge10 = (v + 0x0606060606060606ULL) >> 4 & 0x0101010101010101ULL;
+	v += 0x3030303030303030ULL + ge10 * ('a' - '0' - 10);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return __builtin_bswap64(v);	/* byte 0 (first) the highest */
+#else
+	return v;
+#endif
+}
+
+/* The last n (1..8) digits of tdat_hex8()'s word to w, the 8 - n bytes
+ * after them left undefined: the word moved by whole bytes. */
+static inline void
+tdat_hex8_put(char *w, uint64_t word, int n)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	word >>= 8 * (8 - n);
+#else
+	word <<= 8 * (8 - n);
+#endif
+	memcpy(w, &word, 8);
+}
+
+/* The tdat_hex_len(v) lowercase hex digits of v at w; returns their end.
+ * Stores 16 bytes at most from w (the bytes past the end undefined), so
+ * no loop over the digits: one or two 8-digit words. */
+static inline char *
+tdat_hex_at(char *w, uint64_t v)
+{
+	int n = tdat_hex_len(v);
+	uint64_t lo;
+
+	if (n <= 8) {
+		tdat_hex8_put(w, tdat_hex8((uint32_t)v), n);
+		return w + n;
+	}
+	if (n <= 10)	/* the high 1 or 2 digits from the table (the byte
+			 * after one digit is the first of the low 8) */
+		memcpy(w, tdat_hex2 + 2 * (v >> 32) + (10 - n), 2);
+	else
+		tdat_hex8_put(w, tdat_hex8((uint32_t)(v >> 32)), n - 8);
+	lo = tdat_hex8((uint32_t)v);
+	memcpy(w + n - 8, &lo, 8);
+	return w + n;
+}
+
 /* Length of the well-formed UTF-8 sequence at p (n bytes left, n > 0),
  * or 0 (lib/common/common.c). */
 size_t tdat_utf8_len(const unsigned char *p, size_t n);

@@ -1545,11 +1545,11 @@ run_ops_fast(const struct rec *r, const struct tdat_print *p,
     struct tdat_sbuf *out)
 {
 	const struct pop *o = p->ops, *end = o + p->nops;
-	unsigned long long v, start;
+	unsigned long long start;
 	const char *name;
 	size_t len;
 	char *w;
-	int n, hit;
+	int hit;
 
 	if (!r->host || p->need > r->size || p->reach > r->avail ||
 	    out->cap - out->len <= o->room)
@@ -1579,10 +1579,8 @@ run_ops_fast(const struct rec *r, const struct tdat_print *p,
 			o++;
 			/* FALLTHROUGH */
 		case F_HEX:
-			v = op_load(r, o);
-			n = tdat_hex_len(v);
-			tdat_hex_digits(w + n, v);
-			w += n;
+			/* tdat_hex_at() stores 16 bytes: within the step's 24 */
+			w = tdat_hex_at(w, op_load(r, o));
 			break;
 		case F_PRE_SDEC:
 			memcpy(w, o->text, SB_SHORT);
