@@ -205,8 +205,9 @@ hand_on(struct tdat_run *r, const struct tdat_sink *sink,
  * run_records() for the common run (one input, every record kept, no
  * formatting threads, no progress): the read and the sink's call alone,
  * without the checks the general loop makes for every record (about 24
- * instructions of each record's 850 on tdat-dump's main thread).  A record a plugin peeked while
- * printing (tdat_run_peek()) is handed on first, as take() does.
+ * instructions of each record's 850 on tdat-dump's main thread).  A
+ * record a plugin peeked while printing (tdat_run_peek()) is handed on
+ * first, as take() does.
  */
 static int
 run_alone(struct tdat_run *r, const struct tdat_sink *sink)
