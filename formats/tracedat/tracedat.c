@@ -1235,8 +1235,8 @@ kload_start(struct tdat_file *f, const struct tdat_optval *ov)
 	/* the buffers from this thread's malloc arena: taken from the
 	 * thread's own, their 4 MB stayed there as well as here once freed
 	 * (tdat-verify of 200 files peaked at 37 MiB, not 20) */
-	if ((kl->c = malloc(kl->csize)) == NULL ||
-	    (kl->u = malloc((size_t)kl->usize + 1)) == NULL ||
+	if ((kl->c = tdat_malloc_big(kl->csize)) == NULL ||
+	    (kl->u = tdat_malloc_big((size_t)kl->usize + 1)) == NULL ||
 	    (kl->codec = tdat_codec_new(tdat_codec_name(td->codec))) == NULL ||
 	    tdat_thread_start(&kl->th, kload_main, kl) != 0) {
 		tdat_codec_free(kl->codec);
