@@ -932,8 +932,9 @@ load_section(struct tdat_file *f, const struct tdat_section *s,
 	if (s->usize > (1u << 30) || s->usize > 1024 * (uint64_t)s->csize + 4096)
 		return tdat_fail(e, TDAT_ECORRUPT, s->off,
 		    "uncompressed size %u is not sane", s->usize);
+	/* (filled through: a large one on 2 MB pages, tdat_malloc_big()) */
 	if ((c = malloc(s->csize ? s->csize : 1)) == NULL ||
-	    (u = malloc((size_t)s->usize + 1)) == NULL) {
+	    (u = tdat_malloc_big((size_t)s->usize + 1)) == NULL) {
 		free(c);
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	}
