@@ -932,8 +932,9 @@ load_section(struct tdat_file *f, const struct tdat_section *s,
 	if (s->usize > (1u << 30) || s->usize > 1024 * (uint64_t)s->csize + 4096)
 		return tdat_fail(e, TDAT_ECORRUPT, s->off,
 		    "uncompressed size %u is not sane", s->usize);
+	/* (filled through: a large one on 2 MB pages, tdat_malloc_big()) */
 	if ((c = malloc(s->csize ? s->csize : 1)) == NULL ||
-	    (u = malloc((size_t)s->usize + 1)) == NULL) {
+	    (u = tdat_malloc_big((size_t)s->usize + 1)) == NULL) {
 		free(c);
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	}
@@ -1235,8 +1236,8 @@ kload_start(struct tdat_file *f, const struct tdat_optval *ov)
 	/* the buffers from this thread's malloc arena: taken from the
 	 * thread's own, their 4 MB stayed there as well as here once freed
 	 * (tdat-verify of 200 files peaked at 37 MiB, not 20) */
-	if ((kl->c = malloc(kl->csize)) == NULL ||
-	    (kl->u = malloc((size_t)kl->usize + 1)) == NULL ||
+	if ((kl->c = tdat_malloc_big(kl->csize)) == NULL ||
+	    (kl->u = tdat_malloc_big((size_t)kl->usize + 1)) == NULL ||
 	    (kl->codec = tdat_codec_new(tdat_codec_name(td->codec))) == NULL ||
 	    tdat_thread_start(&kl->th, kload_main, kl) != 0) {
 		tdat_codec_free(kl->codec);

@@ -31,6 +31,14 @@ void tdat_err_name(struct tdat_err *e, const char *path);
 void *tdat_handle_new(size_t size, struct tdat_file *const *files,
     size_t n, size_t insize, void **in, struct tdat_err *e);
 
+/*
+ * n bytes for a large buffer that is filled through (a decompressed
+ * kallsyms, the symbol table), on 2 MB pages where the kernel gives them
+ * (MADV_HUGEPAGE): one page fault a 2 MB instead of 512.  free() and
+ * realloc() take it as malloc()'s; NULL without memory.
+ */
+void *tdat_malloc_big(size_t n);
+
 /* A growable string buffer. */
 struct tdat_sbuf {
 	char *p;

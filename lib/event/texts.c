@@ -216,7 +216,8 @@ arena_grow(struct tdat_events *s, size_t *cap, size_t need)
 		n = need;
 	if (n > UINT32_MAX)
 		n = UINT32_MAX;
-	if (n < need || (a = realloc(s->arenas[0], n)) == NULL)
+	if (n < need || (a = s->arenas[0] ? realloc(s->arenas[0], n) :
+	    tdat_malloc_big(n)) == NULL)
 		return -1;
 	s->arenas[0] = a;
 	*cap = n;
@@ -232,7 +233,8 @@ syms_grow(struct tdat_events *s, size_t need)
 
 	if (n < need + 1)
 		n = need + 1;
-	if (n >= UINT32_MAX || (v = realloc(s->sym, n * sizeof(*v))) == NULL)
+	if (n >= UINT32_MAX || (v = s->sym ? realloc(s->sym, n * sizeof(*v)) :
+	    tdat_malloc_big(n * sizeof(*v))) == NULL)
 		return -1;
 	s->sym = v;
 	s->capsym = n;
@@ -333,11 +335,13 @@ name_copy(char *dst, const char *src, size_t n, const char *send)
 
 /*
  * The symbols of a kallsyms text, in one pass: the table starts at one
- * symbol per 40 bytes, the names at half the text, both grow if there
- * are more and are cut to size at the end, so that a large kallsyms
- * (tens of MB on some kernels) costs no more than its names and 12 bytes
- * a symbol.  Module names are not kept: nothing trace-cmd prints shows
- * them.
+ * symbol per 40 bytes, the names at 5/8 of the text (a kernel's are 54%
+ * of it: the names grown from half were copied, 512 page faults for 2
+ * MB), both grow if there are more and are cut to size at the end, so
+ * that a large kallsyms (tens of MB on some kernels) costs no more than
+ * its names and 12 bytes a symbol.  Both start on 2 MB pages
+ * (tdat_malloc_big()).  Module names are not kept: nothing trace-cmd
+ * prints shows them.
  */
 int
 tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
@@ -360,7 +364,7 @@ tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
 	if (syms_grow(s, s->nsym + len / 40 + 16) < 0)
 		return -1;
 	used = cap = s->arena_len;
-	if (arena_grow(s, &cap, used + len / 2 + 64) < 0)
+	if (arena_grow(s, &cap, used + len / 8 * 5 + 64) < 0)
 		return -1;
 	for (p = text, n = s->nsym; next_symline(&p, end, &l); n++) {
 		/* names are offsets of 32 bits, and a set gets one arena */
