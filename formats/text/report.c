@@ -14,6 +14,7 @@
 
 #include "tdat-int.h"
 #include "tdat-opts.h"
+#include "tdat-output.h"
 #include "tdat-tracedat.h"
 #include "event-int.h"
 #include "tdat-sink.h"
@@ -976,7 +977,7 @@ done:
 	/* Written in pieces of four times stdio's buffer (lib/common/output.c), of
 	 * which stdio copies only the first and the tail. */
 	if (l->len >= LINE_FLUSH && r->out != NULL) {
-		fwrite(l->p, 1, l->len, r->out);
+		tdat_fwrite_big(l->p, l->len, r->out);
 		tdat_sb_reset(l);
 	}
 	return 0;
@@ -1423,7 +1424,7 @@ report_write(void *arg, const char *p, size_t n, struct tdat_err *e)
 	struct report *r = arg;
 
 	(void)e;
-	fwrite(p, 1, n, r->out);	/* a write error: report_end() */
+	tdat_fwrite_big(p, n, r->out);	/* a write error: report_end() */
 	return 0;
 }
 

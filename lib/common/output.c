@@ -68,6 +68,9 @@ static struct {
 
 static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
+/* The text view opened last, for tdat_fwrite_big(); a tool has one. */
+static struct tdat_out *big_view;
+
 /* ------------------------------------------------------------------ */
 /* The registry and the signal handler. */
 
@@ -405,7 +408,23 @@ open_view(struct tdat_out *o, struct tdat_err *e)
 	    (o->fp = fopencookie(o, "w", io)) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	setvbuf(o->fp, o->buf, _IOFBF, VIEW_BUF);
+	big_view = o;
 	return 0;
+}
+
+/* stdio copies the head and the tail of a large fwrite() into the view's
+ * buffer; a large block goes to write(2) whole instead, after what the
+ * buffer holds so the order stays.  A failure goes through fwrite() too,
+ * which then fails in view_write() and sets the stream's error flag. */
+size_t
+tdat_fwrite_big(const void *p, size_t n, FILE *fp)
+{
+	struct tdat_out *o = big_view;
+
+	if (o == NULL || o->fp != fp || n < VIEW_BUF || fflush(fp) != 0 ||
+	    view_write(o, p, n) != (ssize_t)n)
+		return fwrite(p, 1, n, fp);
+	return n;
 }
 
 int
@@ -551,6 +570,8 @@ close_files(struct tdat_out *o)
 	int err = 0;
 
 	if (o->fp) {
+		if (big_view == o)
+			big_view = NULL;
 		if (fclose(o->fp) != 0 && o->werr == 0)
 			o->werr = errno ? errno : EIO;
 		o->fp = NULL;

@@ -50,6 +50,9 @@ int tdat_out_open_dir(const char *path, struct tdat_out **out,
 int tdat_out_fd(const struct tdat_out *);
 /* A text output's stream; its write errors are kept for commit. */
 FILE *tdat_out_fp(struct tdat_out *);
+/* fwrite(p, 1, n, fp), a large block written without stdio's copies when
+ * fp is a view; for any FILE. */
+size_t tdat_fwrite_big(const void *p, size_t n, FILE *fp);
 /* The temporary to fill (the directory of a directory output); NULL for
  * standard output. */
 const char *tdat_out_path(const struct tdat_out *);
