@@ -974,8 +974,8 @@ done:
 	}
 	if (l->oom)
 		return -1;
-	/* Written in pieces of four times stdio's buffer (lib/common/output.c), of
-	 * which stdio copies only the first and the tail. */
+	/* Written in pieces of four times stdio's buffer, each with one
+	 * write(2) and no copy into stdio's (tdat_fwrite_big()). */
 	if (l->len >= LINE_FLUSH && r->out != NULL) {
 		tdat_fwrite_big(l->p, l->len, r->out);
 		tdat_sb_reset(l);
