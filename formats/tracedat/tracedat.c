@@ -1179,7 +1179,18 @@ struct kload {
 	 * again on the opening thread */
 	struct tdat_text_check check;
 	uint64_t checked;		/* bytes of text checked, or 0 */
+	/* the symbol table of that text too (kallsyms_table), or NULL */
+	int table;
+	struct tdat_events *syms;
 };
+
+/*
+ * kallsyms_table: the symbol table is built on the thread for texts up
+ * to this size only.  A trace that prints no symbol never needs one, and
+ * a table holds ~60% of its text: hip24-host-trace's 15 MB would cost 12
+ * MB for nothing (t/dump.bats).  A kernel's own kallsyms are 4-6 MB.
+ */
+#define KTABLE_MAX	(8u << 20)
 
 static void *
 kload_main(void *arg)
@@ -1201,6 +1212,8 @@ kload_main(void *arg)
 		tdat_text_check(TDAT_TEXT_KALLSYMS, (const char *)kl->u + 4,
 		    n, &kl->check);
 		kl->checked = n;
+		if (kl->table && n <= KTABLE_MAX)
+			kl->syms = tdat_syms_build((const char *)kl->u + 4, n);
 	}
 	return NULL;
 }
@@ -1233,6 +1246,7 @@ kload_start(struct tdat_file *f, const struct tdat_optval *ov)
 	kl->csize = s->csize;
 	kl->usize = s->usize;
 	kl->big = f->big;
+	kl->table = td->ktable_ok && !f->salvage;
 	/* the buffers from this thread's malloc arena: taken from the
 	 * thread's own, their 4 MB stayed there as well as here once freed
 	 * (tdat-verify of 200 files peaked at 37 MiB, not 20) */
@@ -1266,7 +1280,10 @@ kload_take(struct tdat_file *f, struct kload **klp,
 		td->kcheck = kl->check;
 		td->kchecked = 1;
 		td->kcheck_len = kl->checked;
+		td->ksyms = kl->syms;
+		kl->syms = NULL;
 	}
+	tdat_events_free(kl->syms);
 	u = kl->u;
 	tdat_codec_free(kl->codec);
 	free(kl);
@@ -1283,6 +1300,7 @@ kload_end(struct kload *kl)
 		return;
 	pthread_join(kl->th, NULL);
 	free(kl->u);
+	tdat_events_free(kl->syms);
 	tdat_codec_free(kl->codec);
 	free(kl);
 }
@@ -1332,6 +1350,12 @@ v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 			    &p);
 			if (rc < 0 || f->kallsyms.len != td->kcheck_len)
 				td->kchecked = 0;
+			/* the table of the text f keeps, or none */
+			if (td->kchecked && f->ksyms == NULL)
+				f->ksyms = td->ksyms;
+			else
+				tdat_events_free(td->ksyms);
+			td->ksyms = NULL;
 			if (rc == 0 && (s->flags & TDAT_SEC_COMPRESSED) &&
 			    len == f->kallsyms.len + 4) {
 				td->ksec_data = s->off + 16 + 8;
@@ -2241,6 +2265,7 @@ tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
 	if ((rc = read_initial(&r, f)) < 0)
 		goto fail;
 	TD(f)->klater_ok = o && o->kallsyms_later;
+	TD(f)->ktable_ok = o && o->kallsyms_table;
 	rc = f->version >= 7 ? read_v7(&r, f) : read_v6(&r, f);
 	if (rc == 0 && f->salvage)
 		rc = salvage_texts(f, e);
@@ -2270,6 +2295,7 @@ tracedat_release(struct tdat_file *f)
 		return;
 	kload_end(td->klater);
 	free(td->comp_ver);
+	tdat_events_free(td->ksyms);
 	free(td->sect);
 	free(td->strings);
 	tdat_codec_free(td->codec);

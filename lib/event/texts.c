@@ -697,6 +697,53 @@ tdat_syms_need(const struct tdat_events *s)
 	}
 }
 
+struct tdat_events *
+tdat_syms_build(const char *text, size_t len)
+{
+	struct tdat_events *t;
+
+	if ((t = tdat_events_new(8, 0)) == NULL)
+		return NULL;
+	t->ktext = text;
+	t->klen = len;
+	tdat_syms_need(t);
+	if (t->nsym == 0 && len > 0) {	/* none read: no memory, or none */
+		tdat_events_free(t);
+		return NULL;
+	}
+	t->klen = len;
+	return t;
+}
+
+/*
+ * s takes the symbol table built of its kallsyms text as they loaded
+ * (tdat_syms_build(), struct tdat_file ksyms) rather than reading them
+ * at its first lookup: the same table, already made.  1 if so; the table
+ * t then holds nothing and is freed.  Not when it is of another text.
+ */
+int
+tdat_syms_take(struct tdat_events *s, struct tdat_events *t)
+{
+	if (t == NULL || s->ktext == NULL || s->share_from != NULL ||
+	    s->nsym || s->narenas || t->klen != s->klen || !t->sym_sorted)
+		return 0;
+	s->sym = t->sym;
+	s->nsym = t->nsym;
+	s->capsym = t->capsym;
+	s->arenas = t->arenas;
+	s->narenas = t->narenas;
+	s->arena_len = t->arena_len;
+	s->sym_sorted = 1;
+	s->ktext = NULL;
+	s->syms_loaded = 1;
+	t->sym = NULL;
+	t->arenas = NULL;
+	t->nsym = t->capsym = 0;
+	t->narenas = 0;
+	tdat_events_free(t);
+	return 1;
+}
+
 /*
  * Set s looks its symbols up in from's table, not in one of its own: the
  * formatters of lib/merge/par.c, one a thread, share one table of
