@@ -51,6 +51,7 @@ struct tdat_tracedat {
 	 * the open keeps their text (then f->ksyms) */
 	int ktable_ok;
 	struct tdat_events *ksyms;
+	uint64_t ksyms_len;	/* bytes of text it read */
 	uint64_t btf_sect;	/* offset of the BTF section, 0: none */
 	size_t nsect;
 	struct tdat_section *sect;	/* v7 sections, in file order */

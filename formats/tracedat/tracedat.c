@@ -1179,9 +1179,11 @@ struct kload {
 	 * again on the opening thread */
 	struct tdat_text_check check;
 	uint64_t checked;		/* bytes of text checked, or 0 */
-	/* the symbol table of that text too (kallsyms_table), or NULL */
+	/* kallsyms_table: the symbol table of that text instead, or NULL
+	 * (only a writer reads the check, tdat-dump --records the table) */
 	int table;
 	struct tdat_events *syms;
+	uint64_t syms_len;		/* bytes of text it read */
 };
 
 /*
@@ -1207,14 +1209,16 @@ kload_main(void *arg)
 	}
 	free(kl->c);
 	kl->c = NULL;
-	if (kl->u != NULL && (n = tdat_get32(kl->u, kl->big)) > 0 &&
-	    n <= kl->usize - 4) {
+	if (kl->u == NULL || (n = tdat_get32(kl->u, kl->big)) == 0 ||
+	    n > kl->usize - 4)
+		return NULL;
+	if (!kl->table) {
 		tdat_text_check(TDAT_TEXT_KALLSYMS, (const char *)kl->u + 4,
 		    n, &kl->check);
 		kl->checked = n;
-		if (kl->table && n <= KTABLE_MAX)
-			kl->syms = tdat_syms_build((const char *)kl->u + 4, n);
-	}
+	} else if (n <= KTABLE_MAX &&
+	    (kl->syms = tdat_syms_build((const char *)kl->u + 4, n)) != NULL)
+		kl->syms_len = n;
 	return NULL;
 }
 
@@ -1264,7 +1268,8 @@ kload_start(struct tdat_file *f, const struct tdat_optval *ov)
 }
 
 /* The thread's text for section s, or NULL: load_section() then.  Its
- * lines' check goes to TD(f)->kcheck when it was of the text f keeps. */
+ * lines' check goes to TD(f)->kcheck when it was of the text f keeps,
+ * its symbol table to TD(f)->ksyms. */
 static unsigned char *
 kload_take(struct tdat_file *f, struct kload **klp,
     const struct tdat_section *s)
@@ -1280,7 +1285,11 @@ kload_take(struct tdat_file *f, struct kload **klp,
 		td->kcheck = kl->check;
 		td->kchecked = 1;
 		td->kcheck_len = kl->checked;
+	}
+	if (kl->u != NULL && kl->syms != NULL) {
+		tdat_events_free(td->ksyms);
 		td->ksyms = kl->syms;
+		td->ksyms_len = kl->syms_len;
 		kl->syms = NULL;
 	}
 	tdat_events_free(kl->syms);
@@ -1351,7 +1360,8 @@ v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 			if (rc < 0 || f->kallsyms.len != td->kcheck_len)
 				td->kchecked = 0;
 			/* the table of the text f keeps, or none */
-			if (td->kchecked && f->ksyms == NULL)
+			if (rc == 0 && td->ksyms != NULL &&
+			    f->kallsyms.len == td->ksyms_len && f->ksyms == NULL)
 				f->ksyms = td->ksyms;
 			else
 				tdat_events_free(td->ksyms);
