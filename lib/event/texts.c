@@ -749,11 +749,10 @@ tdat_syms_build(const char *text, size_t len)
 	t->ktext = text;
 	t->klen = len;
 	tdat_syms_need(t);
-	if (t->nsym == 0 && len > 0) {	/* none read: no memory, or none */
+	if (t->nsym == 0) {	/* none read: no memory, or none there */
 		tdat_events_free(t);
 		return NULL;
 	}
-	t->klen = len;
 	return t;
 }
 
