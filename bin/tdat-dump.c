@@ -157,7 +157,8 @@ static int
 dump_files(char *const *paths, size_t n, struct job *j)
 {
 	struct tdat_records_opts ro = j->ro;
-	struct tdat_open_opts oo = { .kallsyms_later = 1 };
+	struct tdat_open_opts oo = { .kallsyms_later = 1,
+	    .kallsyms_table = 1 };
 	struct tdat_cli_inputs in;
 	struct tdat_file *f;
 	struct tdat_err e = { 0 };

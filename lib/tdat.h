@@ -67,6 +67,12 @@ struct tdat_open_opts {
 	 * are); an error of the open after them is theirs if they have
 	 * one, as when they are read in their turn */
 	int kallsyms_later;
+	/* the same kallsyms' symbol table built on their thread too, once
+	 * they are checked (tdat-dump --records: a function trace looks a
+	 * symbol up in its first record, and the table took the opening
+	 * thread 5 ms); the first event set loaded takes it
+	 * (tdat_events_load_mode()) */
+	int kallsyms_table;
 };
 int tdat_open_ex(const char *path, const struct tdat_open_opts *o,
     struct tdat_file **out, struct tdat_err *e);

@@ -1179,7 +1179,20 @@ struct kload {
 	 * again on the opening thread */
 	struct tdat_text_check check;
 	uint64_t checked;		/* bytes of text checked, or 0 */
+	/* kallsyms_table: the symbol table of that text instead, or NULL
+	 * (only a writer reads the check, tdat-dump --records the table) */
+	int table;
+	struct tdat_events *syms;
+	uint64_t syms_len;		/* bytes of text it read */
 };
+
+/*
+ * kallsyms_table: the symbol table is built on the thread for texts up
+ * to this size only.  A trace that prints no symbol never needs one, and
+ * a table holds ~60% of its text: hip24-host-trace's 15 MB would cost 12
+ * MB for nothing (t/dump.bats).  A kernel's own kallsyms are 4-6 MB.
+ */
+#define KTABLE_MAX	(8u << 20)
 
 static void *
 kload_main(void *arg)
@@ -1196,12 +1209,16 @@ kload_main(void *arg)
 	}
 	free(kl->c);
 	kl->c = NULL;
-	if (kl->u != NULL && (n = tdat_get32(kl->u, kl->big)) > 0 &&
-	    n <= kl->usize - 4) {
+	if (kl->u == NULL || (n = tdat_get32(kl->u, kl->big)) == 0 ||
+	    n > kl->usize - 4)
+		return NULL;
+	if (!kl->table) {
 		tdat_text_check(TDAT_TEXT_KALLSYMS, (const char *)kl->u + 4,
 		    n, &kl->check);
 		kl->checked = n;
-	}
+	} else if (n <= KTABLE_MAX &&
+	    (kl->syms = tdat_syms_build((const char *)kl->u + 4, n)) != NULL)
+		kl->syms_len = n;
 	return NULL;
 }
 
@@ -1233,6 +1250,7 @@ kload_start(struct tdat_file *f, const struct tdat_optval *ov)
 	kl->csize = s->csize;
 	kl->usize = s->usize;
 	kl->big = f->big;
+	kl->table = td->ktable_ok && !f->salvage;
 	/* the buffers from this thread's malloc arena: taken from the
 	 * thread's own, their 4 MB stayed there as well as here once freed
 	 * (tdat-verify of 200 files peaked at 37 MiB, not 20) */
@@ -1250,7 +1268,8 @@ kload_start(struct tdat_file *f, const struct tdat_optval *ov)
 }
 
 /* The thread's text for section s, or NULL: load_section() then.  Its
- * lines' check goes to TD(f)->kcheck when it was of the text f keeps. */
+ * lines' check goes to TD(f)->kcheck when it was of the text f keeps,
+ * its symbol table to TD(f)->ksyms. */
 static unsigned char *
 kload_take(struct tdat_file *f, struct kload **klp,
     const struct tdat_section *s)
@@ -1267,6 +1286,13 @@ kload_take(struct tdat_file *f, struct kload **klp,
 		td->kchecked = 1;
 		td->kcheck_len = kl->checked;
 	}
+	if (kl->u != NULL && kl->syms != NULL) {
+		tdat_events_free(td->ksyms);
+		td->ksyms = kl->syms;
+		td->ksyms_len = kl->syms_len;
+		kl->syms = NULL;
+	}
+	tdat_events_free(kl->syms);
 	u = kl->u;
 	tdat_codec_free(kl->codec);
 	free(kl);
@@ -1283,6 +1309,7 @@ kload_end(struct kload *kl)
 		return;
 	pthread_join(kl->th, NULL);
 	free(kl->u);
+	tdat_events_free(kl->syms);
 	tdat_codec_free(kl->codec);
 	free(kl);
 }
@@ -1332,6 +1359,13 @@ v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 			    &p);
 			if (rc < 0 || f->kallsyms.len != td->kcheck_len)
 				td->kchecked = 0;
+			/* the table of the text f keeps, or none */
+			if (rc == 0 && td->ksyms != NULL &&
+			    f->kallsyms.len == td->ksyms_len && f->ksyms == NULL)
+				f->ksyms = td->ksyms;
+			else
+				tdat_events_free(td->ksyms);
+			td->ksyms = NULL;
 			if (rc == 0 && (s->flags & TDAT_SEC_COMPRESSED) &&
 			    len == f->kallsyms.len + 4) {
 				td->ksec_data = s->off + 16 + 8;
@@ -2241,6 +2275,7 @@ tdat_tracedat_open(const char *path, const struct tdat_open_opts *o,
 	if ((rc = read_initial(&r, f)) < 0)
 		goto fail;
 	TD(f)->klater_ok = o && o->kallsyms_later;
+	TD(f)->ktable_ok = o && o->kallsyms_table;
 	rc = f->version >= 7 ? read_v7(&r, f) : read_v6(&r, f);
 	if (rc == 0 && f->salvage)
 		rc = salvage_texts(f, e);
@@ -2270,6 +2305,7 @@ tracedat_release(struct tdat_file *f)
 		return;
 	kload_end(td->klater);
 	free(td->comp_ver);
+	tdat_events_free(td->ksyms);
 	free(td->sect);
 	free(td->strings);
 	tdat_codec_free(td->codec);

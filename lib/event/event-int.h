@@ -425,6 +425,7 @@ void tdat_plugins_free(struct tdat_events *);
 void tdat_syms_sort(struct tdat_events *);
 /* Read the kallsyms text the set defers, if any: before reading sym. */
 void tdat_syms_need(const struct tdat_events *);
+int tdat_syms_take(struct tdat_events *, struct tdat_events *);
 
 /* The kernel's BTF, for function arguments (lib/event/btf.c): NULL when
  * it does not hold together.  p stays the caller's while it is used. */

@@ -141,6 +141,12 @@ struct tdat_events *tdat_events_new(int lsize, int big);
 void tdat_events_free(struct tdat_events *);
 int tdat_events_add_kallsyms(struct tdat_events *, const char *text,
     size_t len);
+/* A set holding only the symbol table of a kallsyms text, parsed and
+ * sorted as the first lookup of a set would (tdat_syms_need()): built
+ * where the text loads, on its thread (formats/tracedat), for
+ * tdat_events_load_mode() to take from the file (struct tdat_file ksyms).
+ * NULL without memory. */
+struct tdat_events *tdat_syms_build(const char *text, size_t len);
 int tdat_events_add_printk(struct tdat_events *, const char *text, size_t len);
 int tdat_events_add_cmdlines(struct tdat_events *, const char *text,
     size_t len);

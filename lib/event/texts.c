@@ -97,6 +97,48 @@ hex8(const char *p, unsigned long long *v)
 #endif
 }
 
+/*
+ * Sixteen hex digits at p into *v, if they all are (hex8()'s test): in
+ * SSE2 all at once, each byte's nibble the low four bits plus 9 for a
+ * letter (bit 6), the pairs of them joined in 16-bit lanes, packed to
+ * the 8 bytes of the number, first digits first.  Else hex8() twice.
+ */
+static inline int
+hex16v(const char *p, unsigned long long *v)
+{
+#if defined(__SSE2__)
+	const __m128i one = _mm_set1_epi8(1);
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i l = _mm_or_si128(x, _mm_set1_epi8(0x20));
+	__m128i d = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+	    _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+	__m128i a = _mm_and_si128(_mm_cmpgt_epi8(l, _mm_set1_epi8('a' - 1)),
+	    _mm_cmplt_epi8(l, _mm_set1_epi8('f' + 1)));
+	__m128i n, t;
+	uint64_t w;
+
+	if (_mm_movemask_epi8(_mm_or_si128(d, a)) != 0xffff)
+		return 0;
+	/* bit 6 of each byte to bit 0: the lanes' shift brings the high
+	 * byte's bits only to bits 2 and up of the low one */
+	t = _mm_and_si128(_mm_srli_epi16(x, 6), one);
+	n = _mm_add_epi8(_mm_and_si128(x, _mm_set1_epi8(0x0f)),
+	    _mm_add_epi8(_mm_slli_epi16(t, 3), t));
+	n = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(n,
+	    _mm_set1_epi16(0xff)), 4), _mm_srli_epi16(n, 8));
+	w = (uint64_t)_mm_cvtsi128_si64(_mm_packus_epi16(n, n));
+	*v = __builtin_bswap64(w);
+	return 1;
+#else
+	unsigned long long a, b;
+
+	if (!hex8(p, &a) || !hex8(p + 8, &b))
+		return 0;
+	*v = a << 32 | b;
+	return 1;
+#endif
+}
+
 #if !defined(__SSE2__)
 /* Whether the 16 bytes of x and y are all hex digits (hex8()'s test);
  * 0 on other hosts than little-endian ones. */
@@ -253,12 +295,12 @@ static inline int
 fast_symline(const char **pp, const char *end, struct symline *l)
 {
 	const char *p = *pp, *q, *nl;
-	unsigned long long a, b;
+	unsigned long long a;
 	uint64_t x;
 
 	if (end - p < 21 || p[16] != ' ' || p[18] != ' ' ||
 	    (unsigned char)p[17] <= ' ' || (unsigned char)p[19] <= ' ' ||
-	    !hex8(p, &a) || !hex8(p + 8, &b))
+	    !hex16v(p, &a))
 		return -1;
 	q = p + 19;
 	while (end - q >= 8) {
@@ -283,7 +325,7 @@ fast_symline(const char **pp, const char *end, struct symline *l)
 	*pp = nl < end ? nl + 1 : end;
 	if (p[19] == '$' || p[17] == 'A' || p[17] == 'a')
 		return 0;
-	l->addr = a << 32 | b;
+	l->addr = a;
 	l->name = p + 19;
 	l->nlen = (size_t)(q - l->name);
 	return 1;
@@ -695,6 +737,52 @@ tdat_syms_need(const struct tdat_events *s)
 		memset(&w->sym[w->nsym], 0, sizeof(w->sym[0]));
 		w->sym_sorted = 1;
 	}
+}
+
+struct tdat_events *
+tdat_syms_build(const char *text, size_t len)
+{
+	struct tdat_events *t;
+
+	if ((t = tdat_events_new(8, 0)) == NULL)
+		return NULL;
+	t->ktext = text;
+	t->klen = len;
+	tdat_syms_need(t);
+	if (t->nsym == 0) {	/* none read: no memory, or none there */
+		tdat_events_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/*
+ * s takes the symbol table built of its kallsyms text as they loaded
+ * (tdat_syms_build(), struct tdat_file ksyms) rather than reading them
+ * at its first lookup: the same table, already made.  1 if so; the table
+ * t then holds nothing and is freed.  Not when it is of another text.
+ */
+int
+tdat_syms_take(struct tdat_events *s, struct tdat_events *t)
+{
+	if (t == NULL || s->ktext == NULL || s->share_from != NULL ||
+	    s->nsym || s->narenas || t->klen != s->klen || !t->sym_sorted)
+		return 0;
+	s->sym = t->sym;
+	s->nsym = t->nsym;
+	s->capsym = t->capsym;
+	s->arenas = t->arenas;
+	s->narenas = t->narenas;
+	s->arena_len = t->arena_len;
+	s->sym_sorted = 1;
+	s->ktext = NULL;
+	s->syms_loaded = 1;
+	t->sym = NULL;
+	t->arenas = NULL;
+	t->nsym = t->capsym = 0;
+	t->narenas = 0;
+	tdat_events_free(t);
+	return 1;
 }
 
 /*

@@ -12,6 +12,8 @@
 #include "tdat-codec.h"
 #include "tdat-ring.h"
 
+struct tdat_events;
+
 /* ---------------------------------------------------------------------
  * An open input, whatever its format: its metadata in trace.dat's terms
  * (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5): the event formats, texts,
@@ -118,6 +120,10 @@ struct tdat_file {
 	/* reads the kallsyms an open left loading (tdat_kallsyms_wait()),
 	 * once: NULL when none are */
 	int (*kallsyms_wait)(struct tdat_file *, struct tdat_err *);
+	/* the symbol table of kallsyms, built as they loaded
+	 * (tdat_open_opts kallsyms_table; lib/event tdat_syms_build()),
+	 * until an event set takes it: NULL when none was */
+	struct tdat_events *ksyms;
 	uint32_t nftrace;
 	struct tdat_blob *ftrace;
 	uint32_t nsys;

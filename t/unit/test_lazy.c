@@ -379,11 +379,70 @@ test_heads(void)
 	tdat_close(f);
 }
 
+/*
+ * kallsyms_table: the table is built on the kallsyms' thread as they
+ * load, and the first set loaded takes it: it has its symbols before any
+ * lookup, the same ones; a second set reads its own on first use.
+ */
+static void
+test_table(void)
+{
+	struct tdat_open_opts oo = { .kallsyms_later = 1,
+	    .kallsyms_table = 1 };
+	struct tdat_file *f, *g;
+	struct tdat_events *s, *s2, *all;
+	struct tdat_err e;
+	unsigned long long a1, a2;
+	const char *n1, *n2;
+	size_t i, bad = 0;
+
+	if (tdat_open_ex(FIXTURE, &oo, &f, &e) < 0) {
+		ok(0, "open %s: %s", FIXTURE, e.msg);
+		return;
+	}
+	if (tdat_open(FIXTURE, &g, &e) < 0 || (all = eager(g)) == NULL) {
+		ok(0, "open %s again: %s", FIXTURE, e.msg);
+		tdat_close(f);
+		return;
+	}
+	ok(tdat_kallsyms_wait(f, &e) == 0 && f->ksyms != NULL,
+	    "the table is built as the kallsyms load");
+	if (tdat_events_load(f, &s, &e) < 0) {
+		ok(0, "load: %s", e.msg);
+		goto done;
+	}
+	ok(f->ksyms == NULL && tdat_events_syms_loaded(s) &&
+	    s->nsym == all->nsym, "the first set takes it (%zu symbols)",
+	    s->nsym);
+	for (i = 0; i < all->nsym; i += 97) {
+		a1 = a2 = 0;
+		n1 = tdat_events_sym(s, all->sym[i].addr + 1, &a1);
+		n2 = tdat_events_sym(all, all->sym[i].addr + 1, &a2);
+		if ((n1 == NULL) != (n2 == NULL) || (n1 && (strcmp(n1, n2) ||
+		    a1 != a2)))
+			bad++;
+	}
+	ok(all->nsym > 90000 && bad == 0, "its symbols are those read on "
+	    "first use (%zu differ)", bad);
+	if (tdat_events_load(f, &s2, &e) == 0) {
+		ok(!tdat_events_syms_loaded(s2) && tdat_events_sym(s2,
+		    all->sym[0].addr, NULL) != NULL,
+		    "a second set reads its own on first use");
+		tdat_events_free(s2);
+	}
+	tdat_events_free(s);
+done:
+	tdat_events_free(all);
+	tdat_close(g);
+	tdat_close(f);
+}
+
 int
 main(void)
 {
 	tdat_formats_all();
 	test_trace();
+	test_table();
 	test_damaged();
 	test_sort(3);
 	test_sort(50);
