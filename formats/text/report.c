@@ -90,6 +90,10 @@ struct report {
 		int pid4;	/* its pid is bytes 4-7 */
 		int own;	/* tdat_event_own(): print_info() goes
 				 * straight to tdat_event_print_own() */
+		int quick;	/* report_quick() prints its records:
+				 * own, pid4, nul_free, name kept */
+		size_t nlen;
+		char name[SB_SHORT];	/* put_event_name()'s text */
 	} ids[NAMES];		/* by id */
 	struct task {
 		const char *comm;	/* as tdat_events_comm() gave it */
@@ -117,6 +121,10 @@ struct report {
 	/* put_head_fast() may print the columns: not -l, -R's flags or
 	 * a latency column left out */
 	int fast_head;
+	/* report_quick() may print lines: put_head_fast() may, one input,
+	 * no instances, no lock depth or migrate-disable column; 0 not
+	 * known yet, -1 never */
+	int quick;
 };
 
 /*
@@ -496,6 +504,7 @@ find_event_new(struct report *r, struct evid *c, int id)
 	c->set = r->ev;
 	c->id = id;
 	c->nul_free = 0;
+	c->quick = 0;
 	c->span = c->ev ? tdat_event_span(c->ev) : 0;
 	c->pid4 = c->ev && c->ev->pid && c->ev->pid->offset == 4 &&
 	    c->ev->pid->size == 4;
@@ -878,6 +887,93 @@ put_head_fast(struct report *r, const struct tdat_record *rec, uint64_t h,
 	return 1;
 }
 
+/* Whether report_quick() may print this report's lines from now on.
+ * The look for the lock depth and migrate-disable columns is made in the
+ * first record (put_latency()): until then, not known. */
+static int
+quick_ok(struct report *r)
+{
+	const struct report *g = r->top ? r->top : r;
+
+	if (!r->fast_head || r->instances || r->multi || r->nin != 1 ||
+	    !r->in[0].hdr8 || g->ld_seen > 0 || g->md_seen > 0)
+		r->quick = -1;
+	else if (g->ld_seen < 0 && g->md_seen < 0 && r->latf_ok)
+		r->quick = 1;
+	return r->quick > 0;
+}
+
+/* A record of event c printed by report_record() its slow way: whether
+ * the next ones may take report_quick() (its checks made once here). */
+static void
+quick_note(struct report *r, struct evid *c)
+{
+	const struct evname *n = &r->names[((uintptr_t)c->ev >> 4) % NAMES];
+
+	if (!c->pid4 || !c->own || !c->nul_free || n->ev != c->ev ||
+	    n->len > SB_SHORT)
+		return;
+	memcpy(c->name, n->text, SB_SHORT);
+	c->nlen = n->len;
+	c->quick = 1;
+}
+
+/*
+ * report_record() of the common record in one pass, when quick_ok() and
+ * its event's quick_note() said so: the usual common header, the task
+ * kept (put_task_kept()), the event's own print, no NUL to look for.
+ * 0: not taken, nothing written.  The checks report_record() makes for
+ * each record are made once per event and report there.
+ */
+static int
+report_quick(struct report *r, const struct tdat_record *rec)
+{
+	static const char hex[] = ".123456789abcdef";
+	struct tdat_sbuf *l = &r->line;
+	size_t start = l->len;
+	const struct evid *c;
+	const struct task *t;
+	const char *comm;
+	unsigned pc;
+	uint64_t h;
+	char *p, *e;
+	int pid;
+
+	if (rec->size < 8 || rec->missed || l->cap - l->len <= HEAD_ROOM)
+		return 0;
+	memcpy(&h, rec->data, 8);
+	c = find_evid(r, (int)(h & 0xffff));
+	pid = (int)(uint32_t)(h >> 32);
+	comm = tdat_events_comm_in(r->ev, pid);
+	t = &r->tasks[((unsigned)pid * 4 + (unsigned)rec->cpu) % NAMES];
+	if (!c->quick || c->span > rec->size || t->comm != comm ||
+	    t->pid != pid || t->cpu != rec->cpu)
+		return 0;
+	tdat_sb_limit(l, start + TDAT_TEXT_MAX + 1);
+	p = l->p + l->len;
+	memcpy(p, t->text, SB_SHORT);
+	p += t->len;
+	*p++ = ' ';
+	memcpy(p, r->latf[h >> 16 & 0x1f], 4);
+	pc = (unsigned)(h >> 24 & 0xff);
+	p[3] = hex[pc & 0xf];
+	p[4] = hex[pc >> 4];
+	if ((e = time_near(r, p + 5, rec->ts)) == NULL)
+		e = time_text(r, p + 5, rec->ts);
+	p = e;
+	memcpy(p, c->name, SB_SHORT);
+	p += c->nlen;
+	*p = '\0';
+	l->len = (size_t)(p - l->p);
+	tdat_event_print_own(c->ev, rec, l);
+	if (l->len - start >= TDAT_TEXT_MAX)
+		l->full = 1;	/* refused, whatever the buffer held before */
+	if (l->p[l->len - 1] == '\n')
+		l->len--;
+	sb_putc(l, '\n');
+	return 1;
+}
+
 static int
 report_record(struct report *r, const struct tdat_record *rec)
 {
@@ -888,9 +984,12 @@ report_record(struct report *r, const struct tdat_record *rec)
 	size_t info = start;	/* from there a NUL may come ("%c") */
 	const char *nul;
 	uint64_t h = 0;
-	int fast = hdr_read(r->cur, rec, &h);
-	int id, pid = 0;
+	int fast, id, pid = 0;
 
+	if ((r->quick > 0 || (r->quick == 0 && quick_ok(r))) &&
+	    report_quick(r, rec))
+		goto written;
+	fast = hdr_read(r->cur, rec, &h);
 	/* Each record's text has TDAT_TEXT_MAX, wherever it starts. */
 	tdat_sb_limit(l, start + TDAT_TEXT_MAX + 1);
 	if (r->instances || r->multi) {
@@ -958,12 +1057,16 @@ done:
 	/* trace-cmd prints the line with "%.*s": a NUL (from "%c") ends it */
 	if (info > l->len)
 		info = start;
-	else if (ev != NULL && nul_free(r, c))
+	else if (ev != NULL && nul_free(r, c)) {
 		info = l->len;	/* nothing to look for */
+		if (!c->quick && fast)
+			quick_note(r, c);
+	}
 	if (l->len > info && (nul = memchr(l->p + info, '\0', l->len -
 	    info)) != NULL)
 		l->len = (size_t)(nul - l->p);
 	sb_putc(l, '\n');
+written:
 	if (l->full) {		/* the lines before this one, then the error */
 		l->len = start;
 		if (r->out != NULL) {

@@ -268,7 +268,7 @@ tdat_hex8_put(char *w, uint64_t word, int n)
 /* The tdat_hex_len(v) lowercase hex digits of v at w; returns their end.
  * Stores 16 bytes at most from w (the bytes past the end undefined), so
  * no loop over the digits: one or two 8-digit words. */
-static inline char *
+static inline __attribute__((always_inline)) char *
 tdat_hex_at(char *w, uint64_t v)
 {
 	int n = tdat_hex_len(v);

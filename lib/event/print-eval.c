@@ -1493,7 +1493,7 @@ op_load(const struct rec *r, const struct pop *o)
 }
 
 /* put_num()'s "%lld" of an OP_NUM 'd' value, at w; returns the end. */
-static char *
+static inline __attribute__((always_inline)) char *
 sdec_at(char *w, const struct pop *o, unsigned long long v)
 {
 	long long s = (long long)v;
@@ -1540,7 +1540,7 @@ copy_name(char *w, const char *s, size_t n)
  * when the room left after it is too small the rest goes to run_ops().
  * 0: not taken (nothing written).
  */
-static int
+static inline __attribute__((always_inline)) int
 run_ops_fast(const struct rec *r, const struct tdat_print *p,
     struct tdat_sbuf *out)
 {
@@ -2057,8 +2057,14 @@ tdat_event_print_own(const struct tdat_event *ev,
 	    rec->avail < rec->size ? rec->size : rec->avail, 0,
 	    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && ev->set != NULL &&
 	    !ev->set->big };
+	const struct pop *o = ev->print->ops;
 
-	print_event_items(&r, ev->print, out);
+	/* print_event_items() in place when the steps are made: a call
+	 * less for each record */
+	if (o == NULL)
+		print_event_items(&r, ev->print, out);
+	else if (!run_ops_fast(&r, ev->print, out))
+		run_ops(&r, o, ev->print->nops, out);
 }
 
 /* A string runs to its NUL, past the record's end too: libtraceevent
