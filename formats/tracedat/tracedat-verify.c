@@ -671,6 +671,10 @@ verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 		drop_texts(f);
 	}
 	check_container(&v);
+	/* One second thread for the formats and then the pages
+	 * (lib/check/worker.c), started where the formats' own was. */
+	if (!c->fatal && !c->stop)
+		c->worker = tdat_check_worker_new(o, f->fsize);
 	if (late && !c->fatal && !c->stop)
 		tdat_check_texts_formats(c);
 	if (late && drop_kallsyms)
@@ -686,6 +690,7 @@ verify_file(struct tdat_file *f, const struct tdat_verify_opts *o,
 		check_pages(&v);
 	if (!c->fatal && !c->stop)
 		tdat_check_print_formats(c, o->no_pages);
+	tdat_check_worker_free(c->worker);
 	tdat_check_free(c);
 	free(v.reg);
 	free(v.win);

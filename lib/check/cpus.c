@@ -15,7 +15,6 @@
 
 #include "tdat-int.h"
 #include "tdat-check.h"
-#include "tdat-thread.h"
 
 /* Work worth a second thread: bytes of CPU data. */
 #define MIN_PAGES_2	(1u << 20)
@@ -407,7 +406,7 @@ static int
 run_tasks(struct tdat_check *v, struct task *t, size_t n)
 {
 	struct pool p;
-	pthread_t th;
+	struct tdat_check_thread th;
 	size_t i, j;
 	int mine;
 
@@ -425,7 +424,7 @@ run_tasks(struct tdat_check *v, struct task *t, size_t n)
 	}
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
-	if (tdat_thread_start(&th, helper, &p) != 0) {
+	if (tdat_check_spawn(v, &th, helper, &p) != 0) {
 		pthread_cond_destroy(&p.cv);
 		pthread_mutex_destroy(&p.mu);
 		free(p.hv.seen);
@@ -465,7 +464,7 @@ run_tasks(struct tdat_check *v, struct task *t, size_t n)
 	p.quit = 1;
 	pthread_cond_broadcast(&p.cv);
 	pthread_mutex_unlock(&p.mu);
-	pthread_join(th, NULL);
+	tdat_check_join(&th);
 	for (i = 0; i < v->events.nev; i++)
 		v->seen[i] |= p.hv.seen[i];
 	for (i = 0; i < n; i++)

@@ -14,7 +14,6 @@
 
 #include "tdat-int.h"
 #include "tdat-check.h"
-#include "tdat-thread.h"
 
 /* Work worth a second thread: bytes of format text. */
 #define MIN_FORMATS_2	(64u << 10)
@@ -305,7 +304,7 @@ formats(struct tdat_check *v, int texts)
 	    &f->cmdlines };
 	struct fmtjob *jobs;
 	struct fmtrun r;
-	pthread_t t;
+	struct tdat_check_thread t;
 	uint64_t all = 0;
 	size_t n, i, k;
 	uint32_t si, ei;
@@ -343,10 +342,10 @@ formats(struct tdat_check *v, int texts)
 	atomic_init(&r.next, 0);
 	two = n + (texts != 0) > 1 &&
 	    tdat_check_two_threads(v, all, MIN_FORMATS_2) &&
-	    tdat_thread_start(&t, scan_run, &r) == 0;
+	    tdat_check_spawn(v, &t, scan_run, &r) == 0;
 	scan_run(&r);
 	if (two)
-		pthread_join(t, NULL);
+		tdat_check_join(&t);
 	if (texts)
 		tdat_check_texts(v);
 	tdat_check_section(v);

@@ -13,6 +13,7 @@
 #ifndef TDAT_CHECK_H
 #define TDAT_CHECK_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "tdat-int.h"
@@ -52,6 +53,9 @@ struct tdat_check {
 	struct tdat_text_check text[3];
 	uint64_t text_at[3];
 	int text_exact[3];
+	/* the second thread, waiting for each phase's share; NULL: each
+	 * phase that wants one starts its own (lib/check/worker.c) */
+	struct tdat_check_worker *worker;
 };
 
 /* Findings (lib/check/findings.c). */
@@ -94,6 +98,26 @@ void	tdat_check_formats(struct tdat_check *);
 void	tdat_check_texts_formats(struct tdat_check *);
 /* Print formats render a record of zeros: all, or the events seen. */
 void	tdat_check_print_formats(struct tdat_check *, int all);
+
+/* The second thread (lib/check/worker.c). */
+struct tdat_check_worker;
+/* Started now for a file of fsize bytes that is worth a second thread
+ * (o->threads, as tdat_check_two_threads()); else NULL.  The phases
+ * still choose whether to hand it a share, as they chose whether to
+ * start a thread. */
+struct tdat_check_worker *tdat_check_worker_new(
+	    const struct tdat_verify_opts *o, uint64_t fsize);
+void	tdat_check_worker_free(struct tdat_check_worker *);
+/* fn(arg) on the second thread: v->worker if it has one, else a thread
+ * started for it; pthread_create()'s result.  tdat_check_join() waits
+ * for it to return. */
+struct tdat_check_thread {
+	pthread_t t;
+	struct tdat_check_worker *w;
+};
+int	tdat_check_spawn(struct tdat_check *v, struct tdat_check_thread *t,
+	    void *(*fn)(void *), void *arg);
+void	tdat_check_join(struct tdat_check_thread *t);
 
 /* Pages (lib/check/cpus.c). */
 /* A latency buffer's text: every piece of it reads. */

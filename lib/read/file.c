@@ -14,11 +14,12 @@ tdat_blob_free(struct tdat_blob *b)
 {
 	if (b->map)
 		munmap(b->map, b->mlen);
-	else
+	else if (!b->arena)
 		free(b->p);
 	b->p = NULL;
 	b->map = NULL;
 	b->mlen = 0;
+	b->arena = 0;
 }
 
 int
@@ -83,6 +84,9 @@ tdat_close(struct tdat_file *f)
 	tdat_blob_free(&f->modules);
 	tdat_blob_free(&f->btf);
 	free_systems(f);
+	for (i = 0; i < f->narena; i++)
+		free(f->arena_mem[i]);
+	free(f->arena_mem);
 	free(f->opt);
 	for (i = 0; i < f->nopt_blobs; i++)
 		free(f->opt_blobs[i]);

@@ -43,9 +43,12 @@ struct tdat_blob {
 	uint64_t off;	/* file offset of its size field (v6) or section */
 	void *map;	/* p lies in this private mapping of the file, of */
 	size_t mlen;	/* mlen bytes, not in malloc()ed memory */
+	int arena;	/* p lies in its file's arena (format files, below):
+			 * freed with the file, not with the blob */
 };
 
-/* Free a blob's bytes, malloc()ed or mapped; p becomes NULL. */
+/* Free a blob's bytes, malloc()ed or mapped (not in an arena); p becomes
+ * NULL. */
 void tdat_blob_free(struct tdat_blob *);
 
 struct tdat_system {
@@ -128,6 +131,11 @@ struct tdat_file {
 	struct tdat_blob *ftrace;
 	uint32_t nsys;
 	struct tdat_system *sys;
+	/* chunks of memory the format files' blobs may share (arena set),
+	 * freed by tdat_close(); the last has arena_used of arena_cap bytes
+	 * taken */
+	size_t narena, arena_used, arena_cap;
+	unsigned char **arena_mem;
 
 	uint32_t ncpus;		/* v6 CPU count, v7 CPUCOUNT */
 	size_t nopt;
