@@ -97,6 +97,22 @@ hex8(const char *p, unsigned long long *v)
 #endif
 }
 
+#if defined(__SSE2__)
+/* Whether the 16 bytes of x are all hex digits (hex8()'s test: signed
+ * bytes, those of 0x80 and above fail both ranges). */
+static inline int
+hex16_ok(__m128i x)
+{
+	__m128i l = _mm_or_si128(x, _mm_set1_epi8(0x20));
+	__m128i d = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+	    _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+	__m128i a = _mm_and_si128(_mm_cmpgt_epi8(l, _mm_set1_epi8('a' - 1)),
+	    _mm_cmplt_epi8(l, _mm_set1_epi8('f' + 1)));
+
+	return _mm_movemask_epi8(_mm_or_si128(d, a)) == 0xffff;
+}
+#endif
+
 /*
  * Sixteen hex digits at p into *v, if they all are (hex8()'s test): in
  * SSE2 all at once, each byte's nibble the low four bits plus 9 for a
@@ -109,15 +125,10 @@ hex16v(const char *p, unsigned long long *v)
 #if defined(__SSE2__)
 	const __m128i one = _mm_set1_epi8(1);
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i l = _mm_or_si128(x, _mm_set1_epi8(0x20));
-	__m128i d = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
-	    _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
-	__m128i a = _mm_and_si128(_mm_cmpgt_epi8(l, _mm_set1_epi8('a' - 1)),
-	    _mm_cmplt_epi8(l, _mm_set1_epi8('f' + 1)));
 	__m128i n, t;
 	uint64_t w;
 
-	if (_mm_movemask_epi8(_mm_or_si128(d, a)) != 0xffff)
+	if (!hex16_ok(x))
 		return 0;
 	/* bit 6 of each byte to bit 0: the lanes' shift brings the high
 	 * byte's bits only to bits 2 and up of the low one */
@@ -696,6 +707,21 @@ tdat_syms_sort(struct tdat_events *s)
 /* Sharing: the first set to need the symbols reads them for all. */
 static pthread_mutex_t share_mu = PTHREAD_MUTEX_INITIALIZER;
 
+/* s's symbol table is from's (sorted), its text read. */
+static void
+syms_from(struct tdat_events *s, const struct tdat_events *from)
+{
+	s->sym = from->sym;
+	s->nsym = from->nsym;
+	s->capsym = from->capsym;
+	s->arenas = from->arenas;
+	s->narenas = from->narenas;
+	s->arena_len = from->arena_len;
+	s->sym_sorted = 1;
+	s->ktext = NULL;
+	s->syms_loaded = 1;
+}
+
 static void
 borrow_syms(struct tdat_events *s, const struct tdat_events *from)
 {
@@ -704,13 +730,7 @@ borrow_syms(struct tdat_events *s, const struct tdat_events *from)
 	s->syms_loaded = 1;
 	if (from->nsym == 0 || !from->sym_sorted)
 		return;		/* none, as from has none */
-	s->sym = from->sym;
-	s->nsym = from->nsym;
-	s->capsym = from->capsym;
-	s->arenas = from->arenas;
-	s->narenas = from->narenas;
-	s->arena_len = from->arena_len;
-	s->sym_sorted = 1;
+	syms_from(s, from);
 	s->syms_shared = 1;
 }
 
@@ -768,15 +788,7 @@ tdat_syms_take(struct tdat_events *s, struct tdat_events *t)
 	if (t == NULL || s->ktext == NULL || s->share_from != NULL ||
 	    s->nsym || s->narenas || t->klen != s->klen || !t->sym_sorted)
 		return 0;
-	s->sym = t->sym;
-	s->nsym = t->nsym;
-	s->capsym = t->capsym;
-	s->arenas = t->arenas;
-	s->narenas = t->narenas;
-	s->arena_len = t->arena_len;
-	s->sym_sorted = 1;
-	s->ktext = NULL;
-	s->syms_loaded = 1;
+	syms_from(s, t);
 	t->sym = NULL;
 	t->arenas = NULL;
 	t->nsym = t->capsym = 0;
@@ -1297,14 +1309,7 @@ nongraph16(const char *p)
 static inline int
 hex16_sse(const char *p)
 {
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i l = _mm_or_si128(x, _mm_set1_epi8(0x20));
-	__m128i d = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
-	    _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
-	__m128i a = _mm_and_si128(_mm_cmpgt_epi8(l, _mm_set1_epi8('a' - 1)),
-	    _mm_cmplt_epi8(l, _mm_set1_epi8('f' + 1)));
-
-	return _mm_movemask_epi8(_mm_or_si128(d, a)) == 0xffff;
+	return hex16_ok(_mm_loadu_si128((const __m128i *)(const void *)p));
 }
 #endif
 

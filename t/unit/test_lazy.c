@@ -58,6 +58,26 @@ same_event(const struct tdat_event *x, const struct tdat_event *y)
 	return 1;
 }
 
+/* How many of every 97th of all's symbols s finds otherwise (its name,
+ * its start, an address inside it). */
+static size_t
+syms_differ(const struct tdat_events *s, const struct tdat_events *all)
+{
+	unsigned long long a1, a2;
+	const char *n1, *n2;
+	size_t i, bad = 0;
+
+	for (i = 0; i < all->nsym; i += 97) {
+		a1 = a2 = 0;
+		n1 = tdat_events_sym(s, all->sym[i].addr + 1, &a1);
+		n2 = tdat_events_sym(all, all->sym[i].addr + 1, &a2);
+		if ((n1 == NULL) != (n2 == NULL) || (n1 && (strcmp(n1, n2) ||
+		    a1 != a2)))
+			bad++;
+	}
+	return bad;
+}
+
 static void
 test_trace(void)
 {
@@ -106,15 +126,7 @@ test_trace(void)
 	    "differ)", bad);
 	tdat_events_resolve(s);
 	ok(s->nev == all->nev, "as many events once all are parsed");
-	bad = 0;
-	for (i = 0; i < all->nsym; i += 97) {
-		a1 = a2 = 0;
-		n1 = tdat_events_sym(s, all->sym[i].addr + 1, &a1);
-		n2 = tdat_events_sym(all, all->sym[i].addr + 1, &a2);
-		if ((n1 == NULL) != (n2 == NULL) || (n1 && (strcmp(n1, n2) ||
-		    a1 != a2)))
-			bad++;
-	}
+	bad = syms_differ(s, all);
 	ok(all->nsym > 90000 && bad == 0, "symbols read on first use are "
 	    "the same (%zu differ)", bad);
 	bad = 0;
@@ -392,9 +404,7 @@ test_table(void)
 	struct tdat_file *f, *g;
 	struct tdat_events *s, *s2, *all;
 	struct tdat_err e;
-	unsigned long long a1, a2;
-	const char *n1, *n2;
-	size_t i, bad = 0;
+	size_t bad;
 
 	if (tdat_open_ex(FIXTURE, &oo, &f, &e) < 0) {
 		ok(0, "open %s: %s", FIXTURE, e.msg);
@@ -414,14 +424,7 @@ test_table(void)
 	ok(f->ksyms == NULL && tdat_events_syms_loaded(s) &&
 	    s->nsym == all->nsym, "the first set takes it (%zu symbols)",
 	    s->nsym);
-	for (i = 0; i < all->nsym; i += 97) {
-		a1 = a2 = 0;
-		n1 = tdat_events_sym(s, all->sym[i].addr + 1, &a1);
-		n2 = tdat_events_sym(all, all->sym[i].addr + 1, &a2);
-		if ((n1 == NULL) != (n2 == NULL) || (n1 && (strcmp(n1, n2) ||
-		    a1 != a2)))
-			bad++;
-	}
+	bad = syms_differ(s, all);
 	ok(all->nsym > 90000 && bad == 0, "its symbols are those read on "
 	    "first use (%zu differ)", bad);
 	if (tdat_events_load(f, &s2, &e) == 0) {
