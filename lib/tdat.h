@@ -433,6 +433,10 @@ struct tdat_verify_opts {
 	 * 1: one thread; 2: two even for small ones (the tests).  The
 	 * findings, their order and the counts are the same. */
 	int threads;
+	/* with two threads, the pages a piece of a CPU's raw pages holds
+	 * (whole CPUs are checked in such pieces); 0: 1 MiB of them, more
+	 * on a large trace (the tests set a few) */
+	uint32_t piece;
 	/* after an error, count what tdat-cat --salvage would keep (the
 	 * salvage part of struct tdat_verify_stats) */
 	int salvage;

@@ -3,10 +3,11 @@
  * source's page operations (the page iterator, lib/read/pages.c) and
  * walked with lib/ring's page checker; a latency buffer's text.  With a
  * second CPU and a source whose streams share no state, a second thread
- * checks some CPUs' pages, its findings kept and handed on in order
- * (below).  Memory stays bounded: one window of pages (mapped when it is
- * not compressed) or one chunk at a time on each thread, and at most
- * KEEP_BYTES of kept findings for each of AHEAD + 1 CPUs.
+ * checks pieces of the CPUs' pages, its findings kept and handed on in
+ * order (below).  Memory stays bounded: one window of pages (mapped when
+ * a CPU is checked whole on one thread) or one chunk at a time on each
+ * thread, and at most KEEP_BYTES of kept findings for each of AHEAD + 1
+ * tasks.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -29,10 +30,40 @@ struct cpuwalk {
 	long long page;		/* index of the current page */
 	struct tdat_ring_check ck;	/* the checker, the CPU's clock */
 	uint64_t pages, records;	/* of its counts, those in v->st */
+	int dead;		/* its check ended (its pages do not open) */
 };
 
-/* The checker's counts into the stats (a finding kept by the second
- * thread notes them as they are). */
+/*
+ * A part of the pages' check: a CPU's pages u0 to u0 + n - 1 (a piece of
+ * its raw pages), or all of them (n 0).  The fields after ci are those of
+ * a check ahead of the order (below).
+ */
+struct task {
+	int bi;
+	uint32_t ci;
+	uint64_t u0, n;
+	int first;		/* the CPU's first task */
+	int done;		/* checked ahead */
+	int dirty;		/* to be checked again, in order */
+	uint64_t pages, records;	/* what it met */
+	int clocked;		/* it took stamp as the clock before it */
+	uint64_t stamp;
+	uint64_t last_ts;	/* its clock at its end, when it met records */
+	unsigned char *seen;	/* the events it met (a slot of the pool's) */
+	size_t room;		/* bytes of pages read at once (0: the usual) */
+	struct kept *k;		/* its findings, kept */
+	size_t nk, ck, bytes;
+	const struct tdat_verify_stats *now;	/* its counts meanwhile */
+};
+
+/* A finding of a check ahead, and the task's counts when it was made. */
+struct kept {
+	struct tdat_finding fd;	/* buffer and msg point into text */
+	uint64_t pages, records;
+	char *text;
+};
+
+/* The checker's counts into the stats. */
 static void
 counts(struct cpuwalk *w)
 {
@@ -123,47 +154,90 @@ page_issue(void *arg, const struct tdat_ring_issue *is)
 	return 0;
 }
 
+/* A walk of CPU ci of buffer bi, its clock and section to start. */
+static void
+walk_init(struct cpuwalk *w, struct tdat_check *v, int bi, uint32_t ci)
+{
+	memset(w, 0, sizeof(*w));
+	w->v = v;
+	w->b = &v->f->buf[bi];
+	w->c = &w->b->cpu[ci];
+	w->page = -1;
+	w->ck.pl = &v->pl;
+	w->ck.events = &v->events;
+	w->ck.issue = page_issue;
+	w->ck.arg = w;
+	w->ck.seen = v->seen;
+	tdat_check_section(v);
+	if (w->b->compressed && v->file_codec == NULL) {
+		PERR(v, w, "compressed", w->c->off, "data is compressed but the "
+		    "file names no compression");
+		w->dead = 1;
+	}
+}
+
+/* Ahead of the order, before the first page whose stamp the checker
+ * compares with the clock (one that holds something): take that stamp
+ * as the clock before it.  A page whose header is damaged is a finding
+ * anyway. */
+static void
+take_clock(struct cpuwalk *w, struct task *t, const struct tdat_page *pg)
+{
+	struct tdat_page hd = *pg;
+	struct tdat_err e = { 0 };
+
+	if (tdat_page_init(&w->v->pl, &hd, &e) < 0 || hd.commit == 0)
+		return;
+	t->clocked = 1;
+	t->stamp = hd.stamp;
+	w->ck.last_ts = hd.stamp;
+	w->ck.have_ts = 1;
+}
+
 /*
- * Every page of one CPU, through the page iterator.  A damaged piece (a
- * chunk that lies wrong or does not decompress) is a finding; the walk
- * goes on after it with keep_going.
+ * Task t's pages through the page iterator, on walk w; ahead of the
+ * order (w's clock unknown), taking the clock from its first page that
+ * holds something.  A damaged piece (a chunk that lies wrong or does not
+ * decompress) is a finding; the walk goes on after it with keep_going.
  */
 static void
-check_cpu(struct tdat_check *v, int bi, uint32_t ci)
+walk_pages(struct cpuwalk *w, struct task *t, int ahead)
 {
-	const struct tdat_buffer *b = &v->f->buf[bi];
-	struct cpuwalk w = { v, b, &b->cpu[ci], -1, { 0 }, 0, 0 };
-	struct tdat_pages *ps;
+	struct tdat_check *v = w->v;
+	const struct tdat_buffer *b = w->b;
+	struct tdat_pages *ps = NULL;
 	struct tdat_page pg;
 	struct tdat_err e = { 0 };
 	const char *kind;
 	size_t avail;
 	int rc;
 
-	tdat_check_section(v);
-	w.ck.pl = &v->pl;
-	w.ck.events = &v->events;
-	w.ck.issue = page_issue;
-	w.ck.arg = &w;
-	w.ck.seen = v->seen;
-	if (b->compressed && v->file_codec == NULL) {
-		PERR(v, &w, "compressed", w.c->off, "data is compressed but the "
-		    "file names no compression");
-		return;
+	if ((rc = tdat_pages_open(v->f, t->bi, t->ci, &ps, &e)) == 0 &&
+	    t->n) {
+		if (t->room)
+			tdat_pages_room(ps, t->room);
+		rc = tdat_pages_range(ps, t->u0, t->n, &e);
 	}
-	if ((rc = tdat_pages_open(v->f, bi, ci, &ps, &e)) < 0) {
+	if (rc < 0) {
+		tdat_pages_close(ps);
 		if (e.code != TDAT_ECORRUPT) {
 			*v->e = e;
 			v->fatal = 1;
 			return;
 		}
-		PERR(v, &w, b->compressed ? "chunk" : "cpu-data", e.off, "%s",
+		PERR(v, w, b->compressed ? "chunk" : "cpu-data", e.off, "%s",
 		    e.msg);
+		w->dead = 1;
 		return;
 	}
 	if (v->codec)
 		tdat_pages_codec(ps, v->codec);
-	tdat_pages_map(ps);
+	/* A piece is read, not mapped: two threads mapping windows wait
+	 * for each other in the kernel (the mm's lock); reading, they do
+	 * not (../shared/bench's v6 twin: its pages in 9.4-9.9 ms, not
+	 * 11.8-17.0). */
+	if (!t->n)
+		tdat_pages_map(ps);
 	/* No page worker here: handing each window over cost more than it
 	 * saved (make bench, v7 zstd: 0.11 s with it, 0.07 s without). */
 	while (!v->sec_stop && !v->stop && !v->fatal) {
@@ -178,12 +252,14 @@ check_cpu(struct tdat_check *v, int bi, uint32_t ci)
 			kind = tdat_pages_fault(ps);
 			if (kind == NULL)
 				kind = b->compressed ? "chunk" : "cpu-data";
-			PERR(v, &w, kind, e.off, "%s", e.msg);
+			PERR(v, w, kind, e.off, "%s", e.msg);
 			continue;
 		}
-		w.page++;
-		rc = tdat_ring_check_page(&w.ck, &pg);
-		counts(&w);
+		w->page++;
+		if (ahead && !t->clocked)
+			take_clock(w, t, &pg);
+		rc = tdat_ring_check_page(&w->ck, &pg);
+		counts(w);
 		if (rc)
 			break;
 	}
@@ -226,37 +302,32 @@ tdat_check_latency_text(struct tdat_check *v, int bi)
 
 /* ------------------------------------------------------------------ */
 /*
- * The CPUs on two threads.  Each CPU's check is a section of its own
- * that reads nothing another writes, so the CPUs are tasks taken in
- * order, at most AHEAD past the first one not handed on yet.  The main
- * thread checks that one itself if nobody has taken it, with its
- * findings going out as they are found; other tasks, the helper's and
- * those the main thread takes rather than wait, keep their findings,
- * each with the counts at that moment.  The main thread hands those on
- * in order when it comes to the task, stopping where the callback asks
- * to with the counts a check on one thread would have had.  A task whose
- * findings outgrow KEEP_BYTES is checked again by the main thread.
+ * The pages on two threads.  The work is cut into tasks: each CPU whose
+ * pages are raw into pieces of whole pages, each other CPU whole.  Tasks
+ * are taken in order, at most AHEAD past the first one not handed on
+ * yet.  The main thread checks that one itself, in order, if nobody has
+ * taken it; any other (the helper's, and those the main thread takes
+ * rather than wait) is checked ahead: with a section of its own and no
+ * clock known, its findings kept, every warning with them.  Its first
+ * page that holds something gives it a clock: that page's stamp, taken
+ * as the CPU's clock before it.  Handing the task on, in order, needs the
+ * CPU's clock not to be later than that stamp: checked from that clock,
+ * its pages would have found the same (the later the clock, the more a
+ * check finds), and its clock at its end is its last record's.  Its
+ * findings then go out as if found now, a warning of a kind the CPU's
+ * section reported already counted only, stopping where the callback or
+ * an error says, with the counts as they were then.  A task whose clock
+ * does not hold, whose findings outgrow KEEP_BYTES or whose check failed
+ * is checked again by the main thread, in order.  So the findings, their
+ * order and the counts are a check on one thread's.
  */
-#define AHEAD		2
-#define KEEP_BYTES	(256u << 10)
-
-struct kept {
-	struct tdat_finding fd;	/* buffer and msg point into text */
-	uint64_t pages, records, errors, warnings, unreported;
-	char *text;
-};
-
-struct task {
-	int bi;
-	uint32_t ci;
-	int done;		/* the helper has checked it */
-	int redo;		/* its findings outgrew KEEP_BYTES */
-	int fatal;
-	struct tdat_err e;
-	struct tdat_verify_stats st;
-	struct kept *k;
-	size_t nk, ck, bytes;
-};
+#define AHEAD		8
+#define NSEEN		(AHEAD + 1)	/* tasks i to i + AHEAD at most */
+#define KEEP_BYTES	(256u << 10)	/* a task's findings kept at most */
+/* A piece: this many bytes of pages at least, as one mapped window. */
+#define PIECE_BYTES	(1u << 20)
+/* Pieces grow past it (a task's few words each). */
+#define MAX_TASKS	4096
 
 struct pool {
 	pthread_mutex_t mu;
@@ -267,9 +338,11 @@ struct pool {
 	size_t at;		/* the main thread's task */
 	int quit;
 	struct tdat_check hv;		/* the helper's context */
+	unsigned char *seen;		/* NSEEN slots of nev + 1 */
 };
 
-/* The helper's callback: keep the finding and the counts with it. */
+/* A check ahead: keep the finding and the counts with it; past
+ * KEEP_BYTES of them, mark the task to be checked again, and stop. */
 static int
 keep(void *arg, const struct tdat_finding *fd)
 {
@@ -297,16 +370,13 @@ keep(void *arg, const struct tdat_finding *fd)
 		memcpy(k->text + ml, fd->buffer, bl);
 		k->fd.buffer = k->text + ml;
 	}
-	k->pages = t->st.pages;
-	k->records = t->st.records;
-	k->errors = t->st.errors;
-	k->warnings = t->st.warnings;
-	k->unreported = t->st.unreported;
+	k->pages = t->now->pages;
+	k->records = t->now->records;
 	t->nk++;
 	t->bytes += sizeof(*k) + bl + ml;
 	return 0;
 redo:
-	t->redo = 1;
+	t->dirty = 1;
 	return 1;
 }
 
@@ -319,27 +389,101 @@ task_free(struct task *t)
 		free(t->k[i].text);
 	free(t->k);
 	t->k = NULL;
-	t->nk = t->ck = 0;
+	t->nk = t->ck = t->bytes = 0;
 }
 
-/* Check a task with its findings kept (on either thread): as the
- * template tv says, with this thread's seen[] and codec. */
+/* Check task t ahead (on either thread): as tv says, with this thread's
+ * codec, its findings kept, every warning with them. */
 static void
-run_kept(const struct tdat_check *tv, struct task *t, unsigned char *seen,
+run_ahead(const struct tdat_check *tv, struct task *t,
     struct tdat_codec *codec)
 {
 	struct tdat_verify_opts o = *tv->o;
+	struct tdat_verify_stats st;
+	struct tdat_err e = { 0 };
 	struct tdat_check v = *tv;
+	struct cpuwalk w;
 
+	memset(&st, 0, sizeof(st));
+	memset(t->seen, 0, tv->events.nev + 1);
 	o.found = keep;
 	o.arg = t;
 	v.o = &o;
-	v.st = &t->st;
-	v.e = &t->e;
-	v.seen = seen;
+	v.st = &st;
+	v.e = &e;
+	v.seen = t->seen;
 	v.codec = codec;
-	check_cpu(&v, t->bi, t->ci);
-	t->fatal = v.fatal;
+	v.stop = v.fatal = 0;
+	v.ahead = 1;
+	t->now = &st;
+	walk_init(&w, &v, t->bi, t->ci);
+	w.page = (long long)t->u0 - 1;
+	if (!w.dead)
+		walk_pages(&w, t, 1);
+	if (v.fatal || w.dead)
+		t->dirty = 1;
+	t->pages = w.ck.pages;
+	t->records = w.ck.records;
+	t->last_ts = w.ck.last_ts;
+	t->now = NULL;
+}
+
+/* Task t's counts (or those at one of its findings) on walk w, from
+ * pages and records before it. */
+static void
+add_counts(struct cpuwalk *w, uint64_t pages, uint64_t records)
+{
+	w->ck.pages = pages;
+	w->ck.records = records;
+	counts(w);
+}
+
+/*
+ * Hand on task t, checked ahead, to the CPU's walk w (in order): its
+ * findings as if found now, stopping where the callback or an error says
+ * with the counts as they were then.  Checked again instead when its
+ * clock does not hold.
+ */
+static void
+hand_on(struct cpuwalk *w, struct task *t)
+{
+	struct tdat_check *v = w->v;
+	uint64_t pages = w->ck.pages, records = w->ck.records;
+	size_t i;
+
+	if (t->dirty || (t->clocked && w->ck.have_ts &&
+	    w->ck.last_ts > t->stamp)) {
+		walk_pages(w, t, 0);
+		return;
+	}
+	for (i = 0; i <= v->events.nev; i++)
+		v->seen[i] |= t->seen[i];
+	for (i = 0; i < t->nk; i++) {
+		add_counts(w, pages + t->k[i].pages, records + t->k[i].records);
+		if (tdat_check_report(v, &t->k[i].fd))
+			return;
+	}
+	add_counts(w, pages + t->pages, records + t->records);
+	w->page += (long long)t->pages;
+	if (t->records) {
+		w->ck.last_ts = t->last_ts;
+		w->ck.have_ts = 1;
+	}
+}
+
+/* Task t in order on the main thread: checked here (mine), or handed on;
+ * nothing once the CPU's check has ended. */
+static void
+in_order(struct tdat_check *v, struct cpuwalk *w, struct task *t, int mine)
+{
+	if (t->first)
+		walk_init(w, v, t->bi, t->ci);
+	if (w->dead || v->sec_stop || v->stop || v->fatal)
+		return;
+	if (mine)
+		walk_pages(w, t, 0);
+	else
+		hand_on(w, t);
 }
 
 static void *
@@ -356,48 +500,13 @@ helper(void *arg)
 			break;
 		t = &p->t[p->next++];
 		pthread_mutex_unlock(&p->mu);
-		run_kept(&p->hv, t, p->hv.seen, p->hv.codec);
+		run_ahead(&p->hv, t, p->hv.codec);
 		pthread_mutex_lock(&p->mu);
 		t->done = 1;
 		pthread_cond_broadcast(&p->cv);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
-}
-
-static void
-add_counts(struct tdat_verify_stats *st, uint64_t pages, uint64_t records,
-    uint64_t errors, uint64_t warnings, uint64_t unreported)
-{
-	st->pages += pages;
-	st->records += records;
-	st->errors += errors;
-	st->warnings += warnings;
-	st->unreported += unreported;
-}
-
-/* Hand on what the helper found in a task, as if found now. */
-static void
-replay(struct tdat_check *v, const struct task *t)
-{
-	const struct kept *k;
-	size_t i;
-
-	for (i = 0; i < t->nk; i++) {
-		k = &t->k[i];
-		if (v->o->found && v->o->found(v->o->arg, &k->fd)) {
-			add_counts(v->st, k->pages, k->records, k->errors,
-			    k->warnings, k->unreported);
-			v->stop = 1;
-			return;
-		}
-	}
-	add_counts(v->st, t->st.pages, t->st.records, t->st.errors,
-	    t->st.warnings, t->st.unreported);
-	if (t->fatal) {
-		*v->e = t->e;
-		v->fatal = 1;
-	}
 }
 
 /* The tasks in order on this thread and the helper; 0, or nonzero when
@@ -407,7 +516,8 @@ run_tasks(struct tdat_check *v, struct task *t, size_t n)
 {
 	struct pool p;
 	struct tdat_check_thread th;
-	size_t i, j;
+	struct cpuwalk w;
+	size_t i, j, ns = v->events.nev + 1;
 	int mine;
 
 	memset(&p, 0, sizeof(p));
@@ -418,23 +528,25 @@ run_tasks(struct tdat_check *v, struct task *t, size_t n)
 	if (v->file_codec && (p.hv.codec = tdat_codec_new(tdat_codec_name(
 	    v->file_codec))) == NULL)
 		return 1;
-	if ((p.hv.seen = calloc(v->events.nev + 1, 1)) == NULL) {
+	if ((p.seen = malloc(NSEEN * ns)) == NULL) {
 		tdat_codec_free(p.hv.codec);
 		return 1;
 	}
+	for (i = 0; i < n; i++)
+		t[i].seen = p.seen + i % NSEEN * ns;
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	if (tdat_check_spawn(v, &th, helper, &p) != 0) {
 		pthread_cond_destroy(&p.cv);
 		pthread_mutex_destroy(&p.mu);
-		free(p.hv.seen);
+		free(p.seen);
 		tdat_codec_free(p.hv.codec);
 		return 1;
 	}
 	/*
 	 * i is the first task not handed on: check it here if nobody has
-	 * taken it, hand on what the helper found if it is done, else take
-	 * a later one (its findings kept) rather than wait.
+	 * taken it, hand it on if it is done, else take a later one (ahead)
+	 * rather than wait.
 	 */
 	pthread_mutex_lock(&p.mu);
 	i = 0;
@@ -445,17 +557,14 @@ run_tasks(struct tdat_check *v, struct task *t, size_t n)
 			if ((mine = p.next == i))
 				p.next++;
 			pthread_mutex_unlock(&p.mu);
-			if (mine || t[i].redo)
-				check_cpu(v, t[i].bi, t[i].ci);
-			else
-				replay(v, &t[i]);
+			in_order(v, &w, &t[i], mine);
 			task_free(&t[i]);
 			pthread_mutex_lock(&p.mu);
 			i++;
 		} else if (p.next < n && p.next <= i + AHEAD) {
 			j = p.next++;
 			pthread_mutex_unlock(&p.mu);
-			run_kept(&p.hv, &t[j], v->seen, v->codec);
+			run_ahead(v, &t[j], v->codec);
 			pthread_mutex_lock(&p.mu);
 			t[j].done = 1;
 		} else
@@ -465,15 +574,79 @@ run_tasks(struct tdat_check *v, struct task *t, size_t n)
 	pthread_cond_broadcast(&p.cv);
 	pthread_mutex_unlock(&p.mu);
 	tdat_check_join(&th);
-	for (i = 0; i < v->events.nev; i++)
-		v->seen[i] |= p.hv.seen[i];
 	for (i = 0; i < n; i++)
 		task_free(&t[i]);
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
-	free(p.hv.seen);
+	free(p.seen);
 	tdat_codec_free(p.hv.codec);
 	return 0;
+}
+
+/* The pages a piece of raw pages of buffer b holds: o->piece, or enough
+ * for PIECE_BYTES and at most about MAX_TASKS pieces in all pages; in
+ * *room the bytes read at once when a piece is less than the usual. */
+static uint64_t
+piece_pages(const struct tdat_check *v, const struct tdat_buffer *b,
+    uint64_t all, size_t *room)
+{
+	uint64_t base = PIECE_BYTES / b->page_size, k;
+
+	if (base == 0)
+		base = 1;
+	if (v->o->piece)
+		base = v->o->piece;
+	else if ((k = (all / base + MAX_TASKS - 1) / MAX_TASKS) > 1)
+		base *= k;
+	*room = base * b->page_size < TDAT_PAGES_WINDOW ?
+	    (size_t)base * b->page_size : 0;
+	return base;
+}
+
+/* The tasks of the CPUs of f, into t (NULL: counted only): pieces of raw
+ * pages when split; their number. */
+static size_t
+make_tasks(const struct tdat_check *v, struct task *t, int split)
+{
+	const struct tdat_file *f = v->f;
+	uint64_t all = 0, per = 0, np, u;
+	size_t bi, n = 0, room = 0;
+	uint32_t ci;
+
+	for (bi = 0; bi < f->nbuf; bi++)
+		for (ci = 0; ci < f->buf[bi].ncpu; ci++)
+			if (f->buf[bi].page_size)
+				all += f->buf[bi].cpu[ci].size /
+				    f->buf[bi].page_size;
+	for (bi = 0; bi < f->nbuf; bi++) {
+		const struct tdat_buffer *b = &f->buf[bi];
+
+		if (b->latency || b->page_size < (uint32_t)v->pl.data_off + 4)
+			continue;
+		if (split && !b->compressed)
+			per = piece_pages(v, b, all, &room);
+		for (ci = 0; ci < b->ncpu; ci++) {
+			if (b->cpu[ci].size == 0)
+				continue;
+			np = split && !b->compressed ? b->cpu[ci].size /
+			    b->page_size : 0;
+			u = 0;
+			do {
+				if (t) {
+					memset(&t[n], 0, sizeof(t[n]));
+					t[n].bi = (int)bi;
+					t[n].ci = ci;
+					t[n].first = u == 0;
+					t[n].u0 = u;
+					t[n].n = np - u < per ? np - u : per;
+					t[n].room = room;
+				}
+				n++;
+				u += per;
+			} while (u < np);
+		}
+	}
+	return n;
 }
 
 void
@@ -481,36 +654,30 @@ tdat_check_pages(struct tdat_check *v)
 {
 	struct tdat_file *f = v->f;
 	struct task *t = NULL;
+	struct cpuwalk w;
 	uint64_t bytes = 0;
-	size_t bi, n = 0, i;
+	size_t bi, n, i;
 	uint32_t ci;
+	int split;
 
 	if (!v->have_pl || v->stop || v->fatal)
 		return;
 	for (bi = 0; bi < f->nbuf; bi++)
-		n += f->buf[bi].ncpu;
+		for (ci = 0; ci < f->buf[bi].ncpu; ci++)
+			bytes += f->buf[bi].cpu[ci].size;
+	/* Another format's streams may share state: one thread. */
+	split = f->page_ops->parallel && f->page_ops->seek &&
+	    tdat_check_two_threads(v, bytes, MIN_PAGES_2);
+	n = make_tasks(v, NULL, split);
 	if ((t = calloc(n + 1, sizeof(*t))) == NULL) {
 		tdat_check_nomem(v);
 		return;
 	}
-	n = 0;
-	for (bi = 0; bi < f->nbuf; bi++) {
-		const struct tdat_buffer *b = &f->buf[bi];
-
-		if (b->latency || b->page_size < (uint32_t)v->pl.data_off + 4)
-			continue;
-		for (ci = 0; ci < b->ncpu; ci++)
-			if (b->cpu[ci].size > 0) {
-				t[n].bi = (int)bi;
-				t[n++].ci = ci;
-				bytes += b->cpu[ci].size;
-			}
-	}
-	/* Another format's streams may share state: one thread. */
+	make_tasks(v, t, split);
 	if (n < 2 || !f->page_ops->parallel ||
 	    !tdat_check_two_threads(v, bytes, MIN_PAGES_2) ||
 	    run_tasks(v, t, n))
 		for (i = 0; i < n && !v->stop && !v->fatal; i++)
-			check_cpu(v, t[i].bi, t[i].ci);
+			in_order(v, &w, &t[i], 1);
 	free(t);
 }

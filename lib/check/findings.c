@@ -44,6 +44,44 @@ tdat_check_two_threads(const struct tdat_check *v, uint64_t work, uint64_t min)
 	return work >= min && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 }
 
+/* A warning of a kind the section reported already: counted only
+ * (unless keep_going, or ahead). */
+static int
+repeated(const struct tdat_check *v, int sev, const char *kind)
+{
+	int i;
+
+	if (sev != TDAT_FIND_WARNING || v->o->keep_going || v->ahead)
+		return 0;
+	for (i = 0; i < v->nwarned; i++)
+		if (v->warned[i] == kind)
+			return 1;
+	return 0;
+}
+
+int
+tdat_check_report(struct tdat_check *v, const struct tdat_finding *fd)
+{
+	if (fd->severity == TDAT_FIND_ERROR)
+		v->st->errors++;
+	else
+		v->st->warnings++;
+	if (v->stop)
+		return 1;
+	if (repeated(v, fd->severity, fd->kind)) {
+		v->st->unreported++;
+		return 0;
+	}
+	if (fd->severity == TDAT_FIND_WARNING && !v->o->keep_going &&
+	    !v->ahead && v->nwarned < TDAT_CHECK_WARN_KINDS)
+		v->warned[v->nwarned++] = fd->kind;
+	if (v->o->found && v->o->found(v->o->arg, fd))
+		v->stop = 1;
+	if (fd->severity == TDAT_FIND_ERROR && !v->o->keep_going)
+		v->sec_stop = 1;
+	return v->stop || v->sec_stop;
+}
+
 /*
  * Report a finding.  Returns nonzero when the current section should
  * stop: after its first error (unless keep_going), or when the callback
@@ -57,29 +95,15 @@ tdat_check_find(struct tdat_check *v, int sev, const char *kind,
 	struct tdat_finding fd;
 	char msg[320], bname[64];
 	va_list ap;
-	int i;
 
-	if (sev == TDAT_FIND_ERROR)
-		v->st->errors++;
-	else
-		v->st->warnings++;
-	if (v->stop)
-		return 1;
-	if (sev == TDAT_FIND_WARNING && !v->o->keep_going) {
-		for (i = 0; i < v->nwarned; i++)
-			if (v->warned[i] == kind) {
-				v->st->unreported++;
-				return 0;
-			}
-		if (v->nwarned < TDAT_CHECK_WARN_KINDS)
-			v->warned[v->nwarned++] = kind;
-	}
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	memset(&fd, 0, sizeof(fd));
 	fd.severity = sev;
 	fd.kind = kind;
+	if (!v->stop && repeated(v, sev, kind))
+		return tdat_check_report(v, &fd);	/* counted, not said */
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	fd.has_off = has_off;
 	fd.off = off;
 	if (b) {
@@ -89,11 +113,7 @@ tdat_check_find(struct tdat_check *v, int sev, const char *kind,
 	fd.cpu = cpu;
 	fd.page = page;
 	fd.msg = msg;
-	if (v->o->found && v->o->found(v->o->arg, &fd))
-		v->stop = 1;
-	if (sev == TDAT_FIND_ERROR && !v->o->keep_going)
-		v->sec_stop = 1;
-	return v->stop || v->sec_stop;
+	return tdat_check_report(v, &fd);
 }
 
 void

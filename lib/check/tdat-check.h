@@ -35,6 +35,9 @@ struct tdat_check {
 	int stop;		/* the callback asked to stop */
 	/* the current section */
 	int sec_stop;		/* its first error is in */
+	int ahead;		/* a check ahead of the order (lib/check/cpus.c):
+				 * every warning to the callback, its kind
+				 * reported before or not */
 	const char *warned[TDAT_CHECK_WARN_KINDS];
 	int nwarned;
 	/* pages: their layout, set by the format's checker */
@@ -72,6 +75,8 @@ int	tdat_check_find(struct tdat_check *, int sev, const char *kind,
 	    int has_off, uint64_t off, const struct tdat_buffer *, int cpu,
 	    long long page, const char *fmt, ...)
 	    __attribute__((format(printf, 9, 10)));
+/* Report a finding made already, as tdat_check_find() does. */
+int	tdat_check_report(struct tdat_check *, const struct tdat_finding *);
 /* What tdat_check_ev, the event table and seen[] hold, freed. */
 void	tdat_check_free(struct tdat_check *);
 

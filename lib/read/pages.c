@@ -63,6 +63,7 @@ struct tdat_pages {
 	int done;
 	uint64_t loads;		/* windows fetched, probes included */
 	uint64_t handed;	/* pages handed out */
+	uint64_t limit;		/* at most this many (tdat_pages_range()); 0: all */
 	/* attached to a worker: the rest under its mutex */
 	struct tdat_pages_worker *wk;
 	struct slot *sl;	/* NSLOTS */
@@ -432,6 +433,8 @@ tdat_pages_next(struct tdat_pages *ps, struct tdat_page *pg, size_t *avail,
 	const struct tdat_window *w = &ps->w;
 	int rc;
 
+	if (ps->limit && ps->handed >= ps->limit)
+		return 0;
 	while (!ps->have || ps->pos > ps->w.len ||
 	    ps->w.len - ps->pos < ps->page_size)
 		if ((rc = fetch(ps, e)) <= 0)
@@ -629,6 +632,19 @@ tdat_pages_seek_ts(struct tdat_pages *ps, const struct tdat_page_layout *pl,
 		return rewind_pages(ps, e);
 	ps->pos = at;
 	return 0;
+}
+
+int
+tdat_pages_range(struct tdat_pages *ps, uint64_t u0, uint64_t n,
+    struct tdat_err *e)
+{
+	if (ps->ops->seek == NULL || ps->ops->units == NULL || ps->wk ||
+	    ps->loads || n == 0 || u0 >= ps->ops->units(ps->st) ||
+	    n > ps->ops->units(ps->st) - u0)
+		return tdat_fail_nooff(e, TDAT_EUSAGE, "no pages %llu to %llu",
+		    (unsigned long long)u0, (unsigned long long)(u0 + n));
+	ps->limit = n;
+	return ps->ops->seek(ps->st, u0, 0, e);
 }
 
 uint64_t

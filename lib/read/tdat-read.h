@@ -406,6 +406,12 @@ int tdat_pages_take_map(struct tdat_pages *, void **base, size_t *len);
 int tdat_pages_seek_ts(struct tdat_pages *, const struct tdat_page_layout *pl,
     uint64_t (*conv)(void *arg, uint64_t raw), void *arg, uint64_t ts,
     struct tdat_err *e);
+/* Hand out the n pages from page u0 alone (before the first window): a
+ * stream of raw pages, whose units are its pages (tdat-verify's pieces
+ * of a CPU).  0, or < 0 (TDAT_EUSAGE) when the stream cannot seek or has
+ * no such pages. */
+int tdat_pages_range(struct tdat_pages *, uint64_t u0, uint64_t n,
+    struct tdat_err *e);
 /* Windows fetched from the format so far (reads of raw pages, chunk
  * decompressions), probes included, and pages handed out. */
 uint64_t tdat_pages_loads(const struct tdat_pages *);

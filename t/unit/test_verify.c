@@ -1,12 +1,14 @@
 /*
  * test_verify.c: tdat-verify's checks (formats/tracedat/tracedat-verify.c)
  * on one thread and on two give the same findings in the same order, and
- * the same counts: damaged pages in two CPUs and damaged format files
+ * the same counts (two threads checking raw pages in pieces of their
+ * own size, of 1 page and of 3): damaged pages in two CPUs and damaged format files
  * (read by both threads) of an uncompressed copy of a 4-CPU trace, an
  * event without its id (more findings than the helper keeps),
  * damaged chunks in two CPUs of the zstd original, with and without
- * keep_going, and a callback that stops the check at each finding in
- * turn.  Asked, the check counts what tdat-cat --salvage would keep as
+ * keep_going, a callback that stops the check at each finding in
+ * turn, intact raw pages, and two pages swapped (the clock runs back
+ * from one piece to the next).  Asked, the check counts what tdat-cat --salvage would keep as
  * the salvage walk itself does, and tdat_salvage_line() says what it
  * dropped.
  */
@@ -63,6 +65,9 @@ found(void *arg, const struct tdat_finding *fd)
 	return ++s->n == s->stop_at;
 }
 
+/* Two threads check raw pages in pieces of this many (0: their own). */
+static uint32_t piece;
+
 /* Check path with the given threads; the findings and counts in *s. */
 static int
 check(const char *path, int threads, int keep_going, size_t stop_at,
@@ -81,6 +86,7 @@ check(const char *path, int threads, int keep_going, size_t stop_at,
 	o.found = found;
 	o.arg = s;
 	o.threads = threads;
+	o.piece = threads > 1 ? piece : 0;
 	rc = tdat_verify(path, &o, &st, &e);
 	snprintf(line, sizeof(line), "rc %d pages %llu records %llu errors "
 	    "%llu warnings %llu unreported %llu\n", rc,
@@ -91,22 +97,28 @@ check(const char *path, int threads, int keep_going, size_t stop_at,
 	return rc;
 }
 
-/* One thread and two alike, whole and stopped at every finding. */
+/* One thread and two alike, whole and stopped at every finding: two
+ * with their own pieces, and with pieces of 1 and 3 pages. */
 static void
 same(const char *path, const char *what, int damaged, size_t step)
 {
+	static const uint32_t pieces[] = { 0, 1, 3 };
 	struct seen one, two;
-	size_t i, n;
+	size_t i, n, k;
 	int kg, alike;
 
+	for (k = 0; k < sizeof(pieces) / sizeof(pieces[0]); k++)
 	for (kg = 0; kg < 2; kg++) {
+		piece = pieces[k];
 		check(path, 1, kg, 0, &one);
 		check(path, 2, kg, 0, &two);
 		ok(!damaged || (one.n > 1 && (one.cpus & (one.cpus - 1)) != 0),
-		    "%s%s: findings in two CPUs or more (%zu, CPUs 0x%x)", what,
-		    kg ? ", keep going" : "", one.n, one.cpus);
-		ok(strcmp(one.text, two.text) == 0, "%s%s: two threads find "
-		    "the same as one", what, kg ? ", keep going" : "");
+		    "%s%s, pieces %u: findings in two CPUs or more (%zu, CPUs "
+		    "0x%x)", what, kg ? ", keep going" : "", piece, one.n,
+		    one.cpus);
+		ok(strcmp(one.text, two.text) == 0, "%s%s, pieces %u: two "
+		    "threads find the same as one", what, kg ? ", keep going" :
+		    "", piece);
 		n = one.n;
 		free(one.text);
 		free(two.text);
@@ -121,9 +133,11 @@ same(const char *path, const char *what, int damaged, size_t step)
 			free(one.text);
 			free(two.text);
 		}
-		ok(alike, "%s%s: stopped at every %zu of %zu findings, the "
-		    "same", what, kg ? ", keep going" : "", step, n);
+		ok(alike, "%s%s, pieces %u: stopped at every %zu of %zu "
+		    "findings, the same", what, kg ? ", keep going" : "",
+		    piece, step, n);
 	}
+	piece = 0;
 }
 
 /* Copy src to a temporary path (v6 uncompressed when raw). */
@@ -181,6 +195,46 @@ damage(const char *path)
 		if (smash(path, at[i] - at[i] % 64 + 24, 40) < 0)
 			return -1;
 	return 0;
+}
+
+/* Swap pages 1 and 2 of CPU 0 of path (raw): page 2's stamp then comes
+ * after the records of page 1, moved before it. */
+static int
+swap_pages(const char *path)
+{
+	struct tdat_file *f;
+	struct tdat_err e;
+	uint64_t at = 0;
+	uint32_t ps = 0;
+	char *p, *tmp;
+	size_t n;
+	FILE *fp;
+	int rc;
+
+	if (tdat_open(path, &f, &e) < 0)
+		return -1;
+	if (f->nbuf > 0 && f->buf[0].ncpu > 0 && !f->buf[0].compressed &&
+	    f->buf[0].cpu[0].size >= 3 * (uint64_t)f->buf[0].page_size) {
+		ps = f->buf[0].page_size;
+		at = f->buf[0].cpu[0].off + ps;
+	}
+	tdat_close(f);
+	if (ps == 0 || (p = slurp(path, &n)) == NULL)
+		return -1;
+	if ((tmp = malloc(ps)) == NULL || at + 2 * ps > n) {
+		free(tmp);
+		free(p);
+		return -1;
+	}
+	memcpy(tmp, p + at, ps);
+	memcpy(p + at, p + at + ps, ps);
+	memcpy(p + at + ps, tmp, ps);
+	rc = (fp = fopen(path, "wb")) != NULL && fwrite(p, 1, n, fp) == n;
+	if (fp && fclose(fp) != 0)
+		rc = 0;
+	free(tmp);
+	free(p);
+	return rc ? 0 : -1;
 }
 
 /* Take the ID line of event NAME's format away (path uncompressed). */
@@ -422,6 +476,30 @@ main(void)
 		same(raw, "damaged texts, formats and pages", 1, 1);
 	} else
 		ok(0, "a v6 copy of %s with damaged texts", ZSTD);
+	unlink(raw);
+	/* Raw pages intact: each piece checked ahead is handed on, its
+	 * counts and clock taken as they are. */
+	strcpy(raw, "/tmp/test_verify.XXXXXX");
+	if (copy(ZSTD, raw, 1) == 0)
+		same(raw, "intact raw pages", 0, 1);
+	else
+		ok(0, "a v6 copy of %s", ZSTD);
+	unlink(raw);
+	/* A page whose stamp is before the last record of the page before
+	 * it, each in a piece of its own: nothing wrong in either alone, the
+	 * CPU's clock runs back between them. */
+	strcpy(raw, "/tmp/test_verify.XXXXXX");
+	if (copy(ZSTD, raw, 1) == 0 && swap_pages(raw) == 0) {
+		struct seen s1;
+
+		check(raw, 1, 0, 0, &s1);
+		ok(s1.n == 1 && strstr(s1.text, "time-backwards 1") &&
+		    strstr(s1.text, " 0 2 page time stamp"), "swapped pages: "
+		    "the clock runs back at CPU 0's page 2 (%s)", s1.text);
+		free(s1.text);
+		same(raw, "swapped pages", 0, 1);
+	} else
+		ok(0, "a v6 copy of %s with two pages swapped", ZSTD);
 	unlink(raw);
 	/* Every sched_stat_runtime record a finding: more than the helper
 	 * keeps for a CPU, which the main thread then checks itself. */
