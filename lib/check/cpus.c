@@ -35,14 +35,15 @@ struct cpuwalk {
 
 /*
  * A part of the pages' check: a CPU's pages u0 to u0 + n - 1 (a piece of
- * its raw pages), or all of them (n 0).  The fields after ci are those of
- * a check ahead of the order (below).
+ * its raw pages), or all of them (n 0).  From done on, the fields are
+ * those of a check ahead of the order (below).
  */
 struct task {
 	int bi;
 	uint32_t ci;
 	uint64_t u0, n;
 	int first;		/* the CPU's first task */
+	size_t room;		/* bytes of pages read at once (0: the usual) */
 	int done;		/* checked ahead */
 	int dirty;		/* to be checked again, in order */
 	uint64_t pages, records;	/* what it met */
@@ -50,7 +51,6 @@ struct task {
 	uint64_t stamp;
 	uint64_t last_ts;	/* its clock at its end, when it met records */
 	unsigned char *seen;	/* the events it met (a slot of the pool's) */
-	size_t room;		/* bytes of pages read at once (0: the usual) */
 	struct kept *k;		/* its findings, kept */
 	size_t nk, ck, bytes;
 	const struct tdat_verify_stats *now;	/* its counts meanwhile */
@@ -658,7 +658,7 @@ tdat_check_pages(struct tdat_check *v)
 	uint64_t bytes = 0;
 	size_t bi, n, i;
 	uint32_t ci;
-	int split;
+	int two;
 
 	if (!v->have_pl || v->stop || v->fatal)
 		return;
@@ -666,17 +666,15 @@ tdat_check_pages(struct tdat_check *v)
 		for (ci = 0; ci < f->buf[bi].ncpu; ci++)
 			bytes += f->buf[bi].cpu[ci].size;
 	/* Another format's streams may share state: one thread. */
-	split = f->page_ops->parallel && f->page_ops->seek &&
+	two = f->page_ops->parallel &&
 	    tdat_check_two_threads(v, bytes, MIN_PAGES_2);
-	n = make_tasks(v, NULL, split);
+	n = make_tasks(v, NULL, two && f->page_ops->seek);
 	if ((t = calloc(n + 1, sizeof(*t))) == NULL) {
 		tdat_check_nomem(v);
 		return;
 	}
-	make_tasks(v, t, split);
-	if (n < 2 || !f->page_ops->parallel ||
-	    !tdat_check_two_threads(v, bytes, MIN_PAGES_2) ||
-	    run_tasks(v, t, n))
+	make_tasks(v, t, two && f->page_ops->seek);
+	if (n < 2 || !two || run_tasks(v, t, n))
 		for (i = 0; i < n && !v->stop && !v->fatal; i++)
 			in_order(v, &w, &t[i], 1);
 	free(t);
