@@ -42,12 +42,14 @@ struct job {
 static int
 convert(char *const *paths, size_t n, struct job *j)
 {
+	/* a v7 input's symbol table built as its kallsyms load */
+	struct tdat_open_opts oo = { .kallsyms_table = 1 };
 	struct tdat_cli_inputs in;
 	struct tdat_err e = { 0 };
 	struct tdat_out *out;
 	int rc;
 
-	if ((rc = tdat_cli_inputs_open(paths, n, &j->sa, &in)) != 0)
+	if ((rc = tdat_cli_inputs_open_ex(paths, n, &j->sa, &oo, &in)) != 0)
 		return rc;
 	j->jo.sel = in.sel;
 	j->jo.progress = tdat_cli_progress(in.size);

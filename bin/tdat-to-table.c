@@ -34,12 +34,14 @@ static int
 convert(char *const *paths, size_t n, const char *dir,
     struct tdat_table_opts *o, struct tdat_select_args *sa)
 {
+	/* a v7 input's symbol table built as its kallsyms load */
+	struct tdat_open_opts oo = { .kallsyms_table = 1 };
 	struct tdat_cli_inputs in;
 	struct tdat_err e = { 0 };
 	struct tdat_out *out;
 	int rc;
 
-	if ((rc = tdat_cli_inputs_open(paths, n, sa, &in)) != 0)
+	if ((rc = tdat_cli_inputs_open_ex(paths, n, sa, &oo, &in)) != 0)
 		return rc;
 	o->sel = in.sel;
 	o->progress = tdat_cli_progress(in.size);

@@ -68,10 +68,11 @@ struct tdat_open_opts {
 	 * one, as when they are read in their turn */
 	int kallsyms_later;
 	/* the same kallsyms' symbol table built on their thread too, once
-	 * they are checked (tdat-dump --records: a function trace looks a
-	 * symbol up in its first record, and the table took the opening
-	 * thread 5 ms); the first event set loaded takes it
-	 * (tdat_events_load_mode()) */
+	 * their text is handed over (tdat-dump --records, tdat-to-json,
+	 * tdat-to-table: a function trace looks a symbol up in its first
+	 * record, and the table took the opening thread 5 ms); the first
+	 * event set to look a symbol up takes it, waiting for it then, and
+	 * a close before that stops its build */
 	int kallsyms_table;
 };
 int tdat_open_ex(const char *path, const struct tdat_open_opts *o,

@@ -47,11 +47,11 @@ struct tdat_tracedat {
 	struct kload *klater;
 	uint64_t ksect;			/* the section the option names */
 	uint64_t kopt;			/* the option's offset */
-	/* kallsyms_table: the symbol table the kallsyms thread built, until
-	 * the open keeps their text (then f->ksyms) */
+	/* kallsyms_table: the kallsyms thread goes on to build the table
+	 * of the text the file keeps, in kbuild, until f->ksyms_late takes
+	 * it or the file closes */
 	int ktable_ok;
-	struct tdat_events *ksyms;
-	uint64_t ksyms_len;	/* bytes of text it read */
+	struct kload *kbuild;
 	uint64_t btf_sect;	/* offset of the BTF section, 0: none */
 	size_t nsect;
 	struct tdat_section *sect;	/* v7 sections, in file order */

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -1138,6 +1139,19 @@ take_sized_blob(struct rd *r, int sz, struct tdat_blob *b, const char *what,
 	return 0;
 }
 
+/* take_sized_blob() of a section whose text the kallsyms thread took
+ * already (tlen bytes at *p, then a NUL). */
+static int
+take_text(struct rd *r, uint64_t tlen, struct tdat_blob *b,
+    unsigned char **p)
+{
+	b->p = *p;
+	b->len = tlen;
+	b->off = rd_where(r);
+	*p = NULL;
+	return 0;
+}
+
 /*
  * The sections trace-cmd 3.4 adds: BTF_FILE and MODULES_FILE name them.
  * The modules text is read now (it is small); the BTF is only located.
@@ -1201,7 +1215,9 @@ tdat_btf(struct tdat_file *f, struct tdat_err *e)
  * v7_meta() takes its text when it comes to the section; a thread that
  * failed (or none) leaves the section to load_section(), whose errors
  * are the same as ever.  The thread reads the file (pread) and its own
- * memory only, and decompresses with a codec of its own.
+ * memory only, and decompresses with a codec of its own.  When the text
+ * is done with (ready), it is the thread's no more but for reading: the
+ * table of kallsyms_table is built from it after that.
  */
 #define KLOAD_MIN	(256u * 1024)
 
@@ -1214,17 +1230,26 @@ struct kload {
 	uint32_t csize, usize;
 	int big;
 	unsigned char *c;		/* its compressed bytes, read */
-	unsigned char *u;		/* the text, NULL if it failed */
-	/* the lines of the text its first 4 bytes size, checked: the
-	 * writer's refusal (tdat_text_refuse_known()) needs not read them
-	 * again on the opening thread */
+	/* the section, NULL if it failed; or when tlen > 0 the text its
+	 * first 4 bytes size, moved to the start (tlen bytes, then a NUL),
+	 * as take_sized_blob() would */
+	unsigned char *u;
+	uint64_t tlen;
+	/* the lines of that text, checked: the writer's refusal
+	 * (tdat_text_refuse_known()) needs not read them again on the
+	 * opening thread */
 	struct tdat_text_check check;
 	uint64_t checked;		/* bytes of text checked, or 0 */
-	/* kallsyms_table: the symbol table of that text instead, or NULL
-	 * (only a writer reads the check, tdat-dump --records the table) */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int ready;			/* all of the above set (under mu) */
+	/* kallsyms_table: the symbol table of that text instead of the
+	 * check, or NULL (only a writer reads the check; tdat-dump
+	 * --records, tdat-to-json and tdat-to-table the table); built
+	 * after ready, given up at stop */
 	int table;
+	atomic_int stop;
 	struct tdat_events *syms;
-	uint64_t syms_len;		/* bytes of text it read */
 };
 
 /*
@@ -1240,7 +1265,8 @@ kload_main(void *arg)
 {
 	struct kload *kl = arg;
 	struct tdat_err e = { 0 };
-	uint32_t n;
+	const char *text = NULL;
+	uint32_t n = 0;
 
 	if (tdat_pread(kl->f, kl->c, kl->data, kl->csize, &e) < 0 ||
 	    tdat_codec_decompress(kl->codec, kl->c, kl->csize, kl->u,
@@ -1250,16 +1276,24 @@ kload_main(void *arg)
 	}
 	free(kl->c);
 	kl->c = NULL;
-	if (kl->u == NULL || (n = tdat_get32(kl->u, kl->big)) == 0 ||
-	    n > kl->usize - 4)
-		return NULL;
-	if (!kl->table) {
-		tdat_text_check(TDAT_TEXT_KALLSYMS, (const char *)kl->u + 4,
-		    n, &kl->check);
-		kl->checked = n;
-	} else if (n <= KTABLE_MAX &&
-	    (kl->syms = tdat_syms_build((const char *)kl->u + 4, n)) != NULL)
-		kl->syms_len = n;
+	if (kl->u != NULL && (n = tdat_get32(kl->u, kl->big)) != 0 &&
+	    n <= kl->usize - 4) {
+		memmove(kl->u, kl->u + 4, n);
+		kl->u[n] = '\0';
+		kl->tlen = n;
+		text = (const char *)kl->u;
+		if (!kl->table) {
+			tdat_text_check(TDAT_TEXT_KALLSYMS, text, n,
+			    &kl->check);
+			kl->checked = n;
+		}
+	}
+	pthread_mutex_lock(&kl->mu);
+	kl->ready = 1;
+	pthread_cond_signal(&kl->cv);
+	pthread_mutex_unlock(&kl->mu);
+	if (text != NULL && kl->table && n <= KTABLE_MAX)
+		kl->syms = tdat_syms_build(text, n, &kl->stop);
 	return NULL;
 }
 
@@ -1292,6 +1326,9 @@ kload_start(struct tdat_file *f, const struct tdat_optval *ov)
 	kl->usize = s->usize;
 	kl->big = f->big;
 	kl->table = td->ktable_ok && !f->salvage;
+	atomic_init(&kl->stop, 0);
+	pthread_mutex_init(&kl->mu, NULL);
+	pthread_cond_init(&kl->cv, NULL);
 	/* the buffers from this thread's malloc arena: taken from the
 	 * thread's own, their 4 MB stayed there as well as here once freed
 	 * (tdat-verify of 200 files peaked at 37 MiB, not 20) */
@@ -1302,57 +1339,89 @@ kload_start(struct tdat_file *f, const struct tdat_optval *ov)
 		tdat_codec_free(kl->codec);
 		free(kl->u);
 		free(kl->c);
+		pthread_cond_destroy(&kl->cv);
+		pthread_mutex_destroy(&kl->mu);
 		free(kl);
 		return NULL;
 	}
 	return kl;
 }
 
-/* The thread's text for section s, or NULL: load_section() then.  Its
- * lines' check goes to TD(f)->kcheck when it was of the text f keeps,
- * its symbol table to TD(f)->ksyms. */
+/* The thread ended (its table given up first unless want) and freed:
+ * its table if want, else NULL. */
+static struct tdat_events *
+kload_end(struct kload *kl, int want)
+{
+	struct tdat_events *t;
+
+	if (kl == NULL)
+		return NULL;
+	if (!want)
+		atomic_store(&kl->stop, 1);
+	pthread_join(kl->th, NULL);
+	t = kl->syms;
+	if (!want) {
+		tdat_events_free(t);
+		t = NULL;
+	}
+	free(kl->u);
+	tdat_codec_free(kl->codec);
+	pthread_cond_destroy(&kl->cv);
+	pthread_mutex_destroy(&kl->mu);
+	free(kl);
+	return t;
+}
+
+/* f->ksyms_late: the table of the kallsyms f keeps (lib/event takes it
+ * at a set's first symbol lookup). */
+static struct tdat_events *
+ksyms_late(struct tdat_file *f)
+{
+	struct tdat_tracedat *td = TD(f);
+	struct kload *kl = td->kbuild;
+
+	f->ksyms_late = NULL;
+	td->kbuild = NULL;
+	return kload_end(kl, 1);
+}
+
+/*
+ * The thread's text for section s, or NULL: load_section() then.  Its
+ * lines' check goes to TD(f)->kcheck when it was of the text f keeps.
+ * *tlen > 0: the text is what take_sized_blob() makes of the section,
+ * and the thread, when it builds their table, goes on in TD(f)->kbuild.
+ */
 static unsigned char *
 kload_take(struct tdat_file *f, struct kload **klp,
-    const struct tdat_section *s)
+    const struct tdat_section *s, uint64_t *tlen)
 {
 	struct tdat_tracedat *td = TD(f);
 	struct kload *kl = *klp;
 	unsigned char *u;
 
-	if (kl == NULL || kl->off != s->off)
+	*tlen = 0;
+	if (kl == NULL || kl->off != s->off || f->kallsyms.p != NULL)
 		return NULL;
-	pthread_join(kl->th, NULL);
+	pthread_mutex_lock(&kl->mu);
+	while (!kl->ready)
+		pthread_cond_wait(&kl->cv, &kl->mu);
+	pthread_mutex_unlock(&kl->mu);
 	if (kl->u != NULL && kl->checked && !f->salvage) {
 		td->kcheck = kl->check;
 		td->kchecked = 1;
 		td->kcheck_len = kl->checked;
 	}
-	if (kl->u != NULL && kl->syms != NULL) {
-		tdat_events_free(td->ksyms);
-		td->ksyms = kl->syms;
-		td->ksyms_len = kl->syms_len;
-		kl->syms = NULL;
-	}
-	tdat_events_free(kl->syms);
 	u = kl->u;
-	tdat_codec_free(kl->codec);
-	free(kl);
+	kl->u = NULL;
 	*klp = NULL;
-	if (u != NULL)
+	if (u != NULL && (*tlen = kl->tlen) == 0)
 		u[s->usize] = '\0';
+	if (*tlen > 0 && kl->table) {
+		kload_end(td->kbuild, 0);
+		td->kbuild = kl;
+	} else
+		kload_end(kl, 0);
 	return u;
-}
-
-static void
-kload_end(struct kload *kl)
-{
-	if (kl == NULL)
-		return;
-	pthread_join(kl->th, NULL);
-	free(kl->u);
-	tdat_events_free(kl->syms);
-	tdat_codec_free(kl->codec);
-	free(kl);
 }
 
 /* A metadata section named by an option: parse it into f. */
@@ -1364,7 +1433,7 @@ v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 	const struct tdat_section *s;
 	struct rd r = { .f = f, .e = e };
 	unsigned char *p;
-	uint64_t where, len;
+	uint64_t where, len, tlen = 0;
 	int rc;
 
 	if (!ref->valid)
@@ -1375,7 +1444,8 @@ v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 		return tdat_fail(e, TDAT_ECORRUPT, off,
 		    "option %s names offset %llu, which is not its section",
 		    tdat_option_name(id), (unsigned long long)where);
-	if (id == TDAT_OPT_KALLSYMS && (p = kload_take(f, kl, s)) != NULL)
+	if (id == TDAT_OPT_KALLSYMS && (p = kload_take(f, kl, s, &tlen)) !=
+	    NULL)
 		len = s->usize;
 	else if ((rc = load_section(f, s, &p, &len, e)) < 0)
 		return rc;
@@ -1396,17 +1466,18 @@ v7_meta(struct tdat_file *f, uint16_t id, const struct tdat_opt_ref *ref,
 	case TDAT_OPT_KALLSYMS:
 		td->ksec_csize = 0;
 		if (f->kallsyms.p == NULL) {
-			rc = take_sized_blob(&r, 4, &f->kallsyms, "kallsyms",
+			rc = tlen ? take_text(&r, tlen, &f->kallsyms, &p) :
+			    take_sized_blob(&r, 4, &f->kallsyms, "kallsyms",
 			    &p);
 			if (rc < 0 || f->kallsyms.len != td->kcheck_len)
 				td->kchecked = 0;
-			/* the table of the text f keeps, or none */
-			if (rc == 0 && td->ksyms != NULL &&
-			    f->kallsyms.len == td->ksyms_len && f->ksyms == NULL)
-				f->ksyms = td->ksyms;
-			else
-				tdat_events_free(td->ksyms);
-			td->ksyms = NULL;
+			/* the table of the text f keeps, being built */
+			if (rc == 0 && tlen && td->kbuild != NULL)
+				f->ksyms_late = ksyms_late;
+			else {
+				kload_end(td->kbuild, 0);
+				td->kbuild = NULL;
+			}
 			if (rc == 0 && (s->flags & TDAT_SEC_COMPRESSED) &&
 			    len == f->kallsyms.len + 4) {
 				td->ksec_data = s->off + 16 + 8;
@@ -1607,7 +1678,7 @@ kallsyms_wait(struct tdat_file *f, struct tdat_err *e)
 	td->klater = NULL;
 	ref.off = td->ksect;
 	rc = v7_meta(f, TDAT_OPT_KALLSYMS, &ref, td->kopt, &kl, e);
-	kload_end(kl);
+	kload_end(kl, 0);
 	return rc;
 }
 
@@ -1679,7 +1750,7 @@ v7_apply(struct tdat_file *f, struct tdat_err *e)
 			rc = note_option(f, &ov[i], e);
 		}
 	}
-	kload_end(kl);
+	kload_end(kl, 0);
 	if (rc == 0 && f->hpage.p == NULL)
 		rc = tdat_fail(e, TDAT_ECORRUPT, td->first_opt,
 		    "no HEADER_INFO option: the file has no headers section");
@@ -2344,9 +2415,9 @@ tracedat_release(struct tdat_file *f)
 	f->ndamage = 0;
 	if (td == NULL)
 		return;
-	kload_end(td->klater);
+	kload_end(td->klater, 0);
+	kload_end(td->kbuild, 0);
 	free(td->comp_ver);
-	tdat_events_free(td->ksyms);
 	free(td->sect);
 	free(td->strings);
 	tdat_codec_free(td->codec);

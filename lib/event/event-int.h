@@ -117,6 +117,9 @@ struct tdat_events {
 	const char *ktext;	/* a kallsyms text not read yet (in the file) */
 	size_t klen;
 	int syms_loaded;	/* ktext was read */
+	/* the file's format builds the table of ktext on a thread: taken
+	 * at the first lookup (struct tdat_file ksyms_late) */
+	int ksyms_late;
 	size_t nparsed;		/* formats parsed in full */
 	int fields_only;	/* formats read without their print format:
 				 * a selection's, which prints nothing */

@@ -1594,8 +1594,7 @@ tdat_events_load_mode(struct tdat_file *f, int plugins,
 	s->file = f;
 	s->ktext = (const char *)f->kallsyms.p;
 	s->klen = f->kallsyms.p ? f->kallsyms.len : 0;
-	if (tdat_syms_take(s, f->ksyms))
-		f->ksyms = NULL;
+	s->ksyms_late = s->ktext != NULL && f->ksyms_late != NULL;
 	if (f->printk.p && tdat_events_add_printk(s,
 	    (const char *)f->printk.p, f->printk.len) < 0)
 		goto nomem;

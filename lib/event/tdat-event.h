@@ -17,6 +17,8 @@
 #ifndef TDAT_EVENT_H
 #define TDAT_EVENT_H
 
+#include <stdatomic.h>
+
 /* Field flags. */
 enum {
 	TDAT_FLD_SIGNED = 1 << 0,
@@ -143,10 +145,12 @@ int tdat_events_add_kallsyms(struct tdat_events *, const char *text,
     size_t len);
 /* A set holding only the symbol table of a kallsyms text, parsed and
  * sorted as the first lookup of a set would (tdat_syms_need()): built
- * where the text loads, on its thread (formats/tracedat), for
- * tdat_events_load_mode() to take from the file (struct tdat_file ksyms).
- * NULL without memory. */
-struct tdat_events *tdat_syms_build(const char *text, size_t len);
+ * where the text loads, on its thread (formats/tracedat), for the first
+ * lookup of a set loaded from the file to take (struct tdat_file
+ * ksyms_late).  NULL without memory, or once *stop is set (stop may be
+ * NULL). */
+struct tdat_events *tdat_syms_build(const char *text, size_t len,
+    const atomic_int *stop);
 int tdat_events_add_printk(struct tdat_events *, const char *text, size_t len);
 int tdat_events_add_cmdlines(struct tdat_events *, const char *text,
     size_t len);

@@ -11,6 +11,7 @@
  */
 #include <ctype.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -394,10 +395,12 @@ name_copy(char *dst, const char *src, size_t n, const char *send)
  * that a large kallsyms (tens of MB on some kernels) costs no more than
  * its names and 12 bytes a symbol.  Both start on 2 MB pages
  * (tdat_malloc_big()).  Module names are not kept: nothing trace-cmd
- * prints shows them.
+ * prints shows them.  Given up (-1, nothing added) once *stop is set,
+ * looked at every 4096 symbols.
  */
-int
-tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
+static int
+add_kallsyms(struct tdat_events *s, const char *text, size_t len,
+    const atomic_int *stop)
 {
 	const char *p, *end = text + len;
 	struct symline l;
@@ -421,7 +424,9 @@ tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
 		return -1;
 	for (p = text, n = s->nsym; next_symline(&p, end, &l); n++) {
 		/* names are offsets of 32 bits, and a set gets one arena */
-		if ((n + 1 >= s->capsym && syms_grow(s, n + 1) < 0) ||
+		if ((stop != NULL && (n & 4095) == 0 &&
+		    atomic_load_explicit(stop, memory_order_relaxed)) ||
+		    (n + 1 >= s->capsym && syms_grow(s, n + 1) < 0) ||
 		    (cap - used < l.nlen + 8 &&
 		    arena_grow(s, &cap, used + l.nlen + 8) < 0)) {
 			rc = -1;
@@ -451,6 +456,12 @@ tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
 	} else if ((p = realloc(s->arenas[0], s->arena_len)) != NULL)
 		s->arenas[0] = (char *)p;
 	return rc;
+}
+
+int
+tdat_events_add_kallsyms(struct tdat_events *s, const char *text, size_t len)
+{
+	return add_kallsyms(s, text, len, NULL);
 }
 
 static int
@@ -734,14 +745,47 @@ borrow_syms(struct tdat_events *s, const struct tdat_events *from)
 	s->syms_shared = 1;
 }
 
+/* w's kallsyms text read into its table and sorted (ktext NULL from
+ * then on); given up as add_kallsyms() is when *stop is set. */
+static void
+syms_read(struct tdat_events *w, const atomic_int *stop)
+{
+	const char *text = w->ktext;
+
+	w->ktext = NULL;
+	w->syms_loaded = 1;
+	if (add_kallsyms(w, text, w->klen, stop) == 0 && w->nsym) {
+		sym_sort(w->sym, w->nsym);
+		memset(&w->sym[w->nsym], 0, sizeof(w->sym[0]));
+		w->sym_sorted = 1;
+	}
+}
+
+/* w takes the table its file's format builds as the kallsyms load
+ * (struct tdat_file ksyms_late): 1 if so, 0 to read the text itself. */
+static int
+take_late(struct tdat_events *w)
+{
+	struct tdat_file *f = w->file;
+	struct tdat_events *t;
+
+	w->ksyms_late = 0;
+	if (f == NULL || f->ksyms_late == NULL)
+		return 0;
+	t = f->ksyms_late(f);
+	if (tdat_syms_take(w, t))
+		return 1;
+	tdat_events_free(t);
+	return 0;
+}
+
 void
 tdat_syms_need(const struct tdat_events *s)
 {
 	struct tdat_events *w = (struct tdat_events *)s;
 	const struct tdat_events *from = w->share_from;
-	const char *text = w->ktext;
 
-	if (text == NULL)
+	if (w->ktext == NULL)
 		return;
 	if (from != NULL) {
 		pthread_mutex_lock(&share_mu);
@@ -750,17 +794,13 @@ tdat_syms_need(const struct tdat_events *s)
 		borrow_syms(w, from);
 		return;
 	}
-	w->ktext = NULL;
-	w->syms_loaded = 1;
-	if (tdat_events_add_kallsyms(w, text, w->klen) == 0 && w->nsym) {
-		sym_sort(w->sym, w->nsym);
-		memset(&w->sym[w->nsym], 0, sizeof(w->sym[0]));
-		w->sym_sorted = 1;
-	}
+	if (w->ksyms_late && take_late(w))
+		return;
+	syms_read(w, NULL);
 }
 
 struct tdat_events *
-tdat_syms_build(const char *text, size_t len)
+tdat_syms_build(const char *text, size_t len, const atomic_int *stop)
 {
 	struct tdat_events *t;
 
@@ -768,8 +808,8 @@ tdat_syms_build(const char *text, size_t len)
 		return NULL;
 	t->ktext = text;
 	t->klen = len;
-	tdat_syms_need(t);
-	if (t->nsym == 0) {	/* none read: no memory, or none there */
+	syms_read(t, stop);
+	if (t->nsym == 0) {	/* none read: no memory, none there, stopped */
 		tdat_events_free(t);
 		return NULL;
 	}
@@ -778,7 +818,7 @@ tdat_syms_build(const char *text, size_t len)
 
 /*
  * s takes the symbol table built of its kallsyms text as they loaded
- * (tdat_syms_build(), struct tdat_file ksyms) rather than reading them
+ * (tdat_syms_build(), struct tdat_file ksyms_late) rather than reading them
  * at its first lookup: the same table, already made.  1 if so; the table
  * t then holds nothing and is freed.  Not when it is of another text.
  */

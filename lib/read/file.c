@@ -78,7 +78,6 @@ tdat_close(struct tdat_file *f)
 	tdat_blob_free(&f->hpage);
 	tdat_blob_free(&f->hevent);
 	tdat_blob_free(&f->kallsyms);
-	tdat_events_free(f->ksyms);
 	tdat_blob_free(&f->printk);
 	tdat_blob_free(&f->cmdlines);
 	tdat_blob_free(&f->modules);

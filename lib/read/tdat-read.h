@@ -123,10 +123,11 @@ struct tdat_file {
 	/* reads the kallsyms an open left loading (tdat_kallsyms_wait()),
 	 * once: NULL when none are */
 	int (*kallsyms_wait)(struct tdat_file *, struct tdat_err *);
-	/* the symbol table of kallsyms, built as they loaded
-	 * (tdat_open_opts kallsyms_table; lib/event tdat_syms_build()),
-	 * until an event set takes it: NULL when none was */
-	struct tdat_events *ksyms;
+	/* the symbol table of kallsyms, being built as they loaded
+	 * (tdat_open_opts kallsyms_table; lib/event tdat_syms_build()):
+	 * waited for and handed over, to the first event set to look a
+	 * symbol up (NULL if it failed), once; NULL when none is */
+	struct tdat_events *(*ksyms_late)(struct tdat_file *);
 	uint32_t nftrace;
 	struct tdat_blob *ftrace;
 	uint32_t nsys;
