@@ -93,6 +93,9 @@ void	tdat_check_free(struct tdat_check *);
  * first bad line lies as the format's text_where tells, else the text's
  * offset. */
 void	tdat_check_scan_texts(struct tdat_check *);
+/* Where each text's first bad line lies (v->text_at, v->text_exact), of
+ * the checks in v->text: as tdat_check_scan_texts() sets them. */
+void	tdat_check_texts_where(struct tdat_check *);
 /* One error per damaged text: its first bad line, and how many. */
 void	tdat_check_texts(struct tdat_check *);
 /* Every format file: warnings, and the event table the pages need. */

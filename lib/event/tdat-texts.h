@@ -36,6 +36,11 @@ const char *tdat_text_line_bad(enum tdat_text, const char *p, size_t n);
 const char *tdat_text_name(enum tdat_text);	/* "KALLSYMS"... */
 void tdat_text_check(enum tdat_text, const char *text, size_t len,
     struct tdat_text_check *);
+/* r, the check of a text's lines up to byte at, takes the check of the
+ * lines that follow (tdat_text_check() of the text from at): r becomes
+ * the check of both, as if read in one go. */
+void tdat_text_check_add(struct tdat_text_check *r,
+    const struct tdat_text_check *next, uint64_t at);
 size_t tdat_text_drop_bad(enum tdat_text, char *text, size_t len,
     struct tdat_text_check *);
 /*

@@ -1475,6 +1475,20 @@ tdat_text_check(enum tdat_text kind, const char *text, size_t len,
 	text_walk(kind, (char *)(uintptr_t)text, len, 0, r);
 }
 
+void
+tdat_text_check_add(struct tdat_text_check *r,
+    const struct tdat_text_check *next, uint64_t at)
+{
+	if (next->bad && r->bad == 0) {
+		r->first_line = r->lines + next->first_line;
+		r->first_at = at + next->first_at;
+		r->why = next->why;
+		memcpy(r->first, next->first, sizeof(r->first));
+	}
+	r->lines += next->lines;
+	r->bad += next->bad;
+}
+
 size_t
 tdat_text_drop_bad(enum tdat_text kind, char *text, size_t len,
     struct tdat_text_check *r)

@@ -127,6 +127,44 @@ walk_alike(void)
 	return fails == 0 && bad > 0 && klen > 0;
 }
 
+static int
+same_check(const struct tdat_text_check *a, const struct tdat_text_check *b)
+{
+	return a->lines == b->lines && a->bad == b->bad &&
+	    a->first_line == b->first_line && a->first_at == b->first_at &&
+	    a->why == b->why && strcmp(a->first, b->first) == 0;
+}
+
+/* A text checked in two or three pieces cut at line starts i < j, each
+ * added to the check of the ones before (tdat_text_check_add()), as
+ * tdat-verify's two threads do: the whole's check, every cut. */
+static int
+pieces_add_up(const char *text, size_t len)
+{
+	struct tdat_text_check whole, sum, r;
+	size_t i, j, k, cut[8], n = 0;
+	int bad = 0;
+
+	tdat_text_check(TDAT_TEXT_KALLSYMS, text, len, &whole);
+	for (i = 1; i < len && n < 8; i++)
+		if (text[i - 1] == '\n')
+			cut[n++] = i;
+	for (i = 0; i < n; i++)
+		for (j = i; j < n; j++) {
+			size_t at[3] = { 0, cut[i], cut[j] };
+			size_t end[3] = { cut[i], cut[j], len };
+
+			memset(&sum, 0, sizeof(sum));
+			for (k = 0; k < 3; k++) {
+				tdat_text_check(TDAT_TEXT_KALLSYMS,
+				    text + at[k], end[k] - at[k], &r);
+				tdat_text_check_add(&sum, &r, at[k]);
+			}
+			bad += !same_check(&sum, &whole);
+		}
+	return n >= 4 && whole.bad == 2 && bad == 0;
+}
+
 int
 main(void)
 {
@@ -175,5 +213,7 @@ main(void)
 	ok(r.lines == 3 && r.bad == 0, "and they check clean");
 	ok(walk_alike(), "a text of every kallsyms shape, cut byte by byte: "
 	    "walked whole, what each line's check says");
+	ok(pieces_add_up(text, sizeof(text) - 1), "checked in pieces cut at "
+	    "every line, the pieces' checks add up to the whole's");
 	return tap_done();
 }
