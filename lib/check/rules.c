@@ -411,8 +411,9 @@ formats(struct tdat_check *v, int texts)
 	memset(&r, 0, sizeof(r));
 	for (i = 0; i < 3; i++)
 		r.tb[i] = tb[i];
+	/* no texts, or no memory for their pieces: read here */
 	if (texts && (r.ntp = text_pieces(tb, &r.tp)) == 0)
-		tdat_check_scan_texts(v);	/* no memory for pieces */
+		tdat_check_scan_texts(v);
 	r.j = jobs;
 	r.n = n;
 	r.lsize = f->lsize;
