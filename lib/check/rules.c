@@ -299,6 +299,13 @@ scan_run(void *arg)
 	return NULL;
 }
 
+/* A text there to read: loaded, and of a size memory can hold. */
+static int
+text_there(const struct tdat_blob *b)
+{
+	return b->p != NULL && b->len <= SIZE_MAX;
+}
+
 /* The texts cut in pieces of whole lines into *out (those
  * tdat_check_scan_texts() reads): their count, or 0 (none, or no memory:
  * *out NULL). */
@@ -312,12 +319,12 @@ text_pieces(const struct tdat_blob *const *tb, struct textpiece **out)
 
 	*out = NULL;
 	for (k = 0; k < 3; k++)
-		if (tb[k]->p != NULL && tb[k]->len <= SIZE_MAX)
+		if (text_there(tb[k]))
 			n += (size_t)tb[k]->len / TEXT_PIECE + 1;
 	if (n == 0 || (tp = calloc(n, sizeof(*tp))) == NULL)
 		return 0;
 	for (k = 0, i = 0; k < 3; k++) {
-		if (tb[k]->p == NULL || tb[k]->len > SIZE_MAX)
+		if (!text_there(tb[k]))
 			continue;
 		p = (const char *)tb[k]->p;
 		len = (size_t)tb[k]->len;
@@ -467,7 +474,7 @@ tdat_check_scan_texts(struct tdat_check *v)
 	int i;
 
 	for (i = 0; i < 3; i++)
-		if (b[i]->p != NULL && b[i]->len <= SIZE_MAX)
+		if (text_there(b[i]))
 			tdat_text_check((enum tdat_text)i,
 			    (const char *)b[i]->p, (size_t)b[i]->len,
 			    &v->text[i]);
@@ -483,8 +490,7 @@ tdat_check_texts_where(struct tdat_check *v)
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		if (b[i]->p == NULL || b[i]->len > SIZE_MAX ||
-		    v->text[i].bad == 0)
+		if (!text_there(b[i]) || v->text[i].bad == 0)
 			continue;
 		v->text_exact[i] = 1;
 		v->text_at[i] = b[i]->off;
