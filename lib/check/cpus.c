@@ -16,6 +16,7 @@
 
 #include "tdat-int.h"
 #include "tdat-check.h"
+#include "tdat-thread.h"
 
 /* Work worth a second thread: bytes of CPU data. */
 #define MIN_PAGES_2	(1u << 20)
@@ -331,7 +332,7 @@ tdat_check_latency_text(struct tdat_check *v, int bi)
 
 struct pool {
 	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	struct tdat_cv cv;
 	struct task *t;
 	size_t n;
 	size_t next;		/* the first task nobody has taken */
@@ -495,7 +496,7 @@ helper(void *arg)
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		while (!p->quit && p->next < p->n && p->next > p->at + AHEAD)
-			pthread_cond_wait(&p->cv, &p->mu);
+			tdat_cv_wait(&p->cv, &p->mu);
 		if (p->quit || p->next >= p->n)
 			break;
 		t = &p->t[p->next++];
@@ -503,7 +504,7 @@ helper(void *arg)
 		run_ahead(&p->hv, t, p->hv.codec);
 		pthread_mutex_lock(&p->mu);
 		t->done = 1;
-		pthread_cond_broadcast(&p->cv);
+		tdat_cv_broadcast(&p->cv);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -535,9 +536,9 @@ run_tasks(struct tdat_check *v, struct task *t, size_t n)
 	for (i = 0; i < n; i++)
 		t[i].seen = p.seen + i % NSEEN * ns;
 	pthread_mutex_init(&p.mu, NULL);
-	pthread_cond_init(&p.cv, NULL);
+	tdat_cv_init(&p.cv, TDAT_POLL_NS);
 	if (tdat_check_spawn(v, &th, helper, &p) != 0) {
-		pthread_cond_destroy(&p.cv);
+		tdat_cv_destroy(&p.cv);
 		pthread_mutex_destroy(&p.mu);
 		free(p.seen);
 		tdat_codec_free(p.hv.codec);
@@ -552,7 +553,7 @@ run_tasks(struct tdat_check *v, struct task *t, size_t n)
 	i = 0;
 	while (i < n && !v->stop && !v->fatal) {
 		p.at = i;
-		pthread_cond_broadcast(&p.cv);
+		tdat_cv_broadcast(&p.cv);
 		if (t[i].done || p.next == i) {
 			if ((mine = p.next == i))
 				p.next++;
@@ -568,15 +569,15 @@ run_tasks(struct tdat_check *v, struct task *t, size_t n)
 			pthread_mutex_lock(&p.mu);
 			t[j].done = 1;
 		} else
-			pthread_cond_wait(&p.cv, &p.mu);
+			tdat_cv_wait(&p.cv, &p.mu);
 	}
 	p.quit = 1;
-	pthread_cond_broadcast(&p.cv);
+	tdat_cv_broadcast(&p.cv);
 	pthread_mutex_unlock(&p.mu);
 	tdat_check_join(&th);
 	for (i = 0; i < n; i++)
 		task_free(&t[i]);
-	pthread_cond_destroy(&p.cv);
+	tdat_cv_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
 	free(p.seen);
 	tdat_codec_free(p.hv.codec);

@@ -9,7 +9,13 @@
  * ran a median 1.7-2.0 ms after pthread_create(), a waiting one 32-36 us
  * after the signal (a micro-benchmark, 60 of each).  Started before the
  * file's open instead, it ran later for the formats (median 0.58 -> 1.64
- * ms, load 1.1-1.3): a new thread waits as long there.
+ * ms, load 1.1-1.3): a new thread waits as long there.  With the other
+ * vCPU idle, a waiting thread went on 0.56 ms after the signal (median;
+ * a quarter 1.7 ms or more), so this thread and the pages' pool
+ * (cpus.c) poll for their signals for up to TDAT_POLL_NS before they
+ * sleep (lib/common/thread.c): on ../shared/bench's v6 twin the formats
+ * were taken 0.12 ms after they were handed over, not 0.56, and the
+ * pages 0.52 ms, not 1.17 (medians of 31).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -21,7 +27,7 @@
 
 struct tdat_check_worker {
 	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	struct tdat_cv cv;
 	pthread_t t;
 	void *(*fn)(void *);	/* the work handed over, not taken yet */
 	void *arg;
@@ -39,7 +45,7 @@ work_loop(void *arg)
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
 		while (!w->quit && w->fn == NULL)
-			pthread_cond_wait(&w->cv, &w->mu);
+			tdat_cv_wait(&w->cv, &w->mu);
 		if (w->fn == NULL)
 			break;
 		fn = w->fn;
@@ -49,7 +55,7 @@ work_loop(void *arg)
 		fn(a);
 		pthread_mutex_lock(&w->mu);
 		w->busy = 0;
-		pthread_cond_broadcast(&w->cv);
+		tdat_cv_broadcast(&w->cv);
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
@@ -70,9 +76,9 @@ tdat_check_worker_new(const struct tdat_verify_opts *o, uint64_t fsize)
 	if ((w = calloc(1, sizeof(*w))) == NULL)
 		return NULL;
 	pthread_mutex_init(&w->mu, NULL);
-	pthread_cond_init(&w->cv, NULL);
+	tdat_cv_init(&w->cv, TDAT_POLL_NS);
 	if (tdat_thread_start(&w->t, work_loop, w) != 0) {
-		pthread_cond_destroy(&w->cv);
+		tdat_cv_destroy(&w->cv);
 		pthread_mutex_destroy(&w->mu);
 		free(w);
 		return NULL;
@@ -87,10 +93,10 @@ tdat_check_worker_free(struct tdat_check_worker *w)
 		return;
 	pthread_mutex_lock(&w->mu);
 	w->quit = 1;
-	pthread_cond_broadcast(&w->cv);
+	tdat_cv_broadcast(&w->cv);
 	pthread_mutex_unlock(&w->mu);
 	pthread_join(w->t, NULL);
-	pthread_cond_destroy(&w->cv);
+	tdat_cv_destroy(&w->cv);
 	pthread_mutex_destroy(&w->mu);
 	free(w);
 }
@@ -112,7 +118,7 @@ tdat_check_spawn(struct tdat_check *v, struct tdat_check_thread *t,
 	w->fn = fn;
 	w->arg = arg;
 	w->busy = 1;
-	pthread_cond_broadcast(&w->cv);
+	tdat_cv_broadcast(&w->cv);
 	pthread_mutex_unlock(&w->mu);
 	t->w = w;
 	return 0;
@@ -129,6 +135,6 @@ tdat_check_join(struct tdat_check_thread *t)
 	}
 	pthread_mutex_lock(&w->mu);
 	while (w->busy)
-		pthread_cond_wait(&w->cv, &w->mu);
+		tdat_cv_wait(&w->cv, &w->mu);
 	pthread_mutex_unlock(&w->mu);
 }

@@ -43,7 +43,6 @@
 #include <unistd.h>
 
 #include "tdat-int.h"
-#include "tdat-thread.h"
 
 #define MAX_LIVE	8	/* temporaries alive at once */
 #define MAX_DEPTH	16	/* directory levels the handler removes */
@@ -168,20 +167,6 @@ static void
 restore_sigs(const sigset_t *old)
 {
 	pthread_sigmask(SIG_SETMASK, old, NULL);
-}
-
-int
-tdat_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
-{
-	sigset_t all, old;
-	int rc;
-
-	sigfillset(&all);
-	sigdelset(&all, SIGBUS);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(t, NULL, fn, arg);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return rc;
 }
 
 /* Once: the handler for every signal of sigs[] not ignored. */
