@@ -121,14 +121,81 @@ fixtures() {
 }
 
 
-@test "one thread unless TDAT_THREADS asks for more" {
-	local f=$D/x86_64-default-sched.dat
-	env -u TDAT_THREADS TDAT_THREADS_STATS=1 "$B/tdat-dump" --records -N -t "$f" \
-	    2>"$BATS_TEST_TMPDIR/err" >/dev/null
-	! grep -q 'format threads' "$BATS_TEST_TMPDIR/err"
-	env -u TDAT_THREADS TDAT_THREADS_STATS=1 "$B/tdat-to-json" "$f" \
-	    2>"$BATS_TEST_TMPDIR/err" >/dev/null
-	! grep -q 'format threads' "$BATS_TEST_TMPDIR/err"
+# auto FILE TOOL ARGS...: TOOL ARGS FILE with TDAT_THREADS unset, the
+# threads started after 1, 7 and 100 records (TDAT_THREADS_AFTER), in
+# blocks of 7: the same output, messages and exit status as on one thread.
+auto() {
+	local f=$1 tool=$2 st1 st n
+	shift 2
+	TDAT_THREADS=1 "$B/$tool" "$@" "$f" >"$BATS_TEST_TMPDIR/one" \
+	    2>"$BATS_TEST_TMPDIR/one.err" && st1=0 || st1=$?
+	for n in 1 7 100; do
+		env -u TDAT_THREADS TDAT_THREADS_AFTER=$n TDAT_THREADS_BLOCK=7 \
+		    "$B/$tool" "$@" "$f" >"$BATS_TEST_TMPDIR/more" \
+		    2>"$BATS_TEST_TMPDIR/more.err" && st=0 || st=$?
+		if [ "$st" != "$st1" ]; then
+			echo "$tool $* $f: exit $st1 on 1 thread, $st from record $((n + 1))"
+			return 1
+		fi
+		same "$BATS_TEST_TMPDIR/one" "$BATS_TEST_TMPDIR/more" ||
+		    { echo "$tool $* $f: threads from record $((n + 1))"; return 1; }
+		same "$BATS_TEST_TMPDIR/one.err" "$BATS_TEST_TMPDIR/more.err" ||
+		    { echo "$tool $* $f: messages, threads from record $((n + 1))"; return 1; }
+	done
+}
+
+@test "TDAT_THREADS unset: threads from a record on, the same bytes as one thread" {
+	local f
+	for f in $(fixtures); do
+		auto "$f" tdat-dump --records -N -t
+		auto "$f" tdat-dump --records -R -t
+		auto "$f" tdat-dump --records -t
+		auto "$f" tdat-dump --records
+		auto "$f" tdat-dump --records -l
+		auto "$f" tdat-to-json
+	done
+	# a selection and several inputs: the driver's general loop
+	auto "$D/plugins/x86_64-v6-futex.dat" tdat-dump --records -N -t --cpu 1
+	auto "$D/plugins/x86_64-v6-futex.dat" tdat-to-json --cpu 1
+	auto "$D/plugins/x86_64-v6-jbd2.dat" tdat-dump --records -N -t \
+	    "$D/plugins/x86_64-v6-futex.dat"
+}
+
+@test "TDAT_THREADS unset: two threads on uncompressed pages after 262,144 records, else one" {
+	local v6=$D/plugins/x86_64-v6-futex.dat z=$D/x86_64-default-sched.dat
+	local err=$BATS_TEST_TMPDIR/err
+	env -u TDAT_THREADS TDAT_THREADS_AFTER=100 TDAT_THREADS_STATS=1 \
+	    "$B/tdat-dump" --records -N -t "$v6" 2>"$err" >/dev/null
+	cat "$err"
+	grep -E -q '^tdat: 2 format threads from record 101, [1-9][0-9]* blocks, 1832 records$' "$err"
+	env -u TDAT_THREADS TDAT_THREADS_AFTER=100 TDAT_THREADS_STATS=1 \
+	    "$B/tdat-to-json" "$v6" 2>"$err" >/dev/null
+	grep -q '^tdat: 2 format threads from record 101, ' "$err"
+	# an uncompressed v7 file
+	env -u TDAT_THREADS TDAT_THREADS_AFTER=100 TDAT_THREADS_STATS=1 \
+	    "$B/tdat-dump" --records -N -t "$D/x86_64-v7-none-instances.dat" \
+	    2>"$err" >/dev/null
+	grep -q '^tdat: 2 format threads from record 101, ' "$err"
+	# fewer records than 262,144: one thread
+	env -u TDAT_THREADS -u TDAT_THREADS_AFTER TDAT_THREADS_STATS=1 \
+	    "$B/tdat-dump" --records -N -t "$v6" 2>"$err" >/dev/null
+	! grep -q 'format threads' "$err"
+	# compressed pages (the second CPU decompresses ahead): one thread
+	env -u TDAT_THREADS TDAT_THREADS_AFTER=100 TDAT_THREADS_STATS=1 \
+	    "$B/tdat-dump" --records -N -t "$z" 2>"$err" >/dev/null
+	! grep -q 'format threads' "$err"
+	env -u TDAT_THREADS TDAT_THREADS_AFTER=100 TDAT_THREADS_STATS=1 \
+	    "$B/tdat-to-json" "$z" 2>"$err" >/dev/null
+	! grep -q 'format threads' "$err"
+	# TDAT_THREADS=1, and one CPU to run on: one thread
+	TDAT_THREADS=1 TDAT_THREADS_AFTER=100 TDAT_THREADS_STATS=1 \
+	    "$B/tdat-dump" --records -N -t "$v6" 2>"$err" >/dev/null
+	! grep -q 'format threads' "$err"
+	if command -v taskset >/dev/null; then
+		env -u TDAT_THREADS TDAT_THREADS_AFTER=100 TDAT_THREADS_STATS=1 \
+		    taskset -c 0 "$B/tdat-dump" --records -N -t "$v6" 2>"$err" >/dev/null
+		! grep -q 'format threads' "$err"
+	fi
 }
 
 @test "TDAT_THREADS that is not a number: one line, exit 2" {

@@ -1406,13 +1406,17 @@ report_fmt_free(void *arg)
 	free(w);
 }
 
+static int report_sticky(const struct report *);
+
 static void *
 report_fmt_new(void *arg, struct tdat_err *e)
 {
 	struct report *r = arg, *w;
 	size_t k;
 
-	if (!r->par_ok)
+	/* sticky: the records printed in turn before (the threads started
+	 * after them, lib/merge/run.c) changed how later ones print */
+	if (!r->par_ok || report_sticky(r))
 		return NULL;
 	if ((w = calloc(1, sizeof(*w))) == NULL ||
 	    (w->in = calloc(r->nin, sizeof(*w->in))) == NULL) {
@@ -1527,6 +1531,10 @@ report_write(void *arg, const char *p, size_t n, struct tdat_err *e)
 	struct report *r = arg;
 
 	(void)e;
+	if (r->line.len) {	/* the lines record() printed before */
+		tdat_fwrite_big(r->line.p, r->line.len, r->out);
+		tdat_sb_reset(&r->line);
+	}
 	tdat_fwrite_big(p, n, r->out);	/* a write error: report_end() */
 	return 0;
 }

@@ -3066,6 +3066,7 @@ const struct tdat_page_ops tdat_tracedat_pages = {
 	.take = tdp_take,
 	.parallel = 1,
 	.ordered = 1,
+	.cheap = 1,
 };
 
 /* The trace.dat format as the engine sees it: it takes any path. */

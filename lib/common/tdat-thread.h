@@ -28,6 +28,9 @@ int tdat_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
  */
 int tdat_thread_attr(pthread_attr_t *a, cpu_set_t *cpus);
 
+/* The CPUs this thread may run on (its affinity), at least 1. */
+int tdat_cpus(void);
+
 /*
  * A condition variable whose waiter may poll a while before it sleeps
  * (lib/common/thread.c): on a VM a sleeping thread can go on a

@@ -25,6 +25,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tdat-thread.h"
 
@@ -62,6 +63,18 @@ tdat_thread_attr(pthread_attr_t *a, cpu_set_t *cpus)
 		return 0;
 	}
 	return 1;
+}
+
+int
+tdat_cpus(void)
+{
+	cpu_set_t cpus;
+	long n;
+
+	if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0)
+		return CPU_COUNT(&cpus);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > CPU_SETSIZE ? CPU_SETSIZE : (int)n;
 }
 
 int

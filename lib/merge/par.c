@@ -99,6 +99,7 @@ struct tdat_par {
 	size_t nw;		/* worker threads */
 	double cpu0;		/* the driver's CPU seconds at open */
 	uint64_t nrec;		/* records through, for TDAT_THREADS_STATS */
+	uint64_t from;		/* records record() had before */
 	int inorder;		/* after a TDAT_PAR_REDO: record() */
 	uint64_t redo;		/* the block it started in */
 	/* shared */
@@ -126,7 +127,7 @@ tdat_threads(struct tdat_err *e)
 			return 0;
 		}
 	} else
-		n = 1;	/* opt-in: measured no faster on two idle cores */
+		return TDAT_THREADS_AUTO;
 	return n > TDAT_THREADS_MAX ? TDAT_THREADS_MAX : (int)n;
 }
 
@@ -569,25 +570,26 @@ make_blocks(struct tdat_par *p)
 }
 
 int
-tdat_par_open(const struct tdat_sink *sink, struct tdat_par **pp,
-    struct tdat_err *e)
+tdat_par_open(const struct tdat_sink *sink, int n, uint64_t from,
+    struct tdat_par **pp, struct tdat_err *e)
 {
 	struct tdat_par *p;
 	const char *s;
 	size_t i;
-	int n, rc;
+	int rc;
 
 	*pp = NULL;
-	if (sink->ops->par == NULL)
+	if (sink->ops->par == NULL || n <= 1)
 		return 0;
-	if ((n = tdat_threads(e)) <= 1)
-		return n == 1 ? 0 : e->code;
+	if (n > TDAT_THREADS_MAX)
+		n = TDAT_THREADS_MAX;
 	if ((p = aligned_alloc(LINE, sizeof(*p))) == NULL)
 		return tdat_fail_nooff(e, TDAT_ENOMEM, "out of memory");
 	memset(p, 0, sizeof(*p));
 	p->sink = sink;
 	p->ops = sink->ops->par;
 	p->nw = (size_t)n - 1;	/* and the driver's thread */
+	p->from = from;
 	p->cpu0 = thread_cpu();
 	p->recs = BLK_RECS;
 	p->outmax = BLK_OUT;
@@ -626,6 +628,12 @@ print_stats(struct tdat_par *p)
 	if (p->inorder)
 		fprintf(stderr, "tdat: %zu format threads, in order from "
 		    "block %llu\n", p->nw + 1, (unsigned long long)p->redo);
+	else if (p->from)
+		fprintf(stderr, "tdat: %zu format threads from record %llu, "
+		    "%llu blocks, %llu records\n", p->nw + 1,
+		    (unsigned long long)p->from + 1,
+		    (unsigned long long)p->fill_seq,
+		    (unsigned long long)p->nrec);
 	else
 		fprintf(stderr, "tdat: %zu format threads, %llu blocks, "
 		    "%llu records\n", p->nw + 1,

@@ -10,6 +10,7 @@
 #include "tdat-int.h"
 #include "tdat-sink.h"
 #include "tdat-par.h"
+#include "tdat-thread.h"
 
 struct run_in {
 	struct tdat_run *run;
@@ -32,6 +33,8 @@ struct tdat_run {
 	int rc;			/* an error met while peeking */
 	tdat_progress_fn fn;
 	void *fn_arg;
+	int threads;		/* tdat_threads(): TDAT_THREADS, or
+				 * TDAT_THREADS_AUTO */
 };
 
 /* Progress of one input: report the sum over all of them. */
@@ -210,7 +213,7 @@ hand_on(struct tdat_run *r, const struct tdat_sink *sink,
  * first, as take() does.
  */
 static int
-run_alone(struct tdat_run *r, const struct tdat_sink *sink)
+run_alone(struct tdat_run *r, const struct tdat_sink *sink, uint64_t left)
 {
 	int (*record)(void *, size_t, const struct tdat_record *,
 	    struct tdat_err *) = sink->ops->record;
@@ -233,8 +236,58 @@ run_alone(struct tdat_run *r, const struct tdat_sink *sink)
 		}
 		if ((rc = record(sink->arg, 0, &rec, r->e)) < 0)
 			return rc;
+		if (left != 0 && --left == 0)
+			return 1;	/* on to the threads */
 	}
 	return r->rc;
+}
+
+/*
+ * Formatting threads when TDAT_THREADS is unset: two, from the
+ * AUTO_AFTER-th kept record on, when every input's pages are read as they
+ * lie in the file (uncompressed trace.dat: tdat_page_ops.cheap) and this
+ * thread may run on two CPUs or more.  On the 2-vCPU VM of issue 37, the
+ * 415.7 MB v6 trace's tdat-dump --records -N -t took 0.69 to 0.91 s so
+ * against 0.73 to 1.05 s on one thread (4 alternated rounds), its
+ * tdat-to-json 0.79-0.88 against 1.17-1.30 s.  Compressed pages keep the
+ * second CPU decompressing ahead: there two threads were slower
+ * (../shared/bench, 0.17-0.23 s against 0.14-0.16 s), and stay asked
+ * for only.  A selection of fewer records (a 10 ms time cut: 28,700)
+ * stays on one thread: the threads and their formatters' event sets
+ * cost it 5 to 8 ms of CPU, about what 256 Ki records formatted on two
+ * threads save.  TDAT_THREADS_AFTER=N (tests) starts them after N
+ * records.
+ */
+#define AUTO_AFTER	((uint64_t)1 << 18)
+#define AUTO_THREADS	2
+
+/* The records to format in turn before the threads start by default, or
+ * 0: none start. */
+static uint64_t
+auto_after(const struct tdat_run *r, const struct tdat_sink *sink)
+{
+	const struct tdat_file *f;
+	const char *s;
+	size_t k, b;
+	long n;
+
+	if (r->threads != TDAT_THREADS_AUTO || sink->ops->par == NULL ||
+	    tdat_cpus() < 2)
+		return 0;
+	for (k = 0; k < r->n; k++) {
+		f = r->in[k].f;
+		if (r->in[k].rd == NULL)
+			continue;
+		if (f->page_ops == NULL || !f->page_ops->cheap)
+			return 0;
+		for (b = 0; b < f->nbuf; b++)
+			if (f->buf[b].compressed)
+				return 0;
+	}
+	if ((s = getenv("TDAT_THREADS_AFTER")) != NULL &&
+	    (n = atol(s)) > 0)
+		return (uint64_t)n;
+	return AUTO_AFTER;
 }
 
 static int
@@ -244,14 +297,25 @@ run_records(struct tdat_run *r, const struct tdat_sink *sink)
 	struct tdat_par *par;
 	struct tdat_err scratch;
 	struct run_in *in;
+	uint64_t left, kept = 0;
 	size_t k;
 	int rc;
 
-	if ((rc = tdat_par_open(sink, &par, r->e)) < 0)
+	left = auto_after(r, sink);
+	if ((rc = tdat_par_open(sink, left ? 1 : r->threads, 0, &par,
+	    r->e)) < 0)
 		return rc;
 	if (par == NULL && r->n == 1 && r->in[0].keep_all &&
-	    r->in[0].prog.fn == NULL)
-		return run_alone(r, sink);
+	    r->in[0].prog.fn == NULL) {
+		if ((rc = run_alone(r, sink, left)) != 1)
+			return rc;
+		if ((rc = tdat_par_open(sink, AUTO_THREADS, left, &par,
+		    r->e)) < 0)
+			return rc;
+		if (par == NULL)
+			return run_alone(r, sink, 0);
+		left = 0;
+	}
 	while ((in = take(r, &rec)) != NULL) {
 		k = (size_t)(in - r->in);
 		if (!in->keep_all && !tdat_reader_keeps(in->rd, &rec)) {
@@ -262,6 +326,12 @@ run_records(struct tdat_run *r, const struct tdat_sink *sink)
 		if ((rc = hand_on(r, sink, par, k, &rec)) < 0) {
 			tdat_par_close(par, 0, &scratch);
 			return rc;
+		}
+		if (left != 0 && ++kept == left) {
+			left = 0;
+			if ((rc = tdat_par_open(sink, AUTO_THREADS, kept, &par,
+			    r->e)) < 0)
+				return rc;
 		}
 		if (r->rc < 0)
 			break;
@@ -416,7 +486,7 @@ tdat_run(struct tdat_file *const *files, size_t n, struct tdat_select *sel,
 	}
 	/* TDAT_THREADS is looked at before anything is written */
 	ahead = kallsyms_pending(&r);
-	if (sink->ops->par != NULL && tdat_threads(e) == 0) {
+	if (sink->ops->par != NULL && (r.threads = tdat_threads(e)) == 0) {
 		rc = e->code;
 		if (ahead && (erc = kallsyms_in(&r)) < 0)
 			rc = erc;

@@ -7,11 +7,12 @@
 
 struct tdat_par;
 
-/* After the sink's begin(): *pp the threads, or NULL when the records go
- * to record() (one thread, no tdat_sink_par, or the sink says so).  0
- * or a negative code. */
-int tdat_par_open(const struct tdat_sink *, struct tdat_par **pp,
-    struct tdat_err *e);
+/* After the sink's begin(): *pp n threads (the driver's included), or
+ * NULL when the records go to record() (n is 1, no tdat_sink_par, or the
+ * sink says so).  from: the records record() had before (for
+ * TDAT_THREADS_STATS).  0 or a negative code. */
+int tdat_par_open(const struct tdat_sink *, int n, uint64_t from,
+    struct tdat_par **pp, struct tdat_err *e);
 /* A kept record, in order (copied).  0 or a negative code. */
 int tdat_par_add(struct tdat_par *, size_t k, const struct tdat_record *,
     struct tdat_err *e);

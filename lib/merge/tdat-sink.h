@@ -81,7 +81,8 @@ struct tdat_sink_ops {
  * format each block into a buffer of its own (each with a formatter of
  * its own: caches, event sets), and the driver's thread writes the
  * buffers in block order, so the bytes are those record() would have
- * written.  TDAT_THREADS unset or 1 keeps record().
+ * written.  TDAT_THREADS=1 keeps record(); unset, lib/merge/run.c
+ * chooses (its auto_threads()).
  */
 struct tdat_sink_par {
 	/* After begin(), in the driver's thread: a formatter for one
@@ -121,9 +122,10 @@ enum { TDAT_PAR_REDO = 1 };
 #define TDAT_PAR_EXACT	((uint32_t)1 << 31)
 
 /* Threads records are formatted on, the driver's included: TDAT_THREADS
- * (1 to TDAT_THREADS_MAX; 1 when unset); 0 with *e filled when
- * TDAT_THREADS is not such a number. */
+ * (1 to TDAT_THREADS_MAX); TDAT_THREADS_AUTO when unset (run.c's
+ * choice); 0 with *e filled when TDAT_THREADS is not such a number. */
 #define TDAT_THREADS_MAX	4
+#define TDAT_THREADS_AUTO	(-1)
 int tdat_threads(struct tdat_err *e);
 
 struct tdat_sink {

@@ -248,6 +248,11 @@ struct tdat_page_ops {
 	 * before it and stop after it (an LTT directory's tracefiles are
 	 * not known to be). */
 	int	ordered;
+	/* 1 when an uncompressed buffer's pages are read as they lie in the
+	 * file, with no work to make them: a second CPU is left free to
+	 * format (lib/merge/run.c's auto_threads()).  An LTT or CTF
+	 * directory's pages are built from its events. */
+	int	cheap;
 };
 
 /* b's CPUs sorted by id (lib/common/common.c): b->ncpu entries, to free(); NULL
