@@ -19,27 +19,45 @@ setup() {
 
 load helpers
 
+# one FILE TOOL ARGS...: TOOL ARGS FILE on one thread, into one and
+# one.err; its exit status in st1.
+one() {
+	local f=$1 tool=$2
+	shift 2
+	TDAT_THREADS=1 "$B/$tool" "$@" "$f" >"$BATS_TEST_TMPDIR/one" \
+	    2>"$BATS_TEST_TMPDIR/one.err" && st1=0 || st1=$?
+}
+
+# like_one HOW FILE TOOL ARGS...: TOOL ARGS FILE run with env(1)'s
+# arguments in the array run_env gives what one() got: the same output,
+# messages and exit status.  HOW says how it ran.
+like_one() {
+	local how=$1 f=$2 tool=$3 st
+	shift 3
+	env "${run_env[@]}" "$B/$tool" "$@" "$f" >"$BATS_TEST_TMPDIR/more" \
+	    2>"$BATS_TEST_TMPDIR/more.err" && st=0 || st=$?
+	if [ "$st" != "$st1" ]; then
+		echo "$tool $* $f: exit $st1 on 1 thread, $st $how"
+		return 1
+	fi
+	same "$BATS_TEST_TMPDIR/one" "$BATS_TEST_TMPDIR/more" ||
+	    { echo "$tool $* $f: $how"; return 1; }
+	same "$BATS_TEST_TMPDIR/one.err" "$BATS_TEST_TMPDIR/more.err" ||
+	    { echo "$tool $* $f: messages, $how"; return 1; }
+}
+
 # both FILE TOOL ARGS...: TOOL ARGS FILE on one thread and on 2 and 3
 # threads in blocks of 1, 7 and 64 records: the same output, messages
 # and exit status.
 both() {
-	local f=$1 tool=$2 st1 st n blk
+	local f=$1 tool=$2 n blk
 	shift 2
-	TDAT_THREADS=1 "$B/$tool" "$@" "$f" >"$BATS_TEST_TMPDIR/one" \
-	    2>"$BATS_TEST_TMPDIR/one.err" && st1=0 || st1=$?
+	one "$f" "$tool" "$@"
 	for n in 2 3; do
 		for blk in 1 7 64; do
-			TDAT_THREADS=$n TDAT_THREADS_BLOCK=$blk "$B/$tool" "$@" \
-			    "$f" >"$BATS_TEST_TMPDIR/more" \
-			    2>"$BATS_TEST_TMPDIR/more.err" && st=0 || st=$?
-			if [ "$st" != "$st1" ]; then
-				echo "$tool $* $f: exit $st1 on 1 thread, $st on $n (blocks of $blk)"
-				return 1
-			fi
-			same "$BATS_TEST_TMPDIR/one" "$BATS_TEST_TMPDIR/more" ||
-			    { echo "$tool $* $f: $n threads, blocks of $blk"; return 1; }
-			same "$BATS_TEST_TMPDIR/one.err" "$BATS_TEST_TMPDIR/more.err" ||
-			    { echo "$tool $* $f: messages, $n threads"; return 1; }
+			run_env=(TDAT_THREADS=$n TDAT_THREADS_BLOCK=$blk)
+			like_one "on $n threads, blocks of $blk" "$f" "$tool" \
+			    "$@" || return 1
 		done
 	done
 }
@@ -49,14 +67,20 @@ fixtures() {
 	    "$D"/latency/*.dat
 }
 
+# report_modes CHECK FILE: CHECK (both or auto) FILE tdat-dump --records
+# in the modes -N -t, -R -t, -t, the default and -l.
+report_modes() {
+	local check=$1 f=$2 m
+	for m in "-N -t" "-R -t" "-t" "" "-l"; do
+		# shellcheck disable=SC2086
+		"$check" "$f" tdat-dump --records $m || return 1
+	done
+}
+
 @test "text report -N -t, -R -t, -t, default, -l: one thread or several, the same bytes" {
 	local f
 	for f in $(fixtures); do
-		both "$f" tdat-dump --records -N -t
-		both "$f" tdat-dump --records -R -t
-		both "$f" tdat-dump --records -t
-		both "$f" tdat-dump --records
-		both "$f" tdat-dump --records -l
+		report_modes both "$f"
 		both "$f" tdat-dump --records -N --trace-cmd=3.1
 	done
 }
@@ -125,33 +149,21 @@ fixtures() {
 # threads started after 1, 7 and 100 records (TDAT_THREADS_AFTER), in
 # blocks of 7: the same output, messages and exit status as on one thread.
 auto() {
-	local f=$1 tool=$2 st1 st n
+	local f=$1 tool=$2 n
 	shift 2
-	TDAT_THREADS=1 "$B/$tool" "$@" "$f" >"$BATS_TEST_TMPDIR/one" \
-	    2>"$BATS_TEST_TMPDIR/one.err" && st1=0 || st1=$?
+	one "$f" "$tool" "$@"
 	for n in 1 7 100; do
-		env -u TDAT_THREADS TDAT_THREADS_AFTER=$n TDAT_THREADS_BLOCK=7 \
-		    "$B/$tool" "$@" "$f" >"$BATS_TEST_TMPDIR/more" \
-		    2>"$BATS_TEST_TMPDIR/more.err" && st=0 || st=$?
-		if [ "$st" != "$st1" ]; then
-			echo "$tool $* $f: exit $st1 on 1 thread, $st from record $((n + 1))"
-			return 1
-		fi
-		same "$BATS_TEST_TMPDIR/one" "$BATS_TEST_TMPDIR/more" ||
-		    { echo "$tool $* $f: threads from record $((n + 1))"; return 1; }
-		same "$BATS_TEST_TMPDIR/one.err" "$BATS_TEST_TMPDIR/more.err" ||
-		    { echo "$tool $* $f: messages, threads from record $((n + 1))"; return 1; }
+		run_env=(-u TDAT_THREADS TDAT_THREADS_AFTER=$n
+		    TDAT_THREADS_BLOCK=7)
+		like_one "threads from record $((n + 1))" "$f" "$tool" "$@" ||
+		    return 1
 	done
 }
 
 @test "TDAT_THREADS unset: threads from a record on, the same bytes as one thread" {
 	local f
 	for f in $(fixtures); do
-		auto "$f" tdat-dump --records -N -t
-		auto "$f" tdat-dump --records -R -t
-		auto "$f" tdat-dump --records -t
-		auto "$f" tdat-dump --records
-		auto "$f" tdat-dump --records -l
+		report_modes auto "$f"
 		auto "$f" tdat-to-json
 	done
 	# a selection and several inputs: the driver's general loop
