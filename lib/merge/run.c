@@ -247,18 +247,17 @@ run_alone(struct tdat_run *r, const struct tdat_sink *sink, uint64_t left)
  * AUTO_AFTER-th kept record on, when every input's pages are read as they
  * lie in the file (uncompressed trace.dat: tdat_page_ops.cheap) and this
  * thread may run on two CPUs or more.  On the 2-vCPU VM of issue 37, the
- * 415.7 MB v6 trace's tdat-dump --records -N -t took 0.69 to 0.91 s so
- * against 0.73 to 1.05 s on one thread (4 alternated rounds), its
+ * 415.7 MB v6 trace's tdat-dump --records -N -t took 0.69 to 0.91 s on
+ * two threads against 0.73 to 1.05 s on one (4 alternated rounds), its
  * tdat-to-json 0.79-0.88 against 1.17-1.30 s; about one run in five on
  * two threads took 1.6-1.8 s, both threads' CPU time near double (the VM
- * reported no steal).  Compressed pages keep the
- * second CPU decompressing ahead: there two threads were slower
- * (../shared/bench, 0.17-0.23 s against 0.14-0.16 s), and stay asked
- * for only.  A selection of fewer records (a 10 ms time cut: 28,700)
- * stays on one thread: the threads and their formatters' event sets
- * cost it 5 to 8 ms of CPU, about what 256 Ki records formatted on two
- * threads save.  TDAT_THREADS_AFTER=N (tests) starts them after N
- * records.
+ * reported no steal).  Compressed pages keep the second CPU
+ * decompressing ahead: there two threads were slower (../shared/bench,
+ * 0.17-0.23 s against 0.14-0.16 s), and stay asked for only.  A
+ * selection of fewer records (a 10 ms time cut: 28,700) stays on one
+ * thread: the threads and their formatters' event sets cost it 5 to 8
+ * ms of CPU, about what 256 Ki records formatted on two threads save.
+ * TDAT_THREADS_AFTER=N (tests) starts them after N records.
  */
 #define AUTO_AFTER	((uint64_t)1 << 18)
 #define AUTO_THREADS	2
