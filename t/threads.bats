@@ -228,3 +228,32 @@ auto() {
 	st=$(set -o pipefail; TDAT_THREADS=2 TDAT_THREADS_BLOCK=10 "$B/tdat-dump" --records -t "$f" | head -n 1 >/dev/null; echo $?)
 	[ "$st" = 141 ]
 }
+
+# clones TOOL ARGS...: the threads TOOL ARGS started (strace's clone
+# calls), in n.
+clones() {
+	strace -f -qq -e trace=clone,clone3 -o "$BATS_TEST_TMPDIR/st" "$@" \
+	    >/dev/null 2>&1 || true
+	n=$(grep -c 'clone' "$BATS_TEST_TMPDIR/st" || true)
+}
+
+@test "tdat-verify's second thread and tdat-cat's compressing threads: none for a second CPU under taskset -c 0" {
+	command -v strace >/dev/null 2>&1 || skip "strace is not installed"
+	command -v taskset >/dev/null 2>&1 || skip "taskset is not installed"
+	[ "$(taskset -c 0,1 nproc 2>/dev/null)" = 2 ] || skip "fewer than 2 CPUs"
+	local f=$D/x86_64-v7-none-instances.dat all
+	# tdat-verify: its second thread for a 4.9 MB file on two CPUs
+	clones taskset -c 0,1 "$B/tdat-verify" "$f"
+	all=$n
+	clones taskset -c 0 "$B/tdat-verify" "$f"
+	echo "tdat-verify: $all threads on two CPUs, $n on one"
+	[ "$all" -ge 1 ]
+	[ "$n" -eq $((all - 1)) ]
+	# tdat-cat --compression zstd: one compressing thread on two CPUs
+	clones taskset -c 0,1 "$B/tdat-cat" --compression zstd -o "$BATS_TEST_TMPDIR/o.dat" "$f"
+	all=$n
+	clones taskset -c 0 "$B/tdat-cat" --compression zstd -o "$BATS_TEST_TMPDIR/o.dat" "$f"
+	echo "tdat-cat: $all threads on two CPUs, $n on one"
+	[ "$n" -eq $((all - 1)) ]
+	run -0 "$B/tdat-verify" "$BATS_TEST_TMPDIR/o.dat"
+}

@@ -326,11 +326,12 @@ chunk_out(void *arg, const unsigned char *c, size_t clen, size_t len)
 	    "out of memory") : 0;
 }
 
-/* Threads compressing besides this one: one less than the CPUs. */
+/* Threads compressing besides this one: one less than the CPUs the
+ * process may run on (tdat_cpus()), 3 at most. */
 static int
 zpipe_workers(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = tdat_cpus();
 
 	return n < 2 ? 0 : n > 4 ? 3 : (int)n - 1;
 }

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tdat-int.h"
 #include "tdat-check.h"
+#include "tdat-thread.h"
 
 void
 tdat_check_section(struct tdat_check *v)
@@ -31,8 +31,9 @@ tdat_check_nomem(struct tdat_check *v)
 
 /*
  * Whether to use a second thread for work of this size: o->threads 1
- * never, 2 always (the tests), 0 when the machine has a second CPU and
- * the work is worth a thread.
+ * never, 2 always (the tests), 0 when the process may run on a second
+ * CPU (tdat_cpus(): taskset -c 0 makes one) and the work is worth a
+ * thread.
  */
 int
 tdat_check_two_threads(const struct tdat_check *v, uint64_t work, uint64_t min)
@@ -41,7 +42,7 @@ tdat_check_two_threads(const struct tdat_check *v, uint64_t work, uint64_t min)
 		return 0;
 	if (v->o->threads >= 2)
 		return 1;
-	return work >= min && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+	return work >= min && tdat_cpus() >= 2;
 }
 
 /* A warning of a kind the section reported already: counted only

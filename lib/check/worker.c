@@ -71,7 +71,7 @@ tdat_check_worker_new(const struct tdat_verify_opts *o, uint64_t fsize)
 	struct tdat_check_worker *w;
 
 	if (o->threads == 1 || (o->threads < 2 && (fsize < MIN_FILE ||
-	    sysconf(_SC_NPROCESSORS_ONLN) < 2)))
+	    tdat_cpus() < 2)))
 		return NULL;
 	if ((w = calloc(1, sizeof(*w))) == NULL)
 		return NULL;
