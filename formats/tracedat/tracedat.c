@@ -1302,6 +1302,33 @@ kload_main(void *arg)
 	return NULL;
 }
 
+/* A kload of f, its thread not begun; NULL when out of memory. */
+static struct kload *
+kload_new(struct tdat_file *f)
+{
+	struct kload *kl;
+
+	if ((kl = calloc(1, sizeof(*kl))) == NULL)
+		return NULL;
+	kl->f = f;
+	atomic_init(&kl->stop, 0);
+	pthread_mutex_init(&kl->mu, NULL);
+	pthread_cond_init(&kl->cv, NULL);
+	return kl;
+}
+
+/* kl and what it holds freed (its thread ended, or never begun). */
+static void
+kload_free(struct kload *kl)
+{
+	tdat_codec_free(kl->codec);
+	free(kl->u);
+	free(kl->c);
+	pthread_cond_destroy(&kl->cv);
+	pthread_mutex_destroy(&kl->mu);
+	free(kl);
+}
+
 /* The section of the first KALLSYMS option, begun when large and sound
  * as load_section() checks it; NULL otherwise. */
 static struct kload *
@@ -1322,18 +1349,14 @@ kload_start(struct tdat_file *f, const struct tdat_optval *ov)
 	    !(s->flags & TDAT_SEC_COMPRESSED) || s->csize == 0 ||
 	    (uint64_t)s->csize + 8 > s->size || s->usize < KLOAD_MIN ||
 	    s->usize > (1u << 30) || s->usize > 1024 * (uint64_t)s->csize +
-	    4096 || (kl = calloc(1, sizeof(*kl))) == NULL)
+	    4096 || (kl = kload_new(f)) == NULL)
 		return NULL;
-	kl->f = f;
 	kl->off = s->off;
 	kl->data = s->off + 16 + 8;
 	kl->csize = s->csize;
 	kl->usize = s->usize;
 	kl->big = f->big;
 	kl->table = td->ktable_ok && !f->salvage;
-	atomic_init(&kl->stop, 0);
-	pthread_mutex_init(&kl->mu, NULL);
-	pthread_cond_init(&kl->cv, NULL);
 	/* the buffers from this thread's malloc arena: taken from the
 	 * thread's own, their 4 MB stayed there as well as here once freed
 	 * (tdat-verify of 200 files peaked at 37 MiB, not 20) */
@@ -1341,12 +1364,7 @@ kload_start(struct tdat_file *f, const struct tdat_optval *ov)
 	    (kl->u = tdat_malloc_big((size_t)kl->usize + 1)) == NULL ||
 	    (kl->codec = tdat_codec_new(tdat_codec_name(td->codec))) == NULL ||
 	    tdat_thread_start(&kl->th, kload_main, kl) != 0) {
-		tdat_codec_free(kl->codec);
-		free(kl->u);
-		free(kl->c);
-		pthread_cond_destroy(&kl->cv);
-		pthread_mutex_destroy(&kl->mu);
-		free(kl);
+		kload_free(kl);
 		return NULL;
 	}
 	return kl;
@@ -1369,11 +1387,7 @@ kload_end(struct kload *kl, int want)
 		tdat_events_free(t);
 		t = NULL;
 	}
-	free(kl->u);
-	tdat_codec_free(kl->codec);
-	pthread_cond_destroy(&kl->cv);
-	pthread_mutex_destroy(&kl->mu);
-	free(kl);
+	kload_free(kl);
 	return t;
 }
 
@@ -1413,21 +1427,14 @@ v6_ktable(struct tdat_file *f)
 	struct kload *kl;
 
 	if (!td->ktable_ok || f->salvage || f->kallsyms.len < KLOAD_MIN ||
-	    f->kallsyms.len > KTABLE_MAX || (kl = calloc(1, sizeof(*kl))) ==
-	    NULL)
+	    f->kallsyms.len > KTABLE_MAX || (kl = kload_new(f)) == NULL)
 		return;
-	kl->f = f;
 	kl->table = 1;
 	kl->ready = 1;
 	kl->v6text = (const char *)f->kallsyms.p;
 	kl->tlen = f->kallsyms.len;
-	atomic_init(&kl->stop, 0);
-	pthread_mutex_init(&kl->mu, NULL);
-	pthread_cond_init(&kl->cv, NULL);
 	if (tdat_thread_start(&kl->th, ktable_main, kl) != 0) {
-		pthread_cond_destroy(&kl->cv);
-		pthread_mutex_destroy(&kl->mu);
-		free(kl);
+		kload_free(kl);
 		return;
 	}
 	td->kbuild = kl;
