@@ -251,7 +251,12 @@ run_alone(struct tdat_run *r, const struct tdat_sink *sink, uint64_t left)
  * two threads against 0.73 to 1.05 s on one (4 alternated rounds), its
  * tdat-to-json 0.79-0.88 against 1.17-1.30 s; about one run in five on
  * two threads took 1.6-1.8 s, both threads' CPU time near double (the VM
- * reported no steal).  Compressed pages keep the second CPU
+ * reported no steal; a cache line's round trip between its two vCPUs
+ * took 99 ns in some runs, 480 to 900 ns in others, and every record
+ * crosses from this thread to a worker).  Going back to one thread on a
+ * pace measured after the switch was tried (issue 37's notes): its
+ * windows of 20-40 ms were too noisy, and the median run got slower.
+ * Compressed pages keep the second CPU
  * decompressing ahead: there two threads were slower (../shared/bench,
  * 0.17-0.23 s against 0.14-0.16 s), and stay asked for only.  A
  * selection of fewer records (a 10 ms time cut: 28,700) stays on one
