@@ -230,11 +230,12 @@ auto() {
 }
 
 # clones TOOL ARGS...: the threads TOOL ARGS started (strace's clone
-# calls), in n.
+# calls: a call another thread's interrupted is also on a second line,
+# "<... clone3 resumed>", not counted), in n.
 clones() {
 	strace -f -qq -e trace=clone,clone3 -o "$BATS_TEST_TMPDIR/st" "$@" \
 	    >/dev/null 2>&1 || true
-	n=$(grep -c 'clone' "$BATS_TEST_TMPDIR/st" || true)
+	n=$(grep -c -E ' clone3?\(' "$BATS_TEST_TMPDIR/st" || true)
 }
 
 @test "tdat-verify's second thread and tdat-cat's compressing threads: none for a second CPU under taskset -c 0" {
